@@ -1,0 +1,15 @@
+#pragma once
+#include "cli_args.h"
+
+#include <string>
+#include <vector>
+
+namespace cli {
+
+// Each command returns the process exit code: 0 done, 1 refused input (sentence on stderr).
+int cmd_validate(const std::vector<std::string>& argv);
+int cmd_trace(const std::vector<std::string>& argv);
+int cmd_run(const std::vector<std::string>& argv);
+int cmd_bench(const std::vector<std::string>& argv);
+
+} // namespace cli

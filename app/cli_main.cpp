@@ -1,0 +1,62 @@
+// attention-lab-cli: the engine without a window. Exit codes: 0 success, 1 refused input (one
+// sentence on stderr), 2 usage.
+#include "cli_commands.h"
+#include "error.h"
+
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <map>
+
+namespace {
+
+const char* kUsage = R"USAGE(Usage: attention-lab-cli <command> [options]
+
+Commands:
+  validate --call C [--tokens T] [--batch B] [--json]
+      Name every value of a constructor call by its slot, give head_dim and every diagnostic.
+  trace --call C [--batch B] [--tokens T] [--seed S] [--json]
+      Run the forward pass and list every stage: code line, shape, strides, contiguity.
+  run --call C [--weights F] [--layout torch|gpt2-hf] [--layer N] [--input F|book] [--batch B]
+      [--tokens T] [--seed S] [--train] [--max-memory SIZE] --dump OUT.safetensors
+      Run the forward pass and write every stage to a safetensors file.
+  bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]
+      Median milliseconds and GFLOP/s of the traced forward pass.
+
+Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".
+Exit status: 0 success, 1 refused input, 2 usage.
+)USAGE";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
+        {"validate", cli::cmd_validate}, {"trace", cli::cmd_trace}, {"run", cli::cmd_run}, {"bench", cli::cmd_bench}};
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+        (argc < 2 ? std::cerr : std::cout) << kUsage;
+        return argc < 2 ? 2 : 0;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::cout << "attention-lab-cli 0.1.0\n";
+        return 0;
+    }
+    auto it = commands.find(argv[1]);
+    if (it == commands.end()) {
+        std::cerr << "attention-lab-cli: unknown command '" << argv[1]
+                  << "'; try validate, trace, run or bench.\n";
+        return 2;
+    }
+    try {
+        return it->second(std::vector<std::string>(argv + 2, argv + argc));
+    } catch (const cli::UsageError& e) {
+        std::cerr << "attention-lab-cli " << argv[1] << ": " << e.what() << "\n";
+        return 2;
+    } catch (const attnlab::Error& e) {
+        std::cerr << "attention-lab-cli " << argv[1] << ": " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "attention-lab-cli " << argv[1] << ": out of memory; ask for fewer tokens or a smaller batch.\n";
+        return 1;
+    }
+}

@@ -1,0 +1,71 @@
+#pragma once
+// The constructor settings of the book's five attention modules, and what is wrong or worth
+// knowing about them. Diagnostics carry stable codes so the GUI, CLI and tests agree.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+enum class ModuleKind { SelfAttentionV1, SelfAttentionV2, CausalAttention, MultiHeadAttentionWrapper, MultiHeadAttention };
+
+std::string module_class_name(ModuleKind kind);                       // "MultiHeadAttention"
+std::optional<ModuleKind> module_kind_from_name(const std::string& name);
+// Slot names of the constructor, in positional order, e.g. d_in, d_out, context_length, ...
+const std::vector<std::string>& module_slots(ModuleKind kind);
+
+struct Config {
+    ModuleKind kind = ModuleKind::MultiHeadAttention;
+    std::int64_t d_in = 768;
+    std::int64_t d_out = 768;
+    std::int64_t context_length = 1024;
+    double dropout = 0.0;
+    std::int64_t num_heads = 12;
+    bool qkv_bias = false;
+
+    bool has_heads() const { return kind == ModuleKind::MultiHeadAttention || kind == ModuleKind::MultiHeadAttentionWrapper; }
+    bool is_causal() const { return kind != ModuleKind::SelfAttentionV1 && kind != ModuleKind::SelfAttentionV2; }
+    bool is_batched() const { return is_causal(); } // the two SelfAttention modules take (T, d_in)
+    std::int64_t head_dim() const { return kind == ModuleKind::MultiHeadAttention && num_heads > 0 ? d_out / num_heads : d_out; }
+    std::int64_t output_width() const; // wrapper: num_heads * d_out
+    bool operator==(const Config&) const = default;
+};
+
+// A canonical call with keywords, in slot order, e.g.
+// MultiHeadAttention(d_in=768, d_out=768, context_length=1024, dropout=0.0, num_heads=12, qkv_bias=False)
+std::string canonical_call(const Config& config);
+// The short positional form the book writes: MultiHeadAttention(768, 768, 1024, 0.0, 12)
+std::string positional_call(const Config& config);
+
+enum class Severity { Note, Warning, Error };
+std::string severity_name(Severity severity); // "note", "warning", "error"
+
+// A one-click fix the GUI can offer: set `slot` to `value`.
+struct Fix {
+    std::string slot;
+    std::int64_t value = 0;
+    bool operator==(const Fix&) const = default;
+};
+
+struct Diagnostic {
+    std::string code;     // stable, e.g. "head-split", "non-positive", "dropout-range", "tokens-exceed-context"
+    Severity severity = Severity::Error;
+    std::string slot;     // the slot it concerns ("num_heads", "d_out", ...), empty when general
+    std::string message;  // one sentence: what, where, what would be valid
+    std::vector<Fix> fixes;
+};
+
+struct InputShape {
+    std::int64_t batch = 1;
+    std::int64_t num_tokens = 6;
+};
+
+// Everything worth saying about a config (and, when given, the input it will see).
+std::vector<Diagnostic> validate(const Config& config, std::optional<InputShape> input = std::nullopt);
+bool has_error(const std::vector<Diagnostic>& diagnostics);
+
+// Divisors of n in increasing order; the valid num_heads for d_out = n.
+std::vector<std::int64_t> divisors(std::int64_t n);
+
+} // namespace attnlab
