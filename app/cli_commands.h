@@ -11,5 +11,9 @@ int cmd_validate(const std::vector<std::string>& argv);
 int cmd_trace(const std::vector<std::string>& argv);
 int cmd_run(const std::vector<std::string>& argv);
 int cmd_bench(const std::vector<std::string>& argv);
+// The debugging lessons (cli_lessons.cpp).
+int cmd_diagnose(const std::vector<std::string>& argv);
+int cmd_transfer(const std::vector<std::string>& argv);
+int cmd_contract(const std::vector<std::string>& argv);
 
 } // namespace cli

@@ -22,6 +22,13 @@ Commands:
       Run the forward pass and write every stage to a safetensors file.
   bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]
       Median milliseconds and GFLOP/s of the traced forward pass.
+  diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--json]
+      Run MultiHeadAttention with an injected bug beside the book's code; name the first stage that differs.
+  transfer [--d-in A] [--d-out B] [--omit query|key|value]... [--no-transpose query|key|value]...
+      [--seed S] [--tokens T] [--json]
+      Copy SelfAttention_v2's weights into SelfAttention_v1 and compare the outputs: match, mismatch or error.
+  contract --call C [--d-in-of-input N] [--tokens T] [--json]
+      Name every value of a call by its slot and flag swapped or misplaced arguments.
 
 Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".
 Exit status: 0 success, 1 refused input, 2 usage.
@@ -32,7 +39,8 @@ Exit status: 0 success, 1 refused input, 2 usage.
 int main(int argc, char** argv)
 {
     const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
-        {"validate", cli::cmd_validate}, {"trace", cli::cmd_trace}, {"run", cli::cmd_run}, {"bench", cli::cmd_bench}};
+        {"validate", cli::cmd_validate}, {"trace", cli::cmd_trace}, {"run", cli::cmd_run}, {"bench", cli::cmd_bench},
+        {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer}, {"contract", cli::cmd_contract}};
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
         (argc < 2 ? std::cerr : std::cout) << kUsage;
         return argc < 2 ? 2 : 0;
@@ -44,7 +52,7 @@ int main(int argc, char** argv)
     auto it = commands.find(argv[1]);
     if (it == commands.end()) {
         std::cerr << "attention-lab-cli: unknown command '" << argv[1]
-                  << "'; try validate, trace, run or bench.\n";
+                  << "'; try validate, trace, run, bench, diagnose, transfer or contract.\n";
         return 2;
     }
     try {
