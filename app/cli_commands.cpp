@@ -196,25 +196,51 @@ int cmd_bench(const std::vector<std::string>& argv)
     set_engine_threads(threads);
     const Experiment e = prepare(spec_from(a));
     std::vector<double> ms;
-    run(e); // warm-up: first-touch page faults and caches
+    PhaseTimes phases;
+    ForwardOptions forward;
+    forward.training = e.spec.training;
+    forward.dropout_seed = e.spec.seed + 2;
+    trace_forward(e.spec.config, e.weights, e.x, forward); // warm-up: first-touch page faults and caches
+    forward.profile = &phases;
     for (int i = 0; i < repeat; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
-        const Trace t = run(e);
+        const Trace t = trace_forward(e.spec.config, e.weights, e.x, forward);
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(ms.begin(), ms.end());
     const double median = ms[ms.size() / 2];
     const double gflops = forward_cost(e.spec.config, {e.spec.batch, e.spec.num_tokens}).flops() / (median * 1e6);
+    // Mean time per phase (MultiHeadAttention only); "other" is allocation and trace bookkeeping.
+    const std::pair<const char*, double> parts[] = {
+        {"projections", phases.projections}, {"scores", phases.scores},   {"mask", phases.mask},
+        {"softmax", phases.softmax},         {"context", phases.context}, {"merge", phases.merge},
+        {"out_proj", phases.out_proj}};
+    json phase_json = json::object();
+    double accounted = 0;
+    for (const auto& [name, total] : parts) {
+        phase_json[name] = total / repeat;
+        accounted += total / repeat;
+    }
+    double mean = 0;
+    for (double m : ms)
+        mean += m / repeat;
+    phase_json["other"] = std::max(0.0, mean - accounted);
     if (a.flag("json")) {
         std::cout << json{{"call", canonical_call(e.spec.config)}, {"batch", e.spec.batch}, {"tokens", e.spec.num_tokens},
                           {"threads", threads}, {"repeat", repeat}, {"median_ms", median}, {"min_ms", ms.front()},
-                          {"max_ms", ms.back()}, {"gflops", gflops}}
+                          {"max_ms", ms.back()}, {"gflops", gflops}, {"phases_ms", phase_json}}
                          .dump(2)
                   << "\n";
     } else {
         std::printf("%s  batch %lld, %lld tokens, %d thread(s)\nmedian %.3f ms (min %.3f, max %.3f) over %d runs, %.2f GFLOP/s\n",
                     canonical_call(e.spec.config).c_str(), static_cast<long long>(e.spec.batch),
                     static_cast<long long>(e.spec.num_tokens), threads, median, ms.front(), ms.back(), repeat, gflops);
+        if (e.spec.config.kind == ModuleKind::MultiHeadAttention) {
+            std::printf("mean per phase:");
+            for (const auto& [name, value] : phase_json.items())
+                std::printf(" %s %.3f ms;", name.c_str(), value.get<double>());
+            std::printf("\n");
+        }
     }
     return 0;
 }

@@ -15,5 +15,9 @@ int cmd_bench(const std::vector<std::string>& argv);
 int cmd_diagnose(const std::vector<std::string>& argv);
 int cmd_transfer(const std::vector<std::string>& argv);
 int cmd_contract(const std::vector<std::string>& argv);
+// Wrapper vs integrated (cli_designs.cpp, cli_tradeoffs.cpp).
+int cmd_layout(const std::vector<std::string>& argv);
+int cmd_equivalence(const std::vector<std::string>& argv);
+int cmd_tradeoffs(const std::vector<std::string>& argv);
 
 } // namespace cli

@@ -29,6 +29,13 @@ Commands:
       Copy SelfAttention_v2's weights into SelfAttention_v1 and compare the outputs: match, mismatch or error.
   contract --call C [--d-in-of-input N] [--tokens T] [--json]
       Name every value of a call by its slot and flag swapped or misplaced arguments.
+  layout --call C [--json]
+      Parameter blocks of MultiHeadAttention, the wrapper from the same call and the wrapper with matched width.
+  equivalence --call C [--tokens T] [--batch B] [--seed S] [--json]
+      Slice the integrated weights into a wrapper per head; compare its output with context.merged.
+  tradeoffs --d-out N --tokens T [--batch B] [--d-in N] [--qkv-bias] [--json]
+  tradeoffs --num-heads H [--d-out-min N] [--d-out-max N] [--d-in N] [--qkv-bias] [--json]
+      Every valid num_heads for a width (cost, score memory), or every valid d_out for a head count.
 
 Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".
 Exit status: 0 success, 1 refused input, 2 usage.
@@ -40,7 +47,8 @@ int main(int argc, char** argv)
 {
     const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
         {"validate", cli::cmd_validate}, {"trace", cli::cmd_trace}, {"run", cli::cmd_run}, {"bench", cli::cmd_bench},
-        {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer}, {"contract", cli::cmd_contract}};
+        {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer}, {"contract", cli::cmd_contract},
+        {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence}, {"tradeoffs", cli::cmd_tradeoffs}};
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
         (argc < 2 ? std::cerr : std::cout) << kUsage;
         return argc < 2 ? 2 : 0;
@@ -52,7 +60,8 @@ int main(int argc, char** argv)
     auto it = commands.find(argv[1]);
     if (it == commands.end()) {
         std::cerr << "attention-lab-cli: unknown command '" << argv[1]
-                  << "'; try validate, trace, run, bench, diagnose, transfer or contract.\n";
+                  << "'; try validate, trace, run, bench, diagnose, transfer, contract, layout, equivalence or "
+                     "tradeoffs.\n";
         return 2;
     }
     try {

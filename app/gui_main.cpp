@@ -1,38 +1,166 @@
-// A first window: type a constructor call, see how it binds and what is wrong with it.
-// The full main window (stepper, shape diagrams, heatmaps) replaces this.
+// attention-lab: the GUI. The options set up the session exactly as a student would by hand, so
+// --screenshot pictures (the README's, the tests') show what the app really shows.
 #include "call_parser.h"
+#include "main_window.h"
+#include "presets.h"
+#include "session.h"
+#include "threads.h"
 
 #include <QApplication>
-#include <QLabel>
-#include <QLineEdit>
-#include <QVBoxLayout>
-#include <QWidget>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QThread>
+#include <QTimer>
+
+#include <cstdio>
+#include <optional>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+[[noreturn]] void refuse(const QString& sentence)
+{
+    std::fprintf(stderr, "attention-lab: %s\n", qPrintable(sentence));
+    std::exit(1);
+}
+
+std::int64_t positiveOption(const QCommandLineParser& parser, const QString& name)
+{
+    bool ok = false;
+    const qlonglong v = parser.value(name).toLongLong(&ok);
+    if (!ok || v < 1)
+        refuse(QStringLiteral("--%1 takes a positive whole number, not '%2'.").arg(name, parser.value(name)));
+    return v;
+}
+
+void setUpLook(QApplication& app)
+{
+    // A fixed light theme and large type: the app is made to be read from the back of a classroom.
+    app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette palette = app.style()->standardPalette();
+    app.setPalette(palette);
+    QFont font = app.font();
+    font.setFamily(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(16);
+    app.setFont(font);
+    app.setWindowIcon(QIcon(QStringLiteral(":/icons/attention-lab.svg")));
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
-    QWidget window;
-    window.setWindowTitle("Attention Lab");
-    auto* layout = new QVBoxLayout(&window);
-    auto* call = new QLineEdit("MultiHeadAttention(768, 768, 1024, 0.0, 12)");
-    auto* report = new QLabel;
-    report->setWordWrap(true);
-    layout->addWidget(call);
-    layout->addWidget(report);
-    auto update = [&] {
-        const attnlab::ParsedCall parsed = attnlab::parse_call(call->text().toStdString());
-        if (!parsed.ok()) {
-            report->setText(QString::fromStdString(parsed.error->message));
+    QApplication::setApplicationName(QStringLiteral("attention-lab"));
+    QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
+    setUpLook(app);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Multi-head attention, stage by stage, as chapter 3 of "
+                                                    "\"Build a Large Language Model (From Scratch)\" builds it."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({
+        {QStringLiteral("preset"), QStringLiteral("Start from a preset: %1.").arg(presetIds().join(", ")),
+         QStringLiteral("NAME")},
+        {QStringLiteral("call"),
+         QStringLiteral("Start from a constructor call, e.g. \"MultiHeadAttention(768, 768, 1024, 0.0, 12)\"."),
+         QStringLiteral("C")},
+        {QStringLiteral("tokens"), QStringLiteral("Tokens in the input."), QStringLiteral("T")},
+        {QStringLiteral("batch"), QStringLiteral("Sequences in the batch."), QStringLiteral("B")},
+        {QStringLiteral("stage"), QStringLiteral("Show this stage, e.g. queries.view or attn_weights."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("head"), QStringLiteral("Select this head (from 0)."), QStringLiteral("N")},
+        {QStringLiteral("view"), QStringLiteral("Open this view: stepper or heatmaps."), QStringLiteral("VIEW")},
+        {QStringLiteral("screenshot"), QStringLiteral("Wait for the computation, save the window as a PNG, and exit."),
+         QStringLiteral("FILE.png")},
+    });
+    parser.process(app);
+    set_engine_threads(QThread::idealThreadCount());
+
+    Session session;
+    if (parser.isSet("preset") && parser.isSet("call"))
+        refuse(QStringLiteral("use either --preset or --call, not both."));
+    const QString presetId = parser.isSet("preset") ? parser.value("preset") : QStringLiteral("gpt2-small");
+    const Preset* preset = findPreset(presetId);
+    if (!preset)
+        refuse(QStringLiteral("there is no preset '%1'; the presets are %2.").arg(presetId, presetIds().join(", ")));
+    session.applyPreset(*preset);
+    if (parser.isSet("call")) {
+        const std::string call = parser.value("call").toStdString();
+        const ParsedCall parsed = parse_call(call);
+        if (!parsed.ok())
+            refuse(QStringLiteral("--call: %1 (column %2)")
+                       .arg(QString::fromStdString(parsed.error->message))
+                       .arg(parsed.error->column + 1));
+        session.setCallText(parser.value("call"));
+    }
+    std::int64_t batch = session.batch(), tokens = session.numTokens();
+    if (parser.isSet("batch"))
+        batch = positiveOption(parser, "batch");
+    if (parser.isSet("tokens"))
+        tokens = positiveOption(parser, "tokens");
+    session.setInputShape(batch, tokens);
+    for (const auto& d : session.diagnostics())
+        if (d.severity == Severity::Error)
+            refuse(QString::fromStdString(d.message));
+
+    if (parser.isSet("stage")) {
+        const auto names = stage_names(session.config(), session.training() && session.config().dropout > 0);
+        QStringList valid;
+        for (const auto& n : names)
+            valid << QString::fromStdString(n);
+        if (!valid.contains(parser.value("stage")))
+            refuse(QStringLiteral("this module has no stage '%1'; its stages are %2.")
+                       .arg(parser.value("stage"), valid.join(", ")));
+        session.setStageByName(parser.value("stage"));
+    }
+    std::optional<int> head;
+    if (parser.isSet("head")) {
+        bool ok = false;
+        const int h = parser.value("head").toInt(&ok);
+        const int heads = session.config().has_heads() ? static_cast<int>(session.config().num_heads) : 1;
+        if (!ok || h < 0 || h >= heads)
+            refuse(QStringLiteral("--head must be a head number from 0 to %1, not '%2'.")
+                       .arg(heads - 1)
+                       .arg(parser.value("head")));
+        head = h;
+    }
+    if (parser.isSet("view")) {
+        const QString v = parser.value("view");
+        if (v != QLatin1String("stepper") && v != QLatin1String("heatmaps"))
+            refuse(QStringLiteral("--view takes stepper or heatmaps, not '%1'.").arg(v));
+        session.setView(v == QLatin1String("heatmaps") ? ViewMode::Heatmaps : ViewMode::Stepper);
+    }
+
+    MainWindow window(&session);
+    window.resize(1600, 1000);
+    const QString screenshot = parser.value("screenshot");
+    // The head can be selected only once the trace says how many there are.
+    QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
+        if (!(flags & ChangeFlag::Trace))
             return;
-        }
-        QString text = QString::fromStdString(attnlab::canonical_call(*parsed.config));
-        for (const auto& d : attnlab::validate(*parsed.config))
-            text += "\n" + QString::fromStdString(attnlab::severity_name(d.severity) + ": " + d.message);
-        report->setText(text);
-    };
-    QObject::connect(call, &QLineEdit::textChanged, update);
-    update();
-    window.resize(900, 300);
+        if (head)
+            session.setHead(*std::exchange(head, std::nullopt));
+        if (screenshot.isEmpty() || session.busy())
+            return;
+        QTimer::singleShot(250, &window, [&] {
+            if (!window.grab().save(screenshot))
+                refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
+            QApplication::exit(0);
+        });
+    });
+    QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
+        if (!screenshot.isEmpty() && (flags & ChangeFlag::Diagnostics) && !session.busy())
+            for (const auto& d : session.diagnostics())
+                if (d.code == "engine")
+                    refuse(QString::fromStdString(d.message));
+    });
     window.show();
-    return app.exec();
+    return QApplication::exec();
 }

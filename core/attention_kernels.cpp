@@ -1,6 +1,7 @@
 #include "attention_kernels.h"
 
 #include "error.h"
+#include "threads.h"
 
 #include <cmath>
 #include <limits>
@@ -31,7 +32,7 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor* bias)
         throw Error("mat1 and mat2 shapes cannot be multiplied " + mat_shapes(rows, in, weight.size(1), out) + ".");
     Shape shape = x.shape();
     shape.back() = out;
-    Tensor y = Tensor::zeros(shape);
+    Tensor y = Tensor::empty(shape);
     const Tensor xc = x.contiguous(), wc = weight.contiguous();
     ConstMapMatrix X(xc.data(), rows, in, Eigen::OuterStride<>(in));
     ConstMapMatrix W(wc.data(), out, in, Eigen::OuterStride<>(in));
@@ -52,7 +53,7 @@ Tensor matmul_right(const Tensor& x, const Tensor& weight)
         throw Error("mat1 and mat2 shapes cannot be multiplied " + mat_shapes(rows, in, weight.size(0), out) + ".");
     Shape shape = x.shape();
     shape.back() = out;
-    Tensor y = Tensor::zeros(shape);
+    Tensor y = Tensor::empty(shape);
     const Tensor xc = x.contiguous(), wc = weight.contiguous();
     ConstMapMatrix X(xc.data(), rows, in, Eigen::OuterStride<>(in));
     ConstMapMatrix W(wc.data(), in, out, Eigen::OuterStride<>(out));
@@ -63,12 +64,13 @@ Tensor matmul_right(const Tensor& x, const Tensor& weight)
 
 void attention_scores(const float* queries, const float* keys, const HeadLayout& l, float* scores)
 {
-    const std::int64_t T = l.tokens;
-    for (std::int64_t b = 0; b < l.batch; ++b)
-        for (std::int64_t h = 0; h < l.heads; ++h) {
-            MapMatrix S(scores + (b * l.heads + h) * T * T, T, T, Eigen::OuterStride<>(T));
-            S.noalias() = head_block(queries, l, b, h) * head_block(keys, l, b, h).transpose();
-        }
+    const std::int64_t T = l.tokens, blocks = l.batch * l.heads;
+#pragma omp parallel for schedule(static) if (engine_threads() > 1 && blocks > 1)
+    for (std::int64_t blk = 0; blk < blocks; ++blk) {
+        const std::int64_t b = blk / l.heads, h = blk % l.heads;
+        MapMatrix S(scores + blk * T * T, T, T, Eigen::OuterStride<>(T));
+        S.noalias() = head_block(queries, l, b, h) * head_block(keys, l, b, h).transpose();
+    }
 }
 
 void apply_causal_mask(const float* scores, const HeadLayout& l, float* masked)
@@ -85,30 +87,36 @@ void apply_causal_mask(const float* scores, const HeadLayout& l, float* masked)
     }
 }
 
-void scaled_softmax(const float* scores, const HeadLayout& l, float* weights)
+void scaled_softmax(const float* scores, const HeadLayout& l, float* weights, bool causal)
 {
     const std::int64_t T = l.tokens, rows = l.batch * l.heads * T;
     const float scale = 1.0f / std::sqrt(static_cast<float>(l.head_dim));
+#pragma omp parallel for schedule(static) if (engine_threads() > 1 && rows > 1)
     for (std::int64_t r = 0; r < rows; ++r) {
-        Eigen::Map<const Eigen::ArrayXf> in(scores + r * T, T);
-        Eigen::Map<Eigen::ArrayXf> out(weights + r * T, T);
+        const std::int64_t n = causal ? r % T + 1 : T; // entries that are not -inf
+        Eigen::Map<const Eigen::ArrayXf> in(scores + r * T, n);
+        Eigen::Map<Eigen::ArrayXf> out(weights + r * T, n);
         out = in * scale;
         const float max = out.maxCoeff();
         out = (out - max).exp();
         out /= out.sum();
+        std::fill(weights + r * T + n, weights + (r + 1) * T, 0.0f);
     }
 }
 
-void attention_context(const float* weights, const float* values, const HeadLayout& l, float* context)
+void attention_context(const float* weights, const float* values, const HeadLayout& l, float* context, bool causal)
 {
-    const std::int64_t T = l.tokens, hd = l.head_dim;
-    for (std::int64_t b = 0; b < l.batch; ++b)
-        for (std::int64_t h = 0; h < l.heads; ++h) {
-            const std::int64_t blk = b * l.heads + h;
-            ConstMapMatrix A(weights + blk * T * T, T, T, Eigen::OuterStride<>(T));
-            MapMatrix C(context + blk * T * hd, T, hd, Eigen::OuterStride<>(hd));
+    const std::int64_t T = l.tokens, hd = l.head_dim, blocks = l.batch * l.heads;
+#pragma omp parallel for schedule(static) if (engine_threads() > 1 && blocks > 1)
+    for (std::int64_t blk = 0; blk < blocks; ++blk) {
+        const std::int64_t b = blk / l.heads, h = blk % l.heads;
+        ConstMapMatrix A(weights + blk * T * T, T, T, Eigen::OuterStride<>(T));
+        MapMatrix C(context + blk * T * hd, T, hd, Eigen::OuterStride<>(hd));
+        if (causal)
+            C.noalias() = A.triangularView<Eigen::Lower>() * head_block(values, l, b, h);
+        else
             C.noalias() = A * head_block(values, l, b, h);
-        }
+    }
 }
 
 void merge_heads(const float* context, const HeadLayout& l, float* merged)

@@ -26,9 +26,12 @@ void attention_scores(const float* queries, const float* keys, const HeadLayout&
 // A copy of scores with -inf above the diagonal of every T x T block.
 void apply_causal_mask(const float* scores, const HeadLayout& layout, float* masked);
 // Row-wise softmax(scores / sqrt(head_dim)) over every T x T block, max-subtracted like PyTorch.
-void scaled_softmax(const float* scores, const HeadLayout& layout, float* weights);
-// context (b, H, T, hd) = weights_h V_h for every batch and head.
-void attention_context(const float* weights, const float* values, const HeadLayout& layout, float* context);
+// causal: row i reads only its first i + 1 entries (the rest are -inf) and gets exact zeros beyond.
+void scaled_softmax(const float* scores, const HeadLayout& layout, float* weights, bool causal);
+// context (b, H, T, hd) = weights_h V_h for every batch and head; causal weights are lower
+// triangular, so only that half is multiplied (the zeros above the diagonal add nothing).
+void attention_context(const float* weights, const float* values, const HeadLayout& layout, float* context,
+                       bool causal);
 // (b, H, T, hd) -> (b, T, H*hd): what contiguous() does after transpose(1, 2).
 void merge_heads(const float* context, const HeadLayout& layout, float* merged);
 

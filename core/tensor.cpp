@@ -1,5 +1,6 @@
 #include "tensor.h"
 
+#include "buffer_pool.h"
 #include "error.h"
 
 #include <algorithm>
@@ -31,12 +32,19 @@ Shape contiguous_strides(const Shape& shape)
     return strides;
 }
 
-Tensor Tensor::zeros(const Shape& shape)
+Tensor Tensor::empty(const Shape& shape)
 {
     Tensor t;
-    t.storage_ = std::make_shared<std::vector<float>>(static_cast<std::size_t>(shape_numel(shape)), 0.0f);
+    t.storage_ = allocate_floats(static_cast<std::size_t>(shape_numel(shape)));
     t.shape_ = shape;
     t.strides_ = contiguous_strides(shape);
+    return t;
+}
+
+Tensor Tensor::zeros(const Shape& shape)
+{
+    Tensor t = empty(shape);
+    std::fill_n(t.storage_.get(), shape_numel(shape), 0.0f);
     return t;
 }
 
@@ -45,10 +53,8 @@ Tensor Tensor::from_values(const Shape& shape, std::vector<float> values)
     if (static_cast<std::int64_t>(values.size()) != shape_numel(shape))
         throw Error("a tensor of shape " + shape_to_string(shape) + " needs " + std::to_string(shape_numel(shape)) +
                     " values, not " + std::to_string(values.size()) + ".");
-    Tensor t;
-    t.storage_ = std::make_shared<std::vector<float>>(std::move(values));
-    t.shape_ = shape;
-    t.strides_ = contiguous_strides(shape);
+    Tensor t = empty(shape);
+    std::copy(values.begin(), values.end(), t.storage_.get());
     return t;
 }
 
@@ -80,7 +86,7 @@ float Tensor::at(const std::vector<std::int64_t>& index) const
     std::int64_t pos = offset_;
     for (std::size_t i = 0; i < index.size(); ++i)
         pos += index[i] * strides_[i];
-    return (*storage_)[static_cast<std::size_t>(pos)];
+    return storage_[static_cast<std::size_t>(pos)];
 }
 
 Tensor Tensor::view(const Shape& shape) const
@@ -126,7 +132,7 @@ std::vector<float> Tensor::to_vector() const
     if (out.empty())
         return out;
     if (is_contiguous()) {
-        std::copy_n(storage_->data() + offset_, out.size(), out.begin());
+        std::copy_n(storage_.get() + offset_, out.size(), out.begin());
         return out;
     }
     // Odometer walk over the logical index; the innermost axis is a strided run.
@@ -138,7 +144,7 @@ std::vector<float> Tensor::to_vector() const
         std::int64_t base = offset_;
         for (std::size_t i = 0; i + 1 < nd; ++i)
             base += index[i] * strides_[i];
-        const float* src = storage_->data() + base;
+        const float* src = storage_.get() + base;
         for (std::int64_t j = 0; j < inner; ++j)
             out[k++] = src[j * inner_stride];
         for (std::size_t i = nd - 1; i-- > 0;) {

@@ -19,6 +19,8 @@ class Tensor {
 public:
     Tensor() = default;
     static Tensor zeros(const Shape& shape);
+    // Uninitialised storage, for kernels that write every element (no page-touching memset first).
+    static Tensor empty(const Shape& shape);
     static Tensor from_values(const Shape& shape, std::vector<float> values);
 
     const Shape& shape() const { return shape_; }
@@ -32,8 +34,8 @@ public:
     bool shares_storage_with(const Tensor& other) const { return storage_ && storage_ == other.storage_; }
 
     // Raw access: valid for contiguous tensors (data() + i for logical index i).
-    float* data() { return storage_->data() + offset_; }
-    const float* data() const { return storage_->data() + offset_; }
+    float* data() { return storage_.get() + offset_; }
+    const float* data() const { return storage_.get() + offset_; }
     float at(const std::vector<std::int64_t>& index) const;
 
     // PyTorch semantics: view needs compatible strides (throws Error with PyTorch's wording
@@ -46,7 +48,7 @@ public:
     std::vector<float> to_vector() const; // values in logical (row-major) order
 
 private:
-    std::shared_ptr<std::vector<float>> storage_;
+    std::shared_ptr<float[]> storage_;
     std::int64_t offset_ = 0;
     Shape shape_;
     Shape strides_;

@@ -30,9 +30,15 @@ struct Trace {
     const Tensor& output() const { return stages.back().tensor; }
 };
 
+// Where a MultiHeadAttention forward spends its time, in milliseconds (the benchmark's profile).
+struct PhaseTimes {
+    double projections = 0, scores = 0, mask = 0, softmax = 0, context = 0, merge = 0, out_proj = 0;
+};
+
 struct ForwardOptions {
     bool training = false;          // dropout acts only when training and p > 0
     std::uint64_t dropout_seed = 0;
+    PhaseTimes* profile = nullptr;  // when set, each phase's time is added to it
 };
 
 // Canonical stage names for a config, in forward order (wrapper: heads.{h}.* then output).

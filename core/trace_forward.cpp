@@ -4,6 +4,7 @@
 #include "random.h"
 #include "trace.h"
 
+#include <chrono>
 #include <map>
 
 namespace attnlab {
@@ -47,6 +48,21 @@ private:
     std::string prefix_;
 };
 
+// Adds the time until the end of its scope to one PhaseTimes field (nothing when not profiling).
+class PhaseTimer {
+public:
+    explicit PhaseTimer(double* sink) : sink_(sink), start_(std::chrono::steady_clock::now()) {}
+    ~PhaseTimer()
+    {
+        if (sink_)
+            *sink_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+private:
+    double* sink_;
+    std::chrono::steady_clock::time_point start_;
+};
+
 const Tensor& param(const StateDict& weights, const std::string& name)
 {
     auto it = weights.find(name);
@@ -63,7 +79,7 @@ const Tensor* optional_param(const StateDict& weights, const std::string& name, 
 // Inverted dropout as nn.Dropout does in training mode: zero with probability p, scale the rest.
 Tensor dropout(const Tensor& weights, double p, std::uint64_t seed)
 {
-    Tensor out = Tensor::zeros(weights.shape());
+    Tensor out = Tensor::empty(weights.shape());
     Random rng(seed);
     const float scale = static_cast<float>(1.0 / (1.0 - p));
     const float* src = weights.data();
@@ -102,66 +118,85 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
     const HeadLayout layout{batched ? x.size(0) : 1, 1, x.size(-2), c.d_out};
     const std::int64_t T = layout.tokens;
     const Shape score_shape = batched ? Shape{layout.batch, T, T} : Shape{T, T};
-    Tensor scores = Tensor::zeros(score_shape);
+    Tensor scores = Tensor::empty(score_shape);
     attention_scores(q.data(), k.data(), layout, scores.data());
     rec.add("attn_scores", scores, axes({"num_tokens"}));
     Tensor softmax_input = scores;
     if (c.is_causal()) {
-        softmax_input = Tensor::zeros(score_shape);
+        softmax_input = Tensor::empty(score_shape);
         apply_causal_mask(scores.data(), layout, softmax_input.data());
         rec.add("attn_scores.masked", softmax_input, axes({"num_tokens"}));
     }
-    Tensor attn = Tensor::zeros(score_shape);
-    scaled_softmax(softmax_input.data(), layout, attn.data());
+    Tensor attn = Tensor::empty(score_shape);
+    scaled_softmax(softmax_input.data(), layout, attn.data(), c.is_causal());
     rec.add("attn_weights", attn, axes({"num_tokens"}));
     if (c.is_causal() && options.training && c.dropout > 0.0)
         attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, dropout_seed), axes({"num_tokens"}));
-    Tensor context = Tensor::zeros(q.shape());
-    attention_context(attn.data(), v.data(), layout, context.data());
+    Tensor context = Tensor::empty(q.shape());
+    attention_context(attn.data(), v.data(), layout, context.data(), c.is_causal());
     return rec.add("context", context, axes({"d_out"}));
 }
 
 void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, const ForwardOptions& options)
 {
     const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.head_dim();
-    const Tensor q = rec.add("queries", linear(x, param(w, "W_query.weight"), optional_param(w, "W_query.bias", c.qkv_bias)),
-                              {"b", "num_tokens", "d_out"});
-    const Tensor k = rec.add("keys", linear(x, param(w, "W_key.weight"), optional_param(w, "W_key.bias", c.qkv_bias)),
-                              {"b", "num_tokens", "d_out"});
-    const Tensor v = rec.add("values", linear(x, param(w, "W_value.weight"), optional_param(w, "W_value.bias", c.qkv_bias)),
-                              {"b", "num_tokens", "d_out"});
+    PhaseTimes* prof = options.profile;
+    auto sink = [prof](double PhaseTimes::*field) { return prof ? &(prof->*field) : nullptr; };
+    Tensor q, k, v;
+    {
+        PhaseTimer t(sink(&PhaseTimes::projections));
+        q = linear(x, param(w, "W_query.weight"), optional_param(w, "W_query.bias", c.qkv_bias));
+        k = linear(x, param(w, "W_key.weight"), optional_param(w, "W_key.bias", c.qkv_bias));
+        v = linear(x, param(w, "W_value.weight"), optional_param(w, "W_value.bias", c.qkv_bias));
+    }
+    const std::vector<std::string> flat = {"b", "num_tokens", "d_out"};
     const std::vector<std::string> split = {"b", "num_tokens", "num_heads", "head_dim"};
     const std::vector<std::string> heads = {"b", "num_heads", "num_tokens", "head_dim"};
-    for (const char* role : {"queries", "keys", "values"}) {
-        const Tensor& projected = std::string(role) == "queries" ? q : std::string(role) == "keys" ? k : v;
-        rec.add(std::string(role) + ".view", projected.view({b, T, H, hd}), split, role);
-    }
-    for (const char* role : {"queries", "keys", "values"}) {
-        const Tensor& projected = std::string(role) == "queries" ? q : std::string(role) == "keys" ? k : v;
-        rec.add(std::string(role) + ".heads", projected.view({b, T, H, hd}).transpose(1, 2), heads, role);
-    }
+    const std::pair<const char*, const Tensor*> roles[] = {{"queries", &q}, {"keys", &k}, {"values", &v}};
+    for (const auto& [role, projected] : roles)
+        rec.add(role, *projected, flat);
+    for (const auto& [role, projected] : roles)
+        rec.add(std::string(role) + ".view", projected->view({b, T, H, hd}), split, role);
+    for (const auto& [role, projected] : roles)
+        rec.add(std::string(role) + ".heads", projected->view({b, T, H, hd}).transpose(1, 2), heads, role);
+
     const HeadLayout layout{b, H, T, hd};
     const std::vector<std::string> square = {"b", "num_heads", "num_tokens", "num_tokens"};
-    Tensor scores = Tensor::zeros({b, H, T, T});
-    attention_scores(q.data(), k.data(), layout, scores.data());
+    Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}), attn = Tensor::empty({b, H, T, T});
+    {
+        PhaseTimer t(sink(&PhaseTimes::scores));
+        attention_scores(q.data(), k.data(), layout, scores.data());
+    }
+    {
+        PhaseTimer t(sink(&PhaseTimes::mask));
+        apply_causal_mask(scores.data(), layout, masked.data());
+    }
+    {
+        PhaseTimer t(sink(&PhaseTimes::softmax));
+        scaled_softmax(masked.data(), layout, attn.data(), true);
+    }
     rec.add("attn_scores", scores, square);
-    Tensor masked = Tensor::zeros({b, H, T, T});
-    apply_causal_mask(scores.data(), layout, masked.data());
     rec.add("attn_scores.masked", masked, square);
-    Tensor attn = Tensor::zeros({b, H, T, T});
-    scaled_softmax(masked.data(), layout, attn.data());
     rec.add("attn_weights", attn, square);
     if (options.training && c.dropout > 0.0)
         attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, options.dropout_seed), square);
-    Tensor context = Tensor::zeros({b, H, T, hd});
-    attention_context(attn.data(), v.data(), layout, context.data());
+    Tensor context = Tensor::empty({b, H, T, hd}), merged = Tensor::empty({b, T, c.d_out}), output;
+    {
+        PhaseTimer t(sink(&PhaseTimes::context));
+        attention_context(attn.data(), v.data(), layout, context.data(), true);
+    }
+    {
+        PhaseTimer t(sink(&PhaseTimes::merge));
+        merge_heads(context.data(), layout, merged.data());
+    }
+    {
+        PhaseTimer t(sink(&PhaseTimes::out_proj));
+        output = linear(merged, param(w, "out_proj.weight"), &param(w, "out_proj.bias"));
+    }
     rec.add("context.heads", context, heads);
     rec.add("context.transposed", context.transpose(1, 2), split, "context.heads");
-    Tensor merged = Tensor::zeros({b, T, c.d_out});
-    merge_heads(context.data(), layout, merged.data());
-    rec.add("context.merged", merged, {"b", "num_tokens", "d_out"});
-    rec.add("output", linear(merged, param(w, "out_proj.weight"), &param(w, "out_proj.bias")),
-            {"b", "num_tokens", "d_out"});
+    rec.add("context.merged", merged, flat);
+    rec.add("output", output, flat);
 }
 
 void check_input(const Config& c, const Tensor& x)
@@ -216,7 +251,7 @@ Trace trace_forward(const Config& config, const StateDict& weights, const Tensor
         }
         // torch.cat(..., dim=-1): each head's context becomes a column block of the output.
         const std::int64_t rows = input.batch * input.num_tokens, d = config.d_out;
-        Tensor out = Tensor::zeros({input.batch, input.num_tokens, config.num_heads * d});
+        Tensor out = Tensor::empty({input.batch, input.num_tokens, config.num_heads * d});
         for (std::int64_t h = 0; h < config.num_heads; ++h) {
             MapMatrix dst(out.data() + h * d, rows, d, Eigen::OuterStride<>(config.num_heads * d));
             dst = ConstMapMatrix(contexts[static_cast<std::size_t>(h)].data(), rows, d, Eigen::OuterStride<>(d));

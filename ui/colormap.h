@@ -1,0 +1,31 @@
+#pragma once
+// Colour scales chosen so a projector and colour-blind students read them the same way: viridis
+// (perceptually uniform, monotonic in lightness) for weights, ColorBrewer's RdBu (diverging, colour-
+// blind safe) for signed scores, and a grey hatch for masked cells, a colour neither scale contains.
+#include <QColor>
+#include <QString>
+
+namespace attnlab::ui {
+
+QRgb viridis(double t);   // t in [0, 1]
+QRgb diverging(double t); // t in [-1, 1]: blue for negative, near-white for 0, red for positive
+
+// The two greys of the masked hatch; (x + y) picks one, so masked regions read as striped at any size.
+inline constexpr QRgb kMaskedLight = 0xffc8c8c8;
+inline constexpr QRgb kMaskedDark = 0xff8c8c8c;
+QRgb maskedColor(int x, int y);
+bool isMaskedColor(QRgb rgb);
+
+struct ColorScale {
+    enum class Kind { Sequential, Diverging };
+    Kind kind = Kind::Sequential;
+    double lo = 0.0;
+    double hi = 1.0;
+    QString label; // what the legend says the colours stand for
+
+    QRgb map(double value) const;
+    static ColorScale weights(double max);   // [0, max(1, max)]
+    static ColorScale scores(double maxAbs); // symmetric around 0
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,117 @@
+#include "heatmap_source.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab::ui {
+
+namespace {
+
+const char* stageSuffix(HeatmapKind kind)
+{
+    switch (kind) {
+    case HeatmapKind::Scores: return "attn_scores";
+    case HeatmapKind::MaskedScores: return "attn_scores.masked";
+    case HeatmapKind::Weights: return "attn_weights";
+    case HeatmapKind::Dropout: return "attn_weights.dropout";
+    }
+    return "attn_weights";
+}
+
+// Start of the (T x T) block for one batch element and head, using the stage's own strides.
+const float* sliceStart(const Stage& stage, int head, int batch, int& rows, int& cols)
+{
+    const Tensor& t = stage.tensor;
+    if (!t.defined() || t.dim() < 2 || t.strides().back() != 1 || t.strides()[t.strides().size() - 2] != t.size(-1))
+        return nullptr;
+    std::int64_t offset = 0;
+    for (std::size_t a = 0; a + 2 < stage.axes.size(); ++a) {
+        if (stage.axes[a] == "b")
+            offset += batch * t.strides()[a];
+        else if (stage.axes[a] == "num_heads")
+            offset += head * t.strides()[a];
+    }
+    rows = static_cast<int>(t.size(-2));
+    cols = static_cast<int>(t.size(-1));
+    return t.data() + offset;
+}
+
+} // namespace
+
+bool HeatmapSlice::masked(int row, int col) const
+{
+    return maskSource && std::isinf(maskSource[static_cast<std::size_t>(row) * cols + col]) &&
+           maskSource[static_cast<std::size_t>(row) * cols + col] < 0;
+}
+
+QString heatmapKindTitle(HeatmapKind kind)
+{
+    switch (kind) {
+    case HeatmapKind::Scores: return QStringLiteral("Scores  Q·Kᵀ");
+    case HeatmapKind::MaskedScores: return QStringLiteral("Masked scores");
+    case HeatmapKind::Weights: return QStringLiteral("Weights (softmax)");
+    case HeatmapKind::Dropout: return QStringLiteral("After dropout");
+    }
+    return {};
+}
+
+std::string heatmapStageName(const Config& config, HeatmapKind kind, int head)
+{
+    const std::string suffix = stageSuffix(kind);
+    if (config.kind == ModuleKind::MultiHeadAttentionWrapper)
+        return "heads." + std::to_string(head) + "." + suffix;
+    return suffix;
+}
+
+bool traceHasHeatmap(const Trace& trace, HeatmapKind kind)
+{
+    return trace.find(heatmapStageName(trace.config, kind, 0)) != nullptr;
+}
+
+HeatmapSlice heatmapSlice(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int head, int batch)
+{
+    HeatmapSlice slice;
+    if (!trace)
+        return slice;
+    const Stage* stage = trace->find(heatmapStageName(trace->config, kind, head));
+    if (!stage)
+        return slice;
+    slice.trace = trace;
+    slice.stage = stage->name;
+    slice.values = sliceStart(*stage, head, batch, slice.rows, slice.cols);
+    // Softmax turns -inf into an exact 0; the masked scores say which zeros were masked, not learned.
+    // The raw scores come before the mask, so they show every cell.
+    if (kind == HeatmapKind::Scores)
+        return slice;
+    if (const Stage* masked = trace->find(heatmapStageName(trace->config, HeatmapKind::MaskedScores, head))) {
+        int r = 0, c = 0;
+        slice.maskSource = sliceStart(*masked, head, batch, r, c);
+        if (r != slice.rows || c != slice.cols)
+            slice.maskSource = nullptr;
+    }
+    return slice;
+}
+
+ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int batch)
+{
+    const int heads = trace && trace->config.has_heads() ? static_cast<int>(trace->config.num_heads) : 1;
+    double maxValue = 0.0, maxAbs = 0.0;
+    for (int h = 0; h < heads; ++h) {
+        const HeatmapSlice s = heatmapSlice(trace, kind, h, batch);
+        if (!s.valid())
+            continue;
+        const std::size_t n = static_cast<std::size_t>(s.rows) * static_cast<std::size_t>(s.cols);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float v = s.values[i];
+            if (std::isfinite(v)) {
+                maxValue = std::max(maxValue, static_cast<double>(v));
+                maxAbs = std::max(maxAbs, static_cast<double>(std::abs(v)));
+            }
+        }
+    }
+    if (kind == HeatmapKind::Weights || kind == HeatmapKind::Dropout)
+        return ColorScale::weights(maxValue);
+    return ColorScale::scores(maxAbs);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,33 @@
+#pragma once
+// Where a heatmap's numbers live in the trace: which stage holds scores / masked scores / weights /
+// dropout for a head, and the (query x key) slice of it for one batch element. Pointers into the
+// trace's own storage (kept alive by the shared_ptr), so 1,024-token heads are never copied.
+#include "colormap.h"
+#include "session.h"
+#include "trace.h"
+
+#include <memory>
+#include <string>
+
+namespace attnlab::ui {
+
+struct HeatmapSlice {
+    std::shared_ptr<const Trace> trace; // keeps the pointers below valid
+    std::string stage;
+    int rows = 0;                      // queries
+    int cols = 0;                      // keys
+    const float* values = nullptr;     // row-major rows x cols
+    const float* maskSource = nullptr; // the masked scores of the same head: -inf marks a masked cell
+    bool valid() const { return values != nullptr && rows > 0 && cols > 0; }
+    float value(int row, int col) const { return values[static_cast<std::size_t>(row) * cols + col]; }
+    bool masked(int row, int col) const;
+};
+
+QString heatmapKindTitle(HeatmapKind kind); // "weights (softmax)", ...
+std::string heatmapStageName(const Config& config, HeatmapKind kind, int head);
+bool traceHasHeatmap(const Trace& trace, HeatmapKind kind);
+HeatmapSlice heatmapSlice(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int head, int batch);
+// One scale for every head of a batch element, so the small multiples can be compared by eye.
+ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int batch);
+
+} // namespace attnlab::ui

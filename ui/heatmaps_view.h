@@ -1,0 +1,53 @@
+#pragma once
+// Every head's attention matrix as small multiples, and the selected head large with token labels,
+// legend and hover. Scores, masked scores, weights and dropout are one click apart, all read from
+// the trace (the masked scores tell which zero weights were masked).
+#include <QWidget>
+
+#include <memory>
+
+class QButtonGroup;
+class QGridLayout;
+class QLabel;
+class QSpinBox;
+
+namespace attnlab {
+struct Trace;
+}
+
+namespace attnlab::ui {
+
+class HeatmapWidget;
+class Session;
+
+class HeatmapsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapsView(Session* session, QWidget* parent = nullptr);
+    HeatmapWidget* selectedHeatmap() const { return large_; }
+    const std::vector<HeatmapWidget*>& smallMultiples() const { return small_; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void placeSmallMultiples();
+    void rebuild(); // new trace, kind or batch: new slices, new scale
+    void updateSelection();
+
+    Session* session_;
+    QButtonGroup* kinds_;
+    QSpinBox* batch_;
+    QLabel* hover_;
+    QLabel* heading_;
+    QWidget* grid_;
+    QGridLayout* gridLayout_;
+    std::vector<HeatmapWidget*> small_;
+    HeatmapWidget* large_;
+    std::shared_ptr<const Trace> shownTrace_;
+    int shownKind_ = -1;
+    int shownBatch_ = -1;
+    int columns_ = 0;
+};
+
+} // namespace attnlab::ui

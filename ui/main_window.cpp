@@ -1,0 +1,111 @@
+#include "main_window.h"
+
+#include "call_line.h"
+#include "config_panel.h"
+#include "diagnostics_panel.h"
+#include "heatmaps_view.h"
+#include "session.h"
+#include "stepper_view.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent), session_(session)
+{
+    setWindowTitle(tr("Attention Lab"));
+    callLine_ = new CallLine(session_);
+    config_ = new ConfigPanel(session_);
+    diagnostics_ = new DiagnosticsPanel(session_);
+    stepper_ = new StepperView(session_);
+    heatmaps_ = new HeatmapsView(session_);
+
+    // Left column: settings, and right under them what is wrong with them.
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(config_);
+    leftLayout->addSpacing(8);
+    leftLayout->addWidget(diagnostics_);
+    leftLayout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFixedWidth(370);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    tabs_ = new QTabWidget;
+    tabs_->addTab(stepper_, tr("① Step through the forward pass"));
+    tabs_->addTab(heatmaps_, tr("② Attention heatmaps, per head"));
+    tabs_->setCurrentIndex(session_->view() == ViewMode::Heatmaps ? 1 : 0);
+    connect(tabs_, &QTabWidget::currentChanged, session_,
+            [this](int i) { session_->setView(i == 1 ? ViewMode::Heatmaps : ViewMode::Stepper); });
+
+    auto* callRow = new QHBoxLayout;
+    auto* callLabel = new QLabel(tr("<b>Call</b>"));
+    callRow->addWidget(callLabel);
+    callRow->addWidget(callLine_, 1);
+    auto* right = new QVBoxLayout;
+    right->addLayout(callRow);
+    right->addWidget(tabs_, 1);
+
+    auto* central = new QWidget;
+    auto* layout = new QHBoxLayout(central);
+    layout->addWidget(scroll);
+    layout->addLayout(right, 1);
+    setCentralWidget(central);
+
+    busy_ = new QProgressBar;
+    busy_->setRange(0, 0); // indeterminate: the engine reports no progress, only that it works
+    busy_->setMaximumWidth(160);
+    busy_->setFormat(QString());
+    status_ = new QLabel;
+    statusBar()->addWidget(busy_);
+    statusBar()->addWidget(status_, 1);
+
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::View)
+            tabs_->setCurrentIndex(session_->view() == ViewMode::Heatmaps ? 1 : 0);
+        if (flags & (ChangeFlag::Busy | ChangeFlag::Trace | ChangeFlag::Settings | ChangeFlag::Diagnostics))
+            refreshStatus();
+    });
+    bindKeys();
+    refreshStatus();
+}
+
+void MainWindow::bindKeys()
+{
+    // Window-wide, but text fields and spin boxes claim their own arrow keys first (ShortcutOverride),
+    // so typing is never hijacked. PageDown/PageUp are what presentation clickers send.
+    for (auto key : {Qt::Key_Right, Qt::Key_Space, Qt::Key_PageDown})
+        connect(new QShortcut(QKeySequence(key), this), &QShortcut::activated, session_, &Session::nextStage);
+    for (auto key : {Qt::Key_Left, Qt::Key_PageUp})
+        connect(new QShortcut(QKeySequence(key), this), &QShortcut::activated, session_, &Session::previousStage);
+}
+
+void MainWindow::refreshStatus()
+{
+    busy_->setVisible(session_->busy());
+    const auto trace = session_->trace();
+    QString text;
+    if (session_->busy())
+        text = tr("Computing the forward pass…  ");
+    if (trace) {
+        const Tensor& x = trace->stages.front().tensor;
+        text += tr("Showing %1 on input %2.")
+                    .arg(QString::fromStdString(positional_call(trace->config)),
+                         QString::fromStdString(shape_to_string(x.shape())));
+        if (session_->hasErrors())
+            text += tr("  The settings above have an error, so this is the last valid trace.");
+    }
+    status_->setText(text);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,44 @@
+#pragma once
+// The app's one window: settings and diagnostics on the left, the call line on top, and the two
+// ways of looking at the trace (stage stepper, per-head heatmaps) as tabs.
+#include <QMainWindow>
+
+class QLabel;
+class QProgressBar;
+class QTabWidget;
+
+namespace attnlab::ui {
+
+class CallLine;
+class ConfigPanel;
+class DiagnosticsPanel;
+class HeatmapsView;
+class Session;
+class StepperView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(Session* session, QWidget* parent = nullptr);
+    CallLine* callLine() const { return callLine_; }
+    ConfigPanel* configPanel() const { return config_; }
+    DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
+    StepperView* stepperView() const { return stepper_; }
+    HeatmapsView* heatmapsView() const { return heatmaps_; }
+
+private:
+    void bindKeys();
+    void refreshStatus();
+
+    Session* session_;
+    CallLine* callLine_;
+    ConfigPanel* config_;
+    DiagnosticsPanel* diagnostics_;
+    StepperView* stepper_;
+    HeatmapsView* heatmaps_;
+    QTabWidget* tabs_;
+    QProgressBar* busy_;
+    QLabel* status_;
+};
+
+} // namespace attnlab::ui

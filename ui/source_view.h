@@ -1,0 +1,24 @@
+#pragma once
+// The module's forward() as the book writes it, with the line that produced the current stage
+// highlighted, so every picture is tied to a line of code.
+#include <QPlainTextEdit>
+
+namespace attnlab::ui {
+
+class Session;
+
+class SourceView : public QPlainTextEdit {
+    Q_OBJECT
+public:
+    explicit SourceView(Session* session, QWidget* parent = nullptr);
+    int highlightedLine() const { return line_; } // index into module_source(kind); -1 when none
+
+private:
+    void refresh();
+
+    Session* session_;
+    int kind_ = -1;
+    int line_ = -1;
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,30 @@
+#pragma once
+// The canonical stages in forward order, with Previous / Next. The keyboard and presentation-clicker
+// keys are bound by the main window, so they work wherever the focus is not in a text field.
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+
+namespace attnlab::ui {
+
+class Session;
+
+class StageStepper : public QWidget {
+    Q_OBJECT
+public:
+    explicit StageStepper(Session* session, QWidget* parent = nullptr);
+    QListWidget* list() const { return list_; }
+
+private:
+    void refresh(bool rebuild);
+
+    Session* session_;
+    QListWidget* list_;
+    QPushButton* previous_;
+    QPushButton* next_;
+    QLabel* position_;
+};
+
+} // namespace attnlab::ui

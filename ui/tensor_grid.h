@@ -1,0 +1,34 @@
+#pragma once
+// The current stage's numbers: a 2-D slice (one sequence of the batch, one head) as a grid when it is
+// small enough to read, otherwise its top-left corner plus min / max / mean of the whole slice.
+#include <QWidget>
+
+class QLabel;
+class QSpinBox;
+class QTableWidget;
+
+namespace attnlab::ui {
+
+class Session;
+
+class TensorGrid : public QWidget {
+    Q_OBJECT
+public:
+    explicit TensorGrid(Session* session, QWidget* parent = nullptr);
+    QTableWidget* table() const { return table_; }
+    QLabel* summary() const { return summary_; }
+
+    static constexpr int kFullLimit = 40; // rows and columns shown in full up to this
+    static constexpr int kCorner = 12;    // beyond it, this corner
+
+private:
+    void refresh();
+
+    Session* session_;
+    QSpinBox* batch_;
+    QSpinBox* head_;
+    QLabel* summary_;
+    QTableWidget* table_;
+};
+
+} // namespace attnlab::ui
