@@ -16,6 +16,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <sys/resource.h>
+
 namespace cli {
 
 namespace {
@@ -36,6 +38,9 @@ Config parse_config(const std::string& text)
 
 ExperimentSpec spec_from(const Args& a)
 {
+    for (const char* path : {"weights", "input", "dump"})
+        if (a.has(path) && a.text(path).empty())
+            throw Error(std::string("--") + path + " is empty; give the path of a .safetensors file.");
     ExperimentSpec s;
     s.config = parse_config(a.required("call"));
     s.batch = a.integer("batch", 1, 1, 1 << 20);
@@ -225,10 +230,14 @@ int cmd_bench(const std::vector<std::string>& argv)
     for (double m : ms)
         mean += m / repeat;
     phase_json["other"] = std::max(0.0, mean - accounted);
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    const double peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0; // Linux reports KiB
     if (a.flag("json")) {
         std::cout << json{{"call", canonical_call(e.spec.config)}, {"batch", e.spec.batch}, {"tokens", e.spec.num_tokens},
                           {"threads", threads}, {"repeat", repeat}, {"median_ms", median}, {"min_ms", ms.front()},
-                          {"max_ms", ms.back()}, {"gflops", gflops}, {"phases_ms", phase_json}}
+                          {"max_ms", ms.back()}, {"gflops", gflops}, {"peak_rss_mb", peak_rss_mb},
+                          {"phases_ms", phase_json}}
                          .dump(2)
                   << "\n";
     } else {
@@ -241,6 +250,7 @@ int cmd_bench(const std::vector<std::string>& argv)
                 std::printf(" %s %.3f ms;", name.c_str(), value.get<double>());
             std::printf("\n");
         }
+        std::printf("peak resident memory %.1f MB\n", peak_rss_mb);
     }
     return 0;
 }

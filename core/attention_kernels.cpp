@@ -3,6 +3,8 @@
 #include "error.h"
 #include "threads.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -62,61 +64,111 @@ Tensor matmul_right(const Tensor& x, const Tensor& weight)
     return y;
 }
 
-void attention_scores(const float* queries, const float* keys, const HeadLayout& l, float* scores)
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point& t0)
 {
-    const std::int64_t T = l.tokens, blocks = l.batch * l.heads;
-#pragma omp parallel for schedule(static) if (engine_threads() > 1 && blocks > 1)
-    for (std::int64_t blk = 0; blk < blocks; ++blk) {
-        const std::int64_t b = blk / l.heads, h = blk % l.heads;
-        MapMatrix S(scores + blk * T * T, T, T, Eigen::OuterStride<>(T));
-        S.noalias() = head_block(queries, l, b, h) * head_block(keys, l, b, h).transpose();
-    }
+    const auto now = Clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t0).count();
+    t0 = now;
+    return ms;
 }
 
-void apply_causal_mask(const float* scores, const HeadLayout& l, float* masked)
+void scores_block(const float* queries, const float* keys, const HeadLayout& l, std::int64_t b, std::int64_t h,
+                  float* scores)
 {
     const std::int64_t T = l.tokens;
+    MapMatrix S(scores, T, T, Eigen::OuterStride<>(T));
+    S.noalias() = head_block(queries, l, b, h) * head_block(keys, l, b, h).transpose();
+}
+
+void mask_block(const float* scores, std::int64_t T, float* masked)
+{
     const float neg_inf = -std::numeric_limits<float>::infinity();
-    for (std::int64_t blk = 0; blk < l.batch * l.heads; ++blk) {
-        const float* src = scores + blk * T * T;
-        float* dst = masked + blk * T * T;
-        for (std::int64_t i = 0; i < T; ++i) {
-            std::copy(src + i * T, src + i * T + i + 1, dst + i * T);
-            std::fill(dst + i * T + i + 1, dst + (i + 1) * T, neg_inf);
-        }
+    for (std::int64_t i = 0; i < T; ++i) {
+        std::copy(scores + i * T, scores + i * T + i + 1, masked + i * T);
+        std::fill(masked + i * T + i + 1, masked + (i + 1) * T, neg_inf);
     }
 }
 
-void scaled_softmax(const float* scores, const HeadLayout& l, float* weights, bool causal)
+// Row i of a causal block reads only its first i + 1 entries (the rest are -inf) and gets exact
+// zeros beyond: the same numbers as a full softmax, with half the exponentials.
+void softmax_block(const float* scores, std::int64_t T, float scale, bool causal, float* weights)
 {
-    const std::int64_t T = l.tokens, rows = l.batch * l.heads * T;
-    const float scale = 1.0f / std::sqrt(static_cast<float>(l.head_dim));
-#pragma omp parallel for schedule(static) if (engine_threads() > 1 && rows > 1)
-    for (std::int64_t r = 0; r < rows; ++r) {
-        const std::int64_t n = causal ? r % T + 1 : T; // entries that are not -inf
-        Eigen::Map<const Eigen::ArrayXf> in(scores + r * T, n);
-        Eigen::Map<Eigen::ArrayXf> out(weights + r * T, n);
+    for (std::int64_t i = 0; i < T; ++i) {
+        const std::int64_t n = causal ? i + 1 : T;
+        Eigen::Map<const Eigen::ArrayXf> in(scores + i * T, n);
+        Eigen::Map<Eigen::ArrayXf> out(weights + i * T, n);
         out = in * scale;
         const float max = out.maxCoeff();
         out = (out - max).exp();
         out /= out.sum();
-        std::fill(weights + r * T + n, weights + (r + 1) * T, 0.0f);
+        std::fill(weights + i * T + n, weights + (i + 1) * T, 0.0f);
+    }
+}
+
+void context_block(const float* weights, const float* values, const HeadLayout& l, std::int64_t b, std::int64_t h,
+                   bool causal, float* context)
+{
+    const std::int64_t T = l.tokens, hd = l.head_dim;
+    ConstMapMatrix A(weights, T, T, Eigen::OuterStride<>(T));
+    MapMatrix C(context, T, hd, Eigen::OuterStride<>(hd));
+    const ConstMapMatrix V = head_block(values, l, b, h);
+    if (!causal) {
+        C.noalias() = A * V;
+        return;
+    }
+    // Rows [r0, r1) see keys [0, r1) only; the zeros right of the diagonal inside the block add 0.
+    constexpr std::int64_t kRows = 128;
+    for (std::int64_t r0 = 0; r0 < T; r0 += kRows) {
+        const std::int64_t r1 = std::min(T, r0 + kRows);
+        C.middleRows(r0, r1 - r0).noalias() = A.block(r0, 0, r1 - r0, r1) * V.topRows(r1);
+    }
+}
+
+} // namespace
+
+void attention_heads(const float* queries, const float* keys, const float* values, const HeadLayout& l, bool causal,
+                     const AttentionBuffers& out, AttentionTimes* times)
+{
+    const std::int64_t T = l.tokens, hd = l.head_dim, blocks = l.batch * l.heads;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+    const bool parallel = engine_threads() > 1 && blocks > 1;
+    if (parallel)
+        times = nullptr;
+#pragma omp parallel for schedule(dynamic) if (parallel)
+    for (std::int64_t blk = 0; blk < blocks; ++blk) {
+        const std::int64_t b = blk / l.heads, h = blk % l.heads, square = blk * T * T;
+        auto t0 = Clock::now();
+        scores_block(queries, keys, l, b, h, out.scores + square);
+        if (times)
+            times->scores += ms_since(t0);
+        const float* softmax_input = out.scores + square;
+        if (causal && out.masked) {
+            mask_block(out.scores + square, T, out.masked + square);
+            softmax_input = out.masked + square;
+            if (times)
+                times->mask += ms_since(t0);
+        }
+        softmax_block(softmax_input, T, scale, causal, out.weights + square);
+        if (times)
+            times->softmax += ms_since(t0);
+        if (out.context) {
+            context_block(out.weights + square, values, l, b, h, causal, out.context + blk * T * hd);
+            if (times)
+                times->context += ms_since(t0);
+        }
     }
 }
 
 void attention_context(const float* weights, const float* values, const HeadLayout& l, float* context, bool causal)
 {
     const std::int64_t T = l.tokens, hd = l.head_dim, blocks = l.batch * l.heads;
-#pragma omp parallel for schedule(static) if (engine_threads() > 1 && blocks > 1)
-    for (std::int64_t blk = 0; blk < blocks; ++blk) {
-        const std::int64_t b = blk / l.heads, h = blk % l.heads;
-        ConstMapMatrix A(weights + blk * T * T, T, T, Eigen::OuterStride<>(T));
-        MapMatrix C(context + blk * T * hd, T, hd, Eigen::OuterStride<>(hd));
-        if (causal)
-            C.noalias() = A.triangularView<Eigen::Lower>() * head_block(values, l, b, h);
-        else
-            C.noalias() = A * head_block(values, l, b, h);
-    }
+#pragma omp parallel for schedule(dynamic) if (engine_threads() > 1 && blocks > 1)
+    for (std::int64_t blk = 0; blk < blocks; ++blk)
+        context_block(weights + blk * T * T, values, l, blk / l.heads, blk % l.heads, causal, context + blk * T * hd);
 }
 
 void merge_heads(const float* context, const HeadLayout& l, float* merged)

@@ -21,15 +21,26 @@ struct HeadLayout {
     std::int64_t batch_stride() const { return tokens * heads * head_dim; }
 };
 
-// scores (b, H, T, T) = Q_h K_h^T for every batch and head.
-void attention_scores(const float* queries, const float* keys, const HeadLayout& layout, float* scores);
-// A copy of scores with -inf above the diagonal of every T x T block.
-void apply_causal_mask(const float* scores, const HeadLayout& layout, float* masked);
-// Row-wise softmax(scores / sqrt(head_dim)) over every T x T block, max-subtracted like PyTorch.
-// causal: row i reads only its first i + 1 entries (the rest are -inf) and gets exact zeros beyond.
-void scaled_softmax(const float* scores, const HeadLayout& layout, float* weights, bool causal);
-// context (b, H, T, hd) = weights_h V_h for every batch and head; causal weights are lower
-// triangular, so only that half is multiplied (the zeros above the diagonal add nothing).
+// The outputs of the attention core for every (batch, head) block; masked may be null when the
+// module is not causal (no mask stage), context null when dropout must come first.
+struct AttentionBuffers {
+    float* scores = nullptr;   // (b, H, T, T): Q_h K_h^T
+    float* masked = nullptr;   // (b, H, T, T): scores with -inf above the diagonal
+    float* weights = nullptr;  // (b, H, T, T): softmax(masked / sqrt(head_dim)) row by row
+    float* context = nullptr;  // (b, H, T, hd): weights_h V_h
+};
+
+// Milliseconds spent in each step (summed over blocks; measured only when running on one thread).
+struct AttentionTimes {
+    double scores = 0, mask = 0, softmax = 0, context = 0;
+};
+
+// Runs scores -> mask -> softmax -> context one (batch, head) block at a time, so each T x T block
+// is still in cache for the next step instead of streaming b*H*T*T floats through memory 3 times.
+void attention_heads(const float* queries, const float* keys, const float* values, const HeadLayout& layout,
+                     bool causal, const AttentionBuffers& out, AttentionTimes* times = nullptr);
+// context (b, H, T, hd) = weights_h V_h on its own (after dropout). Causal weights are lower
+// triangular: row blocks multiply only the keys they can see.
 void attention_context(const float* weights, const float* values, const HeadLayout& layout, float* context,
                        bool causal);
 // (b, H, T, hd) -> (b, T, H*hd): what contiguous() does after transpose(1, 2).

@@ -118,22 +118,19 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
     const HeadLayout layout{batched ? x.size(0) : 1, 1, x.size(-2), c.d_out};
     const std::int64_t T = layout.tokens;
     const Shape score_shape = batched ? Shape{layout.batch, T, T} : Shape{T, T};
-    Tensor scores = Tensor::empty(score_shape);
-    attention_scores(q.data(), k.data(), layout, scores.data());
+    const bool causal = c.is_causal(), drop = causal && options.training && c.dropout > 0.0;
+    Tensor scores = Tensor::empty(score_shape), attn = Tensor::empty(score_shape), context = Tensor::empty(q.shape());
+    Tensor masked = causal ? Tensor::empty(score_shape) : Tensor();
+    attention_heads(q.data(), k.data(), v.data(), layout, causal,
+                    {scores.data(), causal ? masked.data() : nullptr, attn.data(), drop ? nullptr : context.data()});
     rec.add("attn_scores", scores, axes({"num_tokens"}));
-    Tensor softmax_input = scores;
-    if (c.is_causal()) {
-        softmax_input = Tensor::empty(score_shape);
-        apply_causal_mask(scores.data(), layout, softmax_input.data());
-        rec.add("attn_scores.masked", softmax_input, axes({"num_tokens"}));
-    }
-    Tensor attn = Tensor::empty(score_shape);
-    scaled_softmax(softmax_input.data(), layout, attn.data(), c.is_causal());
+    if (causal)
+        rec.add("attn_scores.masked", masked, axes({"num_tokens"}));
     rec.add("attn_weights", attn, axes({"num_tokens"}));
-    if (c.is_causal() && options.training && c.dropout > 0.0)
+    if (drop) {
         attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, dropout_seed), axes({"num_tokens"}));
-    Tensor context = Tensor::empty(q.shape());
-    attention_context(attn.data(), v.data(), layout, context.data(), c.is_causal());
+        attention_context(attn.data(), v.data(), layout, context.data(), causal);
+    }
     return rec.add("context", context, axes({"d_out"}));
 }
 
@@ -163,25 +160,23 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
     const HeadLayout layout{b, H, T, hd};
     const std::vector<std::string> square = {"b", "num_heads", "num_tokens", "num_tokens"};
     Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}), attn = Tensor::empty({b, H, T, T});
-    {
-        PhaseTimer t(sink(&PhaseTimes::scores));
-        attention_scores(q.data(), k.data(), layout, scores.data());
-    }
-    {
-        PhaseTimer t(sink(&PhaseTimes::mask));
-        apply_causal_mask(scores.data(), layout, masked.data());
-    }
-    {
-        PhaseTimer t(sink(&PhaseTimes::softmax));
-        scaled_softmax(masked.data(), layout, attn.data(), true);
+    Tensor context = Tensor::empty({b, H, T, hd}), merged = Tensor::empty({b, T, c.d_out}), output;
+    const bool drop = options.training && c.dropout > 0.0;
+    AttentionTimes core_times;
+    attention_heads(q.data(), k.data(), v.data(), layout, true,
+                    {scores.data(), masked.data(), attn.data(), drop ? nullptr : context.data()},
+                    prof ? &core_times : nullptr);
+    if (prof) {
+        prof->scores += core_times.scores;
+        prof->mask += core_times.mask;
+        prof->softmax += core_times.softmax;
+        prof->context += core_times.context;
     }
     rec.add("attn_scores", scores, square);
     rec.add("attn_scores.masked", masked, square);
     rec.add("attn_weights", attn, square);
-    if (options.training && c.dropout > 0.0)
+    if (drop) {
         attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, options.dropout_seed), square);
-    Tensor context = Tensor::empty({b, H, T, hd}), merged = Tensor::empty({b, T, c.d_out}), output;
-    {
         PhaseTimer t(sink(&PhaseTimes::context));
         attention_context(attn.data(), v.data(), layout, context.data(), true);
     }
