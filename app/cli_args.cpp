@@ -97,6 +97,8 @@ std::uint64_t Args::bytes(const std::string& name, std::uint64_t fallback) const
     if (digits == 0 || it == units.end())
         throw attnlab::Error("--" + name + " '" + t + "' is not a size; give bytes such as 2G, 512M or 1000000.");
     const std::int64_t n = parse_integer(name, t.substr(0, digits), 1, (std::int64_t{1} << 50));
+    if (static_cast<std::uint64_t>(n) > (std::uint64_t{1} << 50) / it->second)
+        throw attnlab::Error("--" + name + " " + t + " is too large; give at most 1048576G (2^50 bytes).");
     return static_cast<std::uint64_t>(n) * it->second;
 }
 

@@ -49,9 +49,14 @@ int main(int argc, char** argv)
         {"validate", cli::cmd_validate}, {"trace", cli::cmd_trace}, {"run", cli::cmd_run}, {"bench", cli::cmd_bench},
         {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer}, {"contract", cli::cmd_contract},
         {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence}, {"tradeoffs", cli::cmd_tradeoffs}};
-    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
-        (argc < 2 ? std::cerr : std::cout) << kUsage;
-        return argc < 2 ? 2 : 0;
+    if (argc < 2) { // one line on stderr, like every other usage error; --help prints the whole text
+        std::cerr << "Usage: attention-lab-cli <command> [options], with a command among validate, trace, run, bench, "
+                     "diagnose, transfer, contract, layout, equivalence and tradeoffs; --help says more.\n";
+        return 2;
+    }
+    if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+        std::cout << kUsage;
+        return 0;
     }
     if (!std::strcmp(argv[1], "--version")) {
         std::cout << "attention-lab-cli 0.1.0\n";

@@ -1,10 +1,17 @@
 // attention-lab: the GUI. The options set up the session exactly as a student would by hand, so
 // --screenshot pictures (the README's, the tests') show what the app really shows.
+#include "app_shell.h"
+#include "bug_lesson.h"
+#include "bug_view.h"
 #include "call_parser.h"
+#include "debug_view.h"
+#include "designs_view.h"
+#include "heatmap_source.h"
 #include "main_window.h"
 #include "presets.h"
 #include "session.h"
 #include "threads.h"
+#include "transfer_view.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -16,6 +23,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 using namespace attnlab;
@@ -55,6 +63,7 @@ void setUpLook(QApplication& app)
 
 int main(int argc, char** argv)
 {
+    useOffscreenForHelp(argc, argv); // ui/app_shell.h
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("attention-lab"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
@@ -76,10 +85,22 @@ int main(int argc, char** argv)
         {QStringLiteral("stage"), QStringLiteral("Show this stage, e.g. queries.view or attn_weights."),
          QStringLiteral("NAME")},
         {QStringLiteral("head"), QStringLiteral("Select this head (from 0)."), QStringLiteral("N")},
-        {QStringLiteral("view"), QStringLiteral("Open this view: stepper or heatmaps."), QStringLiteral("VIEW")},
+        {QStringLiteral("view"),
+         QStringLiteral("Open this view: stepper, heatmaps, debug, designs or tradeoffs (default: heatmaps when --stage "
+                        "names an attention matrix, else stepper)."),
+         QStringLiteral("VIEW")},
+        {QStringLiteral("lesson"), QStringLiteral("Debugging tab: open contract, bugs or transfer."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("bug"), QStringLiteral("Debugging tab: inject this bug, e.g. skip-contiguous."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("no-transpose"), QStringLiteral("Weight transfer: write this line without .T (query, key, value)."),
+         QStringLiteral("ROLE")},
+        {QStringLiteral("omit"), QStringLiteral("Weight transfer: leave this line out (query, key, value)."),
+         QStringLiteral("ROLE")},
         {QStringLiteral("screenshot"), QStringLiteral("Wait for the computation, save the window as a PNG, and exit."),
          QStringLiteral("FILE.png")},
     });
+    addShellOptions(parser); // --open, --save-session, --presentation, --guide (ui/app_shell.h)
     parser.process(app);
     set_engine_threads(QThread::idealThreadCount());
 
@@ -91,6 +112,8 @@ int main(int argc, char** argv)
     if (!preset)
         refuse(QStringLiteral("there is no preset '%1'; the presets are %2.").arg(presetId, presetIds().join(", ")));
     session.applyPreset(*preset);
+    if (const QString refused = applyStartupState(parser, session); !refused.isEmpty())
+        refuse(refused);
     if (parser.isSet("call")) {
         const std::string call = parser.value("call").toStdString();
         const ParsedCall parsed = parse_call(call);
@@ -119,6 +142,11 @@ int main(int argc, char** argv)
             refuse(QStringLiteral("this module has no stage '%1'; its stages are %2.")
                        .arg(parser.value("stage"), valid.join(", ")));
         session.setStageByName(parser.value("stage"));
+        // An attention matrix is best seen as heatmaps, one per head: open them unless told otherwise.
+        if (const auto kind = heatmapKindOfStage(parser.value("stage").toStdString()); kind && !parser.isSet("view")) {
+            session.setHeatmapKind(*kind);
+            session.setView(ViewMode::Heatmaps);
+        }
     }
     std::optional<int> head;
     if (parser.isSet("head")) {
@@ -133,13 +161,43 @@ int main(int argc, char** argv)
     }
     if (parser.isSet("view")) {
         const QString v = parser.value("view");
-        if (v != QLatin1String("stepper") && v != QLatin1String("heatmaps"))
-            refuse(QStringLiteral("--view takes stepper or heatmaps, not '%1'.").arg(v));
-        session.setView(v == QLatin1String("heatmaps") ? ViewMode::Heatmaps : ViewMode::Stepper);
+        const QStringList views{QStringLiteral("stepper"), QStringLiteral("heatmaps"), QStringLiteral("debug"),
+                                QStringLiteral("designs"), QStringLiteral("tradeoffs")};
+        if (!views.contains(v))
+            refuse(QStringLiteral("--view takes %1, not '%2'.").arg(views.join(", "), v));
+        const ViewMode modes[] = {ViewMode::Stepper, ViewMode::Heatmaps, ViewMode::Debug, ViewMode::Designs,
+                                  ViewMode::Tradeoffs};
+        session.setView(modes[views.indexOf(v)]);
     }
+    const QStringList lessons{QStringLiteral("contract"), QStringLiteral("bugs"), QStringLiteral("transfer")};
+    if (parser.isSet("lesson") && !lessons.contains(parser.value("lesson")))
+        refuse(QStringLiteral("--lesson takes %1, not '%2'.").arg(lessons.join(", "), parser.value("lesson")));
+    std::optional<Bug> bug;
+    std::vector<std::pair<TransferRole, bool>> transferEdits; // role, written (false: --omit, true: --no-transpose)
+    try {
+        if (parser.isSet("bug"))
+            bug = bug_from_name(parser.value("bug").toStdString());
+        for (const QString& role : parser.values("no-transpose"))
+            transferEdits.emplace_back(role_from_name(role.toStdString()), true);
+        for (const QString& role : parser.values("omit"))
+            transferEdits.emplace_back(role_from_name(role.toStdString()), false);
+    } catch (const std::exception& e) {
+        refuse(QString::fromUtf8(e.what()));
+    }
+    if (bug || parser.isSet("lesson") || !transferEdits.empty())
+        session.setView(ViewMode::Debug);
 
     MainWindow window(&session);
     window.resize(1600, 1000);
+    DebugView* debug = window.debugView();
+    if (bug)
+        debug->bugView()->lesson()->setBug(*bug);
+    for (const auto& [role, written] : transferEdits)
+        debug->transferView()->setLine(role, written, !written);
+    if (parser.isSet("lesson") || bug || !transferEdits.empty())
+        debug->showSection(parser.isSet("lesson") ? static_cast<DebugSection>(lessons.indexOf(parser.value("lesson")))
+                           : bug                  ? DebugSection::Bugs
+                                                  : DebugSection::Transfer);
     const QString screenshot = parser.value("screenshot");
     // The head can be selected only once the trace says how many there are.
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
@@ -149,11 +207,15 @@ int main(int argc, char** argv)
             session.setHead(*std::exchange(head, std::nullopt));
         if (screenshot.isEmpty() || session.busy())
             return;
-        QTimer::singleShot(250, &window, [&] {
+        static std::function<void()> shoot;
+        shoot = [&] { // the comparison view checks equivalence on its own worker: wait for it too
+            if (window.designsView()->isVisible() && window.designsView()->computing())
+                return QTimer::singleShot(100, &window, shoot);
             if (!window.grab().save(screenshot))
                 refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
             QApplication::exit(0);
-        });
+        };
+        QTimer::singleShot(250, &window, shoot);
     });
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
         if (!screenshot.isEmpty() && (flags & ChangeFlag::Diagnostics) && !session.busy())
@@ -161,6 +223,7 @@ int main(int argc, char** argv)
                 if (d.code == "engine")
                     refuse(QString::fromStdString(d.message));
     });
+    AppShell shell(&window, &session, parser); // menus, sessions, undo, presentation, lessons
     window.show();
     return QApplication::exec();
 }

@@ -178,10 +178,17 @@ std::string CallError::with_caret(std::string_view call_text) const
     const std::size_t at = std::min(column, call_text.size());
     const std::size_t line_begin = at == 0 ? 0 : call_text.rfind('\n', at - 1) + 1; // npos + 1 == 0
     const std::size_t line_end = std::min(call_text.find('\n', at), call_text.size());
-    std::string pad;
-    for (std::size_t i = line_begin; i < at; ++i)
+    // A very long line (a pasted 30,000-argument call) is shown as a window around the caret.
+    constexpr std::size_t kContext = 60;
+    const std::size_t shown_begin = at - line_begin > kContext ? at - kContext : line_begin;
+    const std::size_t shown_end = line_end - at > kContext ? at + kContext : line_end;
+    const std::string before = shown_begin > line_begin ? "..." : "";
+    const std::string after = shown_end < line_end ? "..." : "";
+    std::string pad(before.size(), ' ');
+    for (std::size_t i = shown_begin; i < at; ++i)
         pad += call_text[i] == '\t' ? '\t' : ' ';
-    return message + "\n" + std::string(call_text.substr(line_begin, line_end - line_begin)) + "\n" + pad + "^";
+    return message + "\n" + before + std::string(call_text.substr(shown_begin, shown_end - shown_begin)) + after +
+           "\n" + pad + "^";
 }
 
 ParsedCall parse_call_syntax(std::string_view text)

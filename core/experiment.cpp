@@ -31,6 +31,10 @@ Experiment prepare(const ExperimentSpec& spec)
         const Tensor* x = input_file.find("x");
         if (!x)
             throw Error(spec.input_path + " has no tensor 'x' to use as the input.");
+        if (x->dim() < 2)
+            throw Error("'" + spec.input_path + "' holds x with shape " + shape_to_string(x->shape()) + ", but " +
+                        module_class_name(c.kind) + " takes x of shape " +
+                        (c.is_batched() ? "(b, num_tokens, d_in)." : "(num_tokens, d_in)."));
         e.spec.batch = c.is_batched() && x->dim() == 3 ? x->size(0) : 1;
         e.spec.num_tokens = x->dim() >= 2 ? x->size(-2) : 0;
     } else if (spec.input == InputSource::Book) {
@@ -50,8 +54,13 @@ Experiment prepare(const ExperimentSpec& spec)
     } else {
         const SafetensorsFile file = read_safetensors(spec.weights_path);
         WeightLayout layout = spec.layout;
-        if (spec.layout_from_file && !file.meta("layout").empty())
-            layout = layout_from_name(file.meta("layout"));
+        if (spec.layout_from_file && !file.meta("layout").empty()) {
+            try {
+                layout = layout_from_name(file.meta("layout"));
+            } catch (const Error& e) {
+                throw Error("the __metadata__ of '" + spec.weights_path + "' names its layout: " + e.what());
+            }
+        }
         e.weights = state_dict_from_file(file, c, layout, spec.layer);
     }
     switch (spec.input) {

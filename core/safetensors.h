@@ -25,6 +25,8 @@ struct SafetensorsFile {
 // header length beyond the file or beyond a sane cap, bad JSON, unknown dtype, offsets outside the
 // data area or overlapping, shape x dtype size != byte count.
 SafetensorsFile read_safetensors(const std::string& path);
+// The same checks on a whole file already in memory; `path` only names it in messages (and in .path).
+SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& path);
 
 // Writes every tensor as F32, contiguous, in the given order. Throws Error (and leaves no file)
 // when the write fails.

@@ -5,9 +5,12 @@
 #include "transfer_detail.h"
 
 #include "error.h"
+#include "experiment.h"
 #include "tensor_ops.h"
+#include "trace.h"
 
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 
 namespace attnlab {
@@ -158,6 +161,13 @@ TransferResult run_transfer(const TransferSpec& spec, std::uint64_t seed, std::i
 {
     Config v2{ModuleKind::SelfAttentionV2, spec.d_in, spec.d_out};
     Config v1{ModuleKind::SelfAttentionV1, spec.d_in, spec.d_out};
+    // Two modules' weights and activations are alive at once; refuse before allocating, as prepare() does.
+    const std::uint64_t one = estimate_memory_bytes(v2, {1, num_tokens});
+    const std::uint64_t budget = ExperimentSpec{}.memory_budget;
+    if (one > budget / 2)
+        throw Error("this transfer needs about " + format_bytes(one > UINT64_MAX / 2 ? UINT64_MAX : 2 * one) +
+                    " (two modules' weights and activations), more than the " + format_bytes(budget) +
+                    " memory budget; use fewer tokens or a smaller d_in and d_out.");
     return run_transfer(spec, init_weights(v2, seed), init_weights(v1, seed + 1),
                         random_input(v2, 1, num_tokens, seed + 2));
 }

@@ -53,22 +53,65 @@ bool isMaskedColor(QRgb rgb)
 
 QRgb ColorScale::map(double value) const
 {
+    if (kind == Kind::Sequential && logarithmic)
+        return viridis(value > lo && hi > lo ? std::log(value / lo) / std::log(hi / lo) : 0.0);
     if (kind == Kind::Sequential)
         return viridis(hi > lo ? (value - lo) / (hi - lo) : 0.0);
     const double half = std::max(std::abs(lo), std::abs(hi));
     return diverging(half > 0 ? value / half : 0.0);
 }
 
+double ColorScale::valueAt(double t) const
+{
+    if (kind == Kind::Sequential && logarithmic && lo > 0 && hi > lo)
+        return lo * std::pow(hi / lo, t);
+    return lo + (hi - lo) * t;
+}
+
+namespace {
+
+ColorScale sequential(double lo, double hi, bool logarithmic, const QString& scaleName)
+{
+    ColorScale s;
+    s.lo = lo;
+    s.hi = hi;
+    s.label = QStringLiteral("attention weight");
+    s.logarithmic = logarithmic;
+    s.scaleName = scaleName;
+    return s;
+}
+
+} // namespace
+
 ColorScale ColorScale::weights(double max)
 {
     // Softmax rows sum to 1, so [0, 1] is the honest range; dropout's 1/(1-p) scaling can exceed it.
-    return {Kind::Sequential, 0.0, std::max(1.0, max), QStringLiteral("attention weight")};
+    return sequential(0.0, std::max(1.0, max), false, QStringLiteral("linear"));
+}
+
+ColorScale ColorScale::weightsToLargest(double max)
+{
+    return sequential(0.0, max > 0 ? max : 1.0, false, QStringLiteral("linear, to max"));
+}
+
+ColorScale ColorScale::weightsLog(double minPositive, double max)
+{
+    const double hi = max > 0 ? max : 1.0;
+    // Below a millionth of the largest, differences are invisible noise: clamp there.
+    const double lo = std::clamp(minPositive, hi * 1e-6, hi * 0.5);
+    return sequential(lo, hi, true, QStringLiteral("log scale"));
 }
 
 ColorScale ColorScale::scores(double maxAbs)
 {
     const double m = maxAbs > 0 ? maxAbs : 1.0;
-    return {Kind::Diverging, -m, m, QStringLiteral("score (q · k)")};
+    ColorScale s;
+    s.kind = Kind::Diverging;
+    s.lo = -m;
+    s.hi = m;
+    s.label = QStringLiteral("score (q · k)");
+    s.scaleName = QStringLiteral("linear, ±max");
+    return s;
 }
 
 } // namespace attnlab::ui

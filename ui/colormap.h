@@ -22,10 +22,17 @@ struct ColorScale {
     double lo = 0.0;
     double hi = 1.0;
     QString label; // what the legend says the colours stand for
+    // Sequential only: colours spread over log(value) from lo (> 0) to hi, so weights near 1/N are
+    // told apart at 1,024 tokens; values at or below lo (an exact 0 included) take the lowest colour.
+    bool logarithmic = false;
+    QString scaleName; // what the legend says about the mapping: "linear 0–1", "log", ...
 
     QRgb map(double value) const;
-    static ColorScale weights(double max);   // [0, max(1, max)]
-    static ColorScale scores(double maxAbs); // symmetric around 0
+    double valueAt(double t) const;                 // the value drawn at position t in [0, 1] of the legend
+    static ColorScale weights(double max);          // [0, max(1, max)]
+    static ColorScale scores(double maxAbs);        // symmetric around 0
+    static ColorScale weightsToLargest(double max); // [0, max]: the brightest cell is the largest shown
+    static ColorScale weightsLog(double minPositive, double max); // log from minPositive to max
 };
 
 } // namespace attnlab::ui

@@ -47,6 +47,13 @@ QString formatValue(float value)
     return QString::number(value, 'f', std::abs(value) >= 100 ? 1 : 3);
 }
 
+QString formatExact(float value, int digits)
+{
+    if (value != 0 && std::isfinite(value) && std::abs(value) < 0.01)
+        return QString::number(value, 'g', digits); // 1/1,024 reads 0.0009766, not 0.001
+    return formatValue(value);
+}
+
 HeatmapPainter::HeatmapPainter(HeatmapSlice slice, ColorScale scale, QStringList tokens, HeatmapStyle style)
     : slice_(std::move(slice)), scale_(std::move(scale)), tokens_(std::move(tokens)), style_(std::move(style))
 {
@@ -220,21 +227,28 @@ void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area) const
 {
     const QFontMetricsF fm(p.font());
     const double line = fm.height();
-    const QRectF bar(area.left(), area.top() + line * 1.6, style_.fontPx * 1.4, std::min(area.height() * 0.55, 320.0));
+    const QRectF bar(area.left(), area.top() + line * 2.7, style_.fontPx * 1.4, std::min(area.height() * 0.55, 320.0));
     QImage ramp(1, 256, QImage::Format_RGB32);
     for (int i = 0; i < 256; ++i)
-        ramp.setPixel(0, 255 - i, scale_.map(scale_.lo + (scale_.hi - scale_.lo) * i / 255.0));
+        ramp.setPixel(0, 255 - i, scale_.map(scale_.valueAt(i / 255.0)));
     p.drawImage(bar, ramp);
     p.setPen(QColor(90, 90, 90));
     p.drawRect(bar);
     p.setPen(textColor());
     p.drawText(QRectF(area.left(), area.top(), area.width(), line * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
                scale_.kind == ColorScale::Kind::Sequential ? QStringLiteral("weight") : QStringLiteral("score"));
+    p.save(); // which mapping is in use: a log scale read as linear would mislead
+    QFont small = p.font();
+    small.setPixelSize(std::max(10, style_.fontPx - 3));
+    small.setItalic(true);
+    p.setFont(small);
+    p.drawText(QRectF(area.left(), area.top() + line * 1.3, area.width() + kGap, line * 1.2),
+               Qt::AlignLeft | Qt::AlignVCenter, scale_.scaleName);
+    p.restore();
     const double tx = bar.right() + 5;
-    p.drawText(QPointF(tx, bar.top() + line * 0.7), formatValue(static_cast<float>(scale_.hi)));
-    p.drawText(QPointF(tx, bar.center().y() + line * 0.3),
-               formatValue(static_cast<float>((scale_.lo + scale_.hi) / 2)));
-    p.drawText(QPointF(tx, bar.bottom()), formatValue(static_cast<float>(scale_.lo)));
+    p.drawText(QPointF(tx, bar.top() + line * 0.7), formatExact(static_cast<float>(scale_.valueAt(1.0)), 2));
+    p.drawText(QPointF(tx, bar.center().y() + line * 0.3), formatExact(static_cast<float>(scale_.valueAt(0.5)), 2));
+    p.drawText(QPointF(tx, bar.bottom()), formatExact(static_cast<float>(scale_.valueAt(0.0)), 2));
     if (!slice_.maskSource)
         return;
     const QRectF swatch(area.left(), bar.bottom() + line, bar.width(), bar.width());

@@ -60,5 +60,6 @@ private:
 };
 
 QString formatValue(float value);
+QString formatExact(float value, int digits = 4); // formatValue, with significant digits for small non-zero values
 
 } // namespace attnlab::ui

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnlab::ui {
 
@@ -92,26 +93,58 @@ HeatmapSlice heatmapSlice(const std::shared_ptr<const Trace>& trace, HeatmapKind
     return slice;
 }
 
-ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int batch)
+QString heatmapScaleModeTitle(HeatmapScaleMode mode)
+{
+    switch (mode) {
+    case HeatmapScaleMode::Auto: return QStringLiteral("auto");
+    case HeatmapScaleMode::Linear: return QStringLiteral("linear 0–1");
+    case HeatmapScaleMode::Largest: return QStringLiteral("linear, to the largest shown");
+    case HeatmapScaleMode::Log: return QStringLiteral("logarithmic");
+    }
+    return {};
+}
+
+ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int batch, HeatmapScaleMode mode)
 {
     const int heads = trace && trace->config.has_heads() ? static_cast<int>(trace->config.num_heads) : 1;
-    double maxValue = 0.0, maxAbs = 0.0;
+    double maxValue = 0.0, maxAbs = 0.0, minPositive = std::numeric_limits<double>::infinity();
+    int tokens = 0;
     for (int h = 0; h < heads; ++h) {
         const HeatmapSlice s = heatmapSlice(trace, kind, h, batch);
         if (!s.valid())
             continue;
+        tokens = s.rows;
         const std::size_t n = static_cast<std::size_t>(s.rows) * static_cast<std::size_t>(s.cols);
         for (std::size_t i = 0; i < n; ++i) {
             const float v = s.values[i];
             if (std::isfinite(v)) {
                 maxValue = std::max(maxValue, static_cast<double>(v));
                 maxAbs = std::max(maxAbs, static_cast<double>(std::abs(v)));
+                if (v > 0)
+                    minPositive = std::min(minPositive, static_cast<double>(v));
             }
         }
     }
-    if (kind == HeatmapKind::Weights || kind == HeatmapKind::Dropout)
-        return ColorScale::weights(maxValue);
-    return ColorScale::scores(maxAbs);
+    if (kind != HeatmapKind::Weights && kind != HeatmapKind::Dropout)
+        return ColorScale::scores(maxAbs);
+    if (mode == HeatmapScaleMode::Auto)
+        mode = tokens > kAutoLogTokens ? HeatmapScaleMode::Log : HeatmapScaleMode::Linear;
+    if (mode == HeatmapScaleMode::Log && std::isfinite(minPositive) && maxValue > minPositive)
+        return ColorScale::weightsLog(minPositive, maxValue);
+    if (mode == HeatmapScaleMode::Largest)
+        return ColorScale::weightsToLargest(maxValue);
+    return ColorScale::weights(maxValue);
+}
+
+std::optional<HeatmapKind> heatmapKindOfStage(const std::string& stage)
+{
+    std::string name = stage;
+    if (name.starts_with("heads.")) // a wrapper's per-head stage: heads.{h}.attn_weights
+        name = name.substr(std::min(name.size(), name.find('.', 6) + 1));
+    for (HeatmapKind k : {HeatmapKind::Scores, HeatmapKind::MaskedScores, HeatmapKind::Weights, HeatmapKind::Dropout})
+        if (name == stageSuffix(k))
+            return k;
+    return std::nullopt;
 }
 
 } // namespace attnlab::ui

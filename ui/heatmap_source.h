@@ -7,6 +7,7 @@
 #include "trace.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace attnlab::ui {
@@ -27,7 +28,16 @@ QString heatmapKindTitle(HeatmapKind kind); // "weights (softmax)", ...
 std::string heatmapStageName(const Config& config, HeatmapKind kind, int head);
 bool traceHasHeatmap(const Trace& trace, HeatmapKind kind);
 HeatmapSlice heatmapSlice(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int head, int batch);
+// How weights map to colours. At 1,024 tokens a softmax row holds ~1/1,024 per key, so a linear 0–1
+// scale paints nearly everything the darkest colour; Auto picks the log scale above kAutoLogTokens.
+// Signed scores always use a linear scale symmetric around 0.
+enum class HeatmapScaleMode { Auto, Linear, Largest, Log };
+inline constexpr int kAutoLogTokens = 32;
+QString heatmapScaleModeTitle(HeatmapScaleMode mode);
 // One scale for every head of a batch element, so the small multiples can be compared by eye.
-ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int batch);
+ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, HeatmapKind kind, int batch,
+                        HeatmapScaleMode mode = HeatmapScaleMode::Linear);
+// The heatmap a stage name shows ("attn_weights", "heads.3.attn_scores.masked", ...), if any.
+std::optional<HeatmapKind> heatmapKindOfStage(const std::string& stage);
 
 } // namespace attnlab::ui

@@ -27,8 +27,8 @@ QString HeatmapWidget::describe(const HeatmapHit& hit) const
         return i < labels.size() && labels[i] != QString::number(i) ? QStringLiteral("'%1' (%2)").arg(labels[i]).arg(i)
                                                                     : QStringLiteral("#%1").arg(i);
     };
-    QString what = hit.masked ? QStringLiteral("masked (a later token), value %1").arg(formatValue(hit.value))
-                              : formatValue(hit.value);
+    QString what = hit.masked ? QStringLiteral("masked (a later token), value %1").arg(formatExact(hit.value))
+                              : formatExact(hit.value);
     if (hit.masked && std::isinf(hit.value))
         what = QStringLiteral("−∞ (masked: a later token)");
     return QStringLiteral("query %1 → key %2:  %3").arg(token(hit.query), token(hit.key), what);

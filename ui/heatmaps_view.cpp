@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include <QButtonGroup>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -33,6 +34,17 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     top->addWidget(new QLabel(tr("sequence in batch:")));
     batch_ = new QSpinBox;
     top->addWidget(batch_);
+    top->addSpacing(20);
+    top->addWidget(new QLabel(tr("colour scale:")));
+    scaleChoice_ = new QComboBox;
+    scaleChoice_->setObjectName(QStringLiteral("heatmap-scale"));
+    for (HeatmapScaleMode m :
+         {HeatmapScaleMode::Auto, HeatmapScaleMode::Linear, HeatmapScaleMode::Largest, HeatmapScaleMode::Log})
+        scaleChoice_->addItem(heatmapScaleModeTitle(m), static_cast<int>(m));
+    scaleChoice_->setToolTip(tr("auto: linear 0–1 up to %1 tokens, logarithmic above, where each weight is about "
+                                "1/tokens and a linear scale shows only darkness. Scores are always linear around 0.")
+                                 .arg(kAutoLogTokens));
+    top->addWidget(scaleChoice_);
     top->addStretch(1);
 
     heading_ = new QLabel;
@@ -66,6 +78,7 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     connect(kinds_, &QButtonGroup::idClicked, this,
             [this](int id) { session_->setHeatmapKind(static_cast<HeatmapKind>(id)); });
     connect(batch_, &QSpinBox::valueChanged, this, [this](int v) { session_->setBatchIndex(v); });
+    connect(scaleChoice_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & (ChangeFlag::Trace | ChangeFlag::View | ChangeFlag::Head))
             rebuild();
@@ -93,15 +106,17 @@ void HeatmapsView::rebuild()
     }
     const int heads = session_->headCount();
     const int batch = session_->batchIndex();
-    if (trace == shownTrace_ && static_cast<int>(kind) == shownKind_ && batch == shownBatch_) {
+    const int mode = scaleChoice_->currentData().toInt();
+    if (trace == shownTrace_ && static_cast<int>(kind) == shownKind_ && batch == shownBatch_ && mode == shownScale_) {
         updateSelection();
         return;
     }
     shownTrace_ = trace;
     shownKind_ = static_cast<int>(kind);
     shownBatch_ = batch;
+    shownScale_ = mode;
 
-    const ColorScale scale = heatmapScale(trace, kind, batch);
+    const ColorScale scale = heatmapScale(trace, kind, batch, static_cast<HeatmapScaleMode>(mode));
     const QStringList tokens = session_->tokenLabels();
     while (static_cast<int>(small_.size()) > heads) {
         delete small_.back();
@@ -159,8 +174,10 @@ void HeatmapsView::placeSmallMultiples()
     columns_ = best;
     for (auto* w : small_)
         gridLayout_->removeWidget(w);
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         gridLayout_->addWidget(small_[static_cast<std::size_t>(i)], i / best, i % best);
+        small_[static_cast<std::size_t>(i)]->show(); // now, not at the layout's next queued pass
+    }
 }
 
 void HeatmapsView::updateSelection()

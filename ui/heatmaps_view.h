@@ -7,6 +7,7 @@
 #include <memory>
 
 class QButtonGroup;
+class QComboBox;
 class QGridLayout;
 class QLabel;
 class QSpinBox;
@@ -26,6 +27,7 @@ public:
     explicit HeatmapsView(Session* session, QWidget* parent = nullptr);
     HeatmapWidget* selectedHeatmap() const { return large_; }
     const std::vector<HeatmapWidget*>& smallMultiples() const { return small_; }
+    QComboBox* scaleChoice() const { return scaleChoice_; } // HeatmapScaleMode as item data
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -38,6 +40,7 @@ private:
     Session* session_;
     QButtonGroup* kinds_;
     QSpinBox* batch_;
+    QComboBox* scaleChoice_;
     QLabel* hover_;
     QLabel* heading_;
     QWidget* grid_;
@@ -47,6 +50,7 @@ private:
     std::shared_ptr<const Trace> shownTrace_;
     int shownKind_ = -1;
     int shownBatch_ = -1;
+    int shownScale_ = -1;
     int columns_ = 0;
 };
 

@@ -2,10 +2,13 @@
 
 #include "call_line.h"
 #include "config_panel.h"
+#include "debug_view.h"
+#include "designs_view.h"
 #include "diagnostics_panel.h"
 #include "heatmaps_view.h"
 #include "session.h"
 #include "stepper_view.h"
+#include "tradeoffs_view.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -26,6 +29,9 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     diagnostics_ = new DiagnosticsPanel(session_);
     stepper_ = new StepperView(session_);
     heatmaps_ = new HeatmapsView(session_);
+    debug_ = new DebugView(session_);
+    designs_ = new DesignsView(session_);
+    tradeoffs_ = new TradeoffsView(session_);
 
     // Left column: settings, and right under them what is wrong with them.
     auto* left = new QWidget;
@@ -44,9 +50,18 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     tabs_ = new QTabWidget;
     tabs_->addTab(stepper_, tr("① Step through the forward pass"));
     tabs_->addTab(heatmaps_, tr("② Attention heatmaps, per head"));
-    tabs_->setCurrentIndex(session_->view() == ViewMode::Heatmaps ? 1 : 0);
-    connect(tabs_, &QTabWidget::currentChanged, session_,
-            [this](int i) { session_->setView(i == 1 ? ViewMode::Heatmaps : ViewMode::Stepper); });
+    tabs_->addTab(debug_, tr("③ Debugging"));
+    tabs_->addTab(designs_, tr("④ Wrapper vs integrated"));
+    tabs_->addTab(tradeoffs_, tr("⑤ Heads: the trade-offs"));
+    stepper_->setProperty("viewMode", static_cast<int>(ViewMode::Stepper));
+    heatmaps_->setProperty("viewMode", static_cast<int>(ViewMode::Heatmaps));
+    debug_->setProperty("viewMode", static_cast<int>(ViewMode::Debug));
+    designs_->setProperty("viewMode", static_cast<int>(ViewMode::Designs));
+    tradeoffs_->setProperty("viewMode", static_cast<int>(ViewMode::Tradeoffs));
+    tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
+    connect(tabs_, &QTabWidget::currentChanged, session_, [this](int i) {
+        session_->setView(static_cast<ViewMode>(tabs_->widget(i)->property("viewMode").toInt()));
+    });
 
     auto* callRow = new QHBoxLayout;
     auto* callLabel = new QLabel(tr("<b>Call</b>"));
@@ -72,12 +87,20 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
 
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::View)
-            tabs_->setCurrentIndex(session_->view() == ViewMode::Heatmaps ? 1 : 0);
+            tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
         if (flags & (ChangeFlag::Busy | ChangeFlag::Trace | ChangeFlag::Settings | ChangeFlag::Diagnostics))
             refreshStatus();
     });
     bindKeys();
     refreshStatus();
+}
+
+int MainWindow::tabOf(int viewMode) const
+{
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->widget(i)->property("viewMode").toInt() == viewMode)
+            return i;
+    return 0;
 }
 
 void MainWindow::bindKeys()

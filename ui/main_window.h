@@ -11,10 +11,13 @@ namespace attnlab::ui {
 
 class CallLine;
 class ConfigPanel;
+class DebugView;
+class DesignsView;
 class DiagnosticsPanel;
 class HeatmapsView;
 class Session;
 class StepperView;
+class TradeoffsView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -25,10 +28,14 @@ public:
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
     StepperView* stepperView() const { return stepper_; }
     HeatmapsView* heatmapsView() const { return heatmaps_; }
+    DebugView* debugView() const { return debug_; }
+    DesignsView* designsView() const { return designs_; }
+    TradeoffsView* tradeoffsView() const { return tradeoffs_; }
 
 private:
     void bindKeys();
     void refreshStatus();
+    int tabOf(int viewMode) const; // each tab's page carries its ViewMode as property "viewMode"
 
     Session* session_;
     CallLine* callLine_;
@@ -36,6 +43,9 @@ private:
     DiagnosticsPanel* diagnostics_;
     StepperView* stepper_;
     HeatmapsView* heatmaps_;
+    DebugView* debug_;
+    DesignsView* designs_;
+    TradeoffsView* tradeoffs_;
     QTabWidget* tabs_;
     QProgressBar* busy_;
     QLabel* status_;

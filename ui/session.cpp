@@ -139,6 +139,19 @@ void Session::setTraining(bool training)
     settingsEdited();
 }
 
+void Session::restoreSettings(const ExperimentSpec& spec, const QString& callText, bool bookInput)
+{
+    spec_ = spec;
+    preferBookInput_ = bookInput;
+    callText_ = callText;
+    const ParsedCall parsed = parse_call(callText.toStdString());
+    if (parsed.ok())
+        callError_.reset();
+    else
+        callError_ = parsed.error; // an unfinished call line comes back as it was, spec untouched
+    settingsEdited();
+}
+
 bool Session::hasErrors() const
 {
     return has_error(diagnostics_);

@@ -25,11 +25,11 @@ enum class ChangeFlag {
     Head = 0x08, // selected head or batch
     Diagnostics = 0x10,
     Busy = 0x20,
-    View = 0x40, // stepper / heatmaps, heatmap kind
+    View = 0x40, // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
 };
 Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
 
-enum class ViewMode { Stepper, Heatmaps };
+enum class ViewMode { Stepper, Heatmaps, Debug, Designs, Tradeoffs };
 enum class HeatmapKind { Scores, MaskedScores, Weights, Dropout };
 
 class Session : public QObject {
@@ -56,6 +56,10 @@ public:
     void setMemoryBudget(std::uint64_t bytes);
     bool training() const { return spec_.training; }
     void setTraining(bool training); // dropout acts only in training mode
+    // All settings as one value (session files, undo): the spec, the call line, the book-input wish.
+    const ExperimentSpec& spec() const { return spec_; }
+    bool prefersBookInput() const { return preferBookInput_; }
+    void restoreSettings(const ExperimentSpec& spec, const QString& callText, bool bookInput);
 
     // --- what the settings mean ---
     const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }

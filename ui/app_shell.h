@@ -1,0 +1,61 @@
+#pragma once
+// What makes the main window a desktop app: the File / Edit / View / Lessons menus, undo history,
+// session files and recent files, exports, presentation mode and themes, the lessons dock, and the
+// state and geometry kept between runs (QSettings). gui_main.cpp calls the three hooks below; the
+// window itself knows nothing of them.
+#include <QObject>
+#include <QString>
+
+class QCommandLineParser;
+class QDockWidget;
+
+namespace attnlab::ui {
+
+class ExportActions;
+class FileActions;
+class LessonsPanel;
+class MainWindow;
+class PresentationMode;
+class Session;
+class SettingsHistory;
+
+// Before QApplication: --help and --version need no display, so they run on the offscreen platform
+// (a terminal without X or Wayland still gets the option list).
+void useOffscreenForHelp(int argc, char** argv);
+// --open, --save-session, --presentation, --guide, --guide-step.
+void addShellOptions(QCommandLineParser& parser);
+// Before the window exists: --open FILE replaces the state; with no option naming a state, the last
+// state of the previous run comes back. Returns one sentence when the file is refused, else empty.
+QString applyStartupState(const QCommandLineParser& parser, Session& session);
+
+class AppShell : public QObject {
+    Q_OBJECT
+public:
+    // Create it after every other handler of the session's changes is connected: --save-session
+    // writes the state once the trace and the head those handlers select are in.
+    AppShell(MainWindow* window, Session* session, const QCommandLineParser& parser, QObject* parent = nullptr);
+
+    SettingsHistory* history() const { return history_; }
+    FileActions* files() const { return files_; }
+    ExportActions* exports() const { return exports_; }
+    PresentationMode* presentation() const { return presentation_; }
+    LessonsPanel* lessonsPanel() const { return lessons_; }
+    QDockWidget* lessonsDock() const { return dock_; }
+
+    static void rememberState(const MainWindow& window, const Session& session, bool geometry);
+
+private:
+    void buildMenus();
+    void saveSessionWhenComputed(const QString& path, bool exitAfter);
+
+    MainWindow* window_;
+    Session* session_;
+    SettingsHistory* history_;
+    FileActions* files_;
+    ExportActions* exports_;
+    PresentationMode* presentation_;
+    LessonsPanel* lessons_;
+    QDockWidget* dock_;
+};
+
+} // namespace attnlab::ui

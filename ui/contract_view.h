@@ -1,0 +1,53 @@
+#pragma once
+// The "argument contract" section of the Debugging tab: paste any constructor call (it starts as the
+// session's), see each value named by the slot it fills, and the core's findings about the usual
+// confusions, each with its sentence and a one-click "use the corrected call" that sends the
+// rewritten call to the session.
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QVBoxLayout;
+
+namespace attnlab {
+struct ContractFinding; // contract.h cannot follow Qt headers: see contract_slots.h
+struct ContractReport;
+} // namespace attnlab
+
+namespace attnlab::ui {
+
+class Session;
+class SlotChips;
+
+class ContractView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ContractView(Session* session, QWidget* parent = nullptr);
+    ~ContractView() override;
+    QLineEdit* callEdit() const { return call_; }
+    SlotChips* chips() const { return chips_; }
+    const ContractReport& report() const { return *report_; }
+
+private:
+    void followSession();
+    void refresh();
+    QWidget* findingCard(const ContractFinding& finding);
+    QWidget* noteCard(const QString& title, const QString& text, const QString& accent, const QString& name);
+    void clearCards();
+
+    Session* session_;
+    bool following_ = true; // the call line shows the session's call until the student types
+    QLineEdit* call_;
+    QPushButton* reset_;
+    QSpinBox* width_;
+    QSpinBox* tokens_;
+    SlotChips* chips_;
+    QVBoxLayout* cards_;
+    std::unique_ptr<ContractReport> report_;
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,35 @@
+#pragma once
+// The "Debugging" tab: three lessons on the habits that catch silent mistakes -- read the call slot
+// by slot (argument contract), find the first stage where a buggy forward parts from the book's
+// (injected bugs), and check a weight copy by comparing outputs (weight transfer).
+#include <QWidget>
+
+class QTabWidget;
+
+namespace attnlab::ui {
+
+class BugView;
+class ContractView;
+class Session;
+class TransferView;
+
+enum class DebugSection { Contract, Bugs, Transfer };
+
+class DebugView : public QWidget {
+    Q_OBJECT
+public:
+    explicit DebugView(Session* session, QWidget* parent = nullptr);
+    ContractView* contractView() const { return contract_; }
+    BugView* bugView() const { return bugs_; }
+    TransferView* transferView() const { return transfer_; }
+    QTabWidget* sections() const { return sections_; }
+    void showSection(DebugSection section);
+
+private:
+    ContractView* contract_;
+    BugView* bugs_;
+    TransferView* transfer_;
+    QTabWidget* sections_;
+};
+
+} // namespace attnlab::ui

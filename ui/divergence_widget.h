@@ -1,0 +1,24 @@
+#pragma once
+// Thin host for DivergencePainter: shows the lesson's selected stage, expected against observed.
+#include <QWidget>
+
+namespace attnlab::ui {
+
+class BugLesson;
+struct DivergenceCard;
+
+class DivergenceWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit DivergenceWidget(BugLesson* lesson, QWidget* parent = nullptr);
+    QSize sizeHint() const override { return {480, 430}; }
+    bool card(DivergenceCard& out) const; // what is drawn now; false when nothing is
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    BugLesson* lesson_;
+};
+
+} // namespace attnlab::ui

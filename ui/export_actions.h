@@ -1,0 +1,39 @@
+#pragma once
+// File > Export: the current view as PNG or SVG, the selected heatmap as CSV, the shape trace as
+// Markdown, and "Copy as PyTorch" (the script on the clipboard, the weights and input beside it).
+#include <QObject>
+#include <QString>
+
+class QMenu;
+
+namespace attnlab::ui {
+
+class MainWindow;
+class Session;
+
+class ExportActions : public QObject {
+    Q_OBJECT
+public:
+    ExportActions(MainWindow* window, Session* session, QObject* parent = nullptr);
+    void populateMenu(QMenu* exportMenu);
+
+    // Without dialogs; false and *error (one sentence) on failure.
+    bool exportViewPng(const QString& path, QString* error);
+    bool exportViewSvg(const QString& path, QString* error);
+    bool exportHeatmapCsv(const QString& path, QString* error);
+    bool exportTraceMarkdown(const QString& path, QString* error);
+    // Writes the weights and input to `weightsPath`, returns the script (also put on the clipboard).
+    QString copyAsPytorch(const QString& weightsPath, QString* error);
+
+signals:
+    void message(const QString& text);
+
+private:
+    QString askPath(const QString& title, const QString& suffix, const QString& filter);
+    void report(bool ok, const QString& path, const QString& error);
+
+    MainWindow* window_;
+    Session* session_;
+};
+
+} // namespace attnlab::ui

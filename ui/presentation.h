@@ -1,0 +1,62 @@
+#pragma once
+// How the app looks on a projector: presentation mode (full screen, larger type), zoom of the whole
+// UI, a high-contrast palette and the System / Light / Dark theme. Qt 6.4 has no colour-scheme hint,
+// so themes are palettes; System hands the palette back to the platform. Choices persist (QSettings).
+#include <QObject>
+#include <QPalette>
+
+class QAction;
+class QActionGroup;
+class QMainWindow;
+class QMenu;
+class QWidget;
+
+namespace attnlab::ui {
+
+enum class Theme { System, Light, Dark };
+
+class PresentationMode : public QObject {
+    Q_OBJECT
+public:
+    static constexpr double kPresentationScale = 1.4; // type size in presentation mode, on top of zoom
+    static constexpr double kZoomStep = 1.15;
+
+    explicit PresentationMode(QMainWindow* window, QObject* parent = nullptr);
+    void populateMenu(QMenu* view); // Presentation, zoom, high contrast, theme
+    // A column hidden while presenting, so the stage and the heatmaps get the whole projector
+    // (the call line above them still says every setting).
+    void setSidePanel(QWidget* panel) { sidePanel_ = panel; }
+
+    bool presenting() const { return presenting_; }
+    void setPresenting(bool on);
+    double zoom() const { return zoom_; }
+    void setZoom(double zoom); // clamped to [0.5, 3]
+    bool highContrast() const { return highContrast_; }
+    void setHighContrast(bool on);
+    Theme theme() const { return theme_; }
+    void setTheme(Theme theme);
+    int fontPixelSize() const; // what the application font is now
+    QAction* presentationAction() const { return presentAction_; }
+
+    static QPalette palette(Theme theme, bool highContrast); // for System: the platform's own
+
+private:
+    void applyFont();
+    void applyPalette();
+    void remember() const;
+
+    QMainWindow* window_;
+    QWidget* sidePanel_ = nullptr;
+    bool sidePanelWasVisible_ = true;
+    int basePx_;
+    double zoom_ = 1.0;
+    bool presenting_ = false;
+    bool highContrast_ = false;
+    Theme theme_ = Theme::System;
+    Qt::WindowStates stateBefore_;
+    QAction* presentAction_;
+    QAction* contrastAction_;
+    QActionGroup* themes_;
+};
+
+} // namespace attnlab::ui
