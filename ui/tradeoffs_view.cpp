@@ -17,7 +17,7 @@ namespace attnlab::ui {
 
 namespace {
 
-constexpr std::int64_t kWidthsEachSide = 5; // d_out choices shown below and above the current one
+constexpr std::int64_t kWidthsEachSide = 3; // d_out choices shown below and above the current one
 
 } // namespace
 
