@@ -1,27 +1,10 @@
 // attention-lab-cli layout, equivalence and tradeoffs as a user runs them: the numbers in the
 // JSON, PyTorch's block names for one case in full, and the exit codes of refused input and usage.
+#include "cli_runner.h"
+
 #include <QtTest>
 
 namespace {
-
-struct Result {
-    int code = -1;
-    QString out, err;
-};
-
-Result cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(ATTNLAB_CLI_PATH, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
-
-QJsonObject json_of(const Result& r)
-{
-    return QJsonDocument::fromJson(r.out.toUtf8()).object();
-}
 
 const QString kGpt2 = "MultiHeadAttention(768, 768, 1024, 0.0, 12)";
 

@@ -1,22 +1,9 @@
 // attention-lab-cli diagnose, transfer and contract as a user runs them: exit codes and JSON.
+#include "cli_runner.h"
+
 #include <QtTest>
 
 namespace {
-
-struct Result {
-    int code = -1;
-    QString out, err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out.toUtf8()).object(); }
-};
-
-Result cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(ATTNLAB_CLI_PATH, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
 
 const QString kToy = "MultiHeadAttention(3, 4, 8, 0.0, 2)";
 
