@@ -49,6 +49,8 @@ class SettingsHistory : public QObject {
     Q_OBJECT
 public:
     explicit SettingsHistory(Session* session, QObject* parent = nullptr);
+    // Otherwise the dying undo stack still signals listeners that reach back into this half-destroyed history.
+    ~SettingsHistory() override { stack_->disconnect(); }
     QUndoStack* stack() const { return stack_; }
     void clear(); // e.g. after opening a session file: a new document, a new history
 
