@@ -90,9 +90,17 @@ std::uint64_t Args::bytes(const std::string& name, std::uint64_t fallback) const
     std::string unit = t.substr(digits);
     for (auto& ch : unit)
         ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    const std::map<std::string, std::uint64_t> units = {
-        {"", 1}, {"B", 1}, {"K", 1ull << 10}, {"KB", 1ull << 10}, {"KIB", 1ull << 10}, {"M", 1ull << 20},
-        {"MB", 1ull << 20}, {"MIB", 1ull << 20}, {"G", 1ull << 30}, {"GB", 1ull << 30}, {"GIB", 1ull << 30}};
+    const std::map<std::string, std::uint64_t> units = {{"", 1},
+                                                        {"B", 1},
+                                                        {"K", 1ull << 10},
+                                                        {"KB", 1ull << 10},
+                                                        {"KIB", 1ull << 10},
+                                                        {"M", 1ull << 20},
+                                                        {"MB", 1ull << 20},
+                                                        {"MIB", 1ull << 20},
+                                                        {"G", 1ull << 30},
+                                                        {"GB", 1ull << 30},
+                                                        {"GIB", 1ull << 30}};
     auto it = units.find(unit);
     if (digits == 0 || it == units.end())
         throw attnlab::Error("--" + name + " '" + t + "' is not a size; give bytes such as 2G, 512M or 1000000.");

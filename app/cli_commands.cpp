@@ -25,8 +25,8 @@ namespace {
 using json = nlohmann::ordered_json;
 using namespace attnlab;
 
-const std::set<std::string> kRunOptions = {"call", "batch", "tokens", "seed", "weights", "layout",
-                                           "layer", "input", "max-memory", "dump"};
+const std::set<std::string> kRunOptions = {"call",   "batch", "tokens", "seed",       "weights",
+                                           "layout", "layer", "input",  "max-memory", "dump"};
 
 Config parse_config(const std::string& text)
 {
@@ -91,8 +91,11 @@ json diagnostics_json(const std::vector<Diagnostic>& diags)
         json fixes = json::array();
         for (const auto& f : d.fixes)
             fixes.push_back({{"slot", f.slot}, {"value", f.value}});
-        out.push_back({{"code", d.code}, {"severity", severity_name(d.severity)}, {"slot", d.slot},
-                       {"message", d.message}, {"fixes", fixes}});
+        out.push_back({{"code", d.code},
+                       {"severity", severity_name(d.severity)},
+                       {"slot", d.slot},
+                       {"message", d.message},
+                       {"fixes", fixes}});
     }
     return out;
 }
@@ -122,8 +125,11 @@ int cmd_validate(const std::vector<std::string>& argv)
         json slots = json::array();
         for (const auto& arg : parsed.syntax.arguments)
             slots.push_back({{"slot", arg.slot}, {"text", arg.text}, {"keyword", arg.keyword.has_value()}});
-        json out = {{"valid", valid}, {"class", module_class_name(c.kind)}, {"call", canonical_call(c)},
-                    {"positional", positional_call(c)}, {"slots", slots}};
+        json out = {{"valid", valid},
+                    {"class", module_class_name(c.kind)},
+                    {"call", canonical_call(c)},
+                    {"positional", positional_call(c)},
+                    {"slots", slots}};
         if (c.kind == ModuleKind::MultiHeadAttention)
             out["head_dim"] = valid ? json(c.head_dim()) : json(nullptr);
         out["output_width"] = c.output_width();
@@ -134,8 +140,8 @@ int cmd_validate(const std::vector<std::string>& argv)
         for (const auto& arg : parsed.syntax.arguments)
             std::cout << "  " << std::left << std::setw(16) << arg.slot << arg.text << "\n";
         if (c.kind == ModuleKind::MultiHeadAttention && valid)
-            std::cout << "  head_dim        " << c.head_dim() << "  (d_out " << c.d_out << " / num_heads " << c.num_heads
-                      << ")\n";
+            std::cout << "  head_dim        " << c.head_dim() << "  (d_out " << c.d_out << " / num_heads "
+                      << c.num_heads << ")\n";
         std::cout << "  output width    " << c.output_width() << "\n";
         for (const auto& d : diags)
             std::cout << severity_name(d.severity) << " [" << d.code << "]: " << d.message << "\n";
@@ -165,7 +171,8 @@ int cmd_trace(const std::vector<std::string>& argv)
     }
     std::cout << canonical_call(c) << "\n\n";
     std::cout << std::left << std::setw(26) << "stage" << std::setw(5) << "line" << std::setw(22) << "shape"
-              << std::setw(24) << "strides" << std::setw(12) << "contiguous" << "code\n";
+              << std::setw(24) << "strides" << std::setw(12) << "contiguous"
+              << "code\n";
     for (const auto& s : trace.stages) {
         std::string note = s.view_of.empty() ? "" : "  (view of " + s.view_of + ")";
         std::cout << std::left << std::setw(26) << s.name << std::setw(5) << s.code_line << std::setw(22)
@@ -182,8 +189,9 @@ int cmd_run(const std::vector<std::string>& argv)
     const Trace trace = run(prepare(spec_from(a)));
     write_dump(out, trace);
     if (a.flag("json"))
-        std::cout << json{{"dump", out}, {"stages", trace.stages.size()}, {"output_shape", trace.output().shape()}}.dump(2)
-                  << "\n";
+        std::cout
+            << json{{"dump", out}, {"stages", trace.stages.size()}, {"output_shape", trace.output().shape()}}.dump(2)
+            << "\n";
     else
         std::cout << "wrote " << trace.stages.size() << " stages to " << out << "\n";
     return 0;
@@ -234,14 +242,22 @@ int cmd_bench(const std::vector<std::string>& argv)
     getrusage(RUSAGE_SELF, &usage);
     const double peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0; // Linux reports KiB
     if (a.flag("json")) {
-        std::cout << json{{"call", canonical_call(e.spec.config)}, {"batch", e.spec.batch}, {"tokens", e.spec.num_tokens},
-                          {"threads", threads}, {"repeat", repeat}, {"median_ms", median}, {"min_ms", ms.front()},
-                          {"max_ms", ms.back()}, {"gflops", gflops}, {"peak_rss_mb", peak_rss_mb},
+        std::cout << json{{"call", canonical_call(e.spec.config)},
+                          {"batch", e.spec.batch},
+                          {"tokens", e.spec.num_tokens},
+                          {"threads", threads},
+                          {"repeat", repeat},
+                          {"median_ms", median},
+                          {"min_ms", ms.front()},
+                          {"max_ms", ms.back()},
+                          {"gflops", gflops},
+                          {"peak_rss_mb", peak_rss_mb},
                           {"phases_ms", phase_json}}
                          .dump(2)
                   << "\n";
     } else {
-        std::printf("%s  batch %lld, %lld tokens, %d thread(s)\nmedian %.3f ms (min %.3f, max %.3f) over %d runs, %.2f GFLOP/s\n",
+        std::printf("%s  batch %lld, %lld tokens, %d thread(s)\nmedian %.3f ms (min %.3f, max %.3f) over %d runs, %.2f "
+                    "GFLOP/s\n",
                     canonical_call(e.spec.config).c_str(), static_cast<long long>(e.spec.batch),
                     static_cast<long long>(e.spec.num_tokens), threads, median, ms.front(), ms.back(), repeat, gflops);
         if (e.spec.config.kind == ModuleKind::MultiHeadAttention) {

@@ -46,9 +46,10 @@ Exit status: 0 success, 1 refused input, 2 usage.
 int main(int argc, char** argv)
 {
     const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
-        {"validate", cli::cmd_validate}, {"trace", cli::cmd_trace}, {"run", cli::cmd_run}, {"bench", cli::cmd_bench},
-        {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer}, {"contract", cli::cmd_contract},
-        {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence}, {"tradeoffs", cli::cmd_tradeoffs}};
+        {"validate", cli::cmd_validate},  {"trace", cli::cmd_trace},       {"run", cli::cmd_run},
+        {"bench", cli::cmd_bench},        {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer},
+        {"contract", cli::cmd_contract},  {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence},
+        {"tradeoffs", cli::cmd_tradeoffs}};
     if (argc < 2) { // one line on stderr, like every other usage error; --help prints the whole text
         std::cerr << "Usage: attention-lab-cli <command> [options], with a command among validate, trace, run, bench, "
                      "diagnose, transfer, contract, layout, equivalence and tradeoffs; --help says more.\n";

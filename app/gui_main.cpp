@@ -86,15 +86,16 @@ int main(int argc, char** argv)
          QStringLiteral("NAME")},
         {QStringLiteral("head"), QStringLiteral("Select this head (from 0)."), QStringLiteral("N")},
         {QStringLiteral("view"),
-         QStringLiteral("Open this view: stepper, heatmaps, debug, designs or tradeoffs (default: heatmaps when --stage "
-                        "names an attention matrix, else stepper)."),
+         QStringLiteral(
+             "Open this view: stepper, heatmaps, debug, designs or tradeoffs (default: heatmaps when --stage "
+             "names an attention matrix, else stepper)."),
          QStringLiteral("VIEW")},
         {QStringLiteral("lesson"), QStringLiteral("Debugging tab: open contract, bugs or transfer."),
          QStringLiteral("NAME")},
         {QStringLiteral("bug"), QStringLiteral("Debugging tab: inject this bug, e.g. skip-contiguous."),
          QStringLiteral("NAME")},
-        {QStringLiteral("no-transpose"), QStringLiteral("Weight transfer: write this line without .T (query, key, value)."),
-         QStringLiteral("ROLE")},
+        {QStringLiteral("no-transpose"),
+         QStringLiteral("Weight transfer: write this line without .T (query, key, value)."), QStringLiteral("ROLE")},
         {QStringLiteral("omit"), QStringLiteral("Weight transfer: leave this line out (query, key, value)."),
          QStringLiteral("ROLE")},
         {QStringLiteral("screenshot"), QStringLiteral("Wait for the computation, save the window as a PNG, and exit."),

@@ -24,10 +24,10 @@ struct HeadLayout {
 // The outputs of the attention core for every (batch, head) block; masked may be null when the
 // module is not causal (no mask stage), context null when dropout must come first.
 struct AttentionBuffers {
-    float* scores = nullptr;   // (b, H, T, T): Q_h K_h^T
-    float* masked = nullptr;   // (b, H, T, T): scores with -inf above the diagonal
-    float* weights = nullptr;  // (b, H, T, T): softmax(masked / sqrt(head_dim)) row by row
-    float* context = nullptr;  // (b, H, T, hd): weights_h V_h
+    float* scores = nullptr;  // (b, H, T, T): Q_h K_h^T
+    float* masked = nullptr;  // (b, H, T, T): scores with -inf above the diagonal
+    float* weights = nullptr; // (b, H, T, T): softmax(masked / sqrt(head_dim)) row by row
+    float* context = nullptr; // (b, H, T, hd): weights_h V_h
 };
 
 // Milliseconds spent in each step (summed over blocks; measured only when running on one thread).

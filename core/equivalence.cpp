@@ -138,8 +138,8 @@ Equivalence check_equivalence(const ExperimentSpec& spec)
     // Both traces are alive at once, so the budget must cover their sum.
     const std::uint64_t one = estimate_memory_bytes(spec.config, shape), other = estimate_memory_bytes(wrapper, shape);
     const std::uint64_t need = one > std::numeric_limits<std::uint64_t>::max() - other
-                                    ? std::numeric_limits<std::uint64_t>::max()
-                                    : one + other; // saturate, never wrap
+                                   ? std::numeric_limits<std::uint64_t>::max()
+                                   : one + other; // saturate, never wrap
     if (need > spec.memory_budget)
         throw Error("comparing both designs needs about " + format_bytes(need) +
                     " (two traced forward passes), more "

@@ -46,8 +46,9 @@ Experiment prepare(const ExperimentSpec& spec)
             throw Error(d.message);
     const std::uint64_t need = estimate_memory_bytes(c, shape);
     if (need > spec.memory_budget)
-        throw Error("this request needs about " + format_bytes(need) + " (weights plus every recorded stage), more than the " +
-                    format_bytes(spec.memory_budget) + " memory budget; use fewer tokens, a smaller batch or fewer heads.");
+        throw Error("this request needs about " + format_bytes(need) +
+                    " (weights plus every recorded stage), more than the " + format_bytes(spec.memory_budget) +
+                    " memory budget; use fewer tokens, a smaller batch or fewer heads.");
 
     if (spec.weights_path.empty()) {
         e.weights = init_weights(c, spec.seed);

@@ -113,8 +113,8 @@ Entry parse_entry(const std::string& path, const std::string& name, const Json& 
     const Json& offsets = value["data_offsets"];
     if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() ||
         !offsets[1].is_number_unsigned() || offsets[0].get<std::uint64_t>() > offsets[1].get<std::uint64_t>())
-        fail(path, where + "with data_offsets " + brief(offsets) +
-                       "; they must be [begin, end] with 0 <= begin <= end.");
+        fail(path,
+             where + "with data_offsets " + brief(offsets) + "; they must be [begin, end] with 0 <= begin <= end.");
     e.begin = offsets[0].get<std::uint64_t>();
     e.end = offsets[1].get<std::uint64_t>();
     if (e.end > data_size)
@@ -130,8 +130,9 @@ Entry parse_entry(const std::string& path, const std::string& name, const Json& 
 void check_header_length(const std::string& path, std::uint64_t header_len, std::uint64_t size)
 {
     if (header_len > kHeaderCap)
-        fail(path, "declares a header length of " + std::to_string(header_len) + " bytes, beyond the 100 MB a "
-                   "safetensors header may have; it is probably not a safetensors file.");
+        fail(path, "declares a header length of " + std::to_string(header_len) +
+                       " bytes, beyond the 100 MB a "
+                       "safetensors header may have; it is probably not a safetensors file.");
     if (header_len > size - 8)
         fail(path, "declares a header length of " + std::to_string(header_len) + " bytes, but only " +
                        std::to_string(size - 8) + " bytes follow it (the file is truncated or not safetensors).");
@@ -206,8 +207,9 @@ SafetensorsFile read_safetensors(const std::string& path)
     if (ec || !in)
         fail(path, "cannot be opened for reading; check that it is a regular file you may read.");
     if (size < 8)
-        fail(path, "is too short (" + std::to_string(size) + " bytes) to be safetensors, which starts with an 8-byte "
-                   "header length.");
+        fail(path, "is too short (" + std::to_string(size) +
+                       " bytes) to be safetensors, which starts with an 8-byte "
+                       "header length.");
     // Check the declared header length before reading the rest, so a text file is refused without loading it.
     unsigned char prefix[8];
     if (!in.read(reinterpret_cast<char*>(prefix), 8))
@@ -225,8 +227,9 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& p
 {
     const std::uint64_t size = bytes.size();
     if (size < 8)
-        fail(path, "is too short (" + std::to_string(size) + " bytes) to be safetensors, which starts with an 8-byte "
-                   "header length.");
+        fail(path, "is too short (" + std::to_string(size) +
+                       " bytes) to be safetensors, which starts with an 8-byte "
+                       "header length.");
     const std::uint64_t header_len = load_le(reinterpret_cast<const unsigned char*>(bytes.data()), 8);
     check_header_length(path, header_len, size);
     const std::string header = bytes.substr(8, static_cast<std::size_t>(header_len));

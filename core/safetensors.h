@@ -14,8 +14,8 @@ namespace attnlab {
 struct SafetensorsFile {
     std::vector<std::pair<std::string, Tensor>> tensors; // in header order
     std::vector<std::pair<std::string, std::string>> metadata;
-    std::map<std::string, std::string> dtypes;             // stored dtype per tensor ("F32", "F16", "BF16")
-    std::string path;                                      // where it was read from, for messages; may be empty
+    std::map<std::string, std::string> dtypes; // stored dtype per tensor ("F32", "F16", "BF16")
+    std::string path;                          // where it was read from, for messages; may be empty
 
     const Tensor* find(const std::string& name) const;
     std::string meta(const std::string& key, const std::string& fallback = {}) const;
@@ -30,8 +30,7 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& p
 
 // Writes every tensor as F32, contiguous, in the given order. Throws Error (and leaves no file)
 // when the write fails.
-void write_safetensors(const std::string& path,
-                       const std::vector<std::pair<std::string, Tensor>>& tensors,
+void write_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
                        const std::vector<std::pair<std::string, std::string>>& metadata);
 
 // Conversions used by the reader (exposed for tests).

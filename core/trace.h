@@ -15,11 +15,11 @@
 namespace attnlab {
 
 struct Stage {
-    std::string name;               // "queries.view", "heads.1.context", "output", ...
-    int code_line = -1;             // index into module_source(kind)
-    std::vector<std::string> axes;  // symbolic axes: "b", "num_tokens", "d_out", "num_heads", "head_dim", ...
-    Shape expected_shape;           // what the config says the shape should be
-    std::string view_of;            // the stage whose storage this one shares, "" when it owns its data
+    std::string name;              // "queries.view", "heads.1.context", "output", ...
+    int code_line = -1;            // index into module_source(kind)
+    std::vector<std::string> axes; // symbolic axes: "b", "num_tokens", "d_out", "num_heads", "head_dim", ...
+    Shape expected_shape;          // what the config says the shape should be
+    std::string view_of;           // the stage whose storage this one shares, "" when it owns its data
     Tensor tensor;
 };
 
@@ -36,16 +36,17 @@ struct PhaseTimes {
 };
 
 struct ForwardOptions {
-    bool training = false;          // dropout acts only when training and p > 0
+    bool training = false; // dropout acts only when training and p > 0
     std::uint64_t dropout_seed = 0;
-    PhaseTimes* profile = nullptr;  // when set, each phase's time is added to it
+    PhaseTimes* profile = nullptr; // when set, each phase's time is added to it
 };
 
 // Canonical stage names for a config, in forward order (wrapper: heads.{h}.* then output).
 std::vector<std::string> stage_names(const Config& config, bool with_dropout = false);
 
 // Runs the module. Throws Error when the config is invalid or x does not fit it.
-Trace trace_forward(const Config& config, const StateDict& weights, const Tensor& x, const ForwardOptions& options = {});
+Trace trace_forward(const Config& config, const StateDict& weights, const Tensor& x,
+                    const ForwardOptions& options = {});
 
 // Bytes a forward pass will hold (weights, input and every recorded stage), computed from the
 // shapes alone, so a request can be refused before anything is allocated.
