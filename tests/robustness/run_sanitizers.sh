@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the whole test suite (GUI included) with AddressSanitizer + UndefinedBehaviorSanitizer from the
-# `asan` CMake preset and runs it with ctest under the offscreen platform. Any sanitizer report fails.
+# `asan` CMake preset (clang, -O1, OpenMP off) and runs it with ctest under the offscreen platform. Any
+# sanitizer report fails the test it happens in.
 # Usage: tests/robustness/run_sanitizers.sh [extra ctest arguments, e.g. -L core]
 # Environment: ASAN_BUILD_DIR (default build-asan), JOBS (default 2).
 set -euo pipefail
