@@ -2,7 +2,7 @@
 # (build, run every test). Both first install whatever Debian packages are missing.
 BUILD_DIR ?= build
 PACKAGES := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-svg-dev libgl-dev libeigen3-dev \
-            nlohmann-json3-dev fonts-dejavu-core xvfb xauth desktop-file-utils
+            nlohmann-json3-dev libopenblas-dev fonts-dejavu-core xvfb xauth desktop-file-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # `make robustness` (CI runs it after `make check`): the libFuzzer harnesses for a bounded time and the

@@ -1,6 +1,7 @@
 #include "attention_kernels.h"
 
 #include "error.h"
+#include "gemm.h"
 #include "threads.h"
 
 #include <algorithm>
@@ -18,12 +19,6 @@ std::string mat_shapes(std::int64_t r1, std::int64_t c1, std::int64_t r2, std::i
            std::to_string(c2) + ")";
 }
 
-ConstMapMatrix head_block(const float* base, const HeadLayout& l, std::int64_t b, std::int64_t h)
-{
-    return ConstMapMatrix(base + b * l.batch_stride() + h * l.head_dim, l.tokens, l.head_dim,
-                          Eigen::OuterStride<>(l.row_stride()));
-}
-
 } // namespace
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor* bias)
@@ -36,13 +31,11 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor* bias)
     shape.back() = out;
     Tensor y = Tensor::empty(shape);
     const Tensor xc = x.contiguous(), wc = weight.contiguous();
-    ConstMapMatrix X(xc.data(), rows, in, Eigen::OuterStride<>(in));
-    ConstMapMatrix W(wc.data(), out, in, Eigen::OuterStride<>(in));
-    MapMatrix Y(y.data(), rows, out, Eigen::OuterStride<>(out));
-    Y.noalias() = X * W.transpose();
+    gemm(rows, out, in, xc.data(), in, wc.data(), in, Op::T, y.data(), out);
     if (bias) {
         const Tensor bc = bias->contiguous();
-        Y.rowwise() += Eigen::Map<const RowVectorF>(bc.data(), out);
+        MapMatrix(y.data(), rows, out, Eigen::OuterStride<>(out)).rowwise() +=
+            Eigen::Map<const RowVectorF>(bc.data(), out);
     }
     return y;
 }
@@ -57,10 +50,7 @@ Tensor matmul_right(const Tensor& x, const Tensor& weight)
     shape.back() = out;
     Tensor y = Tensor::empty(shape);
     const Tensor xc = x.contiguous(), wc = weight.contiguous();
-    ConstMapMatrix X(xc.data(), rows, in, Eigen::OuterStride<>(in));
-    ConstMapMatrix W(wc.data(), in, out, Eigen::OuterStride<>(out));
-    MapMatrix Y(y.data(), rows, out, Eigen::OuterStride<>(out));
-    Y.noalias() = X * W;
+    gemm(rows, out, in, xc.data(), in, wc.data(), out, Op::N, y.data(), out);
     return y;
 }
 
@@ -79,32 +69,30 @@ double ms_since(Clock::time_point& t0)
 void scores_block(const float* queries, const float* keys, const HeadLayout& l, std::int64_t b, std::int64_t h,
                   float* scores)
 {
-    const std::int64_t T = l.tokens;
-    MapMatrix S(scores, T, T, Eigen::OuterStride<>(T));
-    S.noalias() = head_block(queries, l, b, h) * head_block(keys, l, b, h).transpose();
+    const std::int64_t offset = b * l.batch_stride() + h * l.head_dim;
+    gemm(l.tokens, l.tokens, l.head_dim, queries + offset, l.row_stride(), keys + offset, l.row_stride(), Op::T, scores,
+         l.tokens);
 }
 
-void mask_block(const float* scores, std::int64_t T, float* masked)
+// One row at a time while it sits in L1: the masked copy and the softmax read the scores row once.
+// Row i of a causal block reads only its first i + 1 entries (the rest are -inf) and gets exact
+// zeros beyond: the same numbers as a full softmax, with half the exponentials. Like PyTorch's
+// kernel: max, exp(x - max) and its sum, then one multiply by the reciprocal.
+void mask_softmax_block(const float* scores, std::int64_t T, float scale, bool causal, float* masked, float* weights)
 {
     const float neg_inf = -std::numeric_limits<float>::infinity();
     for (std::int64_t i = 0; i < T; ++i) {
-        std::copy(scores + i * T, scores + i * T + i + 1, masked + i * T);
-        std::fill(masked + i * T + i + 1, masked + (i + 1) * T, neg_inf);
-    }
-}
-
-// Row i of a causal block reads only its first i + 1 entries (the rest are -inf) and gets exact
-// zeros beyond: the same numbers as a full softmax, with half the exponentials.
-void softmax_block(const float* scores, std::int64_t T, float scale, bool causal, float* weights)
-{
-    for (std::int64_t i = 0; i < T; ++i) {
         const std::int64_t n = causal ? i + 1 : T;
-        Eigen::Map<const Eigen::ArrayXf> in(scores + i * T, n);
+        const float* row = scores + i * T;
+        if (masked) {
+            std::copy(row, row + n, masked + i * T);
+            std::fill(masked + i * T + n, masked + (i + 1) * T, neg_inf);
+        }
+        Eigen::Map<const Eigen::ArrayXf> in(row, n);
         Eigen::Map<Eigen::ArrayXf> out(weights + i * T, n);
-        out = in * scale;
-        const float max = out.maxCoeff();
-        out = (out - max).exp();
-        out /= out.sum();
+        const float max = in.maxCoeff() * scale; // rounding is monotonic: the max of the scaled row
+        out = (in * scale - max).exp();
+        out *= 1.0f / out.sum();
         std::fill(weights + i * T + n, weights + (i + 1) * T, 0.0f);
     }
 }
@@ -113,18 +101,16 @@ void context_block(const float* weights, const float* values, const HeadLayout& 
                    bool causal, float* context)
 {
     const std::int64_t T = l.tokens, hd = l.head_dim;
-    ConstMapMatrix A(weights, T, T, Eigen::OuterStride<>(T));
-    MapMatrix C(context, T, hd, Eigen::OuterStride<>(hd));
-    const ConstMapMatrix V = head_block(values, l, b, h);
+    const float* v = values + b * l.batch_stride() + h * l.head_dim;
     if (!causal) {
-        C.noalias() = A * V;
+        gemm(T, hd, T, weights, T, v, l.row_stride(), Op::N, context, hd);
         return;
     }
     // Rows [r0, r1) see keys [0, r1) only; the zeros right of the diagonal inside the block add 0.
     constexpr std::int64_t kRows = 128;
     for (std::int64_t r0 = 0; r0 < T; r0 += kRows) {
         const std::int64_t r1 = std::min(T, r0 + kRows);
-        C.middleRows(r0, r1 - r0).noalias() = A.block(r0, 0, r1 - r0, r1) * V.topRows(r1);
+        gemm(r1 - r0, hd, r1, weights + r0 * T, T, v, l.row_stride(), Op::N, context + r0 * hd, hd);
     }
 }
 
@@ -145,16 +131,10 @@ void attention_heads(const float* queries, const float* keys, const float* value
         scores_block(queries, keys, l, b, h, out.scores + square);
         if (times)
             times->scores += ms_since(t0);
-        const float* softmax_input = out.scores + square;
-        if (causal && out.masked) {
-            mask_block(out.scores + square, T, out.masked + square);
-            softmax_input = out.masked + square;
-            if (times)
-                times->mask += ms_since(t0);
-        }
-        softmax_block(softmax_input, T, scale, causal, out.weights + square);
+        mask_softmax_block(out.scores + square, T, scale, causal, causal && out.masked ? out.masked + square : nullptr,
+                           out.weights + square);
         if (times)
-            times->softmax += ms_since(t0);
+            times->softmax += ms_since(t0); // the mask's copy is fused into this pass
         if (out.context) {
             context_block(out.weights + square, values, l, b, h, causal, out.context + blk * T * hd);
             if (times)

@@ -1,5 +1,7 @@
 #include "threads.h"
 
+#include "gemm.h"
+
 #include <Eigen/Core>
 
 namespace attnlab {
@@ -7,6 +9,7 @@ namespace attnlab {
 void set_engine_threads(int threads)
 {
     Eigen::setNbThreads(threads < 1 ? 1 : threads);
+    set_gemm_threads(threads);
 }
 
 int engine_threads()
