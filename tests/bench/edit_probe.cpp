@@ -24,22 +24,30 @@ void ProbeApplication::arm()
     forced_ = false;
     armedAt_ = clock_.nsecsElapsed();
     lastTick_ = armedAt_;
-    maxGap_ = 0;
+    maxGap_ = maxComputeGap_ = 0;
     handlersAt_ = traceAt_ = paintAt_ = doneAt_ = -1;
 }
 
 void ProbeApplication::traceArrived()
 {
-    if (armed_ && traceAt_ < 0)
-        traceAt_ = clock_.nsecsElapsed();
+    if (!armed_ || traceAt_ >= 0)
+        return;
+    closeGap(clock_.nsecsElapsed()); // the computing window ends here; the heatmap rebuild comes next
+    traceAt_ = lastTick_;
 }
 
 void ProbeApplication::tick()
 {
-    if (!armed_ || doneAt_ >= 0)
-        return;
-    const qint64 now = clock_.nsecsElapsed();
+    if (armed_ && doneAt_ < 0)
+        closeGap(clock_.nsecsElapsed());
+}
+
+void ProbeApplication::closeGap(qint64 now)
+{
     maxGap_ = std::max(maxGap_, now - lastTick_);
+    // While the worker computes, only the GUI thread's own waits count: from the handlers' return on.
+    if (handlersAt_ >= 0 && traceAt_ < 0)
+        maxComputeGap_ = std::max(maxComputeGap_, now - std::max(lastTick_, handlersAt_));
     lastTick_ = now;
 }
 
@@ -54,8 +62,8 @@ bool ProbeApplication::notify(QObject* receiver, QEvent* event)
     // Outermost dispatch returned after the paint: the whole repaint pass (every dirty widget, then the
     // flush of the backing store) is over, so the new picture is what the window now shows.
     if (depth_ == 0 && paintAt_ >= 0 && doneAt_ < 0) {
-        doneAt_ = clock_.nsecsElapsed();
-        maxGap_ = std::max(maxGap_, doneAt_ - lastTick_); // a stall still open at the end counts too
+        closeGap(clock_.nsecsElapsed()); // a stall still open at the end counts too
+        doneAt_ = lastTick_;
     }
     return handled;
 }
@@ -68,6 +76,7 @@ EditTiming ProbeApplication::timing() const
     t.paintMs = paintAt_ >= 0 ? ms(paintAt_) : -1;
     t.doneMs = doneAt_ >= 0 ? ms(doneAt_) : -1;
     t.stallMs = static_cast<double>(maxGap_) / 1e6;
+    t.computeStallMs = static_cast<double>(maxComputeGap_) / 1e6;
     t.forced = forced_;
     return t;
 }

@@ -14,12 +14,13 @@ namespace attnlab::bench {
 
 // One edit, in milliseconds from the edit.
 struct EditTiming {
-    double handlersMs = -1; // the edit's synchronous handlers returned (diagnostics, panels, undo)
-    double traceMs = -1;    // the new trace reached the GUI thread (Session::changed with Trace)
-    double paintMs = -1;    // the watched widget received its first paint event after that
-    double doneMs = -1;     // the event that painted it returned: the new picture is in the backing store
-    double stallMs = 0;     // longest gap between 1 ms ticks of the GUI event loop, edit to done
-    bool forced = false;    // no paint came on its own, so the bench called repaint() (reported)
+    double handlersMs = -1;    // the edit's synchronous handlers returned (diagnostics, panels, undo)
+    double traceMs = -1;       // the new trace reached the GUI thread (Session::changed with Trace)
+    double paintMs = -1;       // the watched widget received its first paint event after that
+    double doneMs = -1;        // the event that painted it returned: the new picture is in the backing store
+    double stallMs = 0;        // longest gap between 1 ms ticks of the GUI event loop, edit to done
+    double computeStallMs = 0; // the same while the worker computes (handlers returned → trace)
+    bool forced = false;       // no paint came on its own, so the bench called repaint() (reported)
 };
 
 class ProbeApplication : public QApplication {
@@ -42,6 +43,7 @@ protected:
 private:
     double ms(qint64 ns) const { return static_cast<double>(ns - armedAt_) / 1e6; }
     void tick();
+    void closeGap(qint64 now); // a gap between ticks ends at `now`
 
     const QWidget* watched_ = nullptr;
     QElapsedTimer clock_;
@@ -56,6 +58,7 @@ private:
     qint64 doneAt_ = -1;
     qint64 lastTick_ = 0;
     qint64 maxGap_ = 0;
+    qint64 maxComputeGap_ = 0;
 };
 
 } // namespace attnlab::bench
