@@ -19,5 +19,7 @@ int cmd_contract(const std::vector<std::string>& argv);
 int cmd_layout(const std::vector<std::string>& argv);
 int cmd_equivalence(const std::vector<std::string>& argv);
 int cmd_tradeoffs(const std::vector<std::string>& argv);
+// "Load your own": what a weights file says about its module (cli_inspect.cpp).
+int cmd_inspect(const std::vector<std::string>& argv);
 
 } // namespace cli

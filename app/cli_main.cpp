@@ -36,6 +36,9 @@ Commands:
   tradeoffs --d-out N --tokens T [--batch B] [--d-in N] [--qkv-bias] [--json]
   tradeoffs --num-heads H [--d-out-min N] [--d-out-max N] [--d-in N] [--qkv-bias] [--json]
       Every valid num_heads for a width (cost, score memory), or every valid d_out for a head count.
+  inspect FILE [--json]
+      What a weights file (a module's state_dict or a GPT-2 checkpoint) says: layout, module, d_in, d_out,
+      qkv_bias, layers, context_length; and the num_heads that d_out allows (the weights do not store it).
 
 Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".
 Exit status: 0 success, 1 refused input, 2 usage.
@@ -46,13 +49,13 @@ Exit status: 0 success, 1 refused input, 2 usage.
 int main(int argc, char** argv)
 {
     const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
-        {"validate", cli::cmd_validate},  {"trace", cli::cmd_trace},       {"run", cli::cmd_run},
-        {"bench", cli::cmd_bench},        {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer},
-        {"contract", cli::cmd_contract},  {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence},
-        {"tradeoffs", cli::cmd_tradeoffs}};
+        {"validate", cli::cmd_validate},   {"trace", cli::cmd_trace},       {"run", cli::cmd_run},
+        {"bench", cli::cmd_bench},         {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer},
+        {"contract", cli::cmd_contract},   {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence},
+        {"tradeoffs", cli::cmd_tradeoffs}, {"inspect", cli::cmd_inspect}};
     if (argc < 2) { // one line on stderr, like every other usage error; --help prints the whole text
         std::cerr << "Usage: attention-lab-cli <command> [options], with a command among validate, trace, run, bench, "
-                     "diagnose, transfer, contract, layout, equivalence and tradeoffs; --help says more.\n";
+                     "diagnose, transfer, contract, layout, equivalence, tradeoffs and inspect; --help says more.\n";
         return 2;
     }
     if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
@@ -66,8 +69,8 @@ int main(int argc, char** argv)
     auto it = commands.find(argv[1]);
     if (it == commands.end()) {
         std::cerr << "attention-lab-cli: unknown command '" << argv[1]
-                  << "'; try validate, trace, run, bench, diagnose, transfer, contract, layout, equivalence or "
-                     "tradeoffs.\n";
+                  << "'; try validate, trace, run, bench, diagnose, transfer, contract, layout, equivalence, "
+                     "tradeoffs or inspect.\n";
         return 2;
     }
     try {

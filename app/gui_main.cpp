@@ -12,10 +12,12 @@
 #include "session.h"
 #include "threads.h"
 #include "transfer_view.h"
+#include "weights_actions.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QPainter>
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
@@ -101,7 +103,8 @@ int main(int argc, char** argv)
         {QStringLiteral("screenshot"), QStringLiteral("Wait for the computation, save the window as a PNG, and exit."),
          QStringLiteral("FILE.png")},
     });
-    addShellOptions(parser); // --open, --save-session, --presentation, --guide (ui/app_shell.h)
+    addShellOptions(parser);   // --open, --save-session, --presentation, --guide (ui/app_shell.h)
+    addWeightsOptions(parser); // --weights, --layer, --weights-dialog (ui/weights_actions.h)
     parser.process(app);
     set_engine_threads(QThread::idealThreadCount());
 
@@ -130,6 +133,8 @@ int main(int argc, char** argv)
     if (parser.isSet("tokens"))
         tokens = positiveOption(parser, "tokens");
     session.setInputShape(batch, tokens);
+    if (const QString refused = applyStartupWeights(parser, session); !refused.isEmpty())
+        refuse(refused);
     for (const auto& d : session.diagnostics())
         if (d.severity == Severity::Error)
             refuse(QString::fromStdString(d.message));
@@ -212,7 +217,15 @@ int main(int argc, char** argv)
         shoot = [&] { // the comparison view checks equivalence on its own worker: wait for it too
             if (window.designsView()->isVisible() && window.designsView()->computing())
                 return QTimer::singleShot(100, &window, shoot);
-            if (!window.grab().save(screenshot))
+            QPixmap picture = window.grab();
+            if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
+                QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
+                const QRect at(window.mapFromGlobal(dialog->mapToGlobal(QPoint(0, 0))), dialog->size());
+                painter.drawPixmap(at.topLeft(), dialog->grab());
+                painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
+                painter.drawRect(at.adjusted(-1, -1, 0, 0));
+            }
+            if (!picture.save(screenshot))
                 refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
             QApplication::exit(0);
         };

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,7 +20,7 @@ using StateDict = std::map<std::string, Tensor>;
 struct ParameterSpec {
     std::string name;
     Shape shape;
-    std::int64_t fan_in = 0; // what nn.Linear's default init divides by
+    std::int64_t fan_in = 0;             // what nn.Linear's default init divides by
     std::vector<std::string> axis_slots; // the constructor slot each axis comes from, e.g. {"d_out", "d_in"}
 };
 
@@ -34,13 +35,15 @@ std::int64_t parameter_count(const Config& config);
 StateDict init_weights(const Config& config, std::uint64_t seed);
 
 enum class WeightLayout { Torch, Gpt2Hf };
-std::string layout_name(WeightLayout layout);          // "torch", "gpt2-hf"
+std::string layout_name(WeightLayout layout);           // "torch", "gpt2-hf"
 WeightLayout layout_from_name(const std::string& name); // throws Error naming the valid ones
 
 // Picks the config's parameters out of a file and checks every name and shape, saying which name
 // is missing or which shape does not fit the call. gpt2-hf: split h.{layer}.attn.c_attn.weight
 // (d, 3d) into query/key/value along the last axis and transpose each part (Conv1D stores (in, out)).
 StateDict state_dict_from_file(const SafetensorsFile& file, const Config& config, WeightLayout layout, int layer = 0);
+// The layer of a GPT-2 attention weight name ("h.3.attn.c_attn.weight" -> 3, optionally "transformer."-prefixed).
+std::optional<int> gpt2_layer_of(std::string name);
 
 // Inputs: seeded uniform [0, 1) values, or the book's six embedded tokens
 // ("Your journey starts with one step", 3 dimensions each), stacked `batch` times.

@@ -23,20 +23,6 @@ std::string module_label(const Config& config)
     return label;
 }
 
-// The layer index of a GPT-2 attention weight name ("h.3.attn.c_attn.weight", optionally "transformer."-prefixed).
-std::optional<int> gpt2_layer_of(std::string name)
-{
-    if (name.starts_with("transformer."))
-        name.erase(0, 12);
-    const std::string tail = ".attn.c_attn.weight";
-    if (!name.starts_with("h.") || !name.ends_with(tail) || name.size() <= 2 + tail.size())
-        return std::nullopt;
-    const std::string digits = name.substr(2, name.size() - 2 - tail.size());
-    if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    return std::stoi(digits);
-}
-
 // What the file offers instead, so a missing-name message shows the names it could have meant.
 std::string names_summary(const SafetensorsFile& file)
 {
@@ -88,7 +74,8 @@ StateDict from_torch(const SafetensorsFile& file, const Config& config)
             const bool qkv_bias =
                 name.ends_with("W_query.bias") || name.ends_with("W_key.bias") || name.ends_with("W_value.bias");
             if (qkv_bias && !name.starts_with("expected."))
-                throw Error(file_label(file) + " has " + name + " but the call has qkv_bias=False; pass qkv_bias=True "
+                throw Error(file_label(file) + " has " + name +
+                            " but the call has qkv_bias=False; pass qkv_bias=True "
                             "to load the query/key/value biases.");
         }
     }
@@ -156,6 +143,19 @@ StateDict from_gpt2(const SafetensorsFile& file, const Config& config, int layer
 }
 
 } // namespace
+
+std::optional<int> gpt2_layer_of(std::string name)
+{
+    if (name.starts_with("transformer."))
+        name.erase(0, 12);
+    const std::string tail = ".attn.c_attn.weight";
+    if (!name.starts_with("h.") || !name.ends_with(tail) || name.size() <= 2 + tail.size())
+        return std::nullopt;
+    const std::string digits = name.substr(2, name.size() - 2 - tail.size());
+    if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return std::stoi(digits);
+}
 
 StateDict state_dict_from_file(const SafetensorsFile& file, const Config& config, WeightLayout layout, int layer)
 {

@@ -5,6 +5,8 @@
 
 #include "cli_runner.h"
 
+#include <QJsonArray>
+
 #include <QtTest>
 
 namespace {
@@ -26,6 +28,7 @@ private slots:
     void memory_budget_refuses_before_allocating();
     void failed_dump_leaves_no_file();
     void bench_json();
+    void inspect_says_what_the_file_holds();
 };
 
 void TestCli::exit_codes_data()
@@ -50,6 +53,28 @@ void TestCli::exit_codes_data()
     QTest::newRow("bad-layout") << QStringList{"run", "--call", kGpt2, "--layout", "keras", "--dump", "/tmp/x.st"} << 1
                                 << "gpt2-hf";
     QTest::newRow("valid") << QStringList{"validate", "--call", kGpt2} << 0 << "";
+    QTest::newRow("inspect-gpt2") << QStringList{"inspect", ATTNLAB_GOLDEN_DIR "/gpt2_layout_tiny.safetensors"} << 0
+                                  << "";
+    QTest::newRow("inspect-missing") << QStringList{"inspect", "/nonexistent.st"} << 1 << "/nonexistent.st";
+    QTest::newRow("inspect-missing-key") << QStringList{"inspect", ATTNLAB_TEST_DATA_DIR
+                                                        "/../robustness/files/mha_missing_key.safetensors"}
+                                         << 1 << "W_key";
+    QTest::newRow("inspect-no-file") << QStringList{"inspect", "--json"} << 2 << "inspect needs the weights file";
+}
+
+// "Load your own": the shapes give d_in, d_out and the bias; num_heads is offered, not read.
+void TestCli::inspect_says_what_the_file_holds()
+{
+    const Result r = cli({"inspect", ATTNLAB_GOLDEN_DIR "/gpt2_layout_tiny.safetensors"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(": gpt2-hf, MultiHeadAttention, d_in=16, d_out=16, qkv_bias=True, layer 0\n"),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("num_heads is not stored in the weights"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("  num_heads=4  head_dim=4\n"), qPrintable(r.out));
+    const QJsonObject o = cli({"inspect", ATTNLAB_GOLDEN_DIR "/book_wrapper_d2.safetensors", "--json"}).json();
+    QCOMPARE(o.value("modules").toArray().first().toString(), QStringLiteral("MultiHeadAttentionWrapper"));
+    QCOMPARE(o.value("num_heads").toInt(), 2); // the wrapper keeps one module per head: the file says it
+    QCOMPARE(o.value("d_out").toInt(), 2);
 }
 
 void TestCli::exit_codes()

@@ -9,6 +9,7 @@
 #include "presets.h"
 #include "session_file.h"
 #include "undo_commands.h"
+#include "weights_actions.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -106,6 +107,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
 {
     history_ = new SettingsHistory(session_, this);
     files_ = new FileActions(window_, session_, history_, this);
+    weights_ = new WeightsActions(window_, session_, this);
     exports_ = new ExportActions(window_, session_, this);
     presentation_ = new PresentationMode(window_, this);
     QWidget* column = window_->configPanel(); // the settings column is the scroll area around the panel
@@ -121,6 +123,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     window_->addDockWidget(Qt::RightDockWidgetArea, dock_);
     dock_->hide();
     connect(files_, &FileActions::message, window_,
+            [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
+    connect(weights_, &WeightsActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
     connect(exports_, &ExportActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
@@ -147,6 +151,9 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             });
         }
     }
+    if (parser.isSet(QStringLiteral("weights-dialog"))) // once the window is up, as after File > Load Weights…
+        QTimer::singleShot(0, this,
+                           [this, path = parser.value(QStringLiteral("weights"))] { weights_->openDialog(path); });
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
     if (parser.isSet(QStringLiteral("save-session")))
@@ -169,6 +176,9 @@ void AppShell::buildMenus()
     QMenuBar* bar = window_->menuBar();
     QMenu* file = bar->addMenu(tr("&File"));
     files_->populateMenu(file);
+    file->addSeparator();
+    weights_->populateMenu(file);
+    file->addSeparator();
     exports_->populateMenu(file->addMenu(tr("&Export")));
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);

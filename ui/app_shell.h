@@ -18,6 +18,7 @@ class MainWindow;
 class PresentationMode;
 class Session;
 class SettingsHistory;
+class WeightsActions;
 
 // Before QApplication: --help and --version need no display, so they run on the offscreen platform
 // (a terminal without X or Wayland still gets the option list).
@@ -37,6 +38,7 @@ public:
 
     SettingsHistory* history() const { return history_; }
     FileActions* files() const { return files_; }
+    WeightsActions* weights() const { return weights_; }
     ExportActions* exports() const { return exports_; }
     PresentationMode* presentation() const { return presentation_; }
     LessonsPanel* lessonsPanel() const { return lessons_; }
@@ -52,6 +54,7 @@ private:
     Session* session_;
     SettingsHistory* history_;
     FileActions* files_;
+    WeightsActions* weights_;
     ExportActions* exports_;
     PresentationMode* presentation_;
     LessonsPanel* lessons_;

@@ -9,6 +9,7 @@
 #include "session.h"
 #include "stepper_view.h"
 #include "tradeoffs_view.h"
+#include "weights_source.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -84,6 +85,9 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     status_ = new QLabel;
     statusBar()->addWidget(busy_);
     statusBar()->addWidget(status_, 1);
+    weights_ = new QLabel;
+    weights_->setAccessibleName(tr("Weights in use"));
+    statusBar()->addPermanentWidget(weights_);
 
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::View)
@@ -129,6 +133,11 @@ void MainWindow::refreshStatus()
             text += tr("  The settings above have an error, so this is the last valid trace.");
     }
     status_->setText(text);
+    const ExperimentSpec& spec = session_->spec();
+    weights_->setText(weightsSummary(spec));
+    weights_->setToolTip(spec.weights_path.empty()
+                             ? tr("Seeded like nn.Linear's default initialisation; File > Load Weights… uses a file.")
+                             : QString::fromStdString(spec.weights_path));
 }
 
 } // namespace attnlab::ui

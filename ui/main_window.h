@@ -31,6 +31,7 @@ public:
     DebugView* debugView() const { return debug_; }
     DesignsView* designsView() const { return designs_; }
     TradeoffsView* tradeoffsView() const { return tradeoffs_; }
+    QLabel* weightsLabel() const { return weights_; }
 
 private:
     void bindKeys();
@@ -49,6 +50,7 @@ private:
     QTabWidget* tabs_;
     QProgressBar* busy_;
     QLabel* status_;
+    QLabel* weights_; // which weights are in use: seeded or a loaded file
 };
 
 } // namespace attnlab::ui

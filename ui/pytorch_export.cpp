@@ -39,8 +39,8 @@ QString pytorchScript(const Config& config, const QString& weightsPath)
     const QString call = QString::fromStdString(positional_call(config));
     QString py;
     py += QStringLiteral("# %1, exported by Attention Lab: the book's class, the app's weights and input.\n").arg(call);
-    py += QStringLiteral("# Run it with PyTorch installed: python3 this_file.py\n");
-    py += QStringLiteral("import torch\nimport torch.nn as nn\n\n\n");
+    py += QStringLiteral("# Run it with PyTorch installed: python3 this_file.py [values.txt]\n");
+    py += QStringLiteral("import sys\n\nimport torch\nimport torch.nn as nn\n\n\n");
     if (config.kind == ModuleKind::MultiHeadAttentionWrapper)
         py += pythonSource(QStringLiteral("CausalAttention")) + QStringLiteral("\n\n");
     py += pythonSource(cls) + QStringLiteral("\n\n");
@@ -59,6 +59,11 @@ QString pytorchScript(const Config& config, const QString& weightsPath)
     py += QStringLiteral("print(\"x:\", tuple(x.shape))\n");
     py += QStringLiteral("print(\"output:\", tuple(context_vecs.shape))\n");
     py += QStringLiteral("print(context_vecs)\n");
+    py +=
+        QStringLiteral("# Given a file name, also write every output value, one per line, to compare with the app.\n");
+    py += QStringLiteral("if len(sys.argv) > 1:\n");
+    py += QStringLiteral("    with open(sys.argv[1], \"w\") as f:\n");
+    py += QStringLiteral("        f.write(\"\\n\".join(repr(v) for v in context_vecs.flatten().tolist()) + \"\\n\")\n");
     return py;
 }
 

@@ -44,6 +44,9 @@ QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b)
         fields << QStringLiteral("tokens");
     if (a.spec.training != b.spec.training)
         fields << QStringLiteral("training");
+    // Loading a file sets d_in, d_out, num_heads, ... from it: one edit, named by what the student did.
+    if (a.spec.weights_path != b.spec.weights_path || a.spec.layer != b.spec.layer)
+        return QStringLiteral("weights");
     // Typing in the call line changes the text and, whenever it binds, some slots: one field, "the call".
     // A spin box edit goes from one written-out call to the next; typing starts or ends off that form.
     const auto writtenOut = [](const SettingsSnapshot& s) {
@@ -78,7 +81,8 @@ void SettingsCommand::redo()
 bool SettingsCommand::mergeWith(const QUndoCommand* other)
 {
     const auto* next = static_cast<const SettingsCommand*>(other);
-    if (next->field_ != field_ || next->atMs_ - atMs_ > kMergeWindowMs || field_ == QObject::tr("settings"))
+    const bool whole = field_ == QObject::tr("settings") || field_ == QLatin1String("weights"); // never typed
+    if (next->field_ != field_ || next->atMs_ - atMs_ > kMergeWindowMs || whole)
         return false;
     after_ = next->after_;
     atMs_ = next->atMs_;

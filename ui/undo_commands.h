@@ -23,7 +23,7 @@ struct SettingsSnapshot {
 };
 SettingsSnapshot snapshotOf(const Session& session);
 bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b);
-// What changed from a to b, as the Edit menu says it: "num_heads", "the call", "tokens", "settings".
+// What changed from a to b, as the Edit menu says it: "num_heads", "the call", "tokens", "weights", "settings".
 QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b);
 
 class SettingsCommand : public QUndoCommand {
