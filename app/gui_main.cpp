@@ -24,6 +24,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -106,7 +107,9 @@ int main(int argc, char** argv)
     addShellOptions(parser);   // --open, --save-session, --presentation, --guide (ui/app_shell.h)
     addWeightsOptions(parser); // --weights, --layer, --weights-dialog (ui/weights_actions.h)
     parser.process(app);
-    set_engine_threads(QThread::idealThreadCount());
+    // One core stays with the GUI thread: on a two-core laptop a second engine thread (and its
+    // OpenMP spin-wait) would starve painting, and small edits gain nothing from it.
+    set_engine_threads(std::max(1, QThread::idealThreadCount() - 1));
 
     Session session;
     if (parser.isSet("preset") && parser.isSet("call"))

@@ -59,36 +59,6 @@ HeatmapPainter::HeatmapPainter(HeatmapSlice slice, ColorScale scale, QStringList
 {
 }
 
-QImage HeatmapPainter::renderImage(const HeatmapSlice& s, const ColorScale& scale, QSize size)
-{
-    QImage image(size, QImage::Format_RGB32);
-    if (!s.valid() || size.isEmpty()) {
-        image.fill(Qt::white);
-        return image;
-    }
-    const int w = size.width(), h = size.height();
-    for (int py = 0; py < h; ++py) {
-        const int r0 = static_cast<int>(static_cast<std::int64_t>(py) * s.rows / h);
-        const int r1 = std::max(r0 + 1, static_cast<int>(static_cast<std::int64_t>(py + 1) * s.rows / h));
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(py));
-        for (int px = 0; px < w; ++px) {
-            const int c0 = static_cast<int>(static_cast<std::int64_t>(px) * s.cols / w);
-            const int c1 = std::max(c0 + 1, static_cast<int>(static_cast<std::int64_t>(px + 1) * s.cols / w));
-            double sum = 0;
-            int count = 0;
-            for (int r = r0; r < r1; ++r)
-                for (int c = c0; c < c1; ++c)
-                    if (!s.masked(r, c) && std::isfinite(s.value(r, c))) {
-                        sum += s.value(r, c);
-                        ++count;
-                    }
-            // A pixel is masked only when every cell under it is: the diagonal stays coloured.
-            line[px] = count == 0 ? maskedColor(px, py) : scale.map(sum / count);
-        }
-    }
-    return image;
-}
-
 QRectF HeatmapPainter::legendRect(const QRectF& rect) const
 {
     if (!style_.legend)

@@ -148,13 +148,13 @@ int main(int argc, char** argv)
     QCommandLineParser parser;
     parser.addHelpOption();
     parser.addOptions({{"edits", "Timed edits per case (after one warm-up).", "N", "20"},
-                       {"threads", "Engine threads (default: all cores, as the app uses).", "N"},
+                       {"threads", "Engine threads (default: all cores but one, as the app uses).", "N"},
                        {"cases", "Comma-separated case ids: book, book-v2, gpt2-16, gpt2-128, gpt2-1024.", "IDS"},
                        {"smoke", "One edit of the book case; exit 1 unless the heatmap painted (ctest)."}});
     parser.process(app);
     const bool smoke = parser.isSet("smoke");
     const int edits = smoke ? 1 : std::max(1, parser.value("edits").toInt());
-    const int threads = parser.isSet("threads") ? parser.value("threads").toInt() : QThread::idealThreadCount();
+    const int threads = parser.isSet("threads") ? parser.value("threads").toInt() : std::max(1, QThread::idealThreadCount() - 1);
     set_engine_threads(std::max(1, threads));
     const QStringList wanted = smoke ? QStringList{"book"} : parser.value("cases").split(',', Qt::SkipEmptyParts);
 
