@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "call_line.h"
+#include "compute_status.h"
 #include "config_panel.h"
 #include "debug_view.h"
 #include "designs_view.h"
@@ -12,7 +13,6 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QProgressBar>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QStatusBar>
@@ -77,22 +77,17 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     layout->addLayout(right, 1);
     setCentralWidget(central);
 
-    busy_ = new QProgressBar;
-    busy_->setRange(0, 0); // indeterminate: the engine reports no progress, only that it works
-    busy_->setMaximumWidth(160);
-    busy_->setFormat(QString());
-    status_ = new QLabel;
-    statusBar()->addWidget(busy_);
-    statusBar()->addWidget(status_, 1);
+    computeStatus_ = new ComputeStatus(session_, this);
+    statusBar()->addWidget(computeStatus_->statusLabel(), 1);
+    statusBar()->addPermanentWidget(computeStatus_); // a passing message never hides Cancel
 
+    bindKeys();
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::View)
             tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
-        if (flags & (ChangeFlag::Busy | ChangeFlag::Trace | ChangeFlag::Settings | ChangeFlag::Diagnostics))
-            refreshStatus();
+        if (flags & (ChangeFlag::View | ChangeFlag::Busy))
+            enableKeys();
     });
-    bindKeys();
-    refreshStatus();
 }
 
 int MainWindow::tabOf(int viewMode) const
@@ -107,28 +102,30 @@ void MainWindow::bindKeys()
 {
     // Window-wide, but text fields and spin boxes claim their own arrow keys first (ShortcutOverride),
     // so typing is never hijacked. PageDown/PageUp are what presentation clickers send.
-    for (auto key : {Qt::Key_Right, Qt::Key_Space, Qt::Key_PageDown})
-        connect(new QShortcut(QKeySequence(key), this), &QShortcut::activated, session_, &Session::nextStage);
-    for (auto key : {Qt::Key_Left, Qt::Key_PageUp})
-        connect(new QShortcut(QKeySequence(key), this), &QShortcut::activated, session_, &Session::previousStage);
+    for (auto key : {Qt::Key_Right, Qt::Key_Space, Qt::Key_PageDown}) {
+        stageKeys_ << new QShortcut(QKeySequence(key), this);
+        connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::nextStage);
+    }
+    for (auto key : {Qt::Key_Left, Qt::Key_PageUp}) {
+        stageKeys_ << new QShortcut(QKeySequence(key), this);
+        connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::previousStage);
+    }
+    // Esc cancels. Dialogs and popups are windows of their own and keep their Esc; presentation mode
+    // also leaves on Esc, so while both apply each press does one of the two (Qt calls that ambiguous).
+    cancelKey_ = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    cancelKey_->setObjectName(QStringLiteral("cancel-key"));
+    connect(cancelKey_, &QShortcut::activated, session_, &Session::cancel);
+    connect(cancelKey_, &QShortcut::activatedAmbiguously, session_, &Session::cancel);
+    enableKeys();
 }
 
-void MainWindow::refreshStatus()
+void MainWindow::enableKeys()
 {
-    busy_->setVisible(session_->busy());
-    const auto trace = session_->trace();
-    QString text;
-    if (session_->busy())
-        text = tr("Computing the forward pass…  ");
-    if (trace) {
-        const Tensor& x = trace->stages.front().tensor;
-        text += tr("Showing %1 on input %2.")
-                    .arg(QString::fromStdString(positional_call(trace->config)),
-                         QString::fromStdString(shape_to_string(x.shape())));
-        if (session_->hasErrors())
-            text += tr("  The settings above have an error, so this is the last valid trace.");
-    }
-    status_->setText(text);
+    // A disabled shortcut lets its key through: the Debugging tab's lists and tables keep their arrows.
+    const bool stepping = session_->view() == ViewMode::Stepper || session_->view() == ViewMode::Heatmaps;
+    for (QShortcut* key : stageKeys_)
+        key->setEnabled(stepping);
+    cancelKey_->setEnabled(session_->busy());
 }
 
 } // namespace attnlab::ui

@@ -3,13 +3,13 @@
 // ways of looking at the trace (stage stepper, per-head heatmaps) as tabs.
 #include <QMainWindow>
 
-class QLabel;
-class QProgressBar;
+class QShortcut;
 class QTabWidget;
 
 namespace attnlab::ui {
 
 class CallLine;
+class ComputeStatus;
 class ConfigPanel;
 class DebugView;
 class DesignsView;
@@ -31,10 +31,11 @@ public:
     DebugView* debugView() const { return debug_; }
     DesignsView* designsView() const { return designs_; }
     TradeoffsView* tradeoffsView() const { return tradeoffs_; }
+    ComputeStatus* computeStatus() const { return computeStatus_; }
 
 private:
     void bindKeys();
-    void refreshStatus();
+    void enableKeys();             // stage keys only over the stepper and heatmaps, Esc only while computing
     int tabOf(int viewMode) const; // each tab's page carries its ViewMode as property "viewMode"
 
     Session* session_;
@@ -47,8 +48,9 @@ private:
     DesignsView* designs_;
     TradeoffsView* tradeoffs_;
     QTabWidget* tabs_;
-    QProgressBar* busy_;
-    QLabel* status_;
+    ComputeStatus* computeStatus_;
+    QList<QShortcut*> stageKeys_;
+    QShortcut* cancelKey_ = nullptr;
 };
 
 } // namespace attnlab::ui
