@@ -24,6 +24,14 @@ bool idleWithTrace(const Session& s)
     return s.trace() && !s.busy();
 }
 
+// ATTNLAB_TEST_SHOTS=DIR saves the window at the interesting moments, to look at the status bar.
+void shoot(QWidget* window, const char* name)
+{
+    const QString dir = qEnvironmentVariable("ATTNLAB_TEST_SHOTS");
+    if (!dir.isEmpty())
+        window->grab().save(dir + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
+}
+
 bool hasDiagnostic(const Session& s, const std::string& code)
 {
     for (const auto& d : s.diagnostics())
@@ -74,6 +82,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(status->indicatorShown(), 2000);
         QVERIFY(action->isVisible());
         QCOMPARE(action->text(), QStringLiteral("Cancel"));
+        shoot(window_.get(), "computing");
 
         QSignalSpy spy(session_.get(), &Session::changed);
         QElapsedTimer latency;
@@ -109,6 +118,7 @@ private slots:
         QVERIFY(!status->indicatorShown());
         QVERIFY(action->isVisible());
         QCOMPARE(action->text(), QStringLiteral("Compute"));
+        shoot(window_.get(), "cancelled");
         QVERIFY(spy.count() >= 1);
         const auto last = spy.last().at(0).value<ChangeFlags>();
         QVERIFY((last & ChangeFlag::Busy) && (last & ChangeFlag::Diagnostics) && !(last & ChangeFlag::Trace));

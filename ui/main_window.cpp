@@ -12,6 +12,7 @@
 #include "tradeoffs_view.h"
 
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QScrollArea>
 #include <QShortcut>
@@ -85,8 +86,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::View)
             tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
-        if (flags & (ChangeFlag::View | ChangeFlag::Busy))
-            enableKeys();
+        if (flags & ChangeFlag::View)
+            enableStageKeys();
     });
 }
 
@@ -110,22 +111,28 @@ void MainWindow::bindKeys()
         stageKeys_ << new QShortcut(QKeySequence(key), this);
         connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::previousStage);
     }
-    // Esc cancels. Dialogs and popups are windows of their own and keep their Esc; presentation mode
-    // also leaves on Esc, so while both apply each press does one of the two (Qt calls that ambiguous).
-    cancelKey_ = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    cancelKey_->setObjectName(QStringLiteral("cancel-key"));
-    connect(cancelKey_, &QShortcut::activated, session_, &Session::cancel);
-    connect(cancelKey_, &QShortcut::activatedAmbiguously, session_, &Session::cancel);
-    enableKeys();
+    enableStageKeys();
 }
 
-void MainWindow::enableKeys()
+void MainWindow::enableStageKeys()
 {
     // A disabled shortcut lets its key through: the Debugging tab's lists and tables keep their arrows.
     const bool stepping = session_->view() == ViewMode::Stepper || session_->view() == ViewMode::Heatmaps;
     for (QShortcut* key : stageKeys_)
         key->setEnabled(stepping);
-    cancelKey_->setEnabled(session_->busy());
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* event)
+{
+    // Not a shortcut: a key event reaches the window only when the focused widget passed it on, so
+    // editors, item views and popups that use Esc keep it, dialogs are windows of their own, and
+    // presentation mode's Esc shortcut (enabled only while presenting) comes first.
+    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier && session_->busy()) {
+        session_->cancel();
+        event->accept();
+        return;
+    }
+    QMainWindow::keyPressEvent(event);
 }
 
 } // namespace attnlab::ui

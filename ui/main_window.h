@@ -33,9 +33,12 @@ public:
     TradeoffsView* tradeoffsView() const { return tradeoffs_; }
     ComputeStatus* computeStatus() const { return computeStatus_; }
 
+protected:
+    void keyPressEvent(QKeyEvent* event) override; // Esc that no widget wanted cancels a computation
+
 private:
     void bindKeys();
-    void enableKeys();             // stage keys only over the stepper and heatmaps, Esc only while computing
+    void enableStageKeys();        // only over the stepper and the heatmaps
     int tabOf(int viewMode) const; // each tab's page carries its ViewMode as property "viewMode"
 
     Session* session_;
@@ -50,7 +53,6 @@ private:
     QTabWidget* tabs_;
     ComputeStatus* computeStatus_;
     QList<QShortcut*> stageKeys_;
-    QShortcut* cancelKey_ = nullptr;
 };
 
 } // namespace attnlab::ui

@@ -71,11 +71,10 @@ PresentationMode::PresentationMode(QMainWindow* window, QObject* parent)
         tr("Full screen with larger type; PageDown and PageUp step the stages (F5 or Esc leaves)."));
     connect(presentAction_, &QAction::toggled, this, &PresentationMode::setPresenting);
     // Esc leaves presentation mode (and only then: elsewhere it stays free for dialogs, editors and
-    // the main window's Cancel; when that applies too, each press does one of the two).
+    // the main window, where it cancels a computation).
     escape_ = new QShortcut(QKeySequence(Qt::Key_Escape), window_);
     escape_->setEnabled(false);
     connect(escape_, &QShortcut::activated, this, [this] { setPresenting(false); });
-    connect(escape_, &QShortcut::activatedAmbiguously, this, [this] { setPresenting(false); });
 
     contrastAction_ = new QAction(tr("&High Contrast"), this);
     contrastAction_->setCheckable(true);
