@@ -94,7 +94,8 @@ StateDict slice_into_wrapper(const Config& integrated, const StateDict& weights,
     return out;
 }
 
-Equivalence check_equivalence(const Config& integrated, const StateDict& weights, const Tensor& x)
+Equivalence check_equivalence(const Config& integrated, const StateDict& weights, const Tensor& x,
+                              const std::atomic<bool>* cancel)
 {
     Equivalence e;
     e.integrated = integrated;
@@ -104,8 +105,10 @@ Equivalence check_equivalence(const Config& integrated, const StateDict& weights
     std::vector<SliceCopy> copies;
     e.wrapper_weights = slice_into_wrapper(integrated, weights, &copies);
 
-    const Trace whole = trace_forward(integrated, weights, x);
-    const Trace split = trace_forward(e.wrapper, e.wrapper_weights, x);
+    ForwardOptions options;
+    options.cancel = cancel;
+    const Trace whole = trace_forward(integrated, weights, x, options);
+    const Trace split = trace_forward(e.wrapper, e.wrapper_weights, x, options);
     e.merged = whole.find("context.merged")->tensor;
     e.concatenated = split.output();
     e.max_abs_diff = max_abs_diff(e.merged, e.concatenated);
@@ -128,7 +131,7 @@ Equivalence check_equivalence(const Config& integrated, const StateDict& weights
     return e;
 }
 
-Equivalence check_equivalence(const ExperimentSpec& spec)
+Equivalence check_equivalence(const ExperimentSpec& spec, const std::atomic<bool>* cancel)
 {
     const Config wrapper = matched_wrapper_config(spec.config);
     const InputShape shape{spec.batch, spec.num_tokens};
@@ -146,7 +149,7 @@ Equivalence check_equivalence(const ExperimentSpec& spec)
                     "than the " +
                     format_bytes(spec.memory_budget) + " memory budget; use fewer tokens or a smaller batch.");
     const Experiment e = prepare(spec);
-    return check_equivalence(e.spec.config, e.weights, e.x);
+    return check_equivalence(e.spec.config, e.weights, e.x, cancel);
 }
 
 } // namespace attnlab

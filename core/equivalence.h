@@ -10,6 +10,7 @@
 #include "tensor.h"
 #include "weights.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,11 +61,13 @@ Config matched_wrapper_config(const Config& integrated);
 StateDict slice_into_wrapper(const Config& integrated, const StateDict& weights,
                              std::vector<SliceCopy>* copies = nullptr);
 
-// Traces both modules on x. Throws Error for an invalid call or input.
-Equivalence check_equivalence(const Config& integrated, const StateDict& weights, const Tensor& x);
+// Traces both modules on x. Throws Error for an invalid call or input, Cancelled when `cancel` turns
+// true (see ForwardOptions::cancel).
+Equivalence check_equivalence(const Config& integrated, const StateDict& weights, const Tensor& x,
+                              const std::atomic<bool>* cancel = nullptr);
 
 // Seeded weights and input as `prepare` makes them (spec.config must be a MultiHeadAttention call;
 // the memory budget covers both traces). Throws Error when refused.
-Equivalence check_equivalence(const ExperimentSpec& spec);
+Equivalence check_equivalence(const ExperimentSpec& spec, const std::atomic<bool>* cancel = nullptr);
 
 } // namespace attnlab

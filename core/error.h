@@ -11,4 +11,11 @@ public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// Thrown by a computation whose caller asked it to stop (ForwardOptions::cancel). A type of its own,
+// so callers can tell "stopped on request" from "refused", and a partial result never escapes.
+class Cancelled : public Error {
+public:
+    Cancelled() : Error("the computation was cancelled before it finished.") {}
+};
+
 } // namespace attnlab

@@ -72,9 +72,10 @@ Experiment prepare(const ExperimentSpec& spec)
     return e;
 }
 
-Trace run(const Experiment& e)
+Trace run(const Experiment& e, const std::atomic<bool>* cancel)
 {
     ForwardOptions options;
+    options.cancel = cancel;
     options.training = e.spec.training;
     options.dropout_seed = e.spec.seed + 2;
     return trace_forward(e.spec.config, e.weights, e.x, options);

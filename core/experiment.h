@@ -18,12 +18,12 @@ struct ExperimentSpec {
     std::int64_t batch = 1;
     std::int64_t num_tokens = 6;
     std::uint64_t seed = 123;
-    std::string weights_path;          // empty: seeded initialisation
+    std::string weights_path; // empty: seeded initialisation
     WeightLayout layout = WeightLayout::Torch;
-    bool layout_from_file = true;      // use the file's __metadata__.layout when it names one
+    bool layout_from_file = true; // use the file's __metadata__.layout when it names one
     int layer = 0;
     InputSource input = InputSource::Random;
-    std::string input_path;            // for InputSource::File: tensor `x` of a safetensors file
+    std::string input_path; // for InputSource::File: tensor `x` of a safetensors file
     bool training = false;
     std::uint64_t memory_budget = std::uint64_t{2} << 30;
 };
@@ -38,7 +38,8 @@ std::string format_bytes(std::uint64_t bytes); // "1.50 GiB"
 
 // Throws Error: invalid config, memory estimate beyond the budget (both numbers said), bad files.
 Experiment prepare(const ExperimentSpec& spec);
-Trace run(const Experiment& experiment);
+// cancel: see ForwardOptions::cancel (throws Cancelled when it turns true mid-way).
+Trace run(const Experiment& experiment, const std::atomic<bool>* cancel = nullptr);
 
 // The canonical stages, every one as F32 under its canonical name, the call in __metadata__. Atomic.
 void write_dump(const std::string& path, const Trace& trace);

@@ -7,6 +7,7 @@
 #include "tensor.h"
 #include "weights.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -39,12 +40,16 @@ struct ForwardOptions {
     bool training = false; // dropout acts only when training and p > 0
     std::uint64_t dropout_seed = 0;
     PhaseTimes* profile = nullptr; // when set, each phase's time is added to it
+    // When set and true, the pass stops at the next stage boundary by throwing Cancelled (error.h).
+    // The GUI sets it from another thread to stop work whose result is no longer wanted.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // Canonical stage names for a config, in forward order (wrapper: heads.{h}.* then output).
 std::vector<std::string> stage_names(const Config& config, bool with_dropout = false);
 
-// Runs the module. Throws Error when the config is invalid or x does not fit it.
+// Runs the module. Throws Error when the config is invalid or x does not fit it, Cancelled when
+// options.cancel turns true before the last stage is recorded.
 Trace trace_forward(const Config& config, const StateDict& weights, const Tensor& x,
                     const ForwardOptions& options = {});
 

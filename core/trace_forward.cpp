@@ -23,14 +23,24 @@ struct Sizes {
     }
 };
 
+// Stage boundaries are where a cancel is honoured: the trace under construction is local to
+// trace_forward, so throwing here leaves nothing half-recorded behind.
+void stop_if_cancelled(const ForwardOptions& options)
+{
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
+}
+
 class Recorder {
 public:
-    Recorder(Trace& trace, const Sizes& sizes, std::string prefix = {})
-        : trace_(trace), sizes_(sizes), prefix_(std::move(prefix)) {}
-    // Returns a handle on the same storage (never a reference into the growing stage list).
-    Tensor add(const std::string& name, Tensor tensor, std::vector<std::string> axes,
-                      const std::string& view_of = {})
+    Recorder(Trace& trace, const Sizes& sizes, const ForwardOptions& options, std::string prefix = {})
+        : trace_(trace), sizes_(sizes), options_(options), prefix_(std::move(prefix))
     {
+    }
+    // Returns a handle on the same storage (never a reference into the growing stage list).
+    Tensor add(const std::string& name, Tensor tensor, std::vector<std::string> axes, const std::string& view_of = {})
+    {
+        stop_if_cancelled(options_);
         Stage s;
         s.name = prefix_ + name;
         s.code_line = source_line(trace_.config.kind, s.name);
@@ -45,6 +55,7 @@ public:
 private:
     Trace& trace_;
     const Sizes& sizes_;
+    const ForwardOptions& options_;
     std::string prefix_;
 };
 
@@ -94,8 +105,8 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
                    const ForwardOptions& options, std::uint64_t dropout_seed)
 {
     const bool batched = c.is_batched();
-    const std::vector<std::string> rows = batched ? std::vector<std::string>{"b", "num_tokens"}
-                                                  : std::vector<std::string>{"num_tokens"};
+    const std::vector<std::string> rows =
+        batched ? std::vector<std::string>{"b", "num_tokens"} : std::vector<std::string>{"num_tokens"};
     auto axes = [&](std::initializer_list<std::string> tail) {
         std::vector<std::string> a = rows;
         a.insert(a.end(), tail);
@@ -143,7 +154,9 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
     {
         PhaseTimer t(sink(&PhaseTimes::projections));
         q = linear(x, param(w, "W_query.weight"), optional_param(w, "W_query.bias", c.qkv_bias));
+        stop_if_cancelled(options); // each projection is a large GEMM: a boundary of its own
         k = linear(x, param(w, "W_key.weight"), optional_param(w, "W_key.bias", c.qkv_bias));
+        stop_if_cancelled(options);
         v = linear(x, param(w, "W_value.weight"), optional_param(w, "W_value.bias", c.qkv_bias));
     }
     const std::vector<std::string> flat = {"b", "num_tokens", "d_out"};
@@ -159,13 +172,24 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
 
     const HeadLayout layout{b, H, T, hd};
     const std::vector<std::string> square = {"b", "num_heads", "num_tokens", "num_tokens"};
-    Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}), attn = Tensor::empty({b, H, T, T});
+    Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}),
+           attn = Tensor::empty({b, H, T, T});
     Tensor context = Tensor::empty({b, H, T, hd}), merged = Tensor::empty({b, T, c.d_out}), output;
     const bool drop = options.training && c.dropout > 0.0;
     AttentionTimes core_times;
-    attention_heads(q.data(), k.data(), v.data(), layout, true,
-                    {scores.data(), masked.data(), attn.data(), drop ? nullptr : context.data()},
-                    prof ? &core_times : nullptr);
+    // Cancellable runs take one batch element at a time, so a cancel waits for one element's
+    // attention core rather than the whole batch's (the kernels themselves run uninterrupted).
+    const std::int64_t chunk = options.cancel ? 1 : b, square_size = H * T * T, head_size = H * T * hd;
+    for (std::int64_t i = 0; i < b; i += chunk) {
+        stop_if_cancelled(options);
+        HeadLayout part = layout;
+        part.batch = chunk;
+        const std::int64_t in = i * layout.batch_stride();
+        attention_heads(q.data() + in, k.data() + in, v.data() + in, part, true,
+                        {scores.data() + i * square_size, masked.data() + i * square_size,
+                         attn.data() + i * square_size, drop ? nullptr : context.data() + i * head_size},
+                        prof ? &core_times : nullptr);
+    }
     if (prof) {
         prof->scores += core_times.scores;
         prof->mask += core_times.mask;
@@ -184,6 +208,7 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
         PhaseTimer t(sink(&PhaseTimes::merge));
         merge_heads(context.data(), layout, merged.data());
     }
+    stop_if_cancelled(options);
     {
         PhaseTimer t(sink(&PhaseTimes::out_proj));
         output = linear(merged, param(w, "out_proj.weight"), &param(w, "out_proj.bias"));
@@ -227,12 +252,17 @@ Trace trace_forward(const Config& config, const StateDict& weights, const Tensor
     Trace trace;
     trace.config = config;
     Sizes sizes;
-    sizes.of = {{"b", input.batch},          {"num_tokens", input.num_tokens}, {"d_in", config.d_in},
-                {"d_out", config.d_out},     {"num_heads", config.num_heads}, {"head_dim", config.head_dim()},
+    sizes.of = {{"b", input.batch},
+                {"num_tokens", input.num_tokens},
+                {"d_in", config.d_in},
+                {"d_out", config.d_out},
+                {"num_heads", config.num_heads},
+                {"head_dim", config.head_dim()},
                 {"num_heads*d_out", config.num_heads * config.d_out}};
-    Recorder top(trace, sizes);
-    top.add("x", x, config.is_batched() ? std::vector<std::string>{"b", "num_tokens", "d_in"}
-                                        : std::vector<std::string>{"num_tokens", "d_in"});
+    Recorder top(trace, sizes, options);
+    top.add("x", x,
+            config.is_batched() ? std::vector<std::string>{"b", "num_tokens", "d_in"}
+                                : std::vector<std::string>{"num_tokens", "d_in"});
     if (config.kind == ModuleKind::MultiHeadAttention) {
         multi_head(top, config, weights, x, options);
     } else if (config.kind == ModuleKind::MultiHeadAttentionWrapper) {
@@ -240,7 +270,7 @@ Trace trace_forward(const Config& config, const StateDict& weights, const Tensor
         head.kind = ModuleKind::CausalAttention;
         std::vector<Tensor> contexts;
         for (std::int64_t h = 0; h < config.num_heads; ++h) {
-            Recorder rec(trace, sizes, "heads." + std::to_string(h) + ".");
+            Recorder rec(trace, sizes, options, "heads." + std::to_string(h) + ".");
             contexts.push_back(single_head(rec, head, weights, "heads." + std::to_string(h) + ".", x, options,
                                            options.dropout_seed + static_cast<std::uint64_t>(h)));
         }

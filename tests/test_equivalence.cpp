@@ -46,6 +46,7 @@ private slots:
     void swapped_slices_disagree();
     void refusals_data();
     void refusals();
+    void a_set_cancel_flag_stops_the_check();
 };
 
 void TestEquivalence::seeded_designs_agree_data()
@@ -170,6 +171,18 @@ void TestEquivalence::refusals()
     spec.num_tokens = tokens;
     const QString message = error_of([&] { check_equivalence(spec); });
     QVERIFY2(message.contains(message_has), qPrintable(message));
+}
+
+// The Designs tab cancels a check that a newer request overtook.
+void TestEquivalence::a_set_cancel_flag_stops_the_check()
+{
+    ExperimentSpec spec;
+    spec.config = call_of("MultiHeadAttention(20, 64, 16, 0.0, 16)");
+    spec.num_tokens = 8;
+    std::atomic<bool> cancel{true};
+    QVERIFY_THROWS_EXCEPTION(Cancelled, check_equivalence(spec, &cancel));
+    cancel = false;
+    QVERIFY(check_equivalence(spec, &cancel).equivalent());
 }
 
 QTEST_GUILESS_MAIN(TestEquivalence)

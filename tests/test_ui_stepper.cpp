@@ -62,6 +62,42 @@ private slots:
         QVERIFY(!previous->isEnabled());
     }
 
+    // The window-wide stage keys act only where the stages are shown: over the Debugging tab's lists and
+    // the other tabs the arrows and PageUp/PageDown are left to the widgets there.
+    void stageKeysActOnlyOverTheStepperAndHeatmaps_data()
+    {
+        QTest::addColumn<int>("view");
+        QTest::addColumn<int>("key");
+        QTest::addColumn<int>("step"); // expected change of the stage index
+        const std::pair<const char*, ViewMode> views[] = {{"stepper", ViewMode::Stepper},
+                                                          {"heatmaps", ViewMode::Heatmaps},
+                                                          {"debug", ViewMode::Debug},
+                                                          {"designs", ViewMode::Designs},
+                                                          {"tradeoffs", ViewMode::Tradeoffs}};
+        const std::pair<const char*, int> keys[] = {{"Right", Qt::Key_Right},
+                                                    {"Left", Qt::Key_Left},
+                                                    {"PageDown", Qt::Key_PageDown},
+                                                    {"PageUp", Qt::Key_PageUp}};
+        for (const auto& [viewName, view] : views)
+            for (const auto& [keyName, key] : keys) {
+                const bool steps = view == ViewMode::Stepper || view == ViewMode::Heatmaps;
+                const int forward = key == Qt::Key_Right || key == Qt::Key_PageDown ? 1 : -1;
+                QTest::newRow(qPrintable(QStringLiteral("%1, %2").arg(viewName, keyName)))
+                    << int(view) << key << (steps ? forward : 0);
+            }
+    }
+
+    void stageKeysActOnlyOverTheStepperAndHeatmaps()
+    {
+        QFETCH(int, view);
+        QFETCH(int, key);
+        QFETCH(int, step);
+        session_->setStageIndex(3);
+        session_->setView(static_cast<ViewMode>(view));
+        QTest::keyClick(window_.get(), static_cast<Qt::Key>(key));
+        QCOMPARE(session_->stageIndex(), 3 + step);
+    }
+
     void steppingChangesTheDiagramAndTheHighlightedLine()
     {
         StepperView* view = window_->stepperView();

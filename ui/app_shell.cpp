@@ -219,7 +219,17 @@ void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)
 {
     auto done = std::make_shared<bool>(false);
     connect(session_, &Session::changed, this, [this, path, exitAfter, done](ChangeFlags flags) {
-        if (!(flags & ChangeFlag::Trace) || session_->busy() || std::exchange(*done, true))
+        if (session_->busy() || *done)
+            return;
+        // The engine refused the settings (e.g. a weights file that does not fit the call): no trace
+        // will come, so say why and stop rather than wait for one.
+        for (const auto& d : session_->diagnostics())
+            if (d.code == "engine" && (flags & ChangeFlag::Diagnostics)) {
+                *done = true;
+                std::fprintf(stderr, "attention-lab: %s\n", d.message.c_str());
+                return QApplication::exit(1);
+            }
+        if (!(flags & ChangeFlag::Trace) || std::exchange(*done, true))
             return;
         // Queued: every handler of this change (e.g. the one selecting --head) has run by then.
         QTimer::singleShot(0, this, [this, path, exitAfter] {

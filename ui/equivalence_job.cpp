@@ -14,6 +14,8 @@ EquivalenceJob::EquivalenceJob(QObject* parent) : QObject(parent)
 
 EquivalenceJob::~EquivalenceJob()
 {
+    if (cancel_)
+        *cancel_ = true; // nobody will read the result
     pool_.waitForDone();
 }
 
@@ -28,7 +30,9 @@ void EquivalenceJob::request(ExperimentSpec spec)
     next_ = spec;
     ++generation_;
     pending_ = true;
-    if (!running_)
+    if (running_)
+        *cancel_ = true;
+    else
         start();
 }
 
@@ -39,12 +43,13 @@ void EquivalenceJob::start()
     running_spec_ = next_;
     const quint64 generation = generation_;
     const ExperimentSpec spec = next_;
-    pool_.start([this, generation, spec] {
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    pool_.start([this, generation, spec, cancel = cancel_] {
         std::shared_ptr<const Equivalence> result;
         QString error;
         try {
-            result = std::make_shared<const Equivalence>(check_equivalence(spec));
-        } catch (const std::exception& e) {
+            result = std::make_shared<const Equivalence>(check_equivalence(spec, cancel.get()));
+        } catch (const std::exception& e) { // Cancelled included: only a superseded check is cancelled
             error = QString::fromUtf8(e.what());
         }
         QMetaObject::invokeMethod(
@@ -55,6 +60,7 @@ void EquivalenceJob::start()
 void EquivalenceJob::finish(quint64 generation, std::shared_ptr<const Equivalence> result, const QString& error)
 {
     running_ = false;
+    cancel_.reset();
     const bool current = generation == generation_;
     if (current) {
         result_ = std::move(result);

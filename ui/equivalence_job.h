@@ -3,13 +3,15 @@
 // against the integrated module's context.merged) off the GUI thread, for the comparison view.
 // The check is capped at kMaxTokens tokens and kMaxBatch sequences: the module is causal, so the
 // first tokens' outputs do not depend on the later ones, and the comparison stays instant even for
-// 1,024-token settings. The newest request wins; stale results are dropped.
+// 1,024-token settings. The newest request wins: a running check it overtakes is cancelled at its
+// next stage boundary (its result would be dropped anyway).
 #include "equivalence.h"
 
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
 
+#include <atomic>
 #include <memory>
 
 namespace attnlab::ui {
@@ -38,6 +40,7 @@ private:
     void finish(quint64 generation, std::shared_ptr<const Equivalence> result, const QString& error);
 
     QThreadPool pool_;
+    std::shared_ptr<std::atomic<bool>> cancel_; // the running check's flag
     ExperimentSpec next_;
     ExperimentSpec running_spec_;
     ExperimentSpec checked_;

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "call_line.h"
+#include "compute_status.h"
 #include "config_panel.h"
 #include "debug_view.h"
 #include "designs_view.h"
@@ -12,8 +13,8 @@
 #include "weights_source.h"
 
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
-#include <QProgressBar>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QStatusBar>
@@ -78,25 +79,23 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     layout->addLayout(right, 1);
     setCentralWidget(central);
 
-    busy_ = new QProgressBar;
-    busy_->setRange(0, 0); // indeterminate: the engine reports no progress, only that it works
-    busy_->setMaximumWidth(160);
-    busy_->setFormat(QString());
-    status_ = new QLabel;
-    statusBar()->addWidget(busy_);
-    statusBar()->addWidget(status_, 1);
+    computeStatus_ = new ComputeStatus(session_, this);
+    statusBar()->addWidget(computeStatus_->statusLabel(), 1);
     weights_ = new QLabel;
     weights_->setAccessibleName(tr("Weights in use"));
     statusBar()->addPermanentWidget(weights_);
+    statusBar()->addPermanentWidget(computeStatus_); // a passing message never hides Cancel
+    refreshWeightsLabel();
 
+    bindKeys();
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::View)
             tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
-        if (flags & (ChangeFlag::Busy | ChangeFlag::Trace | ChangeFlag::Settings | ChangeFlag::Diagnostics))
-            refreshStatus();
+        if (flags & ChangeFlag::View)
+            enableStageKeys();
+        if (flags & ChangeFlag::Settings)
+            refreshWeightsLabel();
     });
-    bindKeys();
-    refreshStatus();
 }
 
 int MainWindow::tabOf(int viewMode) const
@@ -111,28 +110,40 @@ void MainWindow::bindKeys()
 {
     // Window-wide, but text fields and spin boxes claim their own arrow keys first (ShortcutOverride),
     // so typing is never hijacked. PageDown/PageUp are what presentation clickers send.
-    for (auto key : {Qt::Key_Right, Qt::Key_Space, Qt::Key_PageDown})
-        connect(new QShortcut(QKeySequence(key), this), &QShortcut::activated, session_, &Session::nextStage);
-    for (auto key : {Qt::Key_Left, Qt::Key_PageUp})
-        connect(new QShortcut(QKeySequence(key), this), &QShortcut::activated, session_, &Session::previousStage);
+    for (auto key : {Qt::Key_Right, Qt::Key_Space, Qt::Key_PageDown}) {
+        stageKeys_ << new QShortcut(QKeySequence(key), this);
+        connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::nextStage);
+    }
+    for (auto key : {Qt::Key_Left, Qt::Key_PageUp}) {
+        stageKeys_ << new QShortcut(QKeySequence(key), this);
+        connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::previousStage);
+    }
+    enableStageKeys();
 }
 
-void MainWindow::refreshStatus()
+void MainWindow::enableStageKeys()
 {
-    busy_->setVisible(session_->busy());
-    const auto trace = session_->trace();
-    QString text;
-    if (session_->busy())
-        text = tr("Computing the forward pass…  ");
-    if (trace) {
-        const Tensor& x = trace->stages.front().tensor;
-        text += tr("Showing %1 on input %2.")
-                    .arg(QString::fromStdString(positional_call(trace->config)),
-                         QString::fromStdString(shape_to_string(x.shape())));
-        if (session_->hasErrors())
-            text += tr("  The settings above have an error, so this is the last valid trace.");
+    // A disabled shortcut lets its key through: the Debugging tab's lists and tables keep their arrows.
+    const bool stepping = session_->view() == ViewMode::Stepper || session_->view() == ViewMode::Heatmaps;
+    for (QShortcut* key : stageKeys_)
+        key->setEnabled(stepping);
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* event)
+{
+    // Not a shortcut: a key event reaches the window only when the focused widget passed it on, so
+    // editors, item views and popups that use Esc keep it, dialogs are windows of their own, and
+    // presentation mode's Esc shortcut (enabled only while presenting) comes first.
+    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier && session_->busy()) {
+        session_->cancel();
+        event->accept();
+        return;
     }
-    status_->setText(text);
+    QMainWindow::keyPressEvent(event);
+}
+
+void MainWindow::refreshWeightsLabel()
+{
     const ExperimentSpec& spec = session_->spec();
     weights_->setText(weightsSummary(spec));
     weights_->setToolTip(spec.weights_path.empty()

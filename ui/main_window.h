@@ -3,13 +3,13 @@
 // ways of looking at the trace (stage stepper, per-head heatmaps) as tabs.
 #include <QMainWindow>
 
-class QLabel;
-class QProgressBar;
+class QShortcut;
 class QTabWidget;
 
 namespace attnlab::ui {
 
 class CallLine;
+class ComputeStatus;
 class ConfigPanel;
 class DebugView;
 class DesignsView;
@@ -32,10 +32,15 @@ public:
     DesignsView* designsView() const { return designs_; }
     TradeoffsView* tradeoffsView() const { return tradeoffs_; }
     QLabel* weightsLabel() const { return weights_; }
+    ComputeStatus* computeStatus() const { return computeStatus_; }
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override; // Esc that no widget wanted cancels a computation
 
 private:
     void bindKeys();
-    void refreshStatus();
+    void enableStageKeys();        // only over the stepper and the heatmaps
+    void refreshWeightsLabel();
     int tabOf(int viewMode) const; // each tab's page carries its ViewMode as property "viewMode"
 
     Session* session_;
@@ -48,9 +53,9 @@ private:
     DesignsView* designs_;
     TradeoffsView* tradeoffs_;
     QTabWidget* tabs_;
-    QProgressBar* busy_;
-    QLabel* status_;
+    ComputeStatus* computeStatus_;
     QLabel* weights_; // which weights are in use: seeded or a loaded file
+    QList<QShortcut*> stageKeys_;
 };
 
 } // namespace attnlab::ui

@@ -70,9 +70,11 @@ PresentationMode::PresentationMode(QMainWindow* window, QObject* parent)
     presentAction_->setToolTip(
         tr("Full screen with larger type; PageDown and PageUp step the stages (F5 or Esc leaves)."));
     connect(presentAction_, &QAction::toggled, this, &PresentationMode::setPresenting);
-    // Esc leaves presentation mode (and only then: elsewhere it stays free for dialogs and editors).
-    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), window_);
-    connect(escape, &QShortcut::activated, this, [this] { setPresenting(false); });
+    // Esc leaves presentation mode (and only then: elsewhere it stays free for dialogs, editors and
+    // the main window, where it cancels a computation).
+    escape_ = new QShortcut(QKeySequence(Qt::Key_Escape), window_);
+    escape_->setEnabled(false);
+    connect(escape_, &QShortcut::activated, this, [this] { setPresenting(false); });
 
     contrastAction_ = new QAction(tr("&High Contrast"), this);
     contrastAction_->setCheckable(true);
@@ -128,6 +130,7 @@ void PresentationMode::setPresenting(bool on)
         return;
     presenting_ = on;
     presentAction_->setChecked(on);
+    escape_->setEnabled(on);
     if (on) {
         stateBefore_ = window_->windowState();
         window_->setWindowState(stateBefore_ | Qt::WindowFullScreen);

@@ -9,6 +9,7 @@ class QAction;
 class QActionGroup;
 class QMainWindow;
 class QMenu;
+class QShortcut;
 class QWidget;
 
 namespace attnlab::ui {
@@ -46,6 +47,7 @@ private:
     void remember() const;
 
     QMainWindow* window_;
+    QShortcut* escape_;
     QWidget* sidePanel_ = nullptr;
     bool sidePanelWasVisible_ = true;
     int basePx_;

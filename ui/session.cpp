@@ -1,12 +1,8 @@
 #include "session.h"
 
 #include "call_parser.h"
+#include "forward_job.h"
 #include "presets.h"
-
-#include <QMetaObject>
-
-#include <algorithm>
-#include <exception>
 
 namespace attnlab::ui {
 
@@ -28,18 +24,14 @@ std::int64_t tokensWithinBudget(const Config& config, std::int64_t batch, std::i
 
 } // namespace
 
-Session::Session(QObject* parent) : QObject(parent)
+Session::Session(QObject* parent) : QObject(parent), job_(new ForwardJob(this))
 {
-    // One forward pass at a time: edits that arrive meanwhile collapse into the newest one.
-    pool_.setMaxThreadCount(1);
+    connect(job_, &ForwardJob::finished, this, &Session::adoptResult);
     callText_ = QString::fromStdString(positional_call(spec_.config));
     refreshDiagnostics();
 }
 
-Session::~Session()
-{
-    pool_.waitForDone();
-}
+Session::~Session() = default; // the job (a child) cancels its computation and waits for it
 
 bool Session::usesBookInput() const
 {
@@ -157,13 +149,6 @@ bool Session::hasErrors() const
     return has_error(diagnostics_);
 }
 
-ExperimentSpec Session::effectiveSpec() const
-{
-    ExperimentSpec spec = spec_;
-    spec.input = usesBookInput() ? InputSource::Book : InputSource::Random;
-    return spec;
-}
-
 void Session::refreshDiagnostics()
 {
     diagnostics_.clear();
@@ -199,160 +184,22 @@ void Session::refreshDiagnostics()
     }
     if (engineError_)
         diagnostics_.push_back(*engineError_);
+    if (cancelled_)
+        diagnostics_.push_back({"cancelled",
+                                Severity::Warning,
+                                "",
+                                "computing these settings was cancelled, so the result shown is of the previous "
+                                "settings; press Compute to run them.",
+                                {}});
 }
 
 void Session::settingsEdited(ChangeFlags flags)
 {
     engineError_.reset();
+    cancelled_ = false; // the new settings are computed (or refused) afresh
     refreshDiagnostics();
-    flags |= ChangeFlag::Diagnostics | ChangeFlag::Busy;
-    if (hasErrors()) {
-        pending_ = false; // keep the last good trace; a job already running may still deliver a valid one
-    } else {
-        ++generation_;
-        pending_ = true;
-        if (!running_)
-            startJob();
-    }
-    emit changed(flags);
-}
-
-void Session::startJob()
-{
-    pending_ = false;
-    running_ = true;
-    const quint64 generation = generation_;
-    const ExperimentSpec spec = effectiveSpec();
-    pool_.start([this, generation, spec] {
-        std::shared_ptr<const Trace> trace;
-        QString error;
-        try {
-            trace = std::make_shared<const Trace>(run(prepare(spec)));
-        } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
-        }
-        // Queued to the GUI thread; if the session is gone the event dies with it (the destructor waits).
-        QMetaObject::invokeMethod(
-            this, [this, generation, trace, error] { finishJob(generation, trace, error); }, Qt::QueuedConnection);
-    });
-}
-
-void Session::finishJob(quint64 generation, std::shared_ptr<const Trace> trace, const QString& error)
-{
-    running_ = false;
-    ChangeFlags flags = ChangeFlag::Busy;
-    if (generation == generation_) { // anything older was overtaken by a newer edit: drop it
-        if (trace) {
-            trace_ = std::move(trace);
-            const int n = static_cast<int>(trace_->stages.size());
-            stageIndex_ = std::clamp(stageIndex_, 0, n - 1);
-            for (int i = 0; i < n; ++i)
-                if (trace_->stages[static_cast<std::size_t>(i)].name == stageName_)
-                    stageIndex_ = i;
-            stageName_ = trace_->stages[static_cast<std::size_t>(stageIndex_)].name;
-            head_ = std::clamp(head_, 0, headCount() - 1);
-            const int batches =
-                trace_->config.is_batched() ? static_cast<int>(trace_->stages.front().tensor.size(0)) : 1;
-            batchIndex_ = std::clamp(batchIndex_, 0, batches - 1);
-            flags |= ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head;
-        } else {
-            engineError_ = Diagnostic{"engine", Severity::Error, "", error.toStdString(), {}};
-            refreshDiagnostics();
-            flags |= ChangeFlag::Diagnostics;
-        }
-    }
-    if (pending_)
-        startJob();
-    emit changed(flags);
-}
-
-QStringList Session::tokenLabels() const
-{
-    QStringList labels;
-    if (!trace_)
-        return labels;
-    const Tensor& x = trace_->stages.front().tensor;
-    const std::int64_t tokens = x.size(-2);
-    const auto& book = book_tokens();
-    // The book's input is recognisable by its shape; its words make the heatmaps readable.
-    const bool book_words = preferBookInput_ && x.size(-1) == 3 && tokens == static_cast<std::int64_t>(book.size());
-    for (std::int64_t t = 0; t < tokens; ++t)
-        labels << (book_words ? QString::fromStdString(book[static_cast<std::size_t>(t)]) : QString::number(t));
-    return labels;
-}
-
-const Stage* Session::stage() const
-{
-    if (!trace_ || trace_->stages.empty())
-        return nullptr;
-    return &trace_->stages[static_cast<std::size_t>(stageIndex_)];
-}
-
-void Session::setStageIndex(int index)
-{
-    if (!trace_)
-        return;
-    index = std::clamp(index, 0, static_cast<int>(trace_->stages.size()) - 1);
-    if (index == stageIndex_)
-        return;
-    stageIndex_ = index;
-    stageName_ = trace_->stages[static_cast<std::size_t>(index)].name;
-    emit changed(ChangeFlag::Stage);
-}
-
-bool Session::setStageByName(const QString& name)
-{
-    stageName_ = name.toStdString(); // remembered, so it applies to a trace still being computed
-    if (!trace_)
-        return true;
-    for (std::size_t i = 0; i < trace_->stages.size(); ++i)
-        if (trace_->stages[i].name == stageName_) {
-            setStageIndex(static_cast<int>(i));
-            return true;
-        }
-    return false;
-}
-
-int Session::headCount() const
-{
-    const Config& c = trace_ ? trace_->config : spec_.config;
-    return c.has_heads() ? static_cast<int>(std::max<std::int64_t>(c.num_heads, 1)) : 1;
-}
-
-void Session::setHead(int head)
-{
-    head = std::clamp(head, 0, headCount() - 1);
-    if (head == head_)
-        return;
-    head_ = head;
-    emit changed(ChangeFlag::Head);
-}
-
-void Session::setBatchIndex(int index)
-{
-    const int batches =
-        trace_ && trace_->config.is_batched() ? static_cast<int>(trace_->stages.front().tensor.size(0)) : 1;
-    index = std::clamp(index, 0, batches - 1);
-    if (index == batchIndex_)
-        return;
-    batchIndex_ = index;
-    emit changed(ChangeFlag::Head);
-}
-
-void Session::setView(ViewMode view)
-{
-    if (view == view_)
-        return;
-    view_ = view;
-    emit changed(ChangeFlag::View);
-}
-
-void Session::setHeatmapKind(HeatmapKind kind)
-{
-    if (kind == heatmapKind_)
-        return;
-    heatmapKind_ = kind;
-    emit changed(ChangeFlag::View);
+    compute();
+    emit changed(flags | ChangeFlag::Diagnostics | ChangeFlag::Busy);
 }
 
 } // namespace attnlab::ui

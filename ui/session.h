@@ -2,20 +2,26 @@
 // The GUI's single source of truth: the requested experiment, the last good trace, and where the
 // student is looking (stage, head, batch, view). Widgets edit it through setters and redraw on
 // changed(flags), the way a document model drives its views. The forward pass runs on a worker
-// thread; the newest edit wins and stale results are dropped.
+// thread (forward_job.h); the newest edit wins, cancelling stale work, and cancel() stops it on request.
+//
+// After a cancel the settings stay as the student typed them; trace() is still the previous result,
+// and cancelled() and a "cancelled" warning say so until recompute() or the next edit runs them.
+// The members are defined in three files: session.cpp (settings and diagnostics),
+// session_compute.cpp (running, cancelling) and session_view.cpp (where the student looks).
 #include "call_parser.h"
 #include "experiment.h"
 #include "trace.h"
 
 #include <QObject>
 #include <QStringList>
-#include <QThreadPool>
 
 #include <memory>
 #include <optional>
 
 namespace attnlab::ui {
 
+class ForwardJob;
+struct ForwardResult;
 struct Preset;
 
 enum class ChangeFlag {
@@ -68,8 +74,10 @@ public:
 
     // --- results ---
     std::shared_ptr<const Trace> trace() const { return trace_; }
-    bool busy() const { return running_ || pending_; }
-    QStringList tokenLabels() const; // one per token of the trace's input
+    bool busy() const;
+    bool cancelling() const;                      // cancel() was asked and the computation has not stopped yet
+    bool cancelled() const { return cancelled_; } // the settings' computation was cancelled: trace() is older
+    QStringList tokenLabels() const;              // one per token of the trace's input
 
     // --- where the student looks ---
     int stageIndex() const { return stageIndex_; }
@@ -88,6 +96,12 @@ public:
     HeatmapKind heatmapKind() const { return heatmapKind_; }
     void setHeatmapKind(HeatmapKind kind);
 
+public slots:
+    // Stops the running computation at its next stage boundary; the last good trace stays.
+    void cancel();
+    // Computes the current settings again (after a cancel: the Compute button).
+    void recompute();
+
 signals:
     void changed(attnlab::ui::ChangeFlags flags);
 
@@ -95,8 +109,9 @@ private:
     ExperimentSpec effectiveSpec() const;
     void settingsEdited(ChangeFlags flags = ChangeFlag::Settings);
     void refreshDiagnostics();
-    void startJob();
-    void finishJob(quint64 generation, std::shared_ptr<const Trace> trace, const QString& error);
+    void compute(); // asks the job for the current settings, or drops the request when they have errors
+    void adoptResult(const ForwardResult& result);
+    void adoptTrace(std::shared_ptr<const Trace> trace);
 
     ExperimentSpec spec_;
     bool preferBookInput_ = false;
@@ -104,6 +119,7 @@ private:
     std::optional<CallError> callError_;
     std::vector<Diagnostic> diagnostics_;
     std::optional<Diagnostic> engineError_;
+    bool cancelled_ = false;
 
     std::shared_ptr<const Trace> trace_;
     std::string stageName_;
@@ -113,10 +129,7 @@ private:
     ViewMode view_ = ViewMode::Stepper;
     HeatmapKind heatmapKind_ = HeatmapKind::Weights;
 
-    QThreadPool pool_;
-    quint64 generation_ = 0;
-    bool running_ = false;
-    bool pending_ = false;
+    ForwardJob* job_;
 };
 
 } // namespace attnlab::ui

@@ -1,34 +1,20 @@
 #include "session_file.h"
 
 #include "call_parser.h"
+#include "json_fields.h"
 
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 namespace attnlab::ui {
 
 namespace {
 
 constexpr double kLargestExactInteger = 9007199254740992.0; // 2^53: JSON numbers beyond it lose digits
+constexpr double kLargestIndex = 1 << 20;                   // head and batch element: far beyond any trace, within int
+constexpr double kLargestLayer = 10000;                     // as the CLI's --layer
 
 const char* const kViewNames[] = {"stepper", "heatmaps", "debug", "designs", "tradeoffs"};
 const char* const kHeatmapNames[] = {"scores", "masked_scores", "weights", "dropout"};
-
-// Reads one whole number in [lo, hi]; false (and *error) names the key and what it holds.
-bool readInteger(const QJsonObject& o, const char* key, double lo, double hi, double* out, QString* error)
-{
-    const QJsonValue v = o.value(QLatin1String(key));
-    const double d = v.toDouble(-1.0);
-    if (!v.isDouble() || d != static_cast<double>(static_cast<long long>(d)) || d < lo || d > hi) {
-        *error = QObject::tr("\"%1\" must be a whole number from %2 to %3.")
-                     .arg(QLatin1String(key), QString::number(lo, 'f', 0), QString::number(hi, 'f', 0));
-        return false;
-    }
-    *out = d;
-    return true;
-}
 
 } // namespace
 
@@ -79,6 +65,7 @@ QJsonObject sessionToJson(const SessionState& s)
 
 std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error)
 {
+    namespace f = json_fields;
     QString local;
     QString& err = error ? *error : local;
     if (o.value("format").toString() != QLatin1String(kSessionFormatName)) {
@@ -87,7 +74,7 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
         return std::nullopt;
     }
     double version = 0;
-    if (!readInteger(o, "version", 1, kLargestExactInteger, &version, &err))
+    if (!f::integer(o, "version", 1, kLargestExactInteger, &version, &err))
         return std::nullopt;
     if (version > kSessionFormatVersion) {
         err = QObject::tr("this session was written by a newer Attention Lab (format version %1); this version "
@@ -96,121 +83,91 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
                   .arg(kSessionFormatVersion);
         return std::nullopt;
     }
-    const QJsonObject settings = o.value("settings").toObject();
-    const QJsonObject view = o.value("view").toObject();
+    QJsonObject settings, view, weights;
+    QString call, input, source, tab, heatmap;
+    if (!f::object(o, "settings", &settings, &err) || !f::object(o, "view", &view, &err) ||
+        !f::string(settings, "call", &call, &err))
+        return std::nullopt;
     SessionState s;
-    const ParsedCall parsed = parse_call(settings.value("call").toString().toStdString());
+    const ParsedCall parsed = parse_call(call.toStdString());
     if (!parsed.ok()) {
-        err = QObject::tr("the session's \"call\" does not parse: %1")
-                  .arg(QString::fromStdString(parsed.ok() ? "" : parsed.error->message));
+        err =
+            QObject::tr("the session's \"call\" does not parse: %1").arg(QString::fromStdString(parsed.error->message));
         return std::nullopt;
     }
     s.spec.config = *parsed.config;
     double batch = 0, tokens = 0, seed = 0, budget = 0, head = 0, batchIndex = 0;
-    if (!readInteger(settings, "batch", 1, kLargestExactInteger, &batch, &err) ||
-        !readInteger(settings, "tokens", 1, kLargestExactInteger, &tokens, &err) ||
-        !readInteger(settings, "seed", 0, kLargestExactInteger, &seed, &err) ||
-        !readInteger(settings, "memory_budget_bytes", 1, kLargestExactInteger, &budget, &err) ||
-        !readInteger(view, "head", 0, 1 << 20, &head, &err) ||
-        !readInteger(view, "batch_index", 0, kLargestExactInteger, &batchIndex, &err))
+    if (!f::integer(settings, "batch", 1, kLargestExactInteger, &batch, &err) ||
+        !f::integer(settings, "tokens", 1, kLargestExactInteger, &tokens, &err) ||
+        !f::integer(settings, "seed", 0, kLargestExactInteger, &seed, &err) ||
+        !f::integer(settings, "memory_budget_bytes", 1, kLargestExactInteger, &budget, &err) ||
+        !f::boolean(settings, "training", &s.spec.training, &err, false) ||
+        !f::string(settings, "input", &input, &err) || !f::object(settings, "weights", &weights, &err) ||
+        !f::string(weights, "source", &source, &err) ||
+        !f::string(settings, "call_line", &s.callText, &err, QString::fromStdString(positional_call(s.spec.config))) ||
+        !f::integer(view, "head", 0, kLargestIndex, &head, &err) ||
+        !f::integer(view, "batch_index", 0, kLargestIndex, &batchIndex, &err) ||
+        !f::string(view, "stage", &s.stage, &err, QString()) ||
+        !f::string(view, "tab", &tab, &err, QStringLiteral("stepper")) ||
+        !f::string(view, "heatmap", &heatmap, &err, QStringLiteral("weights")))
         return std::nullopt;
     s.spec.batch = static_cast<std::int64_t>(batch);
     s.spec.num_tokens = static_cast<std::int64_t>(tokens);
     s.spec.seed = static_cast<std::uint64_t>(seed);
     s.spec.memory_budget = static_cast<std::uint64_t>(budget);
-    s.spec.training = settings.value("training").toBool(false);
-    const QString input = settings.value("input").toString();
+    s.head = static_cast<int>(head);
+    s.batchIndex = static_cast<int>(batchIndex);
     if (input != QLatin1String("book") && input != QLatin1String("random")) {
-        err = QObject::tr("\"input\" must be \"book\" or \"random\", not \"%1\".").arg(input);
+        err = QObject::tr("\"input\" must be \"book\" or \"random\", not %1.").arg(f::describe(input));
         return std::nullopt;
     }
     s.bookInput = input == QLatin1String("book");
-    const QJsonObject weights = settings.value("weights").toObject();
-    if (weights.value("source").toString() == QLatin1String("file")) {
-        s.spec.weights_path = weights.value("path").toString().toStdString();
+    if (source == QLatin1String("file")) {
+        QString path, layout;
+        double layer = 0;
+        bool fromFile = true;
+        if (!f::string(weights, "path", &path, &err) || !f::string(weights, "layout", &layout, &err) ||
+            !f::boolean(weights, "layout_from_file", &fromFile, &err, true) ||
+            !f::integer(weights, "layer", 0, kLargestLayer, &layer, &err, 0))
+            return std::nullopt;
+        if (path.isEmpty()) {
+            err = QObject::tr("\"weights\" has an empty \"path\"; name a .safetensors file or use \"seeded\".");
+            return std::nullopt;
+        }
         try {
-            s.spec.layout = layout_from_name(weights.value("layout").toString().toStdString());
+            s.spec.layout = layout_from_name(layout.toStdString());
         } catch (const std::exception& e) {
             err = QString::fromUtf8(e.what());
             return std::nullopt;
         }
-        s.spec.layout_from_file = weights.value("layout_from_file").toBool(true);
-        s.spec.layer = weights.value("layer").toInt(0);
-    } else if (weights.value("source").toString() != QLatin1String("seeded")) {
-        err = QObject::tr("\"weights\" must name its \"source\": \"seeded\" or \"file\".");
+        s.spec.weights_path = path.toStdString();
+        s.spec.layout_from_file = fromFile;
+        s.spec.layer = static_cast<int>(layer);
+    } else if (source != QLatin1String("seeded")) {
+        err = QObject::tr("\"source\" of \"weights\" must be \"seeded\" or \"file\", not %1.").arg(f::describe(source));
         return std::nullopt;
     }
-    s.callText = settings.value("call_line").toString(QString::fromStdString(positional_call(s.spec.config)));
-    s.stage = view.value("stage").toString();
-    s.head = static_cast<int>(head);
-    s.batchIndex = static_cast<int>(batchIndex);
-    const auto tab = viewModeFromName(view.value("tab").toString(QStringLiteral("stepper")));
-    if (!tab) {
-        err = QObject::tr("\"tab\" must be one of stepper, heatmaps, debug, designs, tradeoffs.");
+    const auto viewMode = viewModeFromName(tab);
+    if (!viewMode) {
+        err = QObject::tr("\"tab\" must be one of stepper, heatmaps, debug, designs, tradeoffs, not %1.")
+                  .arg(f::describe(tab));
         return std::nullopt;
     }
-    s.view = *tab;
-    const QString heatmap = view.value("heatmap").toString(QStringLiteral("weights"));
-    s.heatmapKind = HeatmapKind::Weights;
-    bool known = false;
+    s.view = *viewMode;
     for (int i = 0; i < 4; ++i)
         if (heatmap == QLatin1String(kHeatmapNames[i])) {
             s.heatmapKind = static_cast<HeatmapKind>(i);
-            known = true;
+            return s;
         }
-    if (!known) {
-        err = QObject::tr("\"heatmap\" must be one of scores, masked_scores, weights, dropout.");
-        return std::nullopt;
-    }
-    return s;
+    err = QObject::tr("\"heatmap\" must be one of scores, masked_scores, weights, dropout, not %1.")
+              .arg(f::describe(heatmap));
+    return std::nullopt;
 }
 
 QByteArray serializeSession(const SessionState& state)
 {
     // QJsonObject keeps its keys sorted, so equal states serialise to equal bytes.
     return QJsonDocument(sessionToJson(state)).toJson(QJsonDocument::Indented);
-}
-
-std::optional<SessionState> parseSession(const QByteArray& bytes, QString* error)
-{
-    QJsonParseError parseError{};
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        if (error)
-            *error = parseError.error != QJsonParseError::NoError
-                         ? QObject::tr("it is not valid JSON (%1 at byte %2), perhaps cut short.")
-                               .arg(parseError.errorString())
-                               .arg(parseError.offset)
-                         : QObject::tr("its JSON is not an object, so it is not an Attention Lab session.");
-        return std::nullopt;
-    }
-    return sessionFromJson(doc.object(), error);
-}
-
-bool saveSessionFile(const QString& path, const SessionState& state, QString* error)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(serializeSession(state)) < 0 || !file.commit()) {
-        if (error)
-            *error = QObject::tr("Could not save the session to %1: %2.").arg(path, file.errorString());
-        return false;
-    }
-    return true;
-}
-
-std::optional<SessionState> loadSessionFile(const QString& path, QString* error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QObject::tr("Could not open %1: %2.").arg(path, file.errorString());
-        return std::nullopt;
-    }
-    QString why;
-    auto state = parseSession(file.read(16 << 20), &why);
-    if (!state && error)
-        *error = QObject::tr("%1 was not opened: %2").arg(QFileInfo(path).fileName(), why);
-    return state;
 }
 
 } // namespace attnlab::ui
