@@ -3,6 +3,7 @@
 // ways of looking at the trace (stage stepper, per-head heatmaps) as tabs.
 #include <QMainWindow>
 
+class QLabel;
 class QShortcut;
 class QTabWidget;
 
