@@ -23,6 +23,19 @@
 
 namespace attnlab::ui {
 
+namespace {
+
+// The tab pages are full of word-wrapped labels. A QTabWidget answers heightForWidth by asking every
+// page, hidden ones included, so each label edit anywhere re-laid-out the text of all five tabs
+// (about 30 ms per edit, more than the forward pass). The tabs fill the window's height anyway.
+class ViewTabs : public QTabWidget {
+public:
+    bool hasHeightForWidth() const override { return false; }
+    int heightForWidth(int) const override { return -1; }
+};
+
+} // namespace
+
 MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent), session_(session)
 {
     setWindowTitle(tr("Attention Lab"));
@@ -49,7 +62,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     scroll->setFixedWidth(370);
     scroll->setFrameShape(QFrame::NoFrame);
 
-    tabs_ = new QTabWidget;
+    tabs_ = new ViewTabs;
     tabs_->addTab(stepper_, tr("① Step through the forward pass"));
     tabs_->addTab(heatmaps_, tr("② Attention heatmaps, per head"));
     tabs_->addTab(debug_, tr("③ Debugging"));

@@ -40,7 +40,7 @@ protected:
 
 private:
     void bindKeys();
-    void enableStageKeys();        // only over the stepper and the heatmaps
+    void enableStageKeys(); // only over the stepper and the heatmaps
     void refreshWeightsLabel();
     int tabOf(int viewMode) const; // each tab's page carries its ViewMode as property "viewMode"
 
