@@ -8,9 +8,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # `make robustness` (CI runs it after `make check`): the libFuzzer harnesses for a bounded time and the
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite. It needs clang and libFuzzer.
 ROBUSTNESS_PACKAGES := clang libclang-rt-14-dev
+# `make check` also runs the script "Copy as PyTorch" writes, in Debian's PyTorch, against the engine.
+TEST_PACKAGES := python3-torch
 FUZZ_SECONDS ?= 30
 
-.PHONY: deps robustness-deps build run check robustness fuzz sanitizers
+.PHONY: deps test-deps robustness-deps build run check robustness fuzz sanitizers
 
 # Installs the Debian packages of $(1) that are missing.
 define install_missing
@@ -24,6 +26,9 @@ endef
 deps:
 	$(call install_missing,$(PACKAGES))
 
+test-deps: deps
+	$(call install_missing,$(TEST_PACKAGES))
+
 robustness-deps: deps
 	$(call install_missing,$(ROBUSTNESS_PACKAGES))
 
@@ -34,7 +39,7 @@ build: deps
 run: build
 	$(BUILD_DIR)/app/attention-lab
 
-check: build
+check: test-deps build
 	QT_QPA_PLATFORM=offscreen ctest --test-dir $(BUILD_DIR) --output-on-failure
 
 fuzz: robustness-deps

@@ -16,6 +16,7 @@
 #include "presets.h"
 #include "session.h"
 #include "threads.h"
+#include "weights_actions.h"
 
 #include <QCheckBox>
 #include <QCommandLineParser>
@@ -167,6 +168,7 @@ int main(int argc, char** argv)
     MainWindow window(&session);
     QCommandLineParser shellParser; // the menus, undo history and the rest of the real app's shell
     addShellOptions(shellParser);
+    addWeightsOptions(shellParser);
     shellParser.addOption({"screenshot", "(gui_main's; the shell asks whether it is set)", "FILE"});
     shellParser.parse({QStringLiteral("attention-lab")});
     AppShell shell(&window, &session, shellParser);
