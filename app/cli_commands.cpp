@@ -225,9 +225,8 @@ int cmd_bench(const std::vector<std::string>& argv)
     const double gflops = forward_cost(e.spec.config, {e.spec.batch, e.spec.num_tokens}).flops() / (median * 1e6);
     // Mean time per phase (MultiHeadAttention only); "other" is allocation and trace bookkeeping.
     const std::pair<const char*, double> parts[] = {
-        {"projections", phases.projections}, {"scores", phases.scores},   {"mask", phases.mask},
-        {"softmax", phases.softmax},         {"context", phases.context}, {"merge", phases.merge},
-        {"out_proj", phases.out_proj}};
+        {"projections", phases.projections}, {"scores", phases.scores}, {"softmax", phases.softmax},
+        {"context", phases.context},         {"merge", phases.merge},   {"out_proj", phases.out_proj}};
     json phase_json = json::object();
     double accounted = 0;
     for (const auto& [name, total] : parts) {

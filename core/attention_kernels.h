@@ -32,7 +32,7 @@ struct AttentionBuffers {
 
 // Milliseconds spent in each step (summed over blocks; measured only when running on one thread).
 struct AttentionTimes {
-    double scores = 0, mask = 0, softmax = 0, context = 0;
+    double scores = 0, softmax = 0, context = 0; // the mask is one pass with the softmax
 };
 
 // Runs scores -> mask -> softmax -> context one (batch, head) block at a time, so each T x T block

@@ -25,29 +25,20 @@ bool inside_parallel_region()
 }
 
 void eigen_gemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda, const float* b,
-                std::int64_t ldb, Op op_b, float* c, std::int64_t ldc, bool accumulate)
+                std::int64_t ldb, Op op_b, float* c, std::int64_t ldc)
 {
     ConstMapMatrix A(a, m, k, Eigen::OuterStride<>(lda));
     MapMatrix C(c, m, n, Eigen::OuterStride<>(ldc));
-    if (op_b == Op::N) {
-        ConstMapMatrix B(b, k, n, Eigen::OuterStride<>(ldb));
-        if (accumulate)
-            C.noalias() += A * B;
-        else
-            C.noalias() = A * B;
-    } else {
-        ConstMapMatrix B(b, n, k, Eigen::OuterStride<>(ldb));
-        if (accumulate)
-            C.noalias() += A * B.transpose();
-        else
-            C.noalias() = A * B.transpose();
-    }
+    if (op_b == Op::N)
+        C.noalias() = A * ConstMapMatrix(b, k, n, Eigen::OuterStride<>(ldb));
+    else
+        C.noalias() = A * ConstMapMatrix(b, n, k, Eigen::OuterStride<>(ldb)).transpose();
 }
 
 } // namespace
 
 void gemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda, const float* b,
-          std::int64_t ldb, Op op_b, float* c, std::int64_t ldc, bool accumulate)
+          std::int64_t ldb, Op op_b, float* c, std::int64_t ldc)
 {
     if (m <= 0 || n <= 0)
         return;
@@ -56,11 +47,11 @@ void gemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::i
     if (!inside_parallel_region() && m * n * k >= 32 * 32 * 32 && k > 0) {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, op_b == Op::N ? CblasNoTrans : CblasTrans, static_cast<int>(m),
                     static_cast<int>(n), static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb),
-                    accumulate ? 1.0f : 0.0f, c, static_cast<int>(ldc));
+                    0.0f, c, static_cast<int>(ldc));
         return;
     }
 #endif
-    eigen_gemm(m, n, k, a, lda, b, ldb, op_b, c, ldc, accumulate);
+    eigen_gemm(m, n, k, a, lda, b, ldb, op_b, c, ldc);
 }
 
 const char* gemm_backend()

@@ -9,10 +9,10 @@ namespace attnlab {
 
 enum class Op { N, T }; // the right-hand operand as stored (N) or transposed (T)
 
-// C (m x n, ldc) = A (m x k, lda) * op(B) (+ C when accumulate). B is (k x n, ldb) for Op::N and
-// (n x k, ldb) for Op::T. Operands must not overlap C.
+// C (m x n, ldc) = A (m x k, lda) * op(B). B is (k x n, ldb) for Op::N and (n x k, ldb) for Op::T.
+// Operands must not overlap C.
 void gemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda, const float* b,
-          std::int64_t ldb, Op op_b, float* c, std::int64_t ldc, bool accumulate = false);
+          std::int64_t ldb, Op op_b, float* c, std::int64_t ldc);
 
 // Which kernel the build uses, for `bench` and the README: "OpenBLAS 0.3.21" or "Eigen 3.4.0".
 const char* gemm_backend();

@@ -33,7 +33,7 @@ struct Trace {
 
 // Where a MultiHeadAttention forward spends its time, in milliseconds (the benchmark's profile).
 struct PhaseTimes {
-    double projections = 0, scores = 0, mask = 0, softmax = 0, context = 0, merge = 0, out_proj = 0;
+    double projections = 0, scores = 0, softmax = 0, context = 0, merge = 0, out_proj = 0; // softmax: with the mask
 };
 
 struct ForwardOptions {

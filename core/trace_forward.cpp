@@ -192,7 +192,6 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
     }
     if (prof) {
         prof->scores += core_times.scores;
-        prof->mask += core_times.mask;
         prof->softmax += core_times.softmax;
         prof->context += core_times.context;
     }

@@ -45,14 +45,11 @@ QImage renderCells(const HeatmapSlice& s, const ColorScale& scale, QSize size)
                 s.masked(r, c) || !std::isfinite(v) ? kMasked : scale.map(v);
         }
     const Bins cols(s.cols, w), rows(s.rows, h);
-    std::vector<int> colOf(w);
-    for (int px = 0; px < w; ++px)
-        colOf[px] = cols.first[px];
     for (int py = 0; py < h; ++py) {
         const QRgb* src = cell.data() + static_cast<std::size_t>(rows.first[py]) * s.cols;
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(py));
         for (int px = 0; px < w; ++px) {
-            const QRgb colour = src[colOf[px]];
+            const QRgb colour = src[cols.first[px]];
             line[px] = colour == kMasked ? maskedColor(px, py) : colour;
         }
     }

@@ -155,7 +155,8 @@ int main(int argc, char** argv)
     parser.process(app);
     const bool smoke = parser.isSet("smoke");
     const int edits = smoke ? 1 : std::max(1, parser.value("edits").toInt());
-    const int threads = parser.isSet("threads") ? parser.value("threads").toInt() : std::max(1, QThread::idealThreadCount() - 1);
+    const int threads =
+        parser.isSet("threads") ? parser.value("threads").toInt() : std::max(1, QThread::idealThreadCount() - 1);
     set_engine_threads(std::max(1, threads));
     const QStringList wanted = smoke ? QStringList{"book"} : parser.value("cases").split(',', Qt::SkipEmptyParts);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How the engine's traced forward (GPT-2 small attention) scales with sequence length and batch, one
 # thread, as Markdown tables: median ms, GFLOP/s against one core's peak, peak RSS, and the share of
-# time in the quadratic phases (scores + mask + softmax + context, from bench's phases_ms), which
+# time in the quadratic phases (scores, softmax with the mask, context, from bench's phases_ms), which
 # grows with tokens while the projections grow only linearly. Then 1 vs 2 threads, and the bare
 # engine on the small cases in microseconds.
 #
@@ -40,7 +40,7 @@ bench() {
     "$cli" bench --call "$call" --threads "$1" --batch "$2" --tokens "$3" --repeat "$repeat" --json |
         $py -c 'import json, sys
 d = json.load(sys.stdin); p = d["phases_ms"]
-quad = sum(p[k] for k in ("scores", "mask", "softmax", "context")) / max(sum(p.values()), 1e-12)
+quad = sum(p[k] for k in ("scores", "softmax", "context")) / max(sum(p.values()), 1e-12)
 print(d["median_ms"], d["gflops"], d["peak_rss_mb"], quad)'
 }
 # torch BATCH TOKENS -> median_ms (one thread, like the engine)
