@@ -9,14 +9,14 @@
 //       [--cases book,book-v2,gpt2-16,gpt2-128,gpt2-1024] [--smoke]
 #include "edit_probe.h"
 
-#include "app_shell.h"
-#include "heatmap_widget.h"
-#include "heatmaps_view.h"
-#include "main_window.h"
-#include "presets.h"
-#include "session.h"
-#include "threads.h"
-#include "weights_actions.h"
+#include "shell/app_shell.h"
+#include "widgets/heatmap_widget.h"
+#include "pages/heatmaps/heatmaps_view.h"
+#include "shell/main_window.h"
+#include "model/presets.h"
+#include "model/session.h"
+#include "tensor/threads.h"
+#include "shell/weights_actions.h"
 
 #include <QCheckBox>
 #include <QCommandLineParser>

@@ -1,8 +1,8 @@
 // libFuzzer harness for the call parser: any bytes are either refused with an error whose caret
 // lies inside the text, or bind to a Config that validates without throwing and whose canonical
 // and positional calls parse back to the same Config.
-#include "call_parser.h"
-#include "config.h"
+#include "call/call_parser.h"
+#include "call/config.h"
 
 #include <cstdint>
 #include <cstdio>

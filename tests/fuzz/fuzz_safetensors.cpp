@@ -1,9 +1,9 @@
 // libFuzzer harness for the safetensors loader: any bytes are either refused with attnlab::Error
 // (one sentence) or load into tensors whose values can be read, and which the weight layouts
 // either accept or refuse with attnlab::Error. Any other exception, crash or sanitizer report is a bug.
-#include "error.h"
-#include "safetensors.h"
-#include "weights.h"
+#include "tensor/error.h"
+#include "io/safetensors.h"
+#include "io/weights.h"
 
 #include <cstdint>
 #include <cstdio>

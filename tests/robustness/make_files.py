@@ -3,7 +3,7 @@
 tests/robustness/files/. The files are committed; run this only to regenerate them. Standard library only.
 
 Files that cannot live in git (a FIFO, an unreadable file, a directory, a deeply nested header) are made
-by tests/test_robustness.cpp at run time."""
+by tests/cli/test_robustness.cpp at run time."""
 import json
 import os
 import struct

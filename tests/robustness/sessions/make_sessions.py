@@ -2,7 +2,7 @@
 """Writes the malformed session files of the robustness corpus (and one good one) into
 tests/robustness/sessions/, and cases.tsv beside them: `file<TAB>phrase the refusal must contain`
 (an empty phrase: the file opens). The files are committed; run this only to regenerate them.
-Run by tests/test_ui_session_corpus.cpp. Standard library only."""
+Run by tests/ui/test_ui_session_corpus.cpp. Standard library only."""
 import copy
 import json
 import os
@@ -151,7 +151,7 @@ with open(os.path.join(HERE, "a-directory.attnlab.json", "README"), "w") as f:
 cases.append(("a-directory.attnlab.json", "it is a directory, not a session file"))
 
 with open(os.path.join(HERE, "cases.tsv"), "w") as f:
-    f.write("# Written by make_sessions.py; run by tests/test_ui_session_corpus.cpp.\n")
+    f.write("# Written by make_sessions.py; run by tests/ui/test_ui_session_corpus.cpp.\n")
     f.write("# file\tphrase the one-sentence refusal must contain (empty: the file opens)\n")
     for name, phrase in cases:
         f.write(f"{name}\t{phrase}\n")

@@ -1,0 +1,25 @@
+#pragma once
+#include "cli/cli_args.h"
+
+#include <string>
+#include <vector>
+
+namespace cli {
+
+// Each command returns the process exit code: 0 done, 1 refused input (sentence on stderr).
+int cmd_validate(const std::vector<std::string>& argv);
+int cmd_trace(const std::vector<std::string>& argv);
+int cmd_run(const std::vector<std::string>& argv);
+int cmd_bench(const std::vector<std::string>& argv);
+// The debugging lessons (cli_lessons.cpp).
+int cmd_diagnose(const std::vector<std::string>& argv);
+int cmd_transfer(const std::vector<std::string>& argv);
+int cmd_contract(const std::vector<std::string>& argv);
+// Wrapper vs integrated (cli_designs.cpp, cli_tradeoffs.cpp).
+int cmd_layout(const std::vector<std::string>& argv);
+int cmd_equivalence(const std::vector<std::string>& argv);
+int cmd_tradeoffs(const std::vector<std::string>& argv);
+// "Load your own": what a weights file says about its module (cli_inspect.cpp).
+int cmd_inspect(const std::vector<std::string>& argv);
+
+} // namespace cli

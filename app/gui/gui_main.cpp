@@ -1,0 +1,246 @@
+// attention-lab: the GUI. The options set up the session exactly as a student would by hand, so
+// --screenshot pictures (the README's, the tests') show what the app really shows.
+#include "shell/app_shell.h"
+#include "model/bug_lesson.h"
+#include "pages/debug/bug_view.h"
+#include "call/call_parser.h"
+#include "pages/debug/debug_view.h"
+#include "pages/designs/designs_view.h"
+#include "render/heatmap_source.h"
+#include "shell/main_window.h"
+#include "model/presets.h"
+#include "model/session.h"
+#include "tensor/threads.h"
+#include "pages/debug/transfer_view.h"
+#include "shell/weights_actions.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QPainter>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <optional>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+[[noreturn]] void refuse(const QString& sentence)
+{
+    std::fprintf(stderr, "attention-lab: %s\n", qPrintable(sentence));
+    std::exit(1);
+}
+
+std::int64_t positiveOption(const QCommandLineParser& parser, const QString& name)
+{
+    bool ok = false;
+    const qlonglong v = parser.value(name).toLongLong(&ok);
+    if (!ok || v < 1)
+        refuse(QStringLiteral("--%1 takes a positive whole number, not '%2'.").arg(name, parser.value(name)));
+    return v;
+}
+
+void setUpLook(QApplication& app)
+{
+    // A fixed light theme and large type: the app is made to be read from the back of a classroom.
+    app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette palette = app.style()->standardPalette();
+    app.setPalette(palette);
+    QFont font = app.font();
+    font.setFamily(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(16);
+    app.setFont(font);
+    app.setWindowIcon(QIcon(QStringLiteral(":/icons/attention-lab.svg")));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    useOffscreenForHelp(argc, argv); // ui/shell/app_shell.h
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("attention-lab"));
+    QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
+    setUpLook(app);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Multi-head attention, stage by stage, as chapter 3 of "
+                                                    "\"Build a Large Language Model (From Scratch)\" builds it."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({
+        {QStringLiteral("preset"), QStringLiteral("Start from a preset: %1.").arg(presetIds().join(", ")),
+         QStringLiteral("NAME")},
+        {QStringLiteral("call"),
+         QStringLiteral("Start from a constructor call, e.g. \"MultiHeadAttention(768, 768, 1024, 0.0, 12)\"."),
+         QStringLiteral("C")},
+        {QStringLiteral("tokens"), QStringLiteral("Tokens in the input."), QStringLiteral("T")},
+        {QStringLiteral("batch"), QStringLiteral("Sequences in the batch."), QStringLiteral("B")},
+        {QStringLiteral("stage"), QStringLiteral("Show this stage, e.g. queries.view or attn_weights."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("head"), QStringLiteral("Select this head (from 0)."), QStringLiteral("N")},
+        {QStringLiteral("view"),
+         QStringLiteral(
+             "Open this view: stepper, heatmaps, debug, designs or tradeoffs (default: heatmaps when --stage "
+             "names an attention matrix, else stepper)."),
+         QStringLiteral("VIEW")},
+        {QStringLiteral("lesson"), QStringLiteral("Debugging tab: open contract, bugs or transfer."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("bug"), QStringLiteral("Debugging tab: inject this bug, e.g. skip-contiguous."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("no-transpose"),
+         QStringLiteral("Weight transfer: write this line without .T (query, key, value)."), QStringLiteral("ROLE")},
+        {QStringLiteral("omit"), QStringLiteral("Weight transfer: leave this line out (query, key, value)."),
+         QStringLiteral("ROLE")},
+        {QStringLiteral("screenshot"), QStringLiteral("Wait for the computation, save the window as a PNG, and exit."),
+         QStringLiteral("FILE.png")},
+    });
+    addShellOptions(parser);   // --open, --save-session, --presentation, --guide (ui/shell/app_shell.h)
+    addWeightsOptions(parser); // --weights, --layer, --weights-dialog (ui/shell/weights_actions.h)
+    parser.process(app);
+    // One core stays with the GUI thread: on a two-core laptop a second engine thread (and its
+    // OpenMP spin-wait) would starve painting, and small edits gain nothing from it.
+    set_engine_threads(std::max(1, QThread::idealThreadCount() - 1));
+
+    Session session;
+    if (parser.isSet("preset") && parser.isSet("call"))
+        refuse(QStringLiteral("use either --preset or --call, not both."));
+    const QString presetId = parser.isSet("preset") ? parser.value("preset") : QStringLiteral("gpt2-small");
+    const Preset* preset = findPreset(presetId);
+    if (!preset)
+        refuse(QStringLiteral("there is no preset '%1'; the presets are %2.").arg(presetId, presetIds().join(", ")));
+    session.applyPreset(*preset);
+    if (const QString refused = applyStartupState(parser, session); !refused.isEmpty())
+        refuse(refused);
+    if (parser.isSet("call")) {
+        const std::string call = parser.value("call").toStdString();
+        const ParsedCall parsed = parse_call(call);
+        if (!parsed.ok())
+            refuse(QStringLiteral("--call: %1 (column %2)")
+                       .arg(QString::fromStdString(parsed.error->message))
+                       .arg(parsed.error->column + 1));
+        session.setCallText(parser.value("call"));
+    }
+    std::int64_t batch = session.batch(), tokens = session.numTokens();
+    if (parser.isSet("batch"))
+        batch = positiveOption(parser, "batch");
+    if (parser.isSet("tokens"))
+        tokens = positiveOption(parser, "tokens");
+    session.setInputShape(batch, tokens);
+    if (const QString refused = applyStartupWeights(parser, session); !refused.isEmpty())
+        refuse(refused);
+    for (const auto& d : session.diagnostics())
+        if (d.severity == Severity::Error)
+            refuse(QString::fromStdString(d.message));
+
+    if (parser.isSet("stage")) {
+        const auto names = stage_names(session.config(), session.training() && session.config().dropout > 0);
+        QStringList valid;
+        for (const auto& n : names)
+            valid << QString::fromStdString(n);
+        if (!valid.contains(parser.value("stage")))
+            refuse(QStringLiteral("this module has no stage '%1'; its stages are %2.")
+                       .arg(parser.value("stage"), valid.join(", ")));
+        session.setStageByName(parser.value("stage"));
+        // An attention matrix is best seen as heatmaps, one per head: open them unless told otherwise.
+        if (const auto kind = heatmapKindOfStage(parser.value("stage").toStdString()); kind && !parser.isSet("view")) {
+            session.setHeatmapKind(*kind);
+            session.setView(ViewMode::Heatmaps);
+        }
+    }
+    std::optional<int> head;
+    if (parser.isSet("head")) {
+        bool ok = false;
+        const int h = parser.value("head").toInt(&ok);
+        const int heads = session.config().has_heads() ? static_cast<int>(session.config().num_heads) : 1;
+        if (!ok || h < 0 || h >= heads)
+            refuse(QStringLiteral("--head must be a head number from 0 to %1, not '%2'.")
+                       .arg(heads - 1)
+                       .arg(parser.value("head")));
+        head = h;
+    }
+    if (parser.isSet("view")) {
+        const QString v = parser.value("view");
+        const QStringList views{QStringLiteral("stepper"), QStringLiteral("heatmaps"), QStringLiteral("debug"),
+                                QStringLiteral("designs"), QStringLiteral("tradeoffs")};
+        if (!views.contains(v))
+            refuse(QStringLiteral("--view takes %1, not '%2'.").arg(views.join(", "), v));
+        const ViewMode modes[] = {ViewMode::Stepper, ViewMode::Heatmaps, ViewMode::Debug, ViewMode::Designs,
+                                  ViewMode::Tradeoffs};
+        session.setView(modes[views.indexOf(v)]);
+    }
+    const QStringList lessons{QStringLiteral("contract"), QStringLiteral("bugs"), QStringLiteral("transfer")};
+    if (parser.isSet("lesson") && !lessons.contains(parser.value("lesson")))
+        refuse(QStringLiteral("--lesson takes %1, not '%2'.").arg(lessons.join(", "), parser.value("lesson")));
+    std::optional<Bug> bug;
+    std::vector<std::pair<TransferRole, bool>> transferEdits; // role, written (false: --omit, true: --no-transpose)
+    try {
+        if (parser.isSet("bug"))
+            bug = bug_from_name(parser.value("bug").toStdString());
+        for (const QString& role : parser.values("no-transpose"))
+            transferEdits.emplace_back(role_from_name(role.toStdString()), true);
+        for (const QString& role : parser.values("omit"))
+            transferEdits.emplace_back(role_from_name(role.toStdString()), false);
+    } catch (const std::exception& e) {
+        refuse(QString::fromUtf8(e.what()));
+    }
+    if (bug || parser.isSet("lesson") || !transferEdits.empty())
+        session.setView(ViewMode::Debug);
+
+    MainWindow window(&session);
+    window.resize(1600, 1000);
+    DebugView* debug = window.debugView();
+    if (bug)
+        debug->bugView()->lesson()->setBug(*bug);
+    for (const auto& [role, written] : transferEdits)
+        debug->transferView()->setLine(role, written, !written);
+    if (parser.isSet("lesson") || bug || !transferEdits.empty())
+        debug->showSection(parser.isSet("lesson") ? static_cast<DebugSection>(lessons.indexOf(parser.value("lesson")))
+                           : bug                  ? DebugSection::Bugs
+                                                  : DebugSection::Transfer);
+    const QString screenshot = parser.value("screenshot");
+    // The head can be selected only once the trace says how many there are.
+    QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
+        if (!(flags & ChangeFlag::Trace))
+            return;
+        if (head)
+            session.setHead(*std::exchange(head, std::nullopt));
+        if (screenshot.isEmpty() || session.busy())
+            return;
+        static std::function<void()> shoot;
+        shoot = [&] { // the comparison view checks equivalence on its own worker: wait for it too
+            if (window.designsView()->isVisible() && window.designsView()->computing())
+                return QTimer::singleShot(100, &window, shoot);
+            QPixmap picture = window.grab();
+            if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
+                QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
+                const QRect at(window.mapFromGlobal(dialog->mapToGlobal(QPoint(0, 0))), dialog->size());
+                painter.drawPixmap(at.topLeft(), dialog->grab());
+                painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
+                painter.drawRect(at.adjusted(-1, -1, 0, 0));
+            }
+            if (!picture.save(screenshot))
+                refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
+            QApplication::exit(0);
+        };
+        QTimer::singleShot(250, &window, shoot);
+    });
+    QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
+        if (!screenshot.isEmpty() && (flags & ChangeFlag::Diagnostics) && !session.busy())
+            for (const auto& d : session.diagnostics())
+                if (d.code == "engine")
+                    refuse(QString::fromStdString(d.message));
+    });
+    AppShell shell(&window, &session, parser); // menus, sessions, undo, presentation, lessons
+    window.show();
+    return QApplication::exec();
+}

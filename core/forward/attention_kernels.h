@@ -1,0 +1,49 @@
+#pragma once
+// The arithmetic of the forward pass on row-major buffers: GEMMs through Eigen maps, no copies of
+// the head slices (a head is a column block of the projection, read with an outer stride).
+#include "tensor/eigen_types.h"
+#include "tensor/tensor.h"
+
+#include <cstdint>
+
+namespace attnlab {
+
+// y = x W^T (+ b) over the last axis, as nn.Linear: x (..., in) contiguous, W (out, in).
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor* bias);
+// y = x W, as SelfAttention_v1's plain parameters: x (..., in), W (in, out).
+Tensor matmul_right(const Tensor& x, const Tensor& weight);
+
+// Where head h of batch b lives inside a (b, T, H*hd) projection: rows of hd floats every
+// `row_stride` floats. Single-head modules are the case H = 1, hd = d_out.
+struct HeadLayout {
+    std::int64_t batch = 1, heads = 1, tokens = 1, head_dim = 1;
+    std::int64_t row_stride() const { return heads * head_dim; }
+    std::int64_t batch_stride() const { return tokens * heads * head_dim; }
+};
+
+// The outputs of the attention core for every (batch, head) block; masked may be null when the
+// module is not causal (no mask stage), context null when dropout must come first.
+struct AttentionBuffers {
+    float* scores = nullptr;  // (b, H, T, T): Q_h K_h^T
+    float* masked = nullptr;  // (b, H, T, T): scores with -inf above the diagonal
+    float* weights = nullptr; // (b, H, T, T): softmax(masked / sqrt(head_dim)) row by row
+    float* context = nullptr; // (b, H, T, hd): weights_h V_h
+};
+
+// Milliseconds spent in each step (summed over blocks; measured only when running on one thread).
+struct AttentionTimes {
+    double scores = 0, softmax = 0, context = 0; // the mask is one pass with the softmax
+};
+
+// Runs scores -> mask -> softmax -> context one (batch, head) block at a time, so each T x T block
+// is still in cache for the next step instead of streaming b*H*T*T floats through memory 3 times.
+void attention_heads(const float* queries, const float* keys, const float* values, const HeadLayout& layout,
+                     bool causal, const AttentionBuffers& out, AttentionTimes* times = nullptr);
+// context (b, H, T, hd) = weights_h V_h on its own (after dropout). Causal weights are lower
+// triangular: row blocks multiply only the keys they can see.
+void attention_context(const float* weights, const float* values, const HeadLayout& layout, float* context,
+                       bool causal);
+// (b, H, T, hd) -> (b, T, H*hd): what contiguous() does after transpose(1, 2).
+void merge_heads(const float* context, const HeadLayout& layout, float* merged);
+
+} // namespace attnlab

@@ -1,0 +1,92 @@
+#include "forward/experiment.h"
+
+#include "tensor/error.h"
+
+#include <cstdio>
+
+namespace attnlab {
+
+std::string format_bytes(std::uint64_t bytes)
+{
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1024.0 && u < 6) {
+        v /= 1024.0;
+        ++u;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", v, units[u]);
+    return buf;
+}
+
+Experiment prepare(const ExperimentSpec& spec)
+{
+    Experiment e;
+    e.spec = spec;
+    const Config& c = spec.config;
+    SafetensorsFile input_file;
+    if (spec.input == InputSource::File) {
+        input_file = read_safetensors(spec.input_path);
+        const Tensor* x = input_file.find("x");
+        if (!x)
+            throw Error(spec.input_path + " has no tensor 'x' to use as the input.");
+        if (x->dim() < 2)
+            throw Error("'" + spec.input_path + "' holds x with shape " + shape_to_string(x->shape()) + ", but " +
+                        module_class_name(c.kind) + " takes x of shape " +
+                        (c.is_batched() ? "(b, num_tokens, d_in)." : "(num_tokens, d_in)."));
+        e.spec.batch = c.is_batched() && x->dim() == 3 ? x->size(0) : 1;
+        e.spec.num_tokens = x->dim() >= 2 ? x->size(-2) : 0;
+    } else if (spec.input == InputSource::Book) {
+        e.spec.num_tokens = 6;
+    }
+    const InputShape shape{e.spec.batch, e.spec.num_tokens};
+    for (const auto& d : validate(c, shape))
+        if (d.severity == Severity::Error)
+            throw Error(d.message);
+    const std::uint64_t need = estimate_memory_bytes(c, shape);
+    if (need > spec.memory_budget)
+        throw Error("this request needs about " + format_bytes(need) +
+                    " (weights plus every recorded stage), more than the " + format_bytes(spec.memory_budget) +
+                    " memory budget; use fewer tokens, a smaller batch or fewer heads.");
+
+    if (spec.weights_path.empty()) {
+        e.weights = init_weights(c, spec.seed);
+    } else {
+        const SafetensorsFile file = read_safetensors(spec.weights_path);
+        WeightLayout layout = spec.layout;
+        if (spec.layout_from_file && !file.meta("layout").empty()) {
+            try {
+                layout = layout_from_name(file.meta("layout"));
+            } catch (const Error& e) {
+                throw Error("the __metadata__ of '" + spec.weights_path + "' names its layout: " + e.what());
+            }
+        }
+        e.weights = state_dict_from_file(file, c, layout, spec.layer);
+    }
+    switch (spec.input) {
+    case InputSource::Random: e.x = random_input(c, e.spec.batch, e.spec.num_tokens, spec.seed + 1); break;
+    case InputSource::Book: e.x = book_input(c, e.spec.batch); break;
+    case InputSource::File: e.x = *input_file.find("x"); break;
+    }
+    return e;
+}
+
+Trace run(const Experiment& e, const std::atomic<bool>* cancel)
+{
+    ForwardOptions options;
+    options.cancel = cancel;
+    options.training = e.spec.training;
+    options.dropout_seed = e.spec.seed + 2;
+    return trace_forward(e.spec.config, e.weights, e.x, options);
+}
+
+void write_dump(const std::string& path, const Trace& trace)
+{
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& s : trace.stages)
+        tensors.emplace_back(s.name, s.tensor);
+    write_safetensors(path, tensors, {{"call", canonical_call(trace.config)}, {"format", "attention-lab dump"}});
+}
+
+} // namespace attnlab

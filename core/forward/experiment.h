@@ -1,0 +1,47 @@
+#pragma once
+// One forward-pass request as the CLI and the GUI both state it: a config, where the weights and
+// the input come from, and the memory budget. prepare() checks everything and refuses with one
+// sentence before allocating; run() then traces it.
+#include "call/config.h"
+#include "forward/trace.h"
+#include "io/weights.h"
+
+#include <cstdint>
+#include <string>
+
+namespace attnlab {
+
+enum class InputSource { Random, Book, File };
+
+struct ExperimentSpec {
+    Config config;
+    std::int64_t batch = 1;
+    std::int64_t num_tokens = 6;
+    std::uint64_t seed = 123;
+    std::string weights_path; // empty: seeded initialisation
+    WeightLayout layout = WeightLayout::Torch;
+    bool layout_from_file = true; // use the file's __metadata__.layout when it names one
+    int layer = 0;
+    InputSource input = InputSource::Random;
+    std::string input_path; // for InputSource::File: tensor `x` of a safetensors file
+    bool training = false;
+    std::uint64_t memory_budget = std::uint64_t{2} << 30;
+};
+
+struct Experiment {
+    ExperimentSpec spec;
+    StateDict weights;
+    Tensor x;
+};
+
+std::string format_bytes(std::uint64_t bytes); // "1.50 GiB"
+
+// Throws Error: invalid config, memory estimate beyond the budget (both numbers said), bad files.
+Experiment prepare(const ExperimentSpec& spec);
+// cancel: see ForwardOptions::cancel (throws Cancelled when it turns true mid-way).
+Trace run(const Experiment& experiment, const std::atomic<bool>* cancel = nullptr);
+
+// The canonical stages, every one as F32 under its canonical name, the call in __metadata__. Atomic.
+void write_dump(const std::string& path, const Trace& trace);
+
+} // namespace attnlab

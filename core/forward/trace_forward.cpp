@@ -1,0 +1,290 @@
+// Runs the book's modules stage by stage and records each stage as PyTorch would hold it.
+#include "forward/attention_kernels.h"
+#include "tensor/error.h"
+#include "tensor/random.h"
+#include "forward/trace.h"
+
+#include <chrono>
+#include <map>
+
+namespace attnlab {
+
+namespace {
+
+// Axis name -> size for this config and input, so every stage's expected shape is said once.
+struct Sizes {
+    std::map<std::string, std::int64_t> of;
+    Shape shape(const std::vector<std::string>& axes) const
+    {
+        Shape s;
+        for (const auto& a : axes)
+            s.push_back(of.at(a));
+        return s;
+    }
+};
+
+// Stage boundaries are where a cancel is honoured: the trace under construction is local to
+// trace_forward, so throwing here leaves nothing half-recorded behind.
+void stop_if_cancelled(const ForwardOptions& options)
+{
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
+}
+
+class Recorder {
+public:
+    Recorder(Trace& trace, const Sizes& sizes, const ForwardOptions& options, std::string prefix = {})
+        : trace_(trace), sizes_(sizes), options_(options), prefix_(std::move(prefix))
+    {
+    }
+    // Returns a handle on the same storage (never a reference into the growing stage list).
+    Tensor add(const std::string& name, Tensor tensor, std::vector<std::string> axes, const std::string& view_of = {})
+    {
+        stop_if_cancelled(options_);
+        Stage s;
+        s.name = prefix_ + name;
+        s.code_line = source_line(trace_.config.kind, s.name);
+        s.expected_shape = sizes_.shape(axes);
+        s.axes = std::move(axes);
+        s.view_of = view_of.empty() ? std::string{} : prefix_ + view_of;
+        s.tensor = std::move(tensor);
+        trace_.stages.push_back(std::move(s));
+        return trace_.stages.back().tensor;
+    }
+
+private:
+    Trace& trace_;
+    const Sizes& sizes_;
+    const ForwardOptions& options_;
+    std::string prefix_;
+};
+
+// Adds the time until the end of its scope to one PhaseTimes field (nothing when not profiling).
+class PhaseTimer {
+public:
+    explicit PhaseTimer(double* sink) : sink_(sink), start_(std::chrono::steady_clock::now()) {}
+    ~PhaseTimer()
+    {
+        if (sink_)
+            *sink_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+private:
+    double* sink_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+const Tensor& param(const StateDict& weights, const std::string& name)
+{
+    auto it = weights.find(name);
+    if (it == weights.end())
+        throw Error("the weights have no tensor '" + name + "', which this module needs.");
+    return it->second;
+}
+
+const Tensor* optional_param(const StateDict& weights, const std::string& name, bool wanted)
+{
+    return wanted ? &param(weights, name) : nullptr;
+}
+
+// Inverted dropout as nn.Dropout does in training mode: zero with probability p, scale the rest.
+Tensor dropout(const Tensor& weights, double p, std::uint64_t seed)
+{
+    Tensor out = Tensor::empty(weights.shape());
+    Random rng(seed);
+    const float scale = static_cast<float>(1.0 / (1.0 - p));
+    const float* src = weights.data();
+    float* dst = out.data();
+    for (std::int64_t i = 0; i < out.numel(); ++i)
+        dst[i] = rng.uniform() < static_cast<float>(p) ? 0.0f : src[i] * scale;
+    return out;
+}
+
+// One CausalAttention / SelfAttention head over x; returns the context stage's tensor.
+Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std::string& wp, const Tensor& x,
+                   const ForwardOptions& options, std::uint64_t dropout_seed)
+{
+    const bool batched = c.is_batched();
+    const std::vector<std::string> rows =
+        batched ? std::vector<std::string>{"b", "num_tokens"} : std::vector<std::string>{"num_tokens"};
+    auto axes = [&](std::initializer_list<std::string> tail) {
+        std::vector<std::string> a = rows;
+        a.insert(a.end(), tail);
+        return a;
+    };
+    Tensor q, k, v;
+    if (c.kind == ModuleKind::SelfAttentionV1) {
+        q = matmul_right(x, param(w, wp + "W_query"));
+        k = matmul_right(x, param(w, wp + "W_key"));
+        v = matmul_right(x, param(w, wp + "W_value"));
+    } else {
+        q = linear(x, param(w, wp + "W_query.weight"), optional_param(w, wp + "W_query.bias", c.qkv_bias));
+        k = linear(x, param(w, wp + "W_key.weight"), optional_param(w, wp + "W_key.bias", c.qkv_bias));
+        v = linear(x, param(w, wp + "W_value.weight"), optional_param(w, wp + "W_value.bias", c.qkv_bias));
+    }
+    rec.add("queries", q, axes({"d_out"}));
+    rec.add("keys", k, axes({"d_out"}));
+    rec.add("values", v, axes({"d_out"}));
+
+    const HeadLayout layout{batched ? x.size(0) : 1, 1, x.size(-2), c.d_out};
+    const std::int64_t T = layout.tokens;
+    const Shape score_shape = batched ? Shape{layout.batch, T, T} : Shape{T, T};
+    const bool causal = c.is_causal(), drop = causal && options.training && c.dropout > 0.0;
+    Tensor scores = Tensor::empty(score_shape), attn = Tensor::empty(score_shape), context = Tensor::empty(q.shape());
+    Tensor masked = causal ? Tensor::empty(score_shape) : Tensor();
+    attention_heads(q.data(), k.data(), v.data(), layout, causal,
+                    {scores.data(), causal ? masked.data() : nullptr, attn.data(), drop ? nullptr : context.data()});
+    rec.add("attn_scores", scores, axes({"num_tokens"}));
+    if (causal)
+        rec.add("attn_scores.masked", masked, axes({"num_tokens"}));
+    rec.add("attn_weights", attn, axes({"num_tokens"}));
+    if (drop) {
+        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, dropout_seed), axes({"num_tokens"}));
+        attention_context(attn.data(), v.data(), layout, context.data(), causal);
+    }
+    return rec.add("context", context, axes({"d_out"}));
+}
+
+void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, const ForwardOptions& options)
+{
+    const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.head_dim();
+    PhaseTimes* prof = options.profile;
+    auto sink = [prof](double PhaseTimes::*field) { return prof ? &(prof->*field) : nullptr; };
+    Tensor q, k, v;
+    {
+        PhaseTimer t(sink(&PhaseTimes::projections));
+        q = linear(x, param(w, "W_query.weight"), optional_param(w, "W_query.bias", c.qkv_bias));
+        stop_if_cancelled(options); // each projection is a large GEMM: a boundary of its own
+        k = linear(x, param(w, "W_key.weight"), optional_param(w, "W_key.bias", c.qkv_bias));
+        stop_if_cancelled(options);
+        v = linear(x, param(w, "W_value.weight"), optional_param(w, "W_value.bias", c.qkv_bias));
+    }
+    const std::vector<std::string> flat = {"b", "num_tokens", "d_out"};
+    const std::vector<std::string> split = {"b", "num_tokens", "num_heads", "head_dim"};
+    const std::vector<std::string> heads = {"b", "num_heads", "num_tokens", "head_dim"};
+    const std::pair<const char*, const Tensor*> roles[] = {{"queries", &q}, {"keys", &k}, {"values", &v}};
+    for (const auto& [role, projected] : roles)
+        rec.add(role, *projected, flat);
+    for (const auto& [role, projected] : roles)
+        rec.add(std::string(role) + ".view", projected->view({b, T, H, hd}), split, role);
+    for (const auto& [role, projected] : roles)
+        rec.add(std::string(role) + ".heads", projected->view({b, T, H, hd}).transpose(1, 2), heads, role);
+
+    const HeadLayout layout{b, H, T, hd};
+    const std::vector<std::string> square = {"b", "num_heads", "num_tokens", "num_tokens"};
+    Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}),
+           attn = Tensor::empty({b, H, T, T});
+    Tensor context = Tensor::empty({b, H, T, hd}), merged = Tensor::empty({b, T, c.d_out}), output;
+    const bool drop = options.training && c.dropout > 0.0;
+    AttentionTimes core_times;
+    // Cancellable runs take one batch element at a time, so a cancel waits for one element's
+    // attention core rather than the whole batch's (the kernels themselves run uninterrupted).
+    const std::int64_t chunk = options.cancel ? 1 : b, square_size = H * T * T, head_size = H * T * hd;
+    for (std::int64_t i = 0; i < b; i += chunk) {
+        stop_if_cancelled(options);
+        HeadLayout part = layout;
+        part.batch = chunk;
+        const std::int64_t in = i * layout.batch_stride();
+        attention_heads(q.data() + in, k.data() + in, v.data() + in, part, true,
+                        {scores.data() + i * square_size, masked.data() + i * square_size,
+                         attn.data() + i * square_size, drop ? nullptr : context.data() + i * head_size},
+                        prof ? &core_times : nullptr);
+    }
+    if (prof) {
+        prof->scores += core_times.scores;
+        prof->softmax += core_times.softmax;
+        prof->context += core_times.context;
+    }
+    rec.add("attn_scores", scores, square);
+    rec.add("attn_scores.masked", masked, square);
+    rec.add("attn_weights", attn, square);
+    if (drop) {
+        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, options.dropout_seed), square);
+        PhaseTimer t(sink(&PhaseTimes::context));
+        attention_context(attn.data(), v.data(), layout, context.data(), true);
+    }
+    {
+        PhaseTimer t(sink(&PhaseTimes::merge));
+        merge_heads(context.data(), layout, merged.data());
+    }
+    stop_if_cancelled(options);
+    {
+        PhaseTimer t(sink(&PhaseTimes::out_proj));
+        output = linear(merged, param(w, "out_proj.weight"), &param(w, "out_proj.bias"));
+    }
+    rec.add("context.heads", context, heads);
+    rec.add("context.transposed", context.transpose(1, 2), split, "context.heads");
+    rec.add("context.merged", merged, flat);
+    rec.add("output", output, flat);
+}
+
+void check_input(const Config& c, const Tensor& x)
+{
+    const std::int64_t want = c.is_batched() ? 3 : 2;
+    const std::string form = c.is_batched() ? "(b, num_tokens, d_in)" : "(num_tokens, d_in)";
+    if (x.dim() != want)
+        throw Error(module_class_name(c.kind) + " takes x of shape " + form + ", but x has shape " +
+                    shape_to_string(x.shape()) + ".");
+    if (x.size(-1) != c.d_in)
+        throw Error("mat1 and mat2 shapes cannot be multiplied: x has " + std::to_string(x.size(-1)) +
+                    " features per token, but the call says d_in=" + std::to_string(c.d_in) + ".");
+}
+
+} // namespace
+
+const Stage* Trace::find(std::string_view name) const
+{
+    for (const auto& s : stages)
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+Trace trace_forward(const Config& config, const StateDict& weights, const Tensor& x, const ForwardOptions& options)
+{
+    check_input(config, x);
+    const InputShape input{config.is_batched() ? x.size(0) : 1, x.size(-2)};
+    for (const auto& d : validate(config, input))
+        if (d.severity == Severity::Error)
+            throw Error(d.message);
+
+    Trace trace;
+    trace.config = config;
+    Sizes sizes;
+    sizes.of = {{"b", input.batch},
+                {"num_tokens", input.num_tokens},
+                {"d_in", config.d_in},
+                {"d_out", config.d_out},
+                {"num_heads", config.num_heads},
+                {"head_dim", config.head_dim()},
+                {"num_heads*d_out", config.num_heads * config.d_out}};
+    Recorder top(trace, sizes, options);
+    top.add("x", x,
+            config.is_batched() ? std::vector<std::string>{"b", "num_tokens", "d_in"}
+                                : std::vector<std::string>{"num_tokens", "d_in"});
+    if (config.kind == ModuleKind::MultiHeadAttention) {
+        multi_head(top, config, weights, x, options);
+    } else if (config.kind == ModuleKind::MultiHeadAttentionWrapper) {
+        Config head = config;
+        head.kind = ModuleKind::CausalAttention;
+        std::vector<Tensor> contexts;
+        for (std::int64_t h = 0; h < config.num_heads; ++h) {
+            Recorder rec(trace, sizes, options, "heads." + std::to_string(h) + ".");
+            contexts.push_back(single_head(rec, head, weights, "heads." + std::to_string(h) + ".", x, options,
+                                           options.dropout_seed + static_cast<std::uint64_t>(h)));
+        }
+        // torch.cat(..., dim=-1): each head's context becomes a column block of the output.
+        const std::int64_t rows = input.batch * input.num_tokens, d = config.d_out;
+        Tensor out = Tensor::empty({input.batch, input.num_tokens, config.num_heads * d});
+        for (std::int64_t h = 0; h < config.num_heads; ++h) {
+            MapMatrix dst(out.data() + h * d, rows, d, Eigen::OuterStride<>(config.num_heads * d));
+            dst = ConstMapMatrix(contexts[static_cast<std::size_t>(h)].data(), rows, d, Eigen::OuterStride<>(d));
+        }
+        top.add("output", out, {"b", "num_tokens", "num_heads*d_out"});
+    } else {
+        single_head(top, config, weights, "", x, options, options.dropout_seed);
+    }
+    return trace;
+}
+
+} // namespace attnlab

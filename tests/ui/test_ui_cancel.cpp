@@ -1,0 +1,181 @@
+// Long work is cancellable (issue 7): GPT-2 small at batch 8 x 1,024 tokens, started and cancelled
+// by the Cancel button, by Esc and by the session's slot. Busy clears within a couple of seconds,
+// the previous trace stays on screen, the typed settings stay, and the status bar says the result
+// is the previous one and offers Compute. A newer edit cancels the now-stale computation.
+#include "widgets/call_line.h"
+#include "shell/compute_status.h"
+#include "shell/main_window.h"
+#include "model/presets.h"
+#include "model/session.h"
+
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+bool idleWithTrace(const Session& s)
+{
+    return s.trace() && !s.busy();
+}
+
+// ATTNLAB_TEST_SHOTS=DIR saves the window at the interesting moments, to look at the status bar.
+void shoot(QWidget* window, const char* name)
+{
+    const QString dir = qEnvironmentVariable("ATTNLAB_TEST_SHOTS");
+    if (!dir.isEmpty())
+        window->grab().save(dir + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
+}
+
+bool hasDiagnostic(const Session& s, const std::string& code)
+{
+    for (const auto& d : s.diagnostics())
+        if (d.code == code)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestUiCancel : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        session_ = std::make_unique<Session>();
+        window_ = std::make_unique<MainWindow>(session_.get());
+        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // (768, 768, 1024, 0.0, 12)
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_), 30000);
+    }
+    void cleanup()
+    {
+        window_.reset();
+        session_.reset();
+    }
+
+    void cancellingKeepsThePreviousTraceAndOffersCompute_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("Cancel button") << QStringLiteral("button");
+        QTest::newRow("Esc in the window") << QStringLiteral("esc");
+        QTest::newRow("Esc in the call line") << QStringLiteral("esc-call-line");
+        QTest::newRow("session slot") << QStringLiteral("slot");
+    }
+
+    void cancellingKeepsThePreviousTraceAndOffersCompute()
+    {
+        QFETCH(QString, how);
+        const auto previous = session_->trace();
+        ComputeStatus* status = window_->computeStatus();
+        QPushButton* action = status->actionButton();
+        QVERIFY(!status->indicatorShown());
+        session_->setInputShape(8, 1024);
+        QVERIFY(session_->busy());
+        QVERIFY(!status->indicatorShown()); // a short computation never flashes it
+        QTRY_VERIFY_WITH_TIMEOUT(status->indicatorShown(), 2000);
+        QVERIFY(action->isVisible());
+        QCOMPARE(action->text(), QStringLiteral("Cancel"));
+        shoot(window_.get(), "computing");
+
+        QSignalSpy spy(session_.get(), &Session::changed);
+        QElapsedTimer latency;
+        latency.start();
+        if (how == "button") {
+            QTest::mouseClick(action, Qt::LeftButton);
+        } else if (how == "slot") {
+            session_->cancel();
+        } else {
+            QWidget* target = window_.get();
+            if (how == "esc-call-line") { // a plain line edit has no use for Esc: it reaches the window
+                window_->callLine()->setFocus();
+                target = window_->callLine();
+            }
+            QTest::keyClick(target, Qt::Key_Escape);
+        }
+        QVERIFY(session_->cancelling() || !session_->busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 3000);
+        qInfo("cancel latency (%s): %lld ms", qPrintable(how), static_cast<long long>(latency.elapsed()));
+
+        // The previous result stays, consistent with itself; the settings are the ones typed.
+        QCOMPARE(session_->trace(), previous);
+        QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{1, 16, 768}));
+        QCOMPARE(session_->batch(), 8);
+        QCOMPARE(session_->numTokens(), 1024);
+        QVERIFY(session_->cancelled());
+        QVERIFY(hasDiagnostic(*session_, "cancelled"));
+        QVERIFY(!session_->hasErrors());
+        QVERIFY2(status->text().startsWith(QStringLiteral("Cancelled — showing the previous result, "
+                                                          "MultiHeadAttention(768, 768, 1024, 0.0, 12) on input "
+                                                          "(1, 16, 768).")),
+                 qPrintable(status->text()));
+        QVERIFY(!status->indicatorShown());
+        QVERIFY(action->isVisible());
+        QCOMPARE(action->text(), QStringLiteral("Compute"));
+        shoot(window_.get(), "cancelled");
+        QVERIFY(spy.count() >= 1);
+        const auto last = spy.last().at(0).value<ChangeFlags>();
+        QVERIFY((last & ChangeFlag::Busy) && (last & ChangeFlag::Diagnostics) && !(last & ChangeFlag::Trace));
+
+        // Compute runs the shown settings again; cancelling again brings back the same state.
+        QTest::mouseClick(action, Qt::LeftButton);
+        QVERIFY(session_->busy());
+        QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, "cancelled"));
+        session_->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 3000);
+        QCOMPARE(session_->trace(), previous);
+        QVERIFY(session_->cancelled());
+    }
+
+    void anEditAfterACancelComputesAndClearsTheNote()
+    {
+        session_->setInputShape(8, 1024);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->computeStatus()->indicatorShown(), 2000);
+        session_->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 3000);
+        QVERIFY(session_->cancelled());
+        session_->setInputShape(2, 32);
+        QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, "cancelled"));
+        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_), 30000);
+        QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{2, 32, 768}));
+        QVERIFY(window_->computeStatus()->text().startsWith(QStringLiteral("Showing ")));
+        QVERIFY(!window_->computeStatus()->actionButton()->isVisible());
+    }
+
+    void aNewerEditCancelsTheStaleComputation()
+    {
+        session_->setInputShape(8, 1024);
+        QTest::qWait(150); // the big computation is under way
+        QVERIFY(session_->busy());
+        QElapsedTimer elapsed;
+        elapsed.start();
+        session_->setInputShape(1, 8);
+        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_), 30000);
+        qInfo("a newer edit replaced 8 x 1024 tokens in %lld ms", static_cast<long long>(elapsed.elapsed()));
+        QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{1, 8, 768}));
+        QVERIFY(!session_->cancelled()); // superseded, not cancelled by the user: nothing to report
+        QVERIFY(!hasDiagnostic(*session_, "cancelled"));
+        QVERIFY(elapsed.elapsed() < 5000);
+    }
+
+    void escWhileIdleDoesNothing()
+    {
+        QSignalSpy spy(session_.get(), &Session::changed);
+        QTest::keyClick(window_.get(), Qt::Key_Escape);
+        QCOMPARE(spy.count(), 0);
+        QVERIFY(!session_->cancelled());
+    }
+
+private:
+    std::unique_ptr<Session> session_;
+    std::unique_ptr<MainWindow> window_;
+};
+
+QTEST_MAIN(TestUiCancel)
+#include "test_ui_cancel.moc"

@@ -1,0 +1,216 @@
+// Presentation mode and guided lessons (issue 6): F5 enlarges the type and Esc restores it; zoom
+// and high contrast change the whole application; every lesson loads its text; "Show me" sets the
+// app up and Check judges what the student did.
+#include "shell/app_shell.h"
+#include "shell/lessons_panel.h"
+#include "shell/main_window.h"
+#include "shell/presentation.h"
+#include "model/presets.h"
+#include "model/undo_commands.h"
+#include "model/session.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDockWidget>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+bool idle(const Session& s)
+{
+    return s.trace() && !s.busy();
+}
+
+} // namespace
+
+class TestUiClassroom : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab")).clear();
+        QFont f = QApplication::font();
+        f.setPixelSize(16);
+        QApplication::setFont(f);
+    }
+
+    void presentationModeEnlargesTypeAndZoomScalesIt()
+    {
+        Session session;
+        MainWindow window(&session);
+        PresentationMode mode(&window);
+        window.show();
+        QCOMPARE(mode.fontPixelSize(), 16);
+        mode.setPresenting(true);
+        QVERIFY(mode.presenting());
+        QCOMPARE(mode.fontPixelSize(), 22); // 16 × 1.4
+        QVERIFY(window.windowState() & Qt::WindowFullScreen);
+        mode.setPresenting(false);
+        QCOMPARE(mode.fontPixelSize(), 16);
+        QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
+
+        mode.setZoom(mode.zoom() * PresentationMode::kZoomStep);
+        QCOMPARE(mode.fontPixelSize(), 18);
+        mode.setZoom(10);
+        QCOMPARE(mode.zoom(), 3.0); // clamped
+        mode.setZoom(1.0);
+        QCOMPARE(mode.fontPixelSize(), 16);
+    }
+
+    void highContrastAndThemesSetThePalette()
+    {
+        Session session;
+        MainWindow window(&session);
+        PresentationMode mode(&window);
+        mode.setTheme(Theme::Dark);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
+        mode.setHighContrast(true);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(Qt::black));
+        QCOMPARE(QApplication::palette().color(QPalette::WindowText), QColor(Qt::white));
+        mode.setTheme(Theme::Light);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(Qt::white));
+        QCOMPARE(QApplication::palette().color(QPalette::Text), QColor(Qt::black));
+        mode.setHighContrast(false);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 200);
+        mode.setTheme(Theme::System);
+    }
+
+    void everyLessonHasTextAndActions()
+    {
+        QCOMPARE(lessonIds(), (QStringList{"gpt2-split", "follow-tensors", "view-transpose", "wrapper-integrated",
+                                           "first-divergence", "argument-contract", "weight-transfer"}));
+        for (const Lesson& l : lessons()) {
+            QVERIFY2(!l.title.isEmpty(), qPrintable(l.id));
+            QVERIFY2(!l.steps.empty(), qPrintable(l.id));
+            for (const LessonStep& s : l.steps) {
+                QVERIFY2(s.text.size() > 100, qPrintable(l.id + ": " + s.title));
+                QVERIFY2(s.showMe && s.check, qPrintable(l.id + ": " + s.title));
+            }
+        }
+    }
+
+    void gpt2SplitLessonChecksWhatTheStudentDid()
+    {
+        Session session;
+        MainWindow window(&session);
+        session.applyPreset(*findPreset(QStringLiteral("book")));
+        LessonsPanel panel(&session, &window);
+        QVERIFY(panel.setLesson(QStringLiteral("gpt2-split")));
+        QVERIFY(!panel.check().passed); // the book's 3 → 2 is not GPT-2 small
+        QVERIFY(panel.resultLabel()->text().contains(QStringLiteral("d_in is 3; GPT-2 small uses 768")));
+        panel.showMe();
+        QCOMPARE(session.config().d_out, 768);
+        QVERIFY(panel.check().passed);
+        QVERIFY(panel.resultLabel()->text().contains(QStringLiteral("head_dim = 64")));
+
+        panel.setStep(1);
+        QVERIFY(!panel.check().passed);
+        session.setSlot("num_heads", 5);
+        QVERIFY(panel.check().passed); // the student broke the split and saw the refusal
+        panel.setStep(2);
+        QVERIFY(!panel.check().passed);
+        session.setSlot("num_heads", 24);
+        const CheckResult wrongWidth = panel.check();
+        QVERIFY(!wrongWidth.passed);
+        QVERIFY(wrongWidth.message.contains(QStringLiteral("head_dim is 32")));
+        panel.showMe();
+        QVERIFY(panel.check().passed);
+    }
+
+    void viewTransposeLessonStepsToTheStage()
+    {
+        Session session;
+        MainWindow window(&session);
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
+        LessonsPanel panel(&session, &window);
+        QVERIFY(panel.setLesson(QStringLiteral("view-transpose")));
+        panel.setStep(1);
+        QVERIFY(!panel.check().passed);
+        panel.showMe();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
+        const CheckResult r = panel.check();
+        QVERIFY2(r.passed, qPrintable(r.message));
+        QVERIFY(r.message.contains(QStringLiteral("(1, 12, 16, 64)")));
+        QVERIFY(r.message.contains(QStringLiteral("not contiguous")));
+    }
+
+    void theLessonsDockFitsBesideTheViewsAt1600Pixels()
+    {
+        Session session;
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&session);
+        window.resize(1600, 1000);
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")});
+        QVERIFY(parser.parse({"attention-lab", "--guide", "view-transpose", "--screenshot", "x.png"}));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
+        QVERIFY(shell.lessonsDock()->isVisible());
+        QCOMPARE(shell.lessonsPanel()->lesson()->id, QStringLiteral("view-transpose"));
+        // The dock asks for little, so the views beside it keep their room.
+        QVERIFY2(shell.lessonsDock()->minimumSizeHint().width() <= 340,
+                 qPrintable(QString::number(shell.lessonsDock()->minimumSizeHint().width())));
+        QVERIFY(window.width() <= window.centralWidget()->minimumSizeHint().width() + 420);
+    }
+
+    void keyboardShortcutsReachTheShell()
+    {
+        Session session;
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&session);
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        QVERIFY(parser.parse({"attention-lab"}));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
+
+        session.setSlot("num_heads", 6);
+        QCOMPARE(shell.history()->stack()->count(), 1);
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(session.config().num_heads, 12);
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(session.config().num_heads, 6);
+
+        QTest::keyClick(&window, Qt::Key_F5);
+        QVERIFY(shell.presentation()->presenting());
+        QCOMPARE(shell.presentation()->fontPixelSize(), 22);
+        QTest::keyClick(&window, Qt::Key_Equal, Qt::ControlModifier);
+        QVERIFY(shell.presentation()->fontPixelSize() > 22);
+        QTest::keyClick(&window, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(shell.presentation()->fontPixelSize(), 22);
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QVERIFY(!shell.presentation()->presenting());
+        QCOMPARE(shell.presentation()->fontPixelSize(), 16);
+
+        QTest::keyClick(&window, Qt::Key_L, Qt::ControlModifier);
+        QVERIFY(shell.lessonsDock()->isVisible());
+    }
+
+    void contractLessonWantsEveryValueInItsSlot()
+    {
+        Session session;
+        MainWindow window(&session);
+        LessonsPanel panel(&session, &window);
+        QVERIFY(panel.setLesson(QStringLiteral("argument-contract")));
+        panel.showMe();
+        QCOMPARE(session.config().context_length, 12);
+        QVERIFY(!panel.check().passed);
+        session.setCallText(QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
+        QVERIFY(panel.check().passed);
+    }
+};
+
+QTEST_MAIN(TestUiClassroom)
+#include "test_ui_classroom.moc"

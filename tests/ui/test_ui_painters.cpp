@@ -1,0 +1,198 @@
+// The painters draw into a QImage here exactly as they draw on screen, so pixels can be checked:
+// masked cells are hatched grey (never the colour of a zero weight), diagrams change with the stage.
+#include "call/call_parser.h"
+#include "render/colormap.h"
+#include "forward/experiment.h"
+#include "render/head_colors.h"
+#include "render/heatmap_painter.h"
+#include "render/heatmap_source.h"
+#include "render/shape_diagram_painter.h"
+
+#include <QPainter>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+std::shared_ptr<const Trace> traceOf(const std::string& call, std::int64_t tokens,
+                                     InputSource input = InputSource::Random)
+{
+    ExperimentSpec spec;
+    spec.config = *parse_call(call).config;
+    spec.batch = input == InputSource::Book ? 2 : 1;
+    spec.num_tokens = tokens;
+    spec.input = input;
+    return std::make_shared<const Trace>(run(prepare(spec)));
+}
+
+QImage render(const HeatmapPainter& painter, QSize size)
+{
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    painter.paint(p, QRectF(QPointF(0, 0), QSizeF(size)));
+    return image;
+}
+
+QImage renderDiagram(const Trace& trace, int stage)
+{
+    QImage image(1100, 500, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    ShapeDiagramPainter(trace, stage, 0).paint(p, QRectF(0, 0, 1100, 500));
+    return image;
+}
+
+int nonWhitePixels(const QImage& image)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            n += (image.pixel(x, y) & 0xffffff) != 0xffffff;
+    return n;
+}
+
+int stageIndex(const Trace& trace, const std::string& name)
+{
+    for (std::size_t i = 0; i < trace.stages.size(); ++i)
+        if (trace.stages[i].name == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace
+
+class TestUiPainters : public QObject {
+    Q_OBJECT
+private slots:
+    void colormapsAreDistinctFromTheMask()
+    {
+        QCOMPARE(viridis(0.0), QRgb(0xff440154));
+        QCOMPARE(viridis(1.0), QRgb(0xfffde725));
+        QCOMPARE(diverging(0.0), QRgb(0xfff7f7f7));
+        for (int i = 0; i <= 100; ++i) {
+            QVERIFY(!isMaskedColor(viridis(i / 100.0)));
+            QVERIFY(!isMaskedColor(diverging(i / 50.0 - 1.0)));
+        }
+        QVERIFY(headColor(0, 12) != headColor(1, 12));
+        QVERIFY(headColor(0, 2) != headColor(1, 2));
+    }
+
+    void maskedCellRendersInTheMaskedColour()
+    {
+        const auto trace = traceOf("MultiHeadAttention(3, 2, 6, 0.0, 2)", 6, InputSource::Book);
+        const HeatmapSlice slice = heatmapSlice(trace, AttentionMatrix::Weights, 0, 0);
+        QVERIFY(slice.valid());
+        QCOMPARE(slice.rows, 6);
+        QVERIFY(slice.masked(0, 5)); // query 0 may not see key 5
+        QVERIFY(!slice.masked(5, 0));
+        QCOMPARE(slice.value(0, 5), 0.0f); // softmax made it an exact zero ...
+        HeatmapStyle style;
+        style.axes = false;
+        style.legend = false;
+        const HeatmapPainter painter(slice, ColorScale::weights(1.0), {}, style);
+        const QRectF area(0, 0, 600, 600);
+        const QImage image = render(painter, area.size().toSize());
+        const QRectF m = painter.matrixRect(area);
+        const double cell = m.width() / 6;
+        // Near the top of a cell, clear of the printed value.
+        auto centre = [&](int row, int col) {
+            return image.pixel(int(m.left() + (col + 0.5) * cell), int(m.top() + (row + 0.12) * cell));
+        };
+        // ... yet it is drawn hatched grey, unlike a weight that is merely 0.
+        QVERIFY2(isMaskedColor(centre(0, 5)), qPrintable(QString::number(centre(0, 5), 16)));
+        QVERIFY(isMaskedColor(centre(2, 4)));
+        QVERIFY(!isMaskedColor(centre(5, 0)));
+        QCOMPARE(centre(0, 0) | 0xff000000, ColorScale::weights(1.0).map(slice.value(0, 0)) | 0xff000000);
+        QVERIFY(!isMaskedColor(ColorScale::weights(1.0).map(0.0)));
+
+        const auto hit = painter.hitTest(area, QPointF(m.left() + 5.5 * cell, m.top() + 0.5 * cell));
+        QVERIFY(hit.has_value());
+        QCOMPARE(hit->query, 0);
+        QCOMPARE(hit->key, 5);
+        QVERIFY(hit->masked);
+    }
+
+    void maskedScoresAreMinusInfinity()
+    {
+        const auto trace = traceOf("MultiHeadAttention(3, 2, 6, 0.0, 2)", 6, InputSource::Book);
+        const HeatmapSlice slice = heatmapSlice(trace, AttentionMatrix::MaskedScores, 1, 1);
+        QVERIFY(std::isinf(slice.value(1, 3)) && slice.value(1, 3) < 0);
+        QVERIFY(std::isfinite(slice.value(3, 1)));
+        const HeatmapSlice raw = heatmapSlice(trace, AttentionMatrix::Scores, 1, 1);
+        QVERIFY(std::isfinite(raw.value(1, 3))); // the raw scores exist before masking
+        QVERIFY(!raw.masked(1, 3));              // and are drawn as values, not hatched
+    }
+
+    void largeHeatmapIsDownsampledAndKeepsTheMask()
+    {
+        const auto trace = traceOf("MultiHeadAttention(64, 64, 1024, 0.0, 4)", 1024);
+        const HeatmapSlice slice = heatmapSlice(trace, AttentionMatrix::Weights, 3, 0);
+        QCOMPARE(slice.rows, 1024);
+        QElapsedTimer timer;
+        timer.start();
+        const QImage image = HeatmapPainter::renderImage(slice, ColorScale::weights(1.0), QSize(300, 300));
+        QCOMPARE(image.size(), QSize(300, 300));
+        QVERIFY(isMaskedColor(image.pixel(290, 5)));    // top right: future keys
+        QVERIFY(!isMaskedColor(image.pixel(5, 290)));   // bottom left: past keys
+        QVERIFY(!isMaskedColor(image.pixel(150, 150))); // the diagonal stays coloured
+        qInfo("1024 x 1024 -> 300 x 300 in %lld ms", static_cast<long long>(timer.elapsed()));
+    }
+
+    void heatmapWithLabelsAndLegendIsDrawn()
+    {
+        const auto trace = traceOf("MultiHeadAttention(3, 2, 6, 0.0, 2)", 6, InputSource::Book);
+        HeatmapStyle style;
+        style.title = QStringLiteral("head 0");
+        QStringList tokens;
+        for (const auto& t : book_tokens())
+            tokens << QString::fromStdString(t);
+        const HeatmapPainter painter(heatmapSlice(trace, AttentionMatrix::Weights, 0, 0), ColorScale::weights(1.0), tokens,
+                                     style);
+        const QImage image = render(painter, QSize(700, 600));
+        QVERIFY(nonWhitePixels(image) > 700 * 600 / 4);
+        // The matrix leaves room for labels on the left and the legend on the right.
+        const QRectF m = painter.matrixRect(QRectF(0, 0, 700, 600));
+        QVERIFY(m.left() > 40);
+        QVERIFY(m.right() < 700 - 60);
+    }
+
+    void shapeDiagramDrawsEveryStage()
+    {
+        const auto trace = traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 8);
+        QImage previous;
+        for (int i = 0; i < static_cast<int>(trace->stages.size()); ++i) {
+            const QImage image = renderDiagram(*trace, i);
+            QVERIFY2(nonWhitePixels(image) > 20000, trace->stages[static_cast<std::size_t>(i)].name.c_str());
+            if (!previous.isNull())
+                QVERIFY(image != previous);
+            previous = image;
+        }
+    }
+
+    void viewStageShowsTheSplitInHeadColours()
+    {
+        const auto trace = traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 8);
+        const QImage view = renderDiagram(*trace, stageIndex(*trace, "queries.view"));
+        const QImage queries = renderDiagram(*trace, stageIndex(*trace, "queries"));
+        // Several head colours appear once d_out is split; before the split there are none.
+        auto countColour = [](const QImage& image, QColor c) {
+            int n = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    n += (image.pixel(x, y) | 0xff000000) == c.rgb();
+            return n;
+        };
+        for (int h : {0, 5, 11}) {
+            QVERIFY2(countColour(view, headColor(h, 12)) > 50, qPrintable(QString::number(h)));
+            QCOMPARE(countColour(queries, headColor(h, 12)), 0);
+        }
+    }
+};
+
+QTEST_MAIN(TestUiPainters)
+#include "test_ui_painters.moc"

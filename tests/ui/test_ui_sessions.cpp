@@ -1,0 +1,251 @@
+// Session files (issue 6): the same state saved twice gives the same bytes; opening a file brings
+// back settings, stage, head and view; a bad, truncated or newer file is refused with one sentence
+// and the current state kept; the last state comes back on start; and the app's own
+// `--open a.json --save-session b.json` round trip gives identical files.
+#include "shell/app_shell.h"
+#include "shell/file_actions.h"
+#include "shell/main_window.h"
+#include "model/presets.h"
+#include "model/session.h"
+#include "model/session_file.h"
+#include "model/undo_commands.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+bool idle(const Session& s)
+{
+    return s.trace() && !s.busy();
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeAll(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+// The book's example, looking at head 1's weights: every part of the state differs from the defaults.
+void setUpBookState(Session& s)
+{
+    s.applyPreset(*findPreset(QStringLiteral("book")));
+    s.setHeatmapKind(AttentionMatrix::MaskedScores);
+    s.setView(ViewMode::Heatmaps);
+    s.setStageByName(QStringLiteral("attn_scores.masked"));
+    QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
+    s.setHead(1);
+    s.setBatchIndex(1);
+}
+
+} // namespace
+
+class TestUiSessions : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+        QSettings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab")).clear();
+    }
+
+    void sameStateSavedTwiceGivesIdenticalBytes()
+    {
+        Session s;
+        setUpBookState(s);
+        const QString a = dir_.filePath("a.attnlab.json"), b = dir_.filePath("b.attnlab.json");
+        QString error;
+        QVERIFY2(saveSessionFile(a, captureState(s), &error), qPrintable(error));
+        QVERIFY2(saveSessionFile(b, captureState(s), &error), qPrintable(error));
+        QCOMPARE(readAll(a), readAll(b));
+
+        const QJsonObject o = QJsonDocument::fromJson(readAll(a)).object();
+        QCOMPARE(o.value("format").toString(), QStringLiteral("attention-lab-session"));
+        QCOMPARE(o.value("version").toInt(), 1);
+        const QJsonObject settings = o.value("settings").toObject(), view = o.value("view").toObject();
+        QCOMPARE(settings.value("call").toString(),
+                 QStringLiteral("MultiHeadAttention(d_in=3, d_out=2, context_length=6, dropout=0.0, num_heads=2, "
+                                "qkv_bias=False)"));
+        QCOMPARE(settings.value("batch").toInt(), 2);
+        QCOMPARE(settings.value("tokens").toInt(), 6);
+        QCOMPARE(settings.value("seed").toInt(), 123);
+        QCOMPARE(settings.value("input").toString(), QStringLiteral("book"));
+        QCOMPARE(settings.value("weights").toObject().value("source").toString(), QStringLiteral("seeded"));
+        QCOMPARE(view.value("stage").toString(), QStringLiteral("attn_scores.masked"));
+        QCOMPARE(view.value("head").toInt(), 1);
+        QCOMPARE(view.value("batch_index").toInt(), 1);
+        QCOMPARE(view.value("tab").toString(), QStringLiteral("heatmaps"));
+        QCOMPARE(view.value("heatmap").toString(), QStringLiteral("masked_scores"));
+    }
+
+    void openingAFileRestoresTheWholeState()
+    {
+        Session original;
+        setUpBookState(original);
+        const QString path = dir_.filePath("round.attnlab.json");
+        QVERIFY(saveSessionFile(path, captureState(original), nullptr));
+
+        Session s;
+        s.applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // GPT-2 small, stepper, head 0
+        MainWindow window(&s);
+        SettingsHistory history(&s);
+        FileActions files(&window, &s, &history);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
+        QString error;
+        QVERIFY2(files.openFile(path, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s) && s.trace()->config.d_in == 3 && s.head() == 1, 30000);
+        QCOMPARE(s.config(), original.config());
+        QCOMPARE(s.batch(), 2);
+        QVERIFY(s.usesBookInput());
+        QCOMPARE(QString::fromStdString(s.stage()->name), QStringLiteral("attn_scores.masked"));
+        QCOMPARE(s.batchIndex(), 1);
+        QCOMPARE(s.view(), ViewMode::Heatmaps);
+        QCOMPARE(s.heatmapKind(), AttentionMatrix::MaskedScores);
+        QCOMPARE(serializeSession(captureState(s)), readAll(path));
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("round.attnlab.json")));
+        QCOMPARE(FileActions::recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+        QCOMPARE(history.stack()->count(), 0); // a new document starts a new history
+    }
+
+    void badTruncatedOrNewerFilesAreRefusedAndTheStateKept_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("says");
+        Session s;
+        setUpBookState(s);
+        const QByteArray good = serializeSession(captureState(s));
+        QByteArray newer = good;
+        newer.replace("\"version\": 1", "\"version\": 2");
+        QByteArray wrongFormat = good;
+        wrongFormat.replace("attention-lab-session", "something-else");
+        QByteArray badCall = good;
+        badCall.replace("MultiHeadAttention(d_in=3", "MultiHeadAttention(d_in=three");
+        QByteArray badHead = good;
+        badHead.replace("\"head\": 1", "\"head\": -4");
+        QTest::newRow("truncated") << good.left(good.size() / 2) << QStringLiteral("not valid JSON");
+        QTest::newRow("not json") << QByteArray("\x89PNG garbage") << QStringLiteral("not valid JSON");
+        QTest::newRow("newer") << newer << QStringLiteral("newer Attention Lab");
+        QTest::newRow("other format") << wrongFormat << QStringLiteral("not an Attention Lab session");
+        QTest::newRow("bad call") << badCall << QStringLiteral("\"call\" does not parse");
+        QTest::newRow("bad head") << badHead << QStringLiteral("\"head\" must be a whole number");
+        QTest::newRow("array") << QByteArray("[1, 2]") << QStringLiteral("not an object");
+    }
+
+    void badTruncatedOrNewerFilesAreRefusedAndTheStateKept()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, says);
+        const QString path = dir_.filePath("bad.attnlab.json");
+        writeAll(path, bytes);
+
+        Session s;
+        s.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&s);
+        SettingsHistory history(&s);
+        FileActions files(&window, &s, &history);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
+        const QByteArray before = serializeSession(captureState(s));
+        QSignalSpy spy(&s, &Session::changed);
+        QString error;
+        QVERIFY(!files.openFile(path, &error));
+        QVERIFY2(error.contains(says), qPrintable(error));
+        QVERIFY2(error.startsWith(QStringLiteral("bad.attnlab.json was not opened: ")), qPrintable(error));
+        QVERIFY(error.endsWith(QLatin1Char('.')) && !error.contains(QLatin1Char('\n')));
+        QCOMPARE(spy.count(), 0); // nothing was touched
+        QCOMPARE(serializeSession(captureState(s)), before);
+        QVERIFY(files.currentPath().isEmpty());
+    }
+
+    void aMissingFileIsRefused()
+    {
+        QString error;
+        QVERIFY(!loadSessionFile(dir_.filePath("nowhere.attnlab.json"), &error));
+        QVERIFY2(error.startsWith(QStringLiteral("Could not open")), qPrintable(error));
+    }
+
+    void theLastStateComesBackOnStartUnlessTheCommandLineNamesOne()
+    {
+        Session previous;
+        setUpBookState(previous);
+        MainWindow window(&previous);
+        AppShell::rememberState(window, previous, true);
+
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        QVERIFY(parser.parse({QStringLiteral("attention-lab")}));
+        Session next;
+        next.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        QVERIFY(applyStartupState(parser, next).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(idle(next) && next.trace()->config.d_in == 3 && next.head() == 1, 30000);
+        QCOMPARE(serializeSession(captureState(next)), serializeSession(captureState(previous)));
+
+        QCommandLineParser named; // --open names the state: the remembered one stays put
+        addShellOptions(named);
+        QVERIFY(named.parse(
+            {QStringLiteral("attention-lab"), QStringLiteral("--open"), dir_.filePath("nowhere.attnlab.json")}));
+        Session third;
+        const QString refused = applyStartupState(named, third);
+        QVERIFY2(refused.contains(QStringLiteral("nowhere.attnlab.json")), qPrintable(refused));
+        QCOMPARE(third.config().d_in, 768);
+    }
+
+    void commandLineOpenAndSaveSessionRoundTrip()
+    {
+        const QString a = dir_.filePath("cli-a.attnlab.json"), b = dir_.filePath("cli-b.attnlab.json");
+        auto run = [&](const QStringList& args, QByteArray* err = nullptr) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("QT_QPA_PLATFORM", "offscreen");
+            env.insert("XDG_CONFIG_HOME", dir_.filePath("config")); // never the user's settings
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(ATTNLAB_GUI_PATH), args);
+            if (!p.waitForFinished(60000))
+                return -1;
+            if (err)
+                *err = p.readAllStandardError();
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        };
+        QCOMPARE(run({"--preset", "book", "--stage", "attn_weights", "--head", "1", "--save-session", a}), 0);
+        const QJsonObject view = QJsonDocument::fromJson(readAll(a)).object().value("view").toObject();
+        QCOMPARE(view.value("stage").toString(), QStringLiteral("attn_weights"));
+        QCOMPARE(view.value("head").toInt(), 1);
+        QCOMPARE(view.value("tab").toString(), QStringLiteral("heatmaps"));
+        QCOMPARE(run({"--open", a, "--save-session", b}), 0);
+        QCOMPARE(readAll(b), readAll(a));
+
+        // Options given with --open apply on top of the file.
+        const QString c = dir_.filePath("cli-c.attnlab.json");
+        QCOMPARE(run({"--open", a, "--tokens", "4", "--save-session", c}), 0);
+        QCOMPARE(QJsonDocument::fromJson(readAll(c)).object().value("settings").toObject().value("tokens").toInt(), 4);
+
+        const QString bad = dir_.filePath("cli-bad.attnlab.json");
+        writeAll(bad, readAll(a).left(40));
+        QByteArray err;
+        QCOMPARE(run({"--open", bad, "--save-session", c}, &err), 1);
+        QVERIFY2(err.contains("cli-bad.attnlab.json was not opened: it is not valid JSON"), err.constData());
+    }
+
+private:
+    QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestUiSessions)
+#include "test_ui_sessions.moc"

@@ -1,0 +1,198 @@
+// Stepping through the forward pass, by button and by keyboard: the stage, the drawn diagram and the
+// highlighted source line all move together; the heatmaps show every head.
+#include "render/heatmap_source.h"
+#include "widgets/heatmap_widget.h"
+#include "pages/heatmaps/heatmaps_view.h"
+#include "shell/main_window.h"
+#include "forward/module_source.h"
+#include "model/presets.h"
+#include "model/session.h"
+#include "widgets/shape_diagram_widget.h"
+#include "widgets/source_view.h"
+#include "pages/stepper/stepper_view.h"
+#include "widgets/tensor_grid.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+class TestUiStepper : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        session_ = std::make_unique<Session>();
+        window_ = std::make_unique<MainWindow>(session_.get());
+        window_->resize(1600, 1000);
+        session_->applyPreset(*findPreset(QStringLiteral("book")));
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(session_->trace() && !session_->busy(), 30000);
+    }
+    void cleanup()
+    {
+        window_.reset();
+        session_.reset();
+    }
+
+    void stepsByButtonAndKeyboard()
+    {
+        const auto names = stage_names(session_->config());
+        QCOMPARE(session_->trace()->stages.size(), names.size());
+        QCOMPARE(session_->stageIndex(), 0);
+        auto* next = window_->findChild<QPushButton*>(QStringLiteral("next-stage"));
+        QTest::mouseClick(next, Qt::LeftButton);
+        QCOMPARE(session_->stage()->name, std::string("queries"));
+        QTest::keyClick(window_.get(), Qt::Key_Right);
+        QCOMPARE(session_->stage()->name, std::string("keys"));
+        QTest::keyClick(window_.get(), Qt::Key_Space);
+        QTest::keyClick(window_.get(), Qt::Key_PageDown);
+        QCOMPARE(session_->stage()->name, std::string("queries.view"));
+        QTest::keyClick(window_.get(), Qt::Key_Left);
+        QTest::keyClick(window_.get(), Qt::Key_PageUp);
+        QCOMPARE(session_->stage()->name, std::string("keys"));
+        auto* previous = window_->findChild<QPushButton*>(QStringLiteral("previous-stage"));
+        for (int i = 0; i < 5; ++i)
+            QTest::mouseClick(previous, Qt::LeftButton);
+        QCOMPARE(session_->stageIndex(), 0);
+        QVERIFY(!previous->isEnabled());
+    }
+
+    // The window-wide stage keys act only where the stages are shown: over the Debugging tab's lists and
+    // the other tabs the arrows and PageUp/PageDown are left to the widgets there.
+    void stageKeysActOnlyOverTheStepperAndHeatmaps_data()
+    {
+        QTest::addColumn<int>("view");
+        QTest::addColumn<int>("key");
+        QTest::addColumn<int>("step"); // expected change of the stage index
+        const std::pair<const char*, ViewMode> views[] = {{"stepper", ViewMode::Stepper},
+                                                          {"heatmaps", ViewMode::Heatmaps},
+                                                          {"debug", ViewMode::Debug},
+                                                          {"designs", ViewMode::Designs},
+                                                          {"tradeoffs", ViewMode::Tradeoffs}};
+        const std::pair<const char*, int> keys[] = {{"Right", Qt::Key_Right},
+                                                    {"Left", Qt::Key_Left},
+                                                    {"PageDown", Qt::Key_PageDown},
+                                                    {"PageUp", Qt::Key_PageUp}};
+        for (const auto& [viewName, view] : views)
+            for (const auto& [keyName, key] : keys) {
+                const bool steps = view == ViewMode::Stepper || view == ViewMode::Heatmaps;
+                const int forward = key == Qt::Key_Right || key == Qt::Key_PageDown ? 1 : -1;
+                QTest::newRow(qPrintable(QStringLiteral("%1, %2").arg(viewName, keyName)))
+                    << int(view) << key << (steps ? forward : 0);
+            }
+    }
+
+    void stageKeysActOnlyOverTheStepperAndHeatmaps()
+    {
+        QFETCH(int, view);
+        QFETCH(int, key);
+        QFETCH(int, step);
+        session_->setStageIndex(3);
+        session_->setView(static_cast<ViewMode>(view));
+        QTest::keyClick(window_.get(), static_cast<Qt::Key>(key));
+        QCOMPARE(session_->stageIndex(), 3 + step);
+    }
+
+    void steppingChangesTheDiagramAndTheHighlightedLine()
+    {
+        StepperView* view = window_->stepperView();
+        QVERIFY(session_->setStageByName("values"));
+        QApplication::processEvents();
+        const QImage before = view->diagram()->grab().toImage();
+        const int lineBefore = view->source()->highlightedLine();
+        QCOMPARE(lineBefore, source_line(ModuleKind::MultiHeadAttention, "values"));
+        QVERIFY(module_source(ModuleKind::MultiHeadAttention)[static_cast<std::size_t>(lineBefore)].find("W_value") !=
+                std::string::npos);
+
+        QTest::keyClick(window_.get(), Qt::Key_Right);
+        QCOMPARE(session_->stage()->name, std::string("queries.view"));
+        QApplication::processEvents();
+        const QImage after = view->diagram()->grab().toImage();
+        QVERIFY(before != after);
+        const int lineAfter = view->source()->highlightedLine();
+        QVERIFY(lineAfter != lineBefore);
+        QVERIFY(module_source(ModuleKind::MultiHeadAttention)[static_cast<std::size_t>(lineAfter)].find(
+                    "queries.view(") != std::string::npos);
+        QCOMPARE(view->source()->textCursor().blockNumber(), lineAfter);
+    }
+
+    void valuesGridShowsTheSelectedSlice()
+    {
+        session_->setStageByName("attn_weights");
+        session_->setHead(1);
+        session_->setBatchIndex(1);
+        QTableWidget* table = window_->stepperView()->grid()->table();
+        QCOMPARE(table->rowCount(), 6);
+        QCOMPARE(table->columnCount(), 6);
+        const Tensor& w = session_->stage()->tensor;
+        QCOMPARE(table->item(3, 2)->text(), QString::number(w.at({1, 1, 3, 2}), 'f', 3));
+        QVERIFY(table->verticalHeaderItem(1)->text().contains("journey"));
+        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("0.000"));
+    }
+
+    void heatmapsShowEveryHeadAndSelectOnClick()
+    {
+        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session_->setView(ViewMode::Heatmaps);
+        QTRY_VERIFY_WITH_TIMEOUT(session_->trace() && !session_->busy() && session_->trace()->config.num_heads == 12,
+                                 30000);
+        HeatmapsView* view = window_->heatmapsView();
+        QCOMPARE(static_cast<int>(view->smallMultiples().size()), 12);
+        for (auto* w : view->smallMultiples()) {
+            QVERIFY(w->isVisible());
+            QVERIFY(w->heatmap().slice().valid());
+        }
+        QTest::mouseClick(view->smallMultiples()[7], Qt::LeftButton, {}, view->smallMultiples()[7]->rect().center());
+        QCOMPARE(session_->head(), 7);
+        QCOMPARE(view->selectedHeatmap()->heatmap().slice().rows, 16);
+        QVERIFY(view->selectedHeatmap()->heatmap().slice().values ==
+                heatmapSlice(session_->trace(), AttentionMatrix::Weights, 7, 0).values);
+        // Hovering a cell names query, key and the exact value.
+        HeatmapWidget* large = view->selectedHeatmap();
+        const QRectF m = large->heatmap().matrixRect(QRectF(large->rect()).adjusted(4, 4, -4, -4));
+        const double cell = m.width() / 16;
+        QTest::mouseMove(large, QPoint(int(m.left() + 2.5 * cell), int(m.top() + 9.5 * cell)));
+        auto* readout = view->findChild<QLabel*>(QStringLiteral("hover-readout"));
+        QTRY_VERIFY(readout->text().contains("query #9"));
+        QVERIFY(readout->text().contains("key #2"));
+        const float exact = heatmapSlice(session_->trace(), AttentionMatrix::Weights, 7, 0).value(9, 2);
+        QVERIFY(readout->text().contains(formatValue(exact)));
+    }
+
+    void trainingModeAddsTheDropoutStageAndItsHeatmap()
+    {
+        HeatmapsView* view = window_->heatmapsView();
+        auto* dropoutButton = view->findChild<QPushButton*>(QStringLiteral("heatmap-kind-3"));
+        QVERIFY(!dropoutButton->isEnabled()); // eval mode: no dropout stage to show
+        session_->setSlot("dropout", 0.5);
+        session_->setTraining(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy() && session_->trace()->find("attn_weights.dropout"), 30000);
+        QVERIFY(dropoutButton->isEnabled());
+        QTest::mouseClick(dropoutButton, Qt::LeftButton);
+        QCOMPARE(session_->heatmapKind(), AttentionMatrix::Dropout);
+        const HeatmapSlice slice = view->selectedHeatmap()->heatmap().slice();
+        QCOMPARE(slice.stage, std::string("attn_weights.dropout"));
+        // Dropped weights are zeros, not masked cells: only the future stays hatched.
+        int dropped = 0;
+        for (int r = 0; r < slice.rows; ++r)
+            for (int c = 0; c <= r; ++c)
+                if (slice.value(r, c) == 0.0f) {
+                    QVERIFY(!slice.masked(r, c));
+                    ++dropped;
+                }
+        QVERIFY(dropped > 0);
+        QVERIFY(slice.masked(0, 1));
+    }
+
+private:
+    std::unique_ptr<Session> session_;
+    std::unique_ptr<MainWindow> window_;
+};
+
+QTEST_MAIN(TestUiStepper)
+#include "test_ui_stepper.moc"

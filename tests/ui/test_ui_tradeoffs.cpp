@@ -1,0 +1,109 @@
+// The trade-off explorer, driven through the real window: one row and one chart column per divisor of
+// d_out, a click on either applies that num_heads, and the d_out buttons apply a width the current
+// num_heads divides.
+#include "shell/main_window.h"
+#include "model/presets.h"
+#include "model/session.h"
+#include "widgets/tradeoff_chart_widget.h"
+#include "pages/tradeoffs/tradeoff_table.h"
+#include "pages/tradeoffs/tradeoffs_view.h"
+
+#include <QPushButton>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+class TestUiTradeoffs : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        session_ = std::make_unique<Session>();
+        window_ = std::make_unique<MainWindow>(session_.get());
+        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session_->setView(ViewMode::Tradeoffs);
+        window_->resize(1600, 1000);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    }
+    void cleanup()
+    {
+        window_.reset();
+        session_.reset();
+    }
+
+    void everyDivisorIsARowWithTheSameParameters()
+    {
+        TradeoffTable* table = window_->tradeoffsView()->table();
+        QCOMPARE(table->rowCount(), 18); // 768 = 2^8 * 3 has 18 divisors
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("1"));
+        QCOMPARE(table->item(17, 0)->text(), QStringLiteral("768"));
+        for (int r = 0; r < table->rowCount(); ++r)
+            QCOMPARE(table->item(r, 2)->text(), QStringLiteral("2,360,064"));
+        const int current = table->rowOfHeads(12);
+        QVERIFY(current >= 0);
+        QCOMPARE(table->item(current, 1)->text(), QStringLiteral("64"));
+        QVERIFY(table->selectionModel()->isRowSelected(current, {}));
+        // The score memory grows with the heads: 4 * b * H * T * T bytes, 16 tokens.
+        const auto& rows = window_->tradeoffsView()->chart()->chartPainter().tradeoffs().rows;
+        QCOMPARE(rows[static_cast<std::size_t>(current)].score_bytes, 4.0 * 12 * 16 * 16);
+    }
+
+    void clickingATableRowAppliesThatNumHeads()
+    {
+        TradeoffTable* table = window_->tradeoffsView()->table();
+        const int row = table->rowOfHeads(6);
+        QVERIFY(row >= 0);
+        table->scrollToItem(table->item(row, 3));
+        const QRect cell = table->visualItemRect(table->item(row, 3));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(session_->config().num_heads, 6);
+        QVERIFY(!session_->hasErrors());
+        // The table and chart follow: 6 is now the selected row.
+        QVERIFY(table->selectionModel()->isRowSelected(table->rowOfHeads(6), {}));
+    }
+
+    void clickingAChartColumnAppliesThatNumHeads()
+    {
+        TradeoffChartWidget* chart = window_->tradeoffsView()->chart();
+        const auto& rows = chart->chartPainter().tradeoffs().rows;
+        std::size_t row = 0;
+        while (row < rows.size() && rows[row].num_heads != 24)
+            ++row;
+        QVERIFY(row < rows.size());
+        const QRectF bar = chart->chartPainter().barRect(chart->chartRect(), 2, row);
+        QTest::mouseClick(chart, Qt::LeftButton, {}, bar.center().toPoint() - QPoint(0, 2));
+        QCOMPARE(session_->config().num_heads, 24);
+        QTRY_VERIFY_WITH_TIMEOUT(session_->trace() && !session_->busy(), 30000);
+        QCOMPARE(session_->trace()->config.num_heads, 24);
+    }
+
+    void widthButtonsOfferOnlyMultiplesOfNumHeads()
+    {
+        session_->setSlot("d_out", 770); // 770 / 12 is not whole
+        QVERIFY(session_->hasErrors());
+        const auto& buttons = window_->tradeoffsView()->widthButtons();
+        QVERIFY(!buttons.empty());
+        for (QPushButton* b : buttons)
+            QCOMPARE(b->text().toInt() % 12, 0);
+        QVERIFY(!window_->findChild<QPushButton*>(QStringLiteral("width-770")));
+        auto* b780 = window_->findChild<QPushButton*>(QStringLiteral("width-780"));
+        auto* b768 = window_->findChild<QPushButton*>(QStringLiteral("width-768"));
+        QVERIFY(b780 && b768);
+        QTest::mouseClick(b780, Qt::LeftButton);
+        QCOMPARE(session_->config().d_out, 780);
+        QVERIFY(!session_->hasErrors());
+        QTRY_VERIFY(window_->findChild<QPushButton*>(QStringLiteral("width-780")) &&
+                    window_->findChild<QPushButton*>(QStringLiteral("width-780"))->isChecked());
+        // The head rows now list the divisors of 780.
+        QCOMPARE(window_->tradeoffsView()->table()->rowCount(), 24);
+    }
+
+private:
+    std::unique_ptr<Session> session_;
+    std::unique_ptr<MainWindow> window_;
+};
+
+QTEST_MAIN(TestUiTradeoffs)
+#include "test_ui_tradeoffs.moc"

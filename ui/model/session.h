@@ -1,0 +1,136 @@
+#pragma once
+// The GUI's single source of truth: the requested experiment, the last good trace, and where the
+// student is looking (stage, head, batch, view). Widgets edit it through setters and redraw on
+// changed(flags), the way a document model drives its views. The forward pass runs on a worker
+// thread (forward_job.h); the newest edit wins, cancelling stale work, and cancel() stops it on request.
+//
+// After a cancel the settings stay as the student typed them; trace() is still the previous result,
+// and cancelled() and a "cancelled" warning say so until recompute() or the next edit runs them.
+// The members are defined in three files: session.cpp (settings and diagnostics),
+// session_compute.cpp (running, cancelling) and session_view.cpp (where the student looks).
+#include "call/call_parser.h"
+#include "forward/experiment.h"
+#include "forward/trace.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace attnlab::ui {
+
+class ForwardJob;
+struct ForwardResult;
+struct Preset;
+
+enum class ChangeFlag {
+    Settings = 0x01, // config, batch, num_tokens, call text
+    Trace = 0x02,    // a new trace arrived
+    Stage = 0x04,
+    Head = 0x08, // selected head or batch
+    Diagnostics = 0x10,
+    Busy = 0x20,
+    View = 0x40, // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
+};
+Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
+
+enum class ViewMode { Stepper, Heatmaps, Debug, Designs, Tradeoffs };
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    explicit Session(QObject* parent = nullptr);
+    ~Session() override;
+
+    // --- settings ---
+    const Config& config() const { return spec_.config; }
+    std::int64_t batch() const { return spec_.batch; }
+    std::int64_t numTokens() const { return spec_.num_tokens; }
+    bool usesBookInput() const; // the book's six embedded tokens, when the config can take them
+    void setConfig(const Config& config);
+    // Sets one constructor slot or one input size ("batch", "num_tokens"); qkv_bias takes 0/1.
+    void setSlot(const std::string& slot, double value);
+    void setModuleKind(ModuleKind kind);
+    void setInputShape(std::int64_t batch, std::int64_t numTokens);
+    // The call line: parsed on every keystroke; a call that binds replaces the config.
+    void setCallText(const QString& text);
+    QString callText() const { return callText_; }
+    void applyFix(const Fix& fix);
+    void applyPreset(const Preset& preset);
+    void setMemoryBudget(std::uint64_t bytes);
+    bool training() const { return spec_.training; }
+    void setTraining(bool training); // dropout acts only in training mode
+    // All settings as one value (session files, undo): the spec, the call line, the book-input wish.
+    const ExperimentSpec& spec() const { return spec_; }
+    bool prefersBookInput() const { return preferBookInput_; }
+    void restoreSettings(const ExperimentSpec& spec, const QString& callText, bool bookInput);
+
+    // --- what the settings mean ---
+    const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+    const std::optional<CallError>& callError() const { return callError_; }
+    bool hasErrors() const;
+
+    // --- results ---
+    std::shared_ptr<const Trace> trace() const { return trace_; }
+    bool busy() const;
+    bool cancelling() const;                      // cancel() was asked and the computation has not stopped yet
+    bool cancelled() const { return cancelled_; } // the settings' computation was cancelled: trace() is older
+    QStringList tokenLabels() const;              // one per token of the trace's input
+
+    // --- where the student looks ---
+    int stageIndex() const { return stageIndex_; }
+    const Stage* stage() const;
+    void setStageIndex(int index);
+    bool setStageByName(const QString& name);
+    void nextStage() { setStageIndex(stageIndex_ + 1); }
+    void previousStage() { setStageIndex(stageIndex_ - 1); }
+    int head() const { return head_; }
+    void setHead(int head);
+    int headCount() const; // of the trace: heads of the module, 1 for single-head modules
+    int batchIndex() const { return batchIndex_; }
+    void setBatchIndex(int index);
+    ViewMode view() const { return view_; }
+    void setView(ViewMode view);
+    AttentionMatrix heatmapKind() const { return heatmapKind_; }
+    void setHeatmapKind(AttentionMatrix kind);
+
+public slots:
+    // Stops the running computation at its next stage boundary; the last good trace stays.
+    void cancel();
+    // Computes the current settings again (after a cancel: the Compute button).
+    void recompute();
+
+signals:
+    void changed(attnlab::ui::ChangeFlags flags);
+
+private:
+    ExperimentSpec effectiveSpec() const;
+    void settingsEdited(ChangeFlags flags = ChangeFlag::Settings);
+    void refreshDiagnostics();
+    void compute(); // asks the job for the current settings, or drops the request when they have errors
+    void adoptResult(const ForwardResult& result);
+    void adoptTrace(std::shared_ptr<const Trace> trace);
+
+    ExperimentSpec spec_;
+    bool preferBookInput_ = false;
+    QString callText_;
+    std::optional<CallError> callError_;
+    std::vector<Diagnostic> diagnostics_;
+    std::optional<Diagnostic> engineError_;
+    bool cancelled_ = false;
+
+    std::shared_ptr<const Trace> trace_;
+    std::string stageName_;
+    int stageIndex_ = 0;
+    int head_ = 0;
+    int batchIndex_ = 0;
+    ViewMode view_ = ViewMode::Stepper;
+    AttentionMatrix heatmapKind_ = AttentionMatrix::Weights;
+
+    ForwardJob* job_;
+};
+
+} // namespace attnlab::ui
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(attnlab::ui::ChangeFlags)

@@ -1,0 +1,173 @@
+#include "model/session_file.h"
+
+#include "call/call_parser.h"
+#include "model/json_fields.h"
+
+#include <QJsonDocument>
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr double kLargestExactInteger = 9007199254740992.0; // 2^53: JSON numbers beyond it lose digits
+constexpr double kLargestIndex = 1 << 20;                   // head and batch element: far beyond any trace, within int
+constexpr double kLargestLayer = 10000;                     // as the CLI's --layer
+
+const char* const kViewNames[] = {"stepper", "heatmaps", "debug", "designs", "tradeoffs"};
+const char* const kHeatmapNames[] = {"scores", "masked_scores", "weights", "dropout"};
+
+} // namespace
+
+QString viewModeName(ViewMode view)
+{
+    return QLatin1String(kViewNames[static_cast<int>(view)]);
+}
+
+std::optional<ViewMode> viewModeFromName(const QString& name)
+{
+    for (int i = 0; i < 5; ++i)
+        if (name == QLatin1String(kViewNames[i]))
+            return static_cast<ViewMode>(i);
+    return std::nullopt;
+}
+
+QJsonObject sessionToJson(const SessionState& s)
+{
+    const ExperimentSpec& spec = s.spec;
+    QJsonObject weights{{"source", spec.weights_path.empty() ? "seeded" : "file"}};
+    if (!spec.weights_path.empty()) {
+        weights.insert("path", QString::fromStdString(spec.weights_path));
+        weights.insert("layout", QString::fromStdString(layout_name(spec.layout)));
+        weights.insert("layout_from_file", spec.layout_from_file);
+        weights.insert("layer", spec.layer);
+    }
+    const QJsonObject settings{
+        {"call", QString::fromStdString(canonical_call(spec.config))},
+        {"call_line", s.callText},
+        {"batch", static_cast<double>(spec.batch)},
+        {"tokens", static_cast<double>(spec.num_tokens)},
+        {"seed", static_cast<double>(spec.seed)},
+        {"training", spec.training},
+        {"memory_budget_bytes", static_cast<double>(spec.memory_budget)},
+        {"input", s.bookInput ? "book" : "random"},
+        {"weights", weights},
+    };
+    const QJsonObject view{
+        {"stage", s.stage},
+        {"head", s.head},
+        {"batch_index", s.batchIndex},
+        {"tab", viewModeName(s.view)},
+        {"heatmap", QLatin1String(kHeatmapNames[static_cast<int>(s.heatmapKind)])},
+    };
+    return QJsonObject{
+        {"format", kSessionFormatName}, {"version", kSessionFormatVersion}, {"settings", settings}, {"view", view}};
+}
+
+std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error)
+{
+    namespace f = json_fields;
+    QString local;
+    QString& err = error ? *error : local;
+    if (o.value("format").toString() != QLatin1String(kSessionFormatName)) {
+        err = QObject::tr("this is not an Attention Lab session (its \"format\" is not \"%1\").")
+                  .arg(QLatin1String(kSessionFormatName));
+        return std::nullopt;
+    }
+    double version = 0;
+    if (!f::integer(o, "version", 1, kLargestExactInteger, &version, &err))
+        return std::nullopt;
+    if (version > kSessionFormatVersion) {
+        err = QObject::tr("this session was written by a newer Attention Lab (format version %1); this version "
+                          "reads version %2, so update the app to open it.")
+                  .arg(version)
+                  .arg(kSessionFormatVersion);
+        return std::nullopt;
+    }
+    QJsonObject settings, view, weights;
+    QString call, input, source, tab, heatmap;
+    if (!f::object(o, "settings", &settings, &err) || !f::object(o, "view", &view, &err) ||
+        !f::string(settings, "call", &call, &err))
+        return std::nullopt;
+    SessionState s;
+    const ParsedCall parsed = parse_call(call.toStdString());
+    if (!parsed.ok()) {
+        err =
+            QObject::tr("the session's \"call\" does not parse: %1").arg(QString::fromStdString(parsed.error->message));
+        return std::nullopt;
+    }
+    s.spec.config = *parsed.config;
+    double batch = 0, tokens = 0, seed = 0, budget = 0, head = 0, batchIndex = 0;
+    if (!f::integer(settings, "batch", 1, kLargestExactInteger, &batch, &err) ||
+        !f::integer(settings, "tokens", 1, kLargestExactInteger, &tokens, &err) ||
+        !f::integer(settings, "seed", 0, kLargestExactInteger, &seed, &err) ||
+        !f::integer(settings, "memory_budget_bytes", 1, kLargestExactInteger, &budget, &err) ||
+        !f::boolean(settings, "training", &s.spec.training, &err, false) ||
+        !f::string(settings, "input", &input, &err) || !f::object(settings, "weights", &weights, &err) ||
+        !f::string(weights, "source", &source, &err) ||
+        !f::string(settings, "call_line", &s.callText, &err, QString::fromStdString(positional_call(s.spec.config))) ||
+        !f::integer(view, "head", 0, kLargestIndex, &head, &err) ||
+        !f::integer(view, "batch_index", 0, kLargestIndex, &batchIndex, &err) ||
+        !f::string(view, "stage", &s.stage, &err, QString()) ||
+        !f::string(view, "tab", &tab, &err, QStringLiteral("stepper")) ||
+        !f::string(view, "heatmap", &heatmap, &err, QStringLiteral("weights")))
+        return std::nullopt;
+    s.spec.batch = static_cast<std::int64_t>(batch);
+    s.spec.num_tokens = static_cast<std::int64_t>(tokens);
+    s.spec.seed = static_cast<std::uint64_t>(seed);
+    s.spec.memory_budget = static_cast<std::uint64_t>(budget);
+    s.head = static_cast<int>(head);
+    s.batchIndex = static_cast<int>(batchIndex);
+    if (input != QLatin1String("book") && input != QLatin1String("random")) {
+        err = QObject::tr("\"input\" must be \"book\" or \"random\", not %1.").arg(f::describe(input));
+        return std::nullopt;
+    }
+    s.bookInput = input == QLatin1String("book");
+    if (source == QLatin1String("file")) {
+        QString path, layout;
+        double layer = 0;
+        bool fromFile = true;
+        if (!f::string(weights, "path", &path, &err) || !f::string(weights, "layout", &layout, &err) ||
+            !f::boolean(weights, "layout_from_file", &fromFile, &err, true) ||
+            !f::integer(weights, "layer", 0, kLargestLayer, &layer, &err, 0))
+            return std::nullopt;
+        if (path.isEmpty()) {
+            err = QObject::tr("\"weights\" has an empty \"path\"; name a .safetensors file or use \"seeded\".");
+            return std::nullopt;
+        }
+        try {
+            s.spec.layout = layout_from_name(layout.toStdString());
+        } catch (const std::exception& e) {
+            err = QString::fromUtf8(e.what());
+            return std::nullopt;
+        }
+        s.spec.weights_path = path.toStdString();
+        s.spec.layout_from_file = fromFile;
+        s.spec.layer = static_cast<int>(layer);
+    } else if (source != QLatin1String("seeded")) {
+        err = QObject::tr("\"source\" of \"weights\" must be \"seeded\" or \"file\", not %1.").arg(f::describe(source));
+        return std::nullopt;
+    }
+    const auto viewMode = viewModeFromName(tab);
+    if (!viewMode) {
+        err = QObject::tr("\"tab\" must be one of stepper, heatmaps, debug, designs, tradeoffs, not %1.")
+                  .arg(f::describe(tab));
+        return std::nullopt;
+    }
+    s.view = *viewMode;
+    for (int i = 0; i < 4; ++i)
+        if (heatmap == QLatin1String(kHeatmapNames[i])) {
+            s.heatmapKind = static_cast<AttentionMatrix>(i);
+            return s;
+        }
+    err = QObject::tr("\"heatmap\" must be one of scores, masked_scores, weights, dropout, not %1.")
+              .arg(f::describe(heatmap));
+    return std::nullopt;
+}
+
+QByteArray serializeSession(const SessionState& state)
+{
+    // QJsonObject keeps its keys sorted, so equal states serialise to equal bytes.
+    return QJsonDocument(sessionToJson(state)).toJson(QJsonDocument::Indented);
+}
+
+} // namespace attnlab::ui

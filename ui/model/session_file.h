@@ -1,0 +1,50 @@
+#pragma once
+// The whole state a student can come back to -- settings (call, batch, tokens, seed, input and
+// weights source) and where they were looking (stage, head, batch element, view) -- as a versioned
+// `.attnlab.json` file. The JSON is written with sorted keys, so the same state always gives the same
+// bytes; a bad, truncated or newer file is refused with one sentence and nothing is changed.
+#include "forward/experiment.h"
+#include "model/session.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace attnlab::ui {
+
+inline constexpr int kSessionFormatVersion = 1;
+inline constexpr const char* kSessionFormatName = "attention-lab-session";
+inline constexpr const char* kSessionFileSuffix = ".attnlab.json";
+
+struct SessionState {
+    ExperimentSpec spec;
+    QString callText;
+    bool bookInput = false;
+    QString stage; // canonical stage name; empty: the first
+    int head = 0;
+    int batchIndex = 0;
+    ViewMode view = ViewMode::Stepper;
+    AttentionMatrix heatmapKind = AttentionMatrix::Weights;
+};
+
+SessionState captureState(const Session& session);
+// Settings at once (one recomputation); stage, head and batch element as soon as the trace holds them.
+void applyState(Session& session, const SessionState& state);
+
+QJsonObject sessionToJson(const SessionState& state);
+// nullopt and *error set to one sentence when the object is not a session this version can read.
+std::optional<SessionState> sessionFromJson(const QJsonObject& object, QString* error);
+
+QByteArray serializeSession(const SessionState& state); // deterministic, indented, ends with a newline
+std::optional<SessionState> parseSession(const QByteArray& bytes, QString* error);
+
+// Atomic (QSaveFile): either the whole new file is there or the old one is untouched.
+bool saveSessionFile(const QString& path, const SessionState& state, QString* error);
+std::optional<SessionState> loadSessionFile(const QString& path, QString* error);
+
+QString viewModeName(ViewMode view); // "stepper", "heatmaps", "debug", "designs", "tradeoffs"
+std::optional<ViewMode> viewModeFromName(const QString& name);
+
+} // namespace attnlab::ui

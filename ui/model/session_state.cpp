@@ -1,0 +1,47 @@
+// Taking the state out of a session and putting it back: the half of session_file.h that touches
+// the live Session (the JSON half is in session_file.cpp).
+#include "model/session_file.h"
+
+#include <memory>
+
+namespace attnlab::ui {
+
+SessionState captureState(const Session& session)
+{
+    SessionState s;
+    s.spec = session.spec();
+    s.callText = session.callText();
+    s.bookInput = session.prefersBookInput();
+    if (const Stage* stage = session.stage())
+        s.stage = QString::fromStdString(stage->name);
+    s.head = session.head();
+    s.batchIndex = session.batchIndex();
+    s.view = session.view();
+    s.heatmapKind = session.heatmapKind();
+    return s;
+}
+
+void applyState(Session& session, const SessionState& state)
+{
+    session.restoreSettings(state.spec, state.callText, state.bookInput);
+    session.setHeatmapKind(state.heatmapKind);
+    session.setView(state.view);
+    if (!state.stage.isEmpty())
+        session.setStageByName(state.stage); // remembered until the new trace holds it
+    if (!session.busy()) {
+        session.setHead(state.head);
+        session.setBatchIndex(state.batchIndex);
+        return;
+    }
+    // Head and batch element are clamped to the trace's sizes: set them once the new trace is in.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(&session, &Session::changed, &session, [&session, state, connection](ChangeFlags f) {
+        if (!(f & ChangeFlag::Trace) || session.busy())
+            return;
+        QObject::disconnect(*connection);
+        session.setHead(state.head);
+        session.setBatchIndex(state.batchIndex);
+    });
+}
+
+} // namespace attnlab::ui

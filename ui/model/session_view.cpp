@@ -1,0 +1,100 @@
+// Where the student looks -- stage, head, batch element, view, heatmap kind -- always clamped to
+// the trace on screen (the settings half of Session is in session.cpp).
+#include "model/session.h"
+
+#include "call/call_parser.h"
+
+#include <algorithm>
+
+namespace attnlab::ui {
+
+QStringList Session::tokenLabels() const
+{
+    QStringList labels;
+    if (!trace_)
+        return labels;
+    const Tensor& x = trace_->stages.front().tensor;
+    const std::int64_t tokens = x.size(-2);
+    const auto& book = book_tokens();
+    // The book's input is recognisable by its shape; its words make the heatmaps readable.
+    const bool book_words = preferBookInput_ && x.size(-1) == 3 && tokens == static_cast<std::int64_t>(book.size());
+    for (std::int64_t t = 0; t < tokens; ++t)
+        labels << (book_words ? QString::fromStdString(book[static_cast<std::size_t>(t)]) : QString::number(t));
+    return labels;
+}
+
+const Stage* Session::stage() const
+{
+    if (!trace_ || trace_->stages.empty())
+        return nullptr;
+    return &trace_->stages[static_cast<std::size_t>(stageIndex_)];
+}
+
+void Session::setStageIndex(int index)
+{
+    if (!trace_)
+        return;
+    index = std::clamp(index, 0, static_cast<int>(trace_->stages.size()) - 1);
+    if (index == stageIndex_)
+        return;
+    stageIndex_ = index;
+    stageName_ = trace_->stages[static_cast<std::size_t>(index)].name;
+    emit changed(ChangeFlag::Stage);
+}
+
+bool Session::setStageByName(const QString& name)
+{
+    stageName_ = name.toStdString(); // remembered, so it applies to a trace still being computed
+    if (!trace_)
+        return true;
+    for (std::size_t i = 0; i < trace_->stages.size(); ++i)
+        if (trace_->stages[i].name == stageName_) {
+            setStageIndex(static_cast<int>(i));
+            return true;
+        }
+    return false;
+}
+
+int Session::headCount() const
+{
+    const Config& c = trace_ ? trace_->config : spec_.config;
+    return c.has_heads() ? static_cast<int>(std::max<std::int64_t>(c.num_heads, 1)) : 1;
+}
+
+void Session::setHead(int head)
+{
+    head = std::clamp(head, 0, headCount() - 1);
+    if (head == head_)
+        return;
+    head_ = head;
+    emit changed(ChangeFlag::Head);
+}
+
+void Session::setBatchIndex(int index)
+{
+    const int batches =
+        trace_ && trace_->config.is_batched() ? static_cast<int>(trace_->stages.front().tensor.size(0)) : 1;
+    index = std::clamp(index, 0, batches - 1);
+    if (index == batchIndex_)
+        return;
+    batchIndex_ = index;
+    emit changed(ChangeFlag::Head);
+}
+
+void Session::setView(ViewMode view)
+{
+    if (view == view_)
+        return;
+    view_ = view;
+    emit changed(ChangeFlag::View);
+}
+
+void Session::setHeatmapKind(AttentionMatrix kind)
+{
+    if (kind == heatmapKind_)
+        return;
+    heatmapKind_ = kind;
+    emit changed(ChangeFlag::View);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,128 @@
+#include "model/undo_commands.h"
+
+#include "model/session.h"
+
+#include <QUndoStack>
+
+namespace attnlab::ui {
+
+SettingsSnapshot snapshotOf(const Session& session)
+{
+    return {session.spec(), session.callText(), session.prefersBookInput()};
+}
+
+bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
+{
+    const ExperimentSpec &x = a.spec, &y = b.spec;
+    return x.config == y.config && x.batch == y.batch && x.num_tokens == y.num_tokens && x.seed == y.seed &&
+           x.weights_path == y.weights_path && x.layout == y.layout && x.layout_from_file == y.layout_from_file &&
+           x.layer == y.layer && x.input == y.input && x.input_path == y.input_path && x.training == y.training &&
+           x.memory_budget == y.memory_budget && a.callText == b.callText && a.bookInput == b.bookInput;
+}
+
+QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b)
+{
+    const Config &c = a.spec.config, &d = b.spec.config;
+    QStringList fields;
+    if (c.kind != d.kind)
+        fields << QStringLiteral("module");
+    if (c.d_in != d.d_in)
+        fields << QStringLiteral("d_in");
+    if (c.d_out != d.d_out)
+        fields << QStringLiteral("d_out");
+    if (c.context_length != d.context_length)
+        fields << QStringLiteral("context_length");
+    if (c.dropout != d.dropout)
+        fields << QStringLiteral("dropout");
+    if (c.num_heads != d.num_heads)
+        fields << QStringLiteral("num_heads");
+    if (c.qkv_bias != d.qkv_bias)
+        fields << QStringLiteral("qkv_bias");
+    if (a.spec.batch != b.spec.batch)
+        fields << QStringLiteral("batch");
+    if (a.spec.num_tokens != b.spec.num_tokens)
+        fields << QStringLiteral("tokens");
+    if (a.spec.training != b.spec.training)
+        fields << QStringLiteral("training");
+    // Loading a file sets d_in, d_out, num_heads, ... from it: one edit, named by what the student did.
+    if (a.spec.weights_path != b.spec.weights_path || a.spec.layer != b.spec.layer)
+        return QStringLiteral("weights");
+    // Typing in the call line changes the text and, whenever it binds, some slots: one field, "the call".
+    // A spin box edit goes from one written-out call to the next; typing starts or ends off that form.
+    const auto writtenOut = [](const SettingsSnapshot& s) {
+        return s.callText == QString::fromStdString(positional_call(s.spec.config));
+    };
+    if (a.callText != b.callText && (!writtenOut(a) || !writtenOut(b)) && fields.size() <= 1)
+        return QObject::tr("the call");
+    if (fields.size() == 1)
+        return fields.front();
+    return QObject::tr("settings");
+}
+
+SettingsCommand::SettingsCommand(SettingsHistory* history, SettingsSnapshot before, SettingsSnapshot after, qint64 atMs)
+    : history_(history), before_(std::move(before)), after_(std::move(after)), atMs_(atMs)
+{
+    field_ = describeChange(before_, after_);
+    setText(QObject::tr("Change %1").arg(field_));
+}
+
+void SettingsCommand::undo()
+{
+    history_->replay(before_);
+}
+
+void SettingsCommand::redo()
+{
+    if (std::exchange(applied_, false))
+        return; // the session already holds `after` when the command is pushed
+    history_->replay(after_);
+}
+
+bool SettingsCommand::mergeWith(const QUndoCommand* other)
+{
+    const auto* next = static_cast<const SettingsCommand*>(other);
+    const bool whole = field_ == QObject::tr("settings") || field_ == QLatin1String("weights"); // never typed
+    if (next->field_ != field_ || next->atMs_ - atMs_ > kMergeWindowMs || whole)
+        return false;
+    after_ = next->after_;
+    atMs_ = next->atMs_;
+    setObsolete(sameSettings(before_, after_)); // typed and typed back: nothing to undo
+    return true;
+}
+
+SettingsHistory::SettingsHistory(Session* session, QObject* parent)
+    : QObject(parent), session_(session), stack_(new QUndoStack(this)), last_(snapshotOf(*session))
+{
+    clock_.start();
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Settings)
+            record();
+    });
+}
+
+void SettingsHistory::clear()
+{
+    stack_->clear();
+    last_ = snapshotOf(*session_);
+}
+
+void SettingsHistory::record()
+{
+    if (replaying_)
+        return;
+    SettingsSnapshot now = snapshotOf(*session_);
+    if (sameSettings(now, last_))
+        return;
+    SettingsSnapshot before = std::exchange(last_, now);
+    stack_->push(new SettingsCommand(this, std::move(before), std::move(now), clock_.elapsed()));
+}
+
+void SettingsHistory::replay(const SettingsSnapshot& snapshot)
+{
+    replaying_ = true;
+    session_->restoreSettings(snapshot.spec, snapshot.callText, snapshot.bookInput);
+    last_ = snapshot;
+    replaying_ = false;
+}
+
+} // namespace attnlab::ui

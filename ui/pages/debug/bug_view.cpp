@@ -1,0 +1,131 @@
+#include "pages/debug/bug_view.h"
+
+#include "model/bug_lesson.h"
+#include "widgets/divergence_widget.h"
+#include "pages/debug/stage_compare_lists.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+QString bugDiffHtml(const BugInfo& info)
+{
+    const auto line = [](const char* sign, const std::string& text, const char* ink, const char* fill, bool strike) {
+        const QString body = QString::fromStdString(text).toHtmlEscaped();
+        return QStringLiteral(
+                   "<tr><td style='background:%3; color:%2; padding:3px 8px; white-space:pre'>%1 %4</td></tr>")
+            .arg(QString::fromUtf8(sign), QString::fromUtf8(ink), QString::fromUtf8(fill),
+                 strike ? "<s>" + body + "</s>" : body);
+    };
+    return QStringLiteral("<table cellspacing='0' width='100%'>") +
+           line("−", info.book_line, "#a31515", "#fde3e1", true) +
+           line("+", info.buggy_line, "#116329", "#dcf5e0", false) + QStringLiteral("</table>");
+}
+
+BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
+{
+    lesson_ = new BugLesson(session, this);
+    picker_ = new QComboBox;
+    picker_->setObjectName(QStringLiteral("bug-picker"));
+    for (const BugInfo& b : bug_catalogue())
+        picker_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(b.name), QString::fromStdString(b.title)),
+                         static_cast<int>(b.bug));
+    diff_ = new QLabel;
+    diff_->setObjectName(QStringLiteral("bug-diff"));
+    diff_->setTextFormat(Qt::RichText);
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(15);
+    diff_->setFont(mono);
+    diff_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    explanation_ = new QLabel;
+    explanation_->setObjectName(QStringLiteral("bug-explanation"));
+    explanation_->setWordWrap(true);
+    input_ = new QLabel;
+    input_->setObjectName(QStringLiteral("bug-input"));
+    input_->setStyleSheet(QStringLiteral("color: #555;"));
+    input_->setWordWrap(true);
+    verdict_ = new QLabel;
+    verdict_->setObjectName(QStringLiteral("divergence-verdict"));
+    verdict_->setWordWrap(true);
+    lists_ = new StageCompareLists(lesson_);
+    diagram_ = new DivergenceWidget(lesson_);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("<b>Bug</b>")));
+    top->addWidget(picker_, 1);
+    auto* lower = new QHBoxLayout;
+    lower->addWidget(lists_);
+    lower->addWidget(diagram_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(diff_);
+    layout->addWidget(explanation_);
+    layout->addWidget(input_);
+    layout->addWidget(verdict_);
+    layout->addLayout(lower, 1);
+
+    connect(picker_, &QComboBox::currentIndexChanged, lesson_,
+            [this](int i) { lesson_->setBug(static_cast<Bug>(picker_->itemData(i).toInt())); });
+    connect(lesson_, &BugLesson::changed, this, &BugView::refresh);
+    refresh();
+}
+
+void BugView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    lesson_->setActive(true);
+}
+
+void BugView::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    lesson_->setActive(false);
+}
+
+QString BugView::verdictText() const
+{
+    return verdict_->text();
+}
+
+void BugView::refresh()
+{
+    const BugInfo& info = bug_info(lesson_->bug());
+    const int index = picker_->findData(static_cast<int>(lesson_->bug()));
+    if (index != picker_->currentIndex()) {
+        const QSignalBlocker block(picker_);
+        picker_->setCurrentIndex(index);
+    }
+    diff_->setText(bugDiffHtml(info));
+    explanation_->setText(QString::fromStdString(info.explanation));
+    const auto& d = lesson_->diagnosis();
+    QString style = QStringLiteral("border-left: 6px solid %1; background: %2; padding: 6px 10px; font-size: 18px;");
+    if (!d) {
+        input_->clear();
+        verdict_->setText(lesson_->error());
+        verdict_->setStyleSheet(style.arg("#b9770e", "#fdf2e0"));
+        return;
+    }
+    const Tensor& x = d->correct.stages.front().tensor;
+    input_->setText(tr("Both runs: the same seeded weights and the same input x %1%2.")
+                        .arg(QString::fromStdString(shape_to_string(x.shape())),
+                             lesson_->capped() ? tr(" (the session's input, cut to at most %1 × %2 tokens so it "
+                                                    "stays instant)")
+                                                     .arg(BugLesson::kMaxBatch)
+                                                     .arg(BugLesson::kMaxTokens)
+                                               : QString()));
+    if (d->first) {
+        verdict_->setText(tr("▶ <b>First divergence at <code>%1</code></b> (%2): %3")
+                              .arg(QString::fromStdString(d->first->stage), QString::fromStdString(d->first->kind),
+                                   QString::fromStdString(d->first->message).toHtmlEscaped()));
+        verdict_->setStyleSheet(style.arg("#c0392b", "#fdecea"));
+    } else {
+        verdict_->setText(tr("✓ <b>No divergence with these settings</b>: %1")
+                              .arg(QString::fromStdString(d->why_none).toHtmlEscaped()));
+        verdict_->setStyleSheet(style.arg("#1e8449", "#e3f4ea"));
+    }
+}
+
+} // namespace attnlab::ui

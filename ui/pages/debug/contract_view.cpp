@@ -1,0 +1,200 @@
+#include "lessons/contract.h" // before any Qt header: see contract_slots.h
+
+#include "pages/debug/contract_view.h"
+
+#include "model/session.h"
+#include "widgets/slot_chips.h"
+
+#include <QFormLayout>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+namespace {
+
+QString findingTitle(const std::string& code)
+{
+    if (code == "d_in-d_out-swapped")
+        return QObject::tr("d_in and d_out swapped");
+    if (code == "d_in-mismatch")
+        return QObject::tr("d_in does not match the input");
+    if (code == "dropout-num_heads-swapped")
+        return QObject::tr("dropout and num_heads swapped");
+    if (code == "other-slot-order")
+        return QObject::tr("written for another slot order");
+    if (code == "context-too-short")
+        return QObject::tr("context_length shorter than the input");
+    return QString::fromStdString(code);
+}
+
+} // namespace
+
+ContractView::ContractView(Session* session, QWidget* parent)
+    : QWidget(parent), session_(session), report_(std::make_unique<ContractReport>())
+{
+    auto* intro = new QLabel(tr("Read the call left to right and name each value as you go: both widths are plain "
+                                "integers, so nothing stops a value from landing in the wrong slot."));
+    intro->setWordWrap(true);
+    call_ = new QLineEdit;
+    call_->setObjectName(QStringLiteral("contract-call"));
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(20);
+    call_->setFont(mono);
+    call_->setPlaceholderText(tr("paste a constructor call, e.g. MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
+    reset_ = new QPushButton(tr("↺ The session's call"));
+    reset_->setObjectName(QStringLiteral("contract-reset"));
+    width_ = new QSpinBox;
+    width_->setObjectName(QStringLiteral("contract-width"));
+    tokens_ = new QSpinBox;
+    tokens_->setObjectName(QStringLiteral("contract-tokens"));
+    for (auto* spin : {width_, tokens_})
+        spin->setRange(1, 1 << 20);
+    chips_ = new SlotChips;
+    chips_->setObjectName(QStringLiteral("contract-chips"));
+
+    auto* callRow = new QHBoxLayout;
+    callRow->addWidget(call_, 1);
+    callRow->addWidget(reset_);
+    auto* inputRow = new QHBoxLayout;
+    inputRow->addWidget(new QLabel(tr("Checked against the session's input x: width x.shape[-1] =")));
+    inputRow->addWidget(width_);
+    inputRow->addWidget(new QLabel(tr("  tokens x.shape[-2] =")));
+    inputRow->addWidget(tokens_);
+    inputRow->addStretch(1);
+    cards_ = new QVBoxLayout;
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(callRow);
+    layout->addLayout(inputRow);
+    layout->addSpacing(6);
+    layout->addWidget(chips_);
+    layout->addSpacing(6);
+    layout->addLayout(cards_);
+    layout->addStretch(1);
+
+    connect(call_, &QLineEdit::textEdited, this, [this] {
+        following_ = false;
+        refresh();
+    });
+    connect(reset_, &QPushButton::clicked, this, [this] {
+        following_ = true;
+        followSession();
+    });
+    for (auto* spin : {width_, tokens_})
+        connect(spin, &QSpinBox::valueChanged, this, &ContractView::refresh);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Settings)
+            followSession();
+    });
+    followSession();
+}
+
+ContractView::~ContractView() = default;
+
+void ContractView::followSession()
+{
+    {
+        const QSignalBlocker b1(width_), b2(tokens_);
+        width_->setValue(static_cast<int>(session_->config().d_in));
+        tokens_->setValue(static_cast<int>(session_->numTokens()));
+    }
+    if (following_ && call_->text() != session_->callText())
+        call_->setText(session_->callText());
+    refresh();
+}
+
+void ContractView::clearCards()
+{
+    while (QLayoutItem* item = cards_->takeAt(0)) {
+        if (QWidget* w = item->widget()) { // a fix button may be sending the click being handled now
+            w->hide();
+            w->setParent(nullptr);
+            w->deleteLater();
+        }
+        delete item;
+    }
+}
+
+QWidget* ContractView::noteCard(const QString& title, const QString& text, const QString& accent, const QString& name)
+{
+    auto* frame = new QFrame;
+    frame->setObjectName(name);
+    frame->setStyleSheet(QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: #f7f7f7; "
+                                        "border-radius: 4px; }")
+                             .arg(name, accent));
+    auto* layout = new QVBoxLayout(frame);
+    auto* label = new QLabel(QStringLiteral("<b style='color:%1; font-size:18px'>%2</b><br>%3")
+                                 .arg(accent, title.toHtmlEscaped(), text.toHtmlEscaped()));
+    label->setObjectName(name + QStringLiteral("-text"));
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(label);
+    return frame;
+}
+
+QWidget* ContractView::findingCard(const ContractFinding& f)
+{
+    const QString code = QString::fromStdString(f.code);
+    QWidget* card = noteCard(findingTitle(f.code), QString::fromStdString(f.message), QStringLiteral("#d35400"),
+                             QStringLiteral("finding-") + code);
+    if (!f.suggested_call.empty()) {
+        const QString fixed = QString::fromStdString(f.suggested_call);
+        auto* button = new QPushButton(tr("Use the corrected call:  %1").arg(fixed));
+        button->setObjectName(QStringLiteral("use-corrected-call-") + code);
+        button->setStyleSheet(QStringLiteral("font-family: 'DejaVu Sans Mono'; font-weight: bold; padding: 6px;"));
+        connect(button, &QPushButton::clicked, this, [this, fixed] {
+            following_ = true; // the session now holds the corrected call; show it
+            session_->setCallText(fixed);
+        });
+        auto* row = new QHBoxLayout;
+        row->addWidget(button);
+        row->addStretch(1);
+        static_cast<QVBoxLayout*>(card->layout())->addLayout(row);
+    }
+    return card;
+}
+
+void ContractView::refresh()
+{
+    ContractInput input;
+    input.d_in = width_->value();
+    input.num_tokens = tokens_->value();
+    *report_ = check_contract(call_->text().toStdString(), input);
+    chips_->setReport(*report_);
+    clearCards();
+    for (const ContractFinding& f : report_->findings)
+        cards_->addWidget(findingCard(f));
+    if (report_->error && report_->findings.empty())
+        cards_->addWidget(noteCard(tr("The call does not bind"), QString::fromStdString(report_->error->message),
+                                   QStringLiteral("#c0392b"), QStringLiteral("contract-error")));
+    if (report_->findings.empty())
+        for (const Diagnostic& d : report_->diagnostics)
+            if (d.severity == Severity::Error)
+                cards_->addWidget(noteCard(tr("error · %1").arg(QString::fromStdString(d.slot)),
+                                           QString::fromStdString(d.message), QStringLiteral("#c0392b"),
+                                           QStringLiteral("contract-diagnostic-") + QString::fromStdString(d.code)));
+    if (!report_->error && report_->findings.empty() && !has_error(report_->diagnostics)) {
+        auto* ok = new QLabel(tr("✓ Every value fills the slot the book's %1 gives it.")
+                                  .arg(QString::fromStdString(report_->class_name)));
+        ok->setObjectName(QStringLiteral("contract-ok"));
+        ok->setStyleSheet(QStringLiteral("color: #1e8449; font-weight: bold; font-size: 18px;"));
+        cards_->addWidget(ok);
+        if (call_->text() != session_->callText()) {
+            auto* apply = new QPushButton(tr("Use this call in the session"));
+            apply->setObjectName(QStringLiteral("contract-apply"));
+            connect(apply, &QPushButton::clicked, this, [this] {
+                following_ = true;
+                session_->setCallText(call_->text());
+            });
+            cards_->addWidget(apply, 0, Qt::AlignLeft);
+        }
+    }
+}
+
+} // namespace attnlab::ui

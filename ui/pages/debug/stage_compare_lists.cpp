@@ -1,0 +1,153 @@
+#include "pages/debug/stage_compare_lists.h"
+
+#include "model/bug_lesson.h"
+#include "render/divergence_painter.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPainter>
+#include <QScrollBar>
+#include <QStyledItemDelegate>
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr int kRowChars = 38; // marker 2 + stage 19 + shape 16 + verdict 1
+
+// Rows keep their own colours when selected (the first divergence stays red); the selection is a frame.
+class FramedSelection : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QStyleOptionViewItem o(option);
+        const bool selected = o.state & QStyle::State_Selected;
+        o.state &= ~(QStyle::State_Selected | QStyle::State_HasFocus);
+        QStyledItemDelegate::paint(p, o, index);
+        if (selected) {
+            p->save();
+            p->setPen(QPen(QColor(0x1f, 0x5f, 0xa8), 3));
+            p->drawRect(QRectF(o.rect).adjusted(1.5, 1.5, -1.5, -1.5));
+            p->restore();
+        }
+    }
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        return QStyledItemDelegate::sizeHint(option, index) + QSize(0, 6);
+    }
+};
+
+QString rowText(bool first, const std::string& stage, const QString& shape)
+{
+    return (first ? QStringLiteral("▶ ") : QStringLiteral("  ")) + QString::fromStdString(stage).leftJustified(19) +
+           shape;
+}
+
+QString shapeText(const Shape& shape)
+{
+    return shape.empty() ? QStringLiteral("—") : QString::fromStdString(shape_to_string(shape));
+}
+
+void mark(QListWidgetItem* item, bool first, const QColor& tint)
+{
+    item->setData(StageCompareLists::kFirstDivergenceRole, first);
+    if (first) {
+        QFont f = item->font();
+        f.setBold(true);
+        item->setFont(f);
+        item->setBackground(QColor(0xf5, 0xb7, 0xb1));
+    } else if (tint.isValid()) {
+        item->setBackground(tint);
+    }
+}
+
+} // namespace
+
+StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidget(parent), lesson_(lesson)
+{
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(15);
+    auto makeList = [&](const QString& name) {
+        auto* list = new QListWidget;
+        list->setObjectName(name);
+        list->setFont(mono);
+        list->setFocusPolicy(Qt::NoFocus);
+        list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        list->setItemDelegate(new FramedSelection(list));
+        list->setMinimumWidth(QFontMetrics(mono).horizontalAdvance(QString(kRowChars, QLatin1Char('x'))) + 40);
+        connect(list, &QListWidget::currentRowChanged, lesson_, [this](int row) { lesson_->setSelectedRow(row); });
+        return list;
+    };
+    book_ = makeList(QStringLiteral("book-stages"));
+    buggy_ = makeList(QStringLiteral("buggy-stages"));
+    // Scrolling one list scrolls the other, so rows stay side by side.
+    connect(book_->verticalScrollBar(), &QScrollBar::valueChanged, buggy_->verticalScrollBar(), &QScrollBar::setValue);
+    connect(buggy_->verticalScrollBar(), &QScrollBar::valueChanged, book_->verticalScrollBar(), &QScrollBar::setValue);
+    buggyTitle_ = new QLabel;
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("<b>The book's forward</b>")), 0, 0);
+    layout->addWidget(buggyTitle_, 0, 1);
+    layout->addWidget(book_, 1, 0);
+    layout->addWidget(buggy_, 1, 1);
+    connect(lesson_, &BugLesson::changed, this, &StageCompareLists::rebuild);
+    connect(lesson_, &BugLesson::rowSelected, this, &StageCompareLists::select);
+    rebuild();
+}
+
+int StageCompareLists::highlightedRow() const
+{
+    for (int i = 0; i < book_->count(); ++i)
+        if (book_->item(i)->data(kFirstDivergenceRole).toBool() && buggy_->item(i)->data(kFirstDivergenceRole).toBool())
+            return i;
+    return -1;
+}
+
+void StageCompareLists::rebuild()
+{
+    const QSignalBlocker b1(book_), b2(buggy_);
+    book_->clear();
+    buggy_->clear();
+    buggyTitle_->setText(
+        tr("<b style='color:#c0392b'>With the bug: %1</b>").arg(QString::fromStdString(bug_info(lesson_->bug()).name)));
+    const auto& d = lesson_->diagnosis();
+    if (!d)
+        return;
+    const int first = lesson_->firstDivergenceRow();
+    for (int i = 0; i < static_cast<int>(d->stages.size()); ++i) {
+        const StageComparison& row = d->stages[static_cast<std::size_t>(i)];
+        const bool isFirst = i == first;
+        const bool config = row.stage == "config";
+        auto* left =
+            new QListWidgetItem(rowText(isFirst, row.stage, config ? tr("ok") : shapeText(row.expected_shape)));
+        mark(left, isFirst, QColor());
+        book_->addItem(left);
+        const QString verdict = DivergencePainter::statusText(row.status).left(1);
+        auto* right =
+            new QListWidgetItem(rowText(isFirst, row.stage, shapeText(row.observed_shape).leftJustified(16)) + verdict);
+        right->setToolTip(DivergencePainter::statusText(row.status));
+        QColor tint;
+        if (row.status == "shape" || row.status == "error")
+            tint = QColor(0xfd, 0xec, 0xea);
+        else if (row.status == "values")
+            tint = QColor(0xfd, 0xf1, 0xe0);
+        if (row.status == "not-reached")
+            right->setForeground(QColor(0x90, 0x90, 0x90));
+        else if (row.status != "same")
+            right->setForeground(DivergencePainter::statusColor(row.status));
+        mark(right, isFirst, tint);
+        buggy_->addItem(right);
+    }
+    select();
+}
+
+void StageCompareLists::select()
+{
+    const QSignalBlocker b1(book_), b2(buggy_);
+    book_->setCurrentRow(lesson_->selectedRow());
+    buggy_->setCurrentRow(lesson_->selectedRow());
+}
+
+} // namespace attnlab::ui

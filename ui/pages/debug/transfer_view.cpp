@@ -1,0 +1,208 @@
+#include "pages/debug/transfer_view.h"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+namespace {
+
+QFont monoFont(int px)
+{
+    QFont f(QStringLiteral("DejaVu Sans Mono"));
+    f.setPixelSize(px);
+    return f;
+}
+
+QLabel* wrapped(const QString& name)
+{
+    auto* label = new QLabel;
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+} // namespace
+
+void showTransferBadge(QLabel* badge, const TransferResult& r)
+{
+    QString text, ink, fill;
+    if (r.status == "match") {
+        text = QObject::tr("✓ match");
+        ink = QStringLiteral("#0b6b3a"), fill = QStringLiteral("#dff3e6");
+    } else if (r.status == "mismatch") {
+        text = QObject::tr("≠ mismatch   max |diff| = %1").arg(r.max_abs_diff.value_or(0.0), 0, 'g', 3);
+        ink = QStringLiteral("#8a4b00"), fill = QStringLiteral("#fdecc8");
+    } else {
+        text = QObject::tr("✗ error");
+        ink = QStringLiteral("#a31515"), fill = QStringLiteral("#fbdcdc");
+    }
+    badge->setText(text);
+    badge->setProperty("status", QString::fromStdString(r.status));
+    badge->setStyleSheet(
+        QStringLiteral("QLabel { color: %1; background: %2; border: 2px solid %1; border-radius: 16px; "
+                       "padding: 4px 18px; font-size: 24px; font-weight: bold; }")
+            .arg(ink, fill));
+}
+
+TransferView::TransferView(QWidget* parent) : QWidget(parent)
+{
+    auto* intro = new QLabel(tr("The book's exercise: copy a <b>SelfAttention_v2</b> (nn.Linear, weight stored "
+                                "(d_out, d_in) and applied as x @ weight.T) into a <b>SelfAttention_v1</b> (plain "
+                                "parameters (d_in, d_out), applied as x @ W). Leave a line out or drop its .T, then "
+                                "compare the two modules' outputs on the same input."));
+    intro->setWordWrap(true);
+    dIn_ = new QSpinBox;
+    dOut_ = new QSpinBox;
+    dIn_->setObjectName(QStringLiteral("transfer-d_in"));
+    dOut_->setObjectName(QStringLiteral("transfer-d_out"));
+    for (auto* spin : {dIn_, dOut_})
+        spin->setRange(1, 256);
+    dIn_->setValue(3);
+    dOut_->setValue(2);
+    auto* widths = new QHBoxLayout;
+    widths->addWidget(new QLabel(tr("d_in")));
+    widths->addWidget(dIn_);
+    widths->addSpacing(16);
+    widths->addWidget(new QLabel(tr("d_out")));
+    widths->addWidget(dOut_);
+    widths->addStretch(1);
+
+    auto* lines = new QGridLayout;
+    lines->setHorizontalSpacing(18);
+    for (TransferRole role : kTransferRoles) {
+        const auto i = static_cast<std::size_t>(role);
+        const QString name = QString::fromStdString(role_name(role));
+        include_[i] = new QCheckBox(tr("include this line"));
+        transpose_[i] = new QCheckBox(tr("with .T"));
+        include_[i]->setObjectName(QStringLiteral("include-") + name);
+        transpose_[i]->setObjectName(QStringLiteral("transpose-") + name);
+        code_[i] = new QLabel;
+        code_[i]->setObjectName(QStringLiteral("transfer-code-") + name);
+        code_[i]->setFont(monoFont(18));
+        for (auto* box : {include_[i], transpose_[i]}) {
+            box->setChecked(true);
+            connect(box, &QCheckBox::toggled, this, &TransferView::refresh);
+        }
+        const int row = static_cast<int>(i);
+        lines->addWidget(include_[i], row, 0);
+        lines->addWidget(transpose_[i], row, 1);
+        lines->addWidget(code_[i], row, 2);
+    }
+    lines->setColumnStretch(2, 1);
+    badge_ = new QLabel;
+    badge_->setObjectName(QStringLiteral("transfer-badge"));
+    message_ = wrapped(QStringLiteral("transfer-message"));
+    auto* verdict = new QHBoxLayout;
+    verdict->addWidget(badge_, 0, Qt::AlignTop);
+    verdict->addWidget(message_, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(widths);
+    layout->addLayout(lines);
+    layout->addSpacing(6);
+    layout->addLayout(verdict);
+    layout->addSpacing(14);
+    layout->addWidget(gpt2Box());
+    layout->addStretch(1);
+    for (auto* spin : {dIn_, dOut_})
+        connect(spin, &QSpinBox::valueChanged, this, &TransferView::refresh);
+    refresh();
+}
+
+QWidget* TransferView::gpt2Box()
+{
+    auto* box = new QGroupBox(tr("The same copy from a GPT-2 checkpoint: c_attn fuses query, key and value"));
+    auto* intro = new QLabel(tr("GPT-2 small stores one c_attn weight (%1, %2) in Conv1D's (in, out) layout: split it "
+                                "into three and transpose each into nn.Linear's (out, in). The boxes above apply here "
+                                "too; the parts are square, so a missing .T never fails loudly.")
+                                 .arg(kGpt2Width)
+                                 .arg(3 * kGpt2Width));
+    intro->setWordWrap(true);
+    gpt2Code_ = new QLabel;
+    gpt2Code_->setObjectName(QStringLiteral("gpt2-code"));
+    gpt2Code_->setFont(monoFont(16));
+    gpt2Code_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    gpt2Badge_ = new QLabel;
+    gpt2Badge_->setObjectName(QStringLiteral("gpt2-badge"));
+    gpt2Message_ = wrapped(QStringLiteral("gpt2-message"));
+    auto* verdict = new QHBoxLayout;
+    verdict->addWidget(gpt2Badge_, 0, Qt::AlignTop);
+    verdict->addWidget(gpt2Message_, 1);
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(intro);
+    layout->addWidget(gpt2Code_);
+    layout->addLayout(verdict);
+    return box;
+}
+
+TransferSpec TransferView::spec() const
+{
+    TransferSpec s;
+    s.d_in = dIn_->value();
+    s.d_out = dOut_->value();
+    for (std::size_t i = 0; i < 3; ++i)
+        s.lines[i] = {include_[i]->isChecked(), transpose_[i]->isChecked()};
+    return s;
+}
+
+void TransferView::setLine(TransferRole role, bool written, bool transpose)
+{
+    const auto i = static_cast<std::size_t>(role);
+    include_[i]->setChecked(written);
+    transpose_[i]->setChecked(transpose);
+}
+
+void TransferView::setWidths(int d_in, int d_out)
+{
+    dIn_->setValue(d_in);
+    dOut_->setValue(d_out);
+}
+
+void TransferView::refresh()
+{
+    const TransferSpec s = spec();
+    const auto code = transfer_code(s);
+    for (std::size_t i = 0; i < 3; ++i) {
+        transpose_[i]->setEnabled(s.lines[i].written);
+        code_[i]->setText(QString::fromStdString(code[i]));
+        const bool book = s.lines[i].written && s.lines[i].transpose;
+        code_[i]->setStyleSheet(book ? QString() : QStringLiteral("color: #a31515; background: #fde3e1;"));
+    }
+    result_ = run_transfer(s, kSeed);
+    showTransferBadge(badge_, result_);
+    QString text = QString::fromStdString(result_.message).toHtmlEscaped();
+    if (!result_.pytorch_error.empty())
+        text += QStringLiteral("<br><span style='font-family:DejaVu Sans Mono; color:#a31515'>RuntimeError: %1</span>")
+                    .arg(QString::fromStdString(result_.pytorch_error).toHtmlEscaped());
+    message_->setText(text);
+
+    // The checkpoint's lines as the boxes write them: the split, then one assignment per part.
+    const Gpt2Split split = split_c_attn(Tensor::zeros({1, 3}));
+    const auto html = [](const QString& line, bool changed) {
+        return QStringLiteral("<div style='white-space:pre;%2'>%1</div>")
+            .arg(line.toHtmlEscaped(), changed ? QStringLiteral("color:#a31515; background:#fde3e1") : QString());
+    };
+    QString gpt2Lines = html(QString::fromStdString(split.code[0]), false);
+    for (std::size_t i = 0; i < 3; ++i) {
+        QString line = QString::fromStdString(split.code[i + 1]);
+        if (!s.lines[i].transpose)
+            line.replace(QStringLiteral("_w.T)"), QStringLiteral("_w)"));
+        if (!s.lines[i].written)
+            line = QStringLiteral("# ") + line + QStringLiteral("   <- missing");
+        gpt2Lines += html(line, !(s.lines[i].written && s.lines[i].transpose));
+    }
+    gpt2Code_->setText(gpt2Lines);
+    gpt2_ = run_gpt2_transfer(s, kGpt2Width, kSeed);
+    showTransferBadge(gpt2Badge_, gpt2_);
+    gpt2Message_->setText(QString::fromStdString(gpt2_.message));
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,156 @@
+#include "pages/designs/designs_view.h"
+
+#include "widgets/design_layout_widget.h"
+#include "model/equivalence_job.h"
+#include "render/head_colors.h"
+#include "model/session.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <exception>
+
+namespace attnlab::ui {
+
+namespace {
+
+QString chip(int head, int heads, std::int64_t begin, std::int64_t end)
+{
+    const QString rows = end - begin == 1 ? QStringLiteral("row&nbsp;%1").arg(begin)
+                                          : QStringLiteral("rows&nbsp;%1–%2").arg(begin).arg(end - 1);
+    return QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;head&nbsp;%2:&nbsp;%3")
+        .arg(headColor(head, heads).name())
+        .arg(head)
+        .arg(rows);
+}
+
+} // namespace
+
+DesignsView::DesignsView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    intro_ = new QLabel(tr("The same multi-head attention, with its parameters arranged three ways. Drawn to one "
+                           "scale: every rectangle is a weight matrix (rows × columns), filled with the colour of the "
+                           "head that uses it; thin strips are biases; the dashed square is the causal mask."));
+    intro_->setWordWrap(true);
+    layout_ = new DesignLayoutWidget;
+    layout_->setObjectName(QStringLiteral("design-layout"));
+    equivalence_ = new QLabel;
+    equivalence_->setObjectName(QStringLiteral("equivalence"));
+    equivalence_->setWordWrap(true);
+    equivalence_->setTextFormat(Qt::RichText);
+    equivalence_->setFrameShape(QFrame::StyledPanel);
+    equivalence_->setMargin(8);
+    job_ = new EquivalenceJob(this);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro_);
+    layout->addWidget(layout_, 1);
+    layout->addWidget(equivalence_);
+
+    connect(job_, &EquivalenceJob::finished, this, &DesignsView::showEquivalence);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Settings)
+            refresh();
+    });
+    refresh();
+}
+
+bool DesignsView::computing() const
+{
+    return stale_ || job_->busy();
+}
+
+void DesignsView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (stale_)
+        requestEquivalence();
+}
+
+void DesignsView::refresh()
+{
+    // The layouts are counts from the call alone: instant, so they follow every edit.
+    try {
+        layout_->setPainter(DesignLayoutPainter(compare_designs(session_->config())));
+        layout_->setToolTip(QString());
+    } catch (const std::exception& e) {
+        layout_->setPainter({});
+        equivalence_->setText(QString::fromUtf8(e.what()));
+        stale_ = false;
+        return;
+    }
+    const Config& c = session_->config();
+    if (c.num_heads < 1 || c.d_out % c.num_heads != 0) {
+        stale_ = false;
+        equivalence_->setText(tr("<b>Equivalence:</b> with d_out = %1 and %2 heads there is no matched-width wrapper "
+                                 "(%1 / %2 is not whole), so there is nothing to compare.")
+                                  .arg(c.d_out)
+                                  .arg(c.num_heads));
+        return;
+    }
+    stale_ = true;
+    if (isVisible())
+        requestEquivalence();
+    else
+        showEquivalence();
+}
+
+void DesignsView::requestEquivalence()
+{
+    const Config& c = session_->config();
+    stale_ = false;
+    ExperimentSpec spec;
+    spec.config = c;
+    spec.batch = session_->batch();
+    spec.num_tokens = session_->numTokens();
+    spec.input = session_->usesBookInput() ? InputSource::Book : InputSource::Random;
+    job_->request(spec);
+    showEquivalence();
+}
+
+void DesignsView::showEquivalence()
+{
+    if (job_->busy() || stale_) {
+        equivalence_->setText(tr("<b>Equivalence:</b> comparing the two designs on the same input…"));
+        return;
+    }
+    const auto e = job_->result();
+    if (!e) {
+        equivalence_->setText(tr("<b>Equivalence:</b> not computed: %1").arg(job_->error().toHtmlEscaped()));
+        return;
+    }
+    const ExperimentSpec& spec = job_->checkedSpec();
+    const bool ok = e->equivalent();
+    const std::int64_t hd = e->wrapper.d_out;
+    QString text =
+        tr("<b>Equivalence.</b> Give head <i>h</i> rows <i>h</i>·%1 … (<i>h</i>+1)·%1−1 of W_query.weight (and of "
+           "W_key, "
+           "W_value and their biases) and the matched-width wrapper's concatenated output equals the integrated "
+           "<tt>context.merged</tt>: max |difference| = <b>%2</b> %3 (tolerance %4), on a %5 × %6 × %7 input%8; "
+           "adding out_proj: %9.<br>")
+            .arg(hd)
+            .arg(QString::number(e->max_abs_diff, 'e', 2))
+            .arg(ok ? QStringLiteral("<span style='color:#1a7f37'>✓ equal</span>")
+                    : QStringLiteral("<span style='color:#be1e1e'>✗ differ</span>"))
+            .arg(kEquivalenceTolerance)
+            .arg(spec.batch)
+            .arg(spec.num_tokens)
+            .arg(spec.config.d_in)
+            .arg(spec.num_tokens < session_->numTokens()
+                     ? tr(" (the first %1 tokens: causal, so later ones cannot change them)").arg(spec.num_tokens)
+                     : QString())
+            .arg(QString::number(e->output_max_abs_diff, 'e', 2));
+    const int heads = static_cast<int>(e->heads.size());
+    QStringList chips;
+    for (int h = 0; h < heads; ++h) {
+        if (heads > 16 && h == 12) {
+            chips << QStringLiteral("…");
+            h = heads - 1;
+        }
+        const HeadEquivalence& he = e->heads[static_cast<std::size_t>(h)];
+        chips << chip(h, heads, he.row_begin, he.row_end);
+    }
+    equivalence_->setText(text + chips.join(QStringLiteral(" &nbsp; ")));
+}
+
+} // namespace attnlab::ui

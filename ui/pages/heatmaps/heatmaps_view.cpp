@@ -1,0 +1,210 @@
+#include "pages/heatmaps/heatmaps_view.h"
+
+#include "render/head_colors.h"
+#include "widgets/heatmap_widget.h"
+#include "model/session.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QResizeEvent>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace attnlab::ui {
+
+HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    auto* top = new QHBoxLayout;
+    kinds_ = new QButtonGroup(this);
+    for (AttentionMatrix k : {AttentionMatrix::Scores, AttentionMatrix::MaskedScores, AttentionMatrix::Weights, AttentionMatrix::Dropout}) {
+        auto* b = new QPushButton(heatmapKindTitle(k));
+        b->setCheckable(true);
+        b->setObjectName(QStringLiteral("heatmap-kind-%1").arg(static_cast<int>(k)));
+        kinds_->addButton(b, static_cast<int>(k));
+        top->addWidget(b);
+    }
+    kinds_->setExclusive(true);
+    top->addSpacing(20);
+    top->addWidget(new QLabel(tr("sequence in batch:")));
+    batch_ = new QSpinBox;
+    top->addWidget(batch_);
+    top->addSpacing(20);
+    top->addWidget(new QLabel(tr("colour scale:")));
+    scaleChoice_ = new QComboBox;
+    scaleChoice_->setObjectName(QStringLiteral("heatmap-scale"));
+    for (HeatmapScaleMode m :
+         {HeatmapScaleMode::Auto, HeatmapScaleMode::Linear, HeatmapScaleMode::Largest, HeatmapScaleMode::Log})
+        scaleChoice_->addItem(heatmapScaleModeTitle(m), static_cast<int>(m));
+    scaleChoice_->setToolTip(tr("auto: linear 0–1 up to %1 tokens, logarithmic above, where each weight is about "
+                                "1/tokens and a linear scale shows only darkness. Scores are always linear around 0.")
+                                 .arg(kAutoLogTokens));
+    top->addWidget(scaleChoice_);
+    top->addStretch(1);
+
+    heading_ = new QLabel;
+    heading_->setWordWrap(true);
+    hover_ = new QLabel(tr("Hover over a cell for its query, key and exact value."));
+    hover_->setObjectName(QStringLiteral("hover-readout"));
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(17);
+    hover_->setFont(mono);
+
+    grid_ = new QWidget;
+    gridLayout_ = new QGridLayout(grid_);
+    gridLayout_->setSpacing(6);
+    gridLayout_->setContentsMargins(0, 0, 0, 0);
+    large_ = new HeatmapWidget;
+    large_->setObjectName(QStringLiteral("selected-heatmap"));
+    connect(large_, &HeatmapWidget::hovered, hover_, [this](const QString& t) {
+        if (!t.isEmpty())
+            hover_->setText(t);
+    });
+
+    auto* body = new QHBoxLayout;
+    body->addWidget(grid_, 5);
+    body->addWidget(large_, 7);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(heading_);
+    layout->addLayout(body, 1);
+    layout->addWidget(hover_);
+
+    connect(kinds_, &QButtonGroup::idClicked, this,
+            [this](int id) { session_->setHeatmapKind(static_cast<AttentionMatrix>(id)); });
+    connect(batch_, &QSpinBox::valueChanged, this, [this](int v) { session_->setBatchIndex(v); });
+    connect(scaleChoice_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Trace | ChangeFlag::View | ChangeFlag::Head))
+            rebuild();
+    });
+    rebuild();
+}
+
+void HeatmapsView::rebuild()
+{
+    const auto trace = session_->trace();
+    if (!trace)
+        return;
+    // Fall back to the weights when this module has no such stage (no mask, no dropout).
+    for (auto* b : kinds_->buttons())
+        b->setEnabled(traceHasHeatmap(*trace, static_cast<AttentionMatrix>(kinds_->id(b))));
+    AttentionMatrix kind = session_->heatmapKind();
+    if (!traceHasHeatmap(*trace, kind))
+        kind = AttentionMatrix::Weights;
+    kinds_->button(static_cast<int>(kind))->setChecked(true);
+    {
+        const QSignalBlocker block(batch_);
+        batch_->setRange(0,
+                         trace->config.is_batched() ? static_cast<int>(trace->stages.front().tensor.size(0)) - 1 : 0);
+        batch_->setValue(session_->batchIndex());
+    }
+    const int heads = session_->headCount();
+    const int batch = session_->batchIndex();
+    const int mode = scaleChoice_->currentData().toInt();
+    if (trace == shownTrace_ && static_cast<int>(kind) == shownKind_ && batch == shownBatch_ && mode == shownScale_) {
+        updateSelection();
+        return;
+    }
+    shownTrace_ = trace;
+    shownKind_ = static_cast<int>(kind);
+    shownBatch_ = batch;
+    shownScale_ = mode;
+
+    const ColorScale scale = heatmapScale(trace, kind, batch, static_cast<HeatmapScaleMode>(mode));
+    const QStringList tokens = session_->tokenLabels();
+    while (static_cast<int>(small_.size()) > heads) {
+        delete small_.back();
+        small_.pop_back();
+    }
+    for (int h = 0; h < heads; ++h) {
+        if (h >= static_cast<int>(small_.size())) {
+            auto* w = new HeatmapWidget;
+            w->setObjectName(QStringLiteral("head-heatmap-%1").arg(h));
+            w->setCursor(Qt::PointingHandCursor);
+            connect(w, &HeatmapWidget::clicked, this, [this, h] { session_->setHead(h); });
+            connect(w, &HeatmapWidget::hovered, hover_, [this](const QString& t) {
+                if (!t.isEmpty())
+                    hover_->setText(t);
+            });
+            small_.push_back(w);
+        }
+        HeatmapStyle style;
+        style.title = QStringLiteral("head %1").arg(h);
+        style.accent = headColor(h, heads);
+        style.axes = false;
+        style.legend = false;
+        style.fontPx = 14;
+        small_[static_cast<std::size_t>(h)]->setHeatmap(
+            HeatmapPainter(heatmapSlice(trace, kind, h, batch), scale, tokens, style));
+    }
+    columns_ = 0;
+    placeSmallMultiples();
+    updateSelection();
+}
+
+void HeatmapsView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    placeSmallMultiples();
+}
+
+void HeatmapsView::placeSmallMultiples()
+{
+    // The column count that makes each (square) head as large as the grid's area allows.
+    const int n = static_cast<int>(small_.size());
+    const double w = std::max(1, grid_->width()), h = std::max(1, grid_->height());
+    int best = 1;
+    double bestSide = 0;
+    for (int cols = 1; cols <= std::max(1, n); ++cols) {
+        const int rows = (n + cols - 1) / cols;
+        const double side = std::min(w / cols, h / rows - 22);
+        if (side > bestSide) {
+            bestSide = side;
+            best = cols;
+        }
+    }
+    if (best == columns_)
+        return;
+    columns_ = best;
+    for (auto* w : small_)
+        gridLayout_->removeWidget(w);
+    for (int i = 0; i < n; ++i) {
+        gridLayout_->addWidget(small_[static_cast<std::size_t>(i)], i / best, i % best);
+        small_[static_cast<std::size_t>(i)]->show(); // now, not at the layout's next queued pass
+    }
+}
+
+void HeatmapsView::updateSelection()
+{
+    const auto trace = session_->trace();
+    const int heads = session_->headCount(), head = session_->head();
+    const auto kind = static_cast<AttentionMatrix>(shownKind_);
+    for (int h = 0; h < static_cast<int>(small_.size()); ++h) {
+        HeatmapPainter painter = small_[static_cast<std::size_t>(h)]->heatmap();
+        painter.setSelected(h == head);
+        small_[static_cast<std::size_t>(h)]->setHeatmap(painter);
+    }
+    const HeatmapSlice slice = heatmapSlice(trace, kind, head, session_->batchIndex());
+    HeatmapStyle style;
+    style.title = QStringLiteral("head %1 of %2 · %3 · %4 × %4 tokens")
+                      .arg(head)
+                      .arg(heads)
+                      .arg(heatmapKindTitle(kind))
+                      .arg(slice.rows);
+    style.accent = headColor(head, heads);
+    style.fontPx = slice.rows > 64 ? 13 : 16;
+    large_->setHeatmap(HeatmapPainter(slice, small_.empty() ? ColorScale{} : small_.front()->heatmap().scale(),
+                                      session_->tokenLabels(), style));
+    heading_->setText(tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: keys). "
+                         "Click a head to enlarge it.")
+                          .arg(heads)
+                          .arg(slice.rows));
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,63 @@
+#include "pages/tradeoffs/tradeoff_table.h"
+
+#include "render/number_format.h"
+
+#include <QHeaderView>
+
+namespace attnlab::ui {
+
+TradeoffTable::TradeoffTable(QWidget* parent) : QTableWidget(parent)
+{
+    setColumnCount(9);
+    setHorizontalHeaderLabels({QStringLiteral("num_heads"), QStringLiteral("head_dim"), QStringLiteral("parameters"),
+                               QStringLiteral("projections"), QStringLiteral("scores"), QStringLiteral("context"),
+                               QStringLiteral("out_proj"), QStringLiteral("multiply-adds"),
+                               QStringLiteral("score memory")});
+    horizontalHeaderItem(3)->setToolTip(QStringLiteral("multiply-adds of the Q, K and V projections"));
+    horizontalHeaderItem(8)->setToolTip(QStringLiteral("one attention-score tensor: 4·b·H·T·T bytes"));
+    verticalHeader()->setVisible(false);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setCursor(Qt::PointingHandCursor);
+    connect(this, &QTableWidget::cellClicked, this, [this](int row, int) {
+        if (auto* it = item(row, 0))
+            emit headsClicked(it->data(Qt::UserRole).toLongLong());
+    });
+}
+
+int TradeoffTable::rowOfHeads(std::int64_t numHeads) const
+{
+    for (int r = 0; r < rowCount(); ++r)
+        if (item(r, 0)->data(Qt::UserRole).toLongLong() == numHeads)
+            return r;
+    return -1;
+}
+
+void TradeoffTable::setTradeoffs(const HeadTradeoffs& t, std::int64_t selectedHeads)
+{
+    const QSignalBlocker block(this);
+    setRowCount(static_cast<int>(t.rows.size()));
+    for (int r = 0; r < rowCount(); ++r) {
+        const HeadOption& o = t.rows[static_cast<std::size_t>(r)];
+        const QStringList cells = {
+            QString::number(o.num_heads),   QString::number(o.head_dim), groupedCount(o.parameters),
+            shortCount(o.cost.projections), shortCount(o.cost.scores),   shortCount(o.cost.context),
+            shortCount(o.cost.out_proj),    shortCount(o.cost.total()),  shortBytes(o.score_bytes)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* it = new QTableWidgetItem(cells[c]);
+            it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c == 0)
+                it->setData(Qt::UserRole, static_cast<qlonglong>(o.num_heads));
+            setItem(r, c, it);
+        }
+    }
+    clearSelection();
+    if (const int r = rowOfHeads(selectedHeads); r >= 0) {
+        selectRow(r);
+        scrollToItem(item(r, 0));
+    }
+}
+
+} // namespace attnlab::ui

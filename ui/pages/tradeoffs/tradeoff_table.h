@@ -1,0 +1,21 @@
+#pragma once
+// The trade-off rows as a table (one per valid num_heads, the numbers the chart draws); the current
+// num_heads is the selected row, and clicking a row asks for that num_heads.
+#include "designs/tradeoffs.h"
+
+#include <QTableWidget>
+
+namespace attnlab::ui {
+
+class TradeoffTable : public QTableWidget {
+    Q_OBJECT
+public:
+    explicit TradeoffTable(QWidget* parent = nullptr);
+    void setTradeoffs(const HeadTradeoffs& tradeoffs, std::int64_t selectedHeads);
+    int rowOfHeads(std::int64_t numHeads) const; // -1 when not a row
+
+signals:
+    void headsClicked(std::int64_t numHeads);
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,124 @@
+#include "pages/tradeoffs/tradeoffs_view.h"
+
+#include "render/number_format.h"
+#include "model/session.h"
+#include "widgets/tradeoff_chart_widget.h"
+#include "pages/tradeoffs/tradeoff_table.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <exception>
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr std::int64_t kWidthsEachSide = 3; // d_out choices shown below and above the current one
+
+} // namespace
+
+TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    heading_ = new QLabel;
+    heading_->setWordWrap(true);
+    chart_ = new TradeoffChartWidget;
+    chart_->setObjectName(QStringLiteral("tradeoff-chart"));
+    table_ = new TradeoffTable;
+    table_->setObjectName(QStringLiteral("tradeoff-table"));
+    widthsLabel_ = new QLabel;
+    widthsRow_ = new QHBoxLayout;
+    widthsRow_->addWidget(widthsLabel_);
+    widthsRow_->addStretch(1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(heading_);
+    layout->addWidget(chart_, 3);
+    layout->addWidget(table_, 2);
+    layout->addLayout(widthsRow_);
+
+    auto apply = [this](std::int64_t heads) { session_->setSlot("num_heads", static_cast<double>(heads)); };
+    connect(chart_, &TradeoffChartWidget::headsClicked, this, apply);
+    connect(table_, &TradeoffTable::headsClicked, this, apply);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Settings)
+            refresh();
+    });
+    refresh();
+}
+
+void TradeoffsView::refresh()
+{
+    const Config& c = session_->config();
+    HeadTradeoffQuery q;
+    q.d_out = c.d_out;
+    q.d_in = c.d_in;
+    q.num_tokens = session_->numTokens();
+    q.batch = session_->batch();
+    q.qkv_bias = c.qkv_bias;
+    try {
+        const HeadTradeoffs t = head_tradeoffs(q);
+        heading_->setText(tr("<b>d_out = %1</b> (d_in = %2, %3 tokens, batch %4): every num_heads that divides %1. "
+                             "Click a column or a row to use it; the current one is highlighted.")
+                              .arg(t.d_out)
+                              .arg(t.d_in)
+                              .arg(t.num_tokens)
+                              .arg(t.batch));
+        chart_->setPainter(TradeoffChartPainter(t, c.num_heads));
+        table_->setTradeoffs(t, c.num_heads);
+    } catch (const std::exception& e) {
+        heading_->setText(QString::fromUtf8(e.what()));
+        chart_->setPainter({});
+        table_->setRowCount(0);
+    }
+    refreshWidths();
+}
+
+void TradeoffsView::refreshWidths()
+{
+    for (auto* b : widthButtons_) { // one of them may be the button being clicked: delete it later
+        b->hide();
+        widthsRow_->removeWidget(b);
+        b->deleteLater();
+    }
+    widthButtons_.clear();
+    const Config& c = session_->config();
+    const std::int64_t h = c.num_heads;
+    if (h < 1 || c.d_out < 1) {
+        widthsLabel_->clear();
+        return;
+    }
+    WidthQuery q;
+    q.num_heads = h;
+    q.d_out_min = std::max<std::int64_t>(h, (c.d_out / h - kWidthsEachSide) * h);
+    q.d_out_max = (c.d_out / h + kWidthsEachSide + (c.d_out % h ? 1 : 0)) * h;
+    q.d_in = c.d_in;
+    q.qkv_bias = c.qkv_bias;
+    std::vector<WidthOption> options;
+    try {
+        options = width_options(q);
+    } catch (const std::exception& e) {
+        widthsLabel_->setText(QString::fromUtf8(e.what()));
+        return;
+    }
+    widthsLabel_->setText(tr("<b>Keep num_heads = %1</b>; d_out can be:").arg(h));
+    for (const WidthOption& o : options) {
+        auto* b = new QPushButton(QString::number(o.d_out));
+        b->setObjectName(QStringLiteral("width-%1").arg(o.d_out));
+        b->setToolTip(tr("head_dim %1 · %2 parameters").arg(o.head_dim).arg(groupedCount(o.parameters)));
+        b->setCheckable(true);
+        b->setChecked(o.d_out == c.d_out);
+        b->setCursor(Qt::PointingHandCursor);
+        const std::int64_t d = o.d_out;
+        connect(b, &QPushButton::clicked, this, [this, d] { session_->setSlot("d_out", static_cast<double>(d)); });
+        widthsRow_->insertWidget(widthsRow_->count() - 1, b);
+        widthButtons_.push_back(b);
+    }
+    if (c.d_out % h != 0)
+        widthsLabel_->setText(widthsLabel_->text() + tr(" (%1 is not a multiple of %2)").arg(c.d_out).arg(h));
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,40 @@
+#pragma once
+// The trade-off explorer: for the session's d_out, tokens and batch, every valid num_heads as a chart
+// and a table (one click applies it); and the other way round, the d_out values near the current one
+// that the current num_heads divides (one click applies it). All numbers come from core/designs/tradeoffs.h.
+#include <QWidget>
+
+#include <vector>
+
+class QHBoxLayout;
+class QLabel;
+class QPushButton;
+
+namespace attnlab::ui {
+
+class Session;
+class TradeoffChartWidget;
+class TradeoffTable;
+
+class TradeoffsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TradeoffsView(Session* session, QWidget* parent = nullptr);
+    TradeoffChartWidget* chart() const { return chart_; }
+    TradeoffTable* table() const { return table_; }
+    const std::vector<QPushButton*>& widthButtons() const { return widthButtons_; }
+
+private:
+    void refresh();
+    void refreshWidths();
+
+    Session* session_;
+    QLabel* heading_;
+    TradeoffChartWidget* chart_;
+    TradeoffTable* table_;
+    QLabel* widthsLabel_;
+    QHBoxLayout* widthsRow_;
+    std::vector<QPushButton*> widthButtons_;
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,283 @@
+#include "render/design_layout_painter.h"
+
+#include "render/head_colors.h"
+#include "render/number_format.h"
+
+#include <QFontMetricsF>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <map>
+
+namespace attnlab::ui {
+
+namespace {
+
+const QColor kText(30, 30, 30);
+const QColor kShared(112, 124, 136); // a block no head owns (out_proj.bias)
+const QColor kTrap(190, 30, 30);
+
+QColor mix(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
+                            static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+
+QString roleTitle(Role role)
+{
+    switch (role) {
+    case Role::Query: return QStringLiteral("W_query");
+    case Role::Key: return QStringLiteral("W_key");
+    case Role::Value: return QStringLiteral("W_value");
+    case Role::OutProj: return QStringLiteral("out_proj");
+    case Role::Mask: return QStringLiteral("mask");
+    }
+    return {};
+}
+
+QString shapeText(const Shape& s)
+{
+    return QString::fromStdString(shape_to_string(s));
+}
+
+QString subtitle(const DesignLayout& d)
+{
+    if (d.design == Design::Integrated)
+        return QStringLiteral("one projection per role, %1 slices of %2").arg(d.num_heads).arg(d.head_width);
+    return QStringLiteral("%1 complete heads of %2").arg(d.num_heads).arg(d.head_width);
+}
+
+} // namespace
+
+DesignLayoutPainter::DesignLayoutPainter(DesignComparison comparison, int fontPx)
+    : comparison_(std::move(comparison)), fontPx_(fontPx)
+{
+}
+
+DesignMetrics DesignLayoutPainter::metrics() const
+{
+    QFont f;
+    f.setPixelSize(fontPx_);
+    const double line = QFontMetricsF(f).height();
+    DesignMetrics m;
+    m.headerHeight = line * 4.4;
+    m.footerHeight = line * 6.6;
+    m.minBufferLane = line * 3.6;
+    m.bufferLabelWidth = fontPx_ * 11.0;
+    m.minColumnWidth = fontPx_ * 20.0;
+    return m;
+}
+
+DesignGeometry DesignLayoutPainter::geometry(const QRectF& rect) const
+{
+    return layoutDesigns(comparison_, rect, metrics());
+}
+
+QColor DesignLayoutPainter::fillColor(const DesignShape& s) const
+{
+    const int heads = static_cast<int>(comparison_.call.num_heads);
+    if (s.head < 0)
+        return kShared;
+    const QColor c = headColor(s.head, heads);
+    if (s.kind == DesignShape::Kind::Slice && s.slicedAxis == 1)
+        return mix(c, Qt::white, 0.45); // out_proj's columns read head h; they are not head h's own
+    if (s.kind == DesignShape::Kind::Bias || (s.kind == DesignShape::Kind::Slice && s.name.endsWith("bias")))
+        return c.darker(135);
+    return c;
+}
+
+void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect) const
+{
+    if (!valid())
+        return;
+    p.save();
+    QFont font = p.font();
+    font.setPixelSize(fontPx_);
+    p.setFont(font);
+    const DesignGeometry g = geometry(rect);
+    for (const DesignShape& s : g.shapes) {
+        if (s.kind == DesignShape::Kind::Unit || s.kind == DesignShape::Kind::Mask)
+            continue;
+        if (s.kind == DesignShape::Kind::Weight && s.head < 0 && s.role != Role::OutProj)
+            continue; // covered entirely by its head slices
+        p.fillRect(s.rect, fillColor(s));
+        const double thickness = s.slicedAxis == 0 ? s.rect.height() : s.rect.width();
+        if (s.kind == DesignShape::Kind::Slice && thickness >= 6 && s.rect.width() >= 6) { // where slices meet
+            p.setPen(QPen(Qt::white, 1));
+            if (s.slicedAxis == 0)
+                p.drawLine(s.rect.topLeft(), s.rect.topRight());
+            else
+                p.drawLine(s.rect.topLeft(), s.rect.bottomLeft());
+        }
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(50, 50, 50, 170), 1));
+    for (const DesignShape& s : g.shapes)
+        if ((s.kind == DesignShape::Kind::Weight || s.kind == DesignShape::Kind::Bias) && s.rect.height() >= 4)
+            p.drawRect(s.rect);
+    paintRoleLabels(p, g);
+    for (std::size_t c = 0; c < g.columns.size(); ++c) {
+        const DesignLayout& d = comparison_.designs[c];
+        paintHeader(p, g.columns[c], d);
+        paintFooter(p, g.columns[c], d);
+        for (const DesignShape& s : g.shapes)
+            if (s.kind == DesignShape::Kind::Mask && s.column == c)
+                paintMask(p, g.columns[c], s, d, g.scale);
+    }
+    p.restore();
+}
+
+void DesignLayoutPainter::paintRoleLabels(QPainter& p, const DesignGeometry& g) const
+{
+    const QFontMetricsF fm(p.font());
+    p.setPen(kText);
+    for (const DesignShape& s : g.shapes) {
+        if (s.kind != DesignShape::Kind::Weight || s.head > 0)
+            continue; // the first module of each column is labelled; the others repeat it
+        QString label = roleTitle(s.role);
+        if (fm.horizontalAdvance(label) > s.rect.width() + 18)
+            label = s.role == Role::OutProj ? QStringLiteral("out") : label.right(label.size() - 2).left(1).toUpper();
+        p.drawText(QRectF(s.rect.center().x() - 60, s.rect.top() - fm.height() - 2, 120, fm.height()),
+                   Qt::AlignHCenter | Qt::AlignBottom, label);
+    }
+}
+
+void DesignLayoutPainter::paintHeader(QPainter& p, const DesignColumn& col, const DesignLayout& d) const
+{
+    const QFontMetricsF fm(p.font());
+    const double line = fm.height();
+    QFont bold = p.font();
+    bold.setBold(true);
+    bold.setPixelSize(fontPx_ + 3);
+    p.save();
+    p.setFont(bold);
+    p.setPen(kText);
+    p.drawText(QRectF(col.header.left(), col.header.top(), col.header.width(), line * 1.4),
+               Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(design_title(d.design)));
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(fontPx_ - 2);
+    p.setFont(mono);
+    p.setPen(QColor(70, 70, 70));
+    const QString call =
+        d.exists ? QString::fromStdString(positional_call(d.config)) : QStringLiteral("(cannot be built)");
+    p.drawText(QRectF(col.header.left(), col.header.top() + line * 1.4, col.header.width(), line),
+               Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetricsF(mono).elidedText(call, Qt::ElideRight, col.header.width()));
+    p.restore();
+    if (d.exists)
+        p.drawText(QRectF(col.header.left(), col.header.top() + line * 2.4, col.header.width(), line),
+                   Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(subtitle(d), Qt::ElideRight, col.header.width()));
+    if (d.exists)
+        return;
+    // The reason sits where the drawing would be.
+    const QRectF box = col.body.adjusted(0, 4, 0, -col.body.height() / 3);
+    p.setPen(QPen(kTrap, 2));
+    p.setBrush(QColor(252, 236, 236));
+    p.drawRoundedRect(box, 6, 6);
+    p.setPen(kText);
+    QFont b = p.font();
+    b.setBold(true);
+    p.save();
+    p.setFont(b);
+    p.drawText(box.adjusted(12, 10, -12, 0), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("PyTorch cannot build this"));
+    p.restore();
+    p.drawText(box.adjusted(12, 14 + line, -12, -10), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+               QString::fromStdString(d.why_not));
+}
+
+std::vector<DesignFooterLine> DesignLayoutPainter::footerLines(const DesignLayout& d) const
+{
+    std::vector<DesignFooterLine> lines;
+    if (!d.exists)
+        return lines;
+    std::map<int, std::pair<std::int64_t, const Block*>> roles; // parameters per role, and one of its weights
+    bool bias = false;
+    for (const Block& b : d.blocks) {
+        auto& r = roles[static_cast<int>(b.role)];
+        r.first += b.parameters;
+        if (!b.is_bias && !r.second)
+            r.second = &b;
+        bias = bias || (b.is_bias && b.role != Role::OutProj);
+    }
+    for (const auto& [role, entry] : roles) {
+        QString what = roleTitle(static_cast<Role>(role)) + QLatin1Char(' ') + shapeText(entry.second->shape);
+        if (d.design != Design::Integrated)
+            what = QStringLiteral("%1 × ").arg(d.num_heads) + what;
+        if (static_cast<Role>(role) == Role::OutProj || bias)
+            what += QStringLiteral(" + bias");
+        lines.push_back({what, groupedCount(entry.first), false, false});
+    }
+    lines.push_back({QStringLiteral("parameters"), groupedCount(d.parameters), true, false});
+    const bool trap = d.output_width != comparison_.call.d_out;
+    QString width = QStringLiteral("output width %1 = %2 × %3")
+                        .arg(groupedCount(d.output_width))
+                        .arg(d.num_heads)
+                        .arg(groupedCount(d.head_width));
+    if (trap)
+        width += QStringLiteral(", not %1").arg(groupedCount(comparison_.call.d_out));
+    lines.push_back({width, {}, true, trap});
+    return lines;
+}
+
+void DesignLayoutPainter::paintFooter(QPainter& p, const DesignColumn& col, const DesignLayout& d) const
+{
+    const QFontMetricsF fm(p.font());
+    const double line = fm.height() * 1.05;
+    double y = col.footer.top() + 4;
+    QFont bold = p.font();
+    bold.setBold(true);
+    p.save();
+    for (const DesignFooterLine& l : footerLines(d)) {
+        p.setFont(l.bold ? bold : p.font());
+        p.setPen(l.trap ? kTrap : kText);
+        if (l.bold && !l.right.isEmpty()) { // the total: ruled off from the parts
+            p.drawLine(QPointF(col.footer.left(), y + 2), QPointF(col.footer.right(), y + 2));
+            y += 4;
+        }
+        const QRectF r(col.footer.left(), y, col.footer.width(), line);
+        const double room = r.width() - (l.right.isEmpty() ? 0 : fm.horizontalAdvance(l.right) + 12);
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(l.left, Qt::ElideRight, room));
+        p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, l.right);
+        y += line;
+    }
+    p.restore();
+}
+
+void DesignLayoutPainter::paintMask(QPainter& p, const DesignColumn& col, const DesignShape& mask,
+                                    const DesignLayout& d, double scale) const
+{
+    p.save();
+    p.setClipRect(col.buffers);
+    const int copies = static_cast<int>(std::min<std::size_t>(d.buffers.size(), 4));
+    const double offset = 5;
+    for (int i = copies - 1; i >= 0; --i) { // a wrapper holds one per head: drawn as a stack
+        const QRectF r = mask.rect.translated(i * offset, i * offset);
+        p.setPen(Qt::NoPen);
+        p.setBrush(Qt::white);
+        p.drawRect(r);
+        QPainterPath future; // the causal mask's ones: keys after the query
+        future.moveTo(r.topLeft());
+        future.lineTo(r.topRight());
+        future.lineTo(r.bottomRight());
+        future.closeSubpath();
+        p.setBrush(QBrush(QColor(150, 150, 150), Qt::BDiagPattern));
+        p.drawPath(future);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(QColor(60, 60, 60), 1.5, Qt::DashLine));
+        p.drawRect(r);
+    }
+    p.restore();
+    const QFontMetricsF fm(p.font());
+    const double left = mask.rect.right() + copies * offset + 10;
+    const QRectF text(left, col.buffers.top() + 6, col.buffers.right() - left, col.buffers.height() - 6);
+    QString label = QStringLiteral("mask %1\nbuffer: 0 parameters").arg(shapeText(d.buffers.front().shape));
+    if (d.buffers.size() > 1)
+        label += QStringLiteral("\n× %1, one per head").arg(d.buffers.size());
+    if (mask.rect.width() < static_cast<double>(d.buffers.front().shape[0]) * scale - 0.5)
+        label += QStringLiteral("\n(drawn smaller than scale)");
+    p.setPen(QColor(60, 60, 60));
+    p.drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,408 @@
+#include "render/shape_diagram_painter.h"
+
+#include "render/head_colors.h"
+#include "render/stage_captions.h"
+
+#include <QFontMetricsF>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab::ui {
+
+namespace {
+
+const QColor kText(30, 30, 30);
+const QColor kMuted(95, 95, 95);
+const QColor kMoved(0xd5, 0x5e, 0x00); // axes that trade places (Okabe-Ito vermillion)
+
+QColor axisFill(const std::string& axis)
+{
+    if (axis == "b")
+        return QColor(0xdf, 0xe7, 0xf2);
+    if (axis == "num_tokens")
+        return QColor(0xd9, 0xf0, 0xd3);
+    if (axis == "d_in")
+        return QColor(0xfd, 0xe0, 0xc5);
+    return QColor(0xcf, 0xe3, 0xf7);
+}
+
+QFont pixelFont(double px, bool bold = false)
+{
+    QFont f;
+    f.setPixelSize(std::max(9, static_cast<int>(std::lround(px))));
+    f.setBold(bold);
+    return f;
+}
+
+QString shapeText(const Shape& s)
+{
+    return QString::fromStdString(shape_to_string(s));
+}
+
+QString axesText(const std::vector<std::string>& axes)
+{
+    QStringList parts;
+    for (const auto& a : axes)
+        parts << QString::fromStdString(a);
+    return "(" + parts.join(", ") + ")";
+}
+
+void drawArrow(QPainter& p, QPointF from, QPointF to, const QColor& color, double width)
+{
+    p.setPen(QPen(color, width, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(from, to);
+    const QLineF line(to, from);
+    const double a = std::atan2(-line.dy(), line.dx());
+    const double len = 6 + width * 2.5;
+    QPolygonF head;
+    head << to << to + QPointF(std::cos(a + 0.45) * len, -std::sin(a + 0.45) * len)
+         << to + QPointF(std::cos(a - 0.45) * len, -std::sin(a - 0.45) * len);
+    p.setBrush(color);
+    p.setPen(Qt::NoPen);
+    p.drawPolygon(head);
+    p.setBrush(Qt::NoBrush);
+}
+
+} // namespace
+
+ShapeDiagramPainter::ShapeDiagramPainter(const Trace& trace, int stageIndex, int selectedHead)
+    : trace_(trace), stage_(trace.stages.at(static_cast<std::size_t>(stageIndex))), head_(selectedHead),
+      heads_(trace.config.has_heads() ? static_cast<int>(trace.config.num_heads) : 1)
+{
+}
+
+const Stage* ShapeDiagramPainter::previousShapeStage() const
+{
+    const QString base = baseStageName(stage_.name);
+    const QString prefix = QString::fromStdString(stage_.name).chopped(base.size());
+    QString from;
+    if (base.endsWith(QLatin1String(".view")))
+        from = base.section('.', 0, 0);
+    else if (base.endsWith(QLatin1String(".heads")))
+        from = base.section('.', 0, 0) + ".view";
+    else if (base == QLatin1String("context.transposed"))
+        from = QStringLiteral("context.heads");
+    else if (base == QLatin1String("context.merged"))
+        from = QStringLiteral("context.transposed");
+    return from.isEmpty() ? nullptr : trace_.find((prefix + from).toStdString());
+}
+
+QString ShapeDiagramPainter::opLabel() const
+{
+    const auto& c = trace_.config;
+    switch (op()) {
+    case Op::Split:
+        return QStringLiteral("view:  d_out %1 = %2 heads × %3 features each (head_dim)")
+            .arg(c.d_out)
+            .arg(c.num_heads)
+            .arg(c.head_dim());
+    case Op::Merge:
+        return QStringLiteral("contiguous().view:  %1 heads × %2 features = d_out %3")
+            .arg(c.num_heads)
+            .arg(c.head_dim())
+            .arg(c.d_out);
+    case Op::Transpose:
+        return QStringLiteral("transpose(1, 2):  dims 1 and 2 trade places; the data stays where it is");
+    case Op::None: break;
+    }
+    return stageFormula(stage_, c);
+}
+
+ShapeDiagramPainter::Op ShapeDiagramPainter::op() const
+{
+    const Stage* prev = previousShapeStage();
+    if (!prev)
+        return Op::None;
+    if (prev->axes.size() < stage_.axes.size())
+        return Op::Split;
+    if (prev->axes.size() > stage_.axes.size())
+        return Op::Merge;
+    return Op::Transpose;
+}
+
+double ShapeDiagramPainter::blockWidth(const std::string& axis, std::int64_t size) const
+{
+    const double name = QFontMetricsF(pixelFont(15 * scale_)).horizontalAdvance(QString::fromStdString(axis));
+    const double value = QFontMetricsF(pixelFont(24 * scale_, true)).horizontalAdvance(QString::number(size));
+    const double bySize = (70 + 16 * std::log2(static_cast<double>(std::max<std::int64_t>(size, 1)) + 1)) * scale_;
+    return std::max({name + 24 * scale_, value + 24 * scale_, bySize});
+}
+
+std::vector<ShapeDiagramPainter::Block>
+ShapeDiagramPainter::layoutRow(const std::vector<std::string>& axes, const Shape& shape, double top, double left) const
+{
+    std::vector<Block> row;
+    double x = left;
+    const double gap = 16 * scale_, h = 78 * scale_;
+    for (std::size_t i = 0; i < axes.size() && i < shape.size(); ++i) {
+        const double w = blockWidth(axes[i], shape[i]);
+        row.push_back({axes[i], shape[i], QRectF(x, top, w, h), static_cast<int>(i)});
+        x += w + gap;
+    }
+    return row;
+}
+
+void ShapeDiagramPainter::drawHeadStripes(QPainter& p, const QRectF& r, bool labels) const
+{
+    const double w = r.width() / heads_;
+    const QFont font = pixelFont(12 * scale_, true);
+    const bool roomForLabels = labels && QFontMetricsF(font).horizontalAdvance(QString::number(heads_ - 1)) + 4 < w;
+    p.setFont(font);
+    for (int h = 0; h < heads_; ++h) {
+        const QRectF s(r.left() + h * w, r.top(), w, r.height());
+        p.fillRect(s, headColor(h, heads_));
+        if (roomForLabels) {
+            p.setPen(Qt::black);
+            p.drawText(s.adjusted(0, 0, 0, -3), Qt::AlignHCenter | Qt::AlignBottom, QString::number(h));
+        }
+    }
+    if (head_ >= 0 && head_ < heads_) { // the selected head, as in the heatmaps
+        p.setPen(QPen(Qt::black, 3 * scale_));
+        p.drawRect(QRectF(r.left() + head_ * w, r.top(), w, r.height()).adjusted(1, 1, -1, -1));
+    }
+}
+
+void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStriped) const
+{
+    const bool striped = (b.axis == "num_heads" || b.axis == "num_heads*d_out") && heads_ > 1;
+    const bool headColoured = b.axis == "head_dim" || (b.axis == "d_out" && heads_ > 1 && dOutStriped);
+    QPainterPath path;
+    path.addRoundedRect(b.rect, 7 * scale_, 7 * scale_);
+    p.save();
+    p.setClipPath(path);
+    if (striped || headColoured) {
+        if (b.axis == "head_dim")
+            p.fillRect(b.rect, headColor(std::max(head_, 0), heads_).lighter(125));
+        else
+            drawHeadStripes(p, b.rect, true);
+    } else {
+        p.fillRect(b.rect, axisFill(b.axis));
+    }
+    p.restore();
+    p.setPen(QPen(kText, 1.6 * scale_));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+
+    // Name and size, on a light plate where stripes would fight with the text.
+    const QFont nameFont = pixelFont(15 * scale_), sizeFont = pixelFont(24 * scale_, true);
+    const QString name = QString::fromStdString(b.axis), size = QString::number(b.size);
+    const double lineName = QFontMetricsF(nameFont).height(), lineSize = QFontMetricsF(sizeFont).height();
+    const double textW =
+        std::max(QFontMetricsF(nameFont).horizontalAdvance(name), QFontMetricsF(sizeFont).horizontalAdvance(size)) +
+        12 * scale_;
+    const QRectF plate(b.rect.center().x() - textW / 2, b.rect.center().y() - (lineName + lineSize) / 2 - 2, textW,
+                       lineName + lineSize + 4);
+    if (striped || headColoured) {
+        p.setBrush(QColor(255, 255, 255, 215));
+        p.setPen(Qt::NoPen);
+        p.drawRoundedRect(plate, 4, 4);
+    }
+    p.setPen(kText);
+    p.setFont(nameFont);
+    p.drawText(QRectF(plate.left(), plate.top() + 2, plate.width(), lineName), Qt::AlignCenter, name);
+    p.setFont(sizeFont);
+    p.drawText(QRectF(plate.left(), plate.top() + 2 + lineName, plate.width(), lineSize), Qt::AlignCenter, size);
+}
+
+double ShapeDiagramPainter::paintHeader(QPainter& p, const QRectF& rect) const
+{
+    double y = rect.top();
+    const QFont title = pixelFont(26 * scale_, true);
+    p.setFont(title);
+    p.setPen(kText);
+    const double th = QFontMetricsF(title).height();
+    const QString name = QString::fromStdString(stage_.name);
+    p.drawText(QRectF(rect.left(), y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter, name);
+    const double nameW = QFontMetricsF(title).horizontalAdvance(name);
+    p.setFont(pixelFont(22 * scale_));
+    p.setPen(kMuted);
+    p.drawText(QRectF(rect.left() + nameW + 16 * scale_, y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter,
+               QStringLiteral("shape ") + shapeText(stage_.tensor.shape()));
+    y += th + 4 * scale_;
+
+    const QFont captionFont = pixelFont(17 * scale_);
+    p.setFont(captionFont);
+    p.setPen(kText);
+    const QString caption = stageCaption(stage_, trace_.config);
+    const QRectF bound = p.boundingRect(QRectF(rect.left(), y, rect.width(), 1000), Qt::TextWordWrap, caption);
+    p.drawText(QRectF(rect.left(), y, rect.width(), bound.height()), Qt::TextWordWrap, caption);
+    y += bound.height() + 6 * scale_;
+    const QString formula = opLabel();
+    if (!formula.isEmpty()) {
+        const QFont f = pixelFont(21 * scale_, true);
+        p.setFont(f);
+        p.setPen(kMoved);
+        p.drawText(QRectF(rect.left(), y, rect.width(), QFontMetricsF(f).height()), Qt::AlignLeft, formula);
+        y += QFontMetricsF(f).height() + 4 * scale_;
+    }
+    return y;
+}
+
+void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect) const
+{
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing);
+    const double s = std::clamp(std::min(rect.width() / 1000.0, rect.height() / 470.0), 0.6, 1.5);
+    scale_ = s;
+    double y = paintHeader(p, rect) + 22 * s;
+
+    const Op kind = op();
+    const Stage* prev = previousShapeStage();
+    const bool square = stage_.axes.size() >= 2 && stage_.axes.back() == "num_tokens" &&
+                        stage_.axes[stage_.axes.size() - 2] == "num_tokens";
+    // Lay a row out once to know its width, then centre it.
+    auto centred = [&](const std::vector<std::string>& axes, const Shape& shape, double top) {
+        auto row = layoutRow(axes, shape, top, 0);
+        const double width = row.empty() ? 0 : row.back().rect.right();
+        const double dx = rect.left() + std::max(0.0, (rect.width() - width) / 2);
+        for (auto& b : row)
+            b.rect.translate(dx, 0);
+        return row;
+    };
+    auto dims = [&](const std::vector<Block>& row) {
+        p.setFont(pixelFont(12 * s));
+        p.setPen(kMuted);
+        for (const auto& b : row)
+            p.drawText(QRectF(b.rect.left(), b.rect.top() - 18 * s, b.rect.width(), 16 * s), Qt::AlignCenter,
+                       QStringLiteral("dim %1").arg(b.dim));
+    };
+    const double gapRows = 92 * s;
+    std::vector<Block> after;
+    if (kind == Op::None || !prev) {
+        after = centred(stage_.axes, stage_.tensor.shape(), y);
+    } else {
+        const bool split = kind == Op::Split;
+        const Stage& wide = split ? stage_ : *prev;   // the row with num_heads and head_dim
+        const Stage& narrow = split ? *prev : stage_; // the row with d_out
+        const double wideTop = split ? y + 78 * s + gapRows : y;
+        auto wideRow = centred(wide.axes, wide.tensor.shape(), kind == Op::Transpose ? y : wideTop);
+        std::vector<Block> other;
+        if (kind == Op::Transpose) {
+            other = centred(stage_.axes, stage_.tensor.shape(), y + 78 * s + gapRows);
+        } else {
+            const double top = split ? y : y + 78 * s + gapRows;
+            for (std::size_t i = 0; i < narrow.axes.size(); ++i) {
+                Block b{narrow.axes[i], narrow.tensor.shape()[i], {}, static_cast<int>(i)};
+                for (const auto& w : wideRow)
+                    if (w.axis == b.axis)
+                        b.rect = QRectF(w.rect.left(), top, w.rect.width(), w.rect.height());
+                if (b.axis == "d_out") {
+                    const QRectF* hr = nullptr;
+                    const QRectF* dr = nullptr;
+                    for (const auto& w : wideRow) {
+                        if (w.axis == "num_heads")
+                            hr = &w.rect;
+                        if (w.axis == "head_dim")
+                            dr = &w.rect;
+                    }
+                    if (hr && dr)
+                        b.rect = QRectF(hr->left(), top, dr->right() - hr->left(), hr->height());
+                }
+                other.push_back(b);
+            }
+        }
+        const std::vector<Block>& before = kind == Op::Transpose ? wideRow : (split ? other : wideRow);
+        after = kind == Op::Transpose ? other : (split ? wideRow : other);
+        dims(before);
+        for (const auto& b : before)
+            drawBlock(p, b, true);
+        // Connectors: which axis of the previous stage went where.
+        if (kind == Op::Transpose) {
+            for (const auto& b : before)
+                for (const auto& a : after)
+                    if (a.axis == b.axis) {
+                        const bool moved = a.dim != b.dim;
+                        drawArrow(p, QPointF(b.rect.center().x(), b.rect.bottom() + 4 * s),
+                                  QPointF(a.rect.center().x(), a.rect.top() - 20 * s), moved ? kMoved : kMuted,
+                                  (moved ? 4 : 2) * s);
+                    }
+        } else {
+            const Block* d = nullptr;
+            for (const auto& b : (split ? before : after))
+                if (b.axis == "d_out")
+                    d = &b;
+            for (const auto& w : (split ? after : before)) {
+                if (!d || (w.axis != "num_heads" && w.axis != "head_dim"))
+                    continue;
+                if (split)
+                    drawArrow(p, QPointF(w.rect.center().x(), d->rect.bottom() + 4 * s),
+                              QPointF(w.rect.center().x(), w.rect.top() - 20 * s), kMoved, 4 * s);
+                else
+                    drawArrow(p, QPointF(w.rect.center().x(), w.rect.bottom() + 4 * s),
+                              QPointF(w.rect.center().x(), d->rect.top() - 20 * s), kMoved, 4 * s);
+            }
+        }
+    }
+    dims(after);
+    for (std::size_t i = 0; i < after.size(); ++i)
+        drawBlock(p, after[i], baseStageName(stage_.name) == QLatin1String("context.merged"));
+    if (square && after.size() >= 2) { // which num_tokens is which
+        p.setFont(pixelFont(13 * s, true));
+        p.setPen(kMuted);
+        const QString names[2] = {QStringLiteral("(queries)"), QStringLiteral("(keys)")};
+        for (int i = 0; i < 2; ++i) {
+            const QRectF& r = after[after.size() - 2 + static_cast<std::size_t>(i)].rect;
+            p.drawText(QRectF(r.left(), r.bottom() + 18 * s, r.width(), 18 * s), Qt::AlignCenter, names[i]);
+        }
+    }
+    drawFooter(
+        p, QRectF(rect.left(), after.front().rect.bottom(), rect.width(), rect.bottom() - after.front().rect.bottom()),
+        after);
+    p.restore();
+}
+
+void ShapeDiagramPainter::drawFooter(QPainter& p, const QRectF& area, const std::vector<Block>& row) const
+{
+    const double s = scale_;
+    const Tensor& t = stage_.tensor;
+    p.setFont(pixelFont(13 * s));
+    p.setPen(kMuted);
+    for (const auto& b : row)
+        if (b.dim >= 0 && b.dim < t.dim())
+            p.drawText(QRectF(b.rect.left(), b.rect.bottom() + 2 * s, b.rect.width(), 17 * s), Qt::AlignCenter,
+                       QStringLiteral("stride %1").arg(t.strides()[static_cast<std::size_t>(b.dim)]));
+
+    double y = area.top() + 46 * s;
+    const QFont f = pixelFont(17 * s);
+    const double line = QFontMetricsF(f).height() + 6 * s;
+    p.setFont(f);
+    const bool matches = stage_.expected_shape == t.shape();
+    p.setPen(kText);
+    p.drawText(QPointF(area.left(), y + line * 0.7),
+               QStringLiteral("expected  %1 = %2").arg(axesText(stage_.axes), shapeText(stage_.expected_shape)));
+    y += line;
+    p.setPen(matches ? QColor(0x00, 0x7a, 0x4d) : QColor(0xc0, 0x1c, 0x1c));
+    p.drawText(QPointF(area.left(), y + line * 0.7),
+               QStringLiteral("produced  %1  %2")
+                   .arg(shapeText(t.shape()), matches ? "✓ as expected" : "✗ differs from the expected shape"));
+    y += line + 8 * s;
+
+    // Badges: contiguity (the reason contiguous() precedes the final view) and storage sharing.
+    double x = area.left();
+    auto badge = [&](const QString& text, const QColor& fill, const QColor& ink) {
+        const QFont bf = pixelFont(16 * s, true);
+        p.setFont(bf);
+        const double w = QFontMetricsF(bf).horizontalAdvance(text) + 22 * s;
+        const QRectF r(x, y, w, QFontMetricsF(bf).height() + 10 * s);
+        p.setPen(QPen(ink, 1.5));
+        p.setBrush(fill);
+        p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
+        p.setPen(ink);
+        p.drawText(r, Qt::AlignCenter, text);
+        x += w + 12 * s;
+    };
+    if (t.is_contiguous())
+        badge(QStringLiteral("✓ contiguous"), QColor(0xe3, 0xf4, 0xea), QColor(0x00, 0x6b, 0x3c));
+    else
+        badge(QStringLiteral("⚠ not contiguous: strides out of order"), QColor(0xfd, 0xe8, 0xd7),
+              QColor(0xa3, 0x40, 0x00));
+    if (!stage_.view_of.empty())
+        badge(QStringLiteral("view of %1: shares its storage, no copy").arg(QString::fromStdString(stage_.view_of)),
+              QColor(0xe1, 0xee, 0xfb), QColor(0x00, 0x4f, 0x8f));
+    else
+        badge(QStringLiteral("owns new storage"), QColor(0xf1, 0xf1, 0xf1), QColor(0x55, 0x55, 0x55));
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,45 @@
+#pragma once
+// The tensor shape of one stage, drawn rather than printed: each axis a labelled block with its size.
+// Stages that reshape show where they came from: view splits d_out into num_heads × head_dim (one
+// colour per head, kept in later stages), transpose(1, 2) draws axes trading places, and the merge
+// glues heads back. Strides, contiguity and the expected shape sit underneath.
+#include "forward/trace.h"
+
+#include <QPainter>
+#include <QRectF>
+
+namespace attnlab::ui {
+
+class ShapeDiagramPainter {
+public:
+    ShapeDiagramPainter(const Trace& trace, int stageIndex, int selectedHead);
+    void paint(QPainter& painter, const QRectF& rect) const;
+
+private:
+    enum class Op { None, Split, Transpose, Merge };
+    struct Block {
+        std::string axis;
+        std::int64_t size = 0;
+        QRectF rect;
+        int dim = -1;
+    };
+
+    const Stage* previousShapeStage() const; // the stage whose axes this one rearranges
+    Op op() const;
+    QString opLabel() const; // the arithmetic or axis move this stage performs
+    double blockWidth(const std::string& axis, std::int64_t size) const;
+    std::vector<Block> layoutRow(const std::vector<std::string>& axes, const Shape& shape, double top,
+                                 double left) const;
+    void drawBlock(QPainter& p, const Block& b, bool dOutStriped) const;
+    void drawHeadStripes(QPainter& p, const QRectF& r, bool labels) const;
+    void drawFooter(QPainter& p, const QRectF& area, const std::vector<Block>& row) const;
+    double paintHeader(QPainter& p, const QRectF& rect) const;
+
+    const Trace& trace_;
+    const Stage& stage_;
+    int head_;
+    int heads_;
+    mutable double scale_ = 1.0; // fitted to the rect on every paint
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,16 @@
+#pragma once
+// One or two sentences per canonical stage, filled with the trace's own numbers, saying what the
+// line of code did to the tensor. The project's own words; the stage names are the golden README's.
+#include "forward/trace.h"
+
+#include <QString>
+
+namespace attnlab::ui {
+
+// "queries.view" for "queries.view", "attn_weights" for "heads.3.attn_weights".
+QString baseStageName(const std::string& stage);
+QString stageCaption(const Stage& stage, const Config& config);
+// The one-line arithmetic the stage is about, e.g. "768 = 12 × 64"; empty when there is none.
+QString stageFormula(const Stage& stage, const Config& config);
+
+} // namespace attnlab::ui

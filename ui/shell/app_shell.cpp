@@ -1,0 +1,247 @@
+#include "shell/app_shell.h"
+
+#include "shell/export_actions.h"
+#include "shell/file_actions.h"
+#include "shell/lessons_panel.h"
+#include "shell/main_window.h"
+#include "shell/presentation.h"
+#include "widgets/config_panel.h"
+#include "model/presets.h"
+#include "model/session_file.h"
+#include "model/undo_commands.h"
+#include "shell/weights_actions.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QUndoStack>
+
+#include <cstdio>
+#include <memory>
+
+namespace attnlab::ui {
+
+namespace {
+
+QSettings* settings()
+{
+    static QSettings* s = nullptr; // one per process; QSettings caches and syncs itself
+    if (!s)
+        s = new QSettings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab"), qApp);
+    return s;
+}
+
+// Runs that only write files (pictures, sessions) must not disturb the user's remembered state.
+bool batchRun(const QCommandLineParser& parser)
+{
+    return parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("save-session"));
+}
+
+} // namespace
+
+void useOffscreenForHelp(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        return;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version" || a == "-?")
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+}
+
+void addShellOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {QStringLiteral("open"),
+         QStringLiteral("Open a saved session (.attnlab.json); --call, --tokens, --stage, ... given as well apply on "
+                        "top of it."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("save-session"),
+         QStringLiteral("Once the state is set up and computed, save it as a session file and exit (with "
+                        "--screenshot, take the picture too)."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("presentation"), QStringLiteral("Start in presentation mode: full screen, larger type (F5).")},
+        {QStringLiteral("guide"),
+         QStringLiteral("Open the guided-lessons panel at this lesson: %1.").arg(lessonIds().join(", ")),
+         QStringLiteral("LESSON")},
+        {QStringLiteral("guide-step"),
+         QStringLiteral("With --guide: go to this step (from 1), show it, and check it once computed."),
+         QStringLiteral("N")},
+    });
+    parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open, as --open does."),
+                                 QStringLiteral("[FILE.attnlab.json]"));
+}
+
+QString applyStartupState(const QCommandLineParser& parser, Session& session)
+{
+    const QString file = parser.isSet(QStringLiteral("open")) ? parser.value(QStringLiteral("open"))
+                                                              : parser.positionalArguments().value(0);
+    if (!file.isEmpty()) {
+        QString error;
+        const auto state = loadSessionFile(file, &error);
+        if (!state)
+            return error;
+        applyState(session, *state);
+        return {};
+    }
+    for (const QString& name : parser.optionNames())
+        if (name != QLatin1String("presentation"))
+            return {}; // the command line says what to show
+    const auto state = parseSession(settings()->value(QStringLiteral("session/last")).toByteArray(), nullptr);
+    if (!state)
+        return {};
+    applyState(session, *state);
+    if (session.hasErrors()) // a run left with a broken setting starts clean instead of refusing to start
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    return {};
+}
+
+AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParser& parser, QObject* parent)
+    : QObject(parent), window_(window), session_(session)
+{
+    history_ = new SettingsHistory(session_, this);
+    files_ = new FileActions(window_, session_, history_, this);
+    weights_ = new WeightsActions(window_, session_, this);
+    exports_ = new ExportActions(window_, session_, this);
+    presentation_ = new PresentationMode(window_, this);
+    QWidget* column = window_->configPanel(); // the settings column is the scroll area around the panel
+    while (column && !qobject_cast<QScrollArea*>(column))
+        column = column->parentWidget();
+    presentation_->setSidePanel(column);
+    lessons_ = new LessonsPanel(session_, window_);
+    dock_ = new QDockWidget(tr("Guided lessons"), window_);
+    dock_->setObjectName(QStringLiteral("lessons-dock"));
+    dock_->setWidget(lessons_);
+    dock_->setAccessibleName(tr("Guided lessons"));
+    dock_->setToolTip(tr("Short lessons that set the app up for you and check what you tried."));
+    window_->addDockWidget(Qt::RightDockWidgetArea, dock_);
+    dock_->hide();
+    connect(files_, &FileActions::message, window_,
+            [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
+    connect(weights_, &WeightsActions::message, window_,
+            [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
+    connect(exports_, &ExportActions::message, window_,
+            [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
+    buildMenus();
+
+    const bool batch = batchRun(parser);
+    if (!batch) {
+        window_->restoreGeometry(settings()->value(QStringLiteral("window/geometry")).toByteArray());
+        window_->restoreState(settings()->value(QStringLiteral("window/state")).toByteArray());
+        connect(qApp, &QApplication::aboutToQuit, this,
+                [this] { rememberState(*window_, *session_, !presentation_->presenting()); });
+    }
+    if (parser.isSet(QStringLiteral("guide"))) {
+        lessons_->setLesson(parser.value(QStringLiteral("guide")));
+        lessons_->setStep(parser.value(QStringLiteral("guide-step")).toInt() - 1);
+        dock_->show();
+        window_->resizeDocks({dock_}, {380}, Qt::Horizontal);
+        if (parser.isSet(QStringLiteral("guide-step"))) { // show the step, then check it once it is computed
+            lessons_->showMe();
+            auto checked = std::make_shared<bool>(false);
+            connect(session_, &Session::changed, this, [this, checked](ChangeFlags flags) {
+                if ((flags & ChangeFlag::Trace) && !session_->busy() && !std::exchange(*checked, true))
+                    lessons_->check();
+            });
+        }
+    }
+    if (parser.isSet(QStringLiteral("weights-dialog"))) // once the window is up, as after File > Load Weights…
+        QTimer::singleShot(0, this,
+                           [this, path = parser.value(QStringLiteral("weights"))] { weights_->openDialog(path); });
+    if (parser.isSet(QStringLiteral("presentation")))
+        presentation_->setPresenting(true);
+    if (parser.isSet(QStringLiteral("save-session")))
+        saveSessionWhenComputed(parser.value(QStringLiteral("save-session")),
+                                !parser.isSet(QStringLiteral("screenshot")));
+}
+
+void AppShell::rememberState(const MainWindow& window, const Session& session, bool geometry)
+{
+    settings()->setValue(QStringLiteral("session/last"), serializeSession(captureState(session)));
+    if (geometry) {
+        settings()->setValue(QStringLiteral("window/geometry"), window.saveGeometry());
+        settings()->setValue(QStringLiteral("window/state"), window.saveState());
+    }
+    settings()->sync();
+}
+
+void AppShell::buildMenus()
+{
+    QMenuBar* bar = window_->menuBar();
+    QMenu* file = bar->addMenu(tr("&File"));
+    files_->populateMenu(file);
+    file->addSeparator();
+    weights_->populateMenu(file);
+    file->addSeparator();
+    exports_->populateMenu(file->addMenu(tr("&Export")));
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setToolTip(tr("Close Attention Lab; the current state comes back next time."));
+
+    QMenu* edit = bar->addMenu(tr("&Edit"));
+    QAction* undo = history_->stack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setToolTip(tr("Take back the last change to the settings."));
+    QAction* redo = history_->stack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+    redo->setToolTip(tr("Make the change you took back again."));
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = bar->addMenu(tr("&View"));
+    presentation_->populateMenu(view);
+    view->addSeparator();
+    QAction* toggle = dock_->toggleViewAction();
+    toggle->setText(tr("Guided &Lessons Panel"));
+    toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    toggle->setToolTip(tr("Show or hide the guided lessons."));
+    view->addAction(toggle);
+
+    QMenu* lessonsMenu = bar->addMenu(tr("&Lessons"));
+    for (const Lesson& l : lessons()) {
+        auto* a = lessonsMenu->addAction(l.title, this, [this, id = l.id] {
+            lessons_->setLesson(id);
+            dock_->show();
+            dock_->raise();
+        });
+        a->setToolTip(tr("Open this lesson in the guided-lessons panel."));
+    }
+}
+
+void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)
+{
+    auto done = std::make_shared<bool>(false);
+    connect(session_, &Session::changed, this, [this, path, exitAfter, done](ChangeFlags flags) {
+        if (session_->busy() || *done)
+            return;
+        // The engine refused the settings (e.g. a weights file that does not fit the call): no trace
+        // will come, so say why and stop rather than wait for one.
+        for (const auto& d : session_->diagnostics())
+            if (d.code == "engine" && (flags & ChangeFlag::Diagnostics)) {
+                *done = true;
+                std::fprintf(stderr, "attention-lab: %s\n", d.message.c_str());
+                return QApplication::exit(1);
+            }
+        if (!(flags & ChangeFlag::Trace) || std::exchange(*done, true))
+            return;
+        // Queued: every handler of this change (e.g. the one selecting --head) has run by then.
+        QTimer::singleShot(0, this, [this, path, exitAfter] {
+            QString error;
+            if (!saveSessionFile(path, captureState(*session_), &error)) {
+                std::fprintf(stderr, "attention-lab: %s\n", qPrintable(error));
+                QApplication::exit(1);
+            } else if (exitAfter) {
+                QApplication::exit(0);
+            }
+        });
+    });
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,98 @@
+#include "shell/compute_status.h"
+
+#include "model/session.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTimer>
+
+namespace attnlab::ui {
+
+ComputeStatus::ComputeStatus(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    setObjectName(QStringLiteral("compute-status"));
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 0); // indeterminate: the engine reports no progress, only that it works
+    progress_->setMaximumWidth(120);
+    progress_->setFormat(QString());
+    computing_ = new QLabel;
+    action_ = new QPushButton;
+    action_->setObjectName(QStringLiteral("compute-action"));
+    status_ = new QLabel(parent);
+    status_->setObjectName(QStringLiteral("trace-status"));
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(progress_);
+    row->addWidget(computing_);
+    row->addWidget(action_);
+
+    showDelay_ = new QTimer(this);
+    showDelay_->setSingleShot(true);
+    showDelay_->setInterval(kShowAfterMs);
+    connect(showDelay_, &QTimer::timeout, this, [this] {
+        indicatorDue_ = session_->busy();
+        refresh();
+    });
+    connect(action_, &QPushButton::clicked, this, [this] {
+        if (session_->busy())
+            session_->cancel();
+        else
+            session_->recompute();
+    });
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Busy | ChangeFlag::Trace | ChangeFlag::Settings | ChangeFlag::Diagnostics))
+            refresh();
+    });
+    refresh();
+}
+
+bool ComputeStatus::indicatorShown() const
+{
+    return !computing_->isHidden();
+}
+
+QString ComputeStatus::text() const
+{
+    return status_->text();
+}
+
+void ComputeStatus::refresh()
+{
+    const bool busy = session_->busy();
+    if (!busy) {
+        indicatorDue_ = false;
+        showDelay_->stop();
+    } else if (!indicatorDue_ && !showDelay_->isActive()) {
+        showDelay_->start();
+    }
+    const bool computing = busy && indicatorDue_;
+    const bool offerCompute = !busy && session_->cancelled() && !session_->hasErrors();
+    progress_->setVisible(computing);
+    computing_->setVisible(computing);
+    computing_->setText(session_->cancelling() ? tr("Cancelling…") : tr("Computing…"));
+    action_->setVisible(computing || offerCompute);
+    action_->setEnabled(!session_->cancelling());
+    action_->setText(computing ? tr("Cancel") : tr("Compute"));
+    action_->setToolTip(computing ? tr("Stop this computation (Esc); the result shown now stays.")
+                                  : tr("Compute the settings shown; the last computation of them was cancelled."));
+
+    QString text;
+    if (const auto trace = session_->trace()) {
+        const QString what = tr("%1 on input %2")
+                                 .arg(QString::fromStdString(positional_call(trace->config)),
+                                      QString::fromStdString(shape_to_string(trace->stages.front().tensor.shape())));
+        if (session_->cancelled() && !busy)
+            text = tr("Cancelled — showing the previous result, %1.").arg(what);
+        else
+            text = tr("Showing %1.").arg(what);
+        if (session_->hasErrors())
+            text += tr("  The settings above have an error, so this is the last valid trace.");
+    } else if (session_->cancelled() && !busy) {
+        text = tr("Cancelled — nothing computed yet.");
+    }
+    status_->setText(text);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,141 @@
+#include "shell/export_actions.h"
+
+#include "shell/exporters.h"
+#include "render/heatmap_source.h"
+#include "shell/main_window.h"
+#include "model/pytorch_export.h"
+#include "model/session.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+
+namespace attnlab::ui {
+
+ExportActions::ExportActions(MainWindow* window, Session* session, QObject* parent)
+    : QObject(parent), window_(window), session_(session)
+{
+}
+
+void ExportActions::populateMenu(QMenu* menu)
+{
+    menu->menuAction()->setToolTip(tr("Write what you see to files others can use."));
+    auto add = [&](const QString& text, const QString& tip, auto run) {
+        auto* a = menu->addAction(text, this, run);
+        a->setToolTip(tip);
+        return a;
+    };
+    add(tr("View as &PNG…"), tr("Save the current tab as a PNG picture."), [this] {
+        const QString p = askPath(tr("Export View as PNG"), QStringLiteral("png"), tr("PNG images (*.png)"));
+        QString e;
+        if (!p.isEmpty())
+            report(exportViewPng(p, &e), p, e);
+    });
+    add(tr("View as &SVG…"), tr("Save the current tab as an SVG drawing that scales without blurring."), [this] {
+        const QString p = askPath(tr("Export View as SVG"), QStringLiteral("svg"), tr("SVG drawings (*.svg)"));
+        QString e;
+        if (!p.isEmpty())
+            report(exportViewSvg(p, &e), p, e);
+    });
+    add(tr("Heatmap Values as &CSV…"), tr("Save the selected head's attention matrix as comma-separated numbers."),
+        [this] {
+            const QString p = askPath(tr("Export Heatmap as CSV"), QStringLiteral("csv"), tr("CSV files (*.csv)"));
+            QString e;
+            if (!p.isEmpty())
+                report(exportHeatmapCsv(p, &e), p, e);
+        });
+    add(tr("Shape Trace as &Markdown…"), tr("Save every stage's code line, shape, strides and contiguity as a table."),
+        [this] {
+            const QString p = askPath(tr("Export Shape Trace"), QStringLiteral("md"), tr("Markdown (*.md)"));
+            QString e;
+            if (!p.isEmpty())
+                report(exportTraceMarkdown(p, &e), p, e);
+        });
+    menu->addSeparator();
+    add(tr("Copy as P&yTorch…"),
+        tr("Put runnable PyTorch code of this module on the clipboard, with its weights and input saved beside it."),
+        [this] {
+            const QString p = askPath(tr("Save the Weights for PyTorch"), QStringLiteral("safetensors"),
+                                      tr("safetensors files (*.safetensors)"));
+            if (p.isEmpty())
+                return;
+            QString e;
+            const bool ok = !copyAsPytorch(p, &e).isEmpty();
+            report(ok, p, e);
+            if (ok)
+                emit message(tr("PyTorch code copied to the clipboard; it loads %1.").arg(QFileInfo(p).fileName()));
+        });
+}
+
+bool ExportActions::exportViewPng(const QString& path, QString* error)
+{
+    return exportPng(viewWidget(*window_, session_->view()), path, error);
+}
+
+bool ExportActions::exportViewSvg(const QString& path, QString* error)
+{
+    const QString title = tr("Attention Lab: %1").arg(session_->callText());
+    return exportSvg(viewWidget(*window_, session_->view()), path, title, error);
+}
+
+bool ExportActions::exportHeatmapCsv(const QString& path, QString* error)
+{
+    const auto trace = session_->trace();
+    const HeatmapSlice slice =
+        trace ? heatmapSlice(trace, session_->heatmapKind(), session_->head(), session_->batchIndex()) : HeatmapSlice{};
+    if (!slice.valid()) {
+        if (error)
+            *error = tr("There is no heatmap to export: this module and view hold no %1 matrix.")
+                         .arg(heatmapKindTitle(session_->heatmapKind()).toLower());
+        return false;
+    }
+    return writeTextFile(path, heatmapCsv(slice, session_->tokenLabels()), error);
+}
+
+bool ExportActions::exportTraceMarkdown(const QString& path, QString* error)
+{
+    const auto trace = session_->trace();
+    if (!trace) {
+        if (error)
+            *error = tr("There is no trace yet: wait for the forward pass to finish.");
+        return false;
+    }
+    return writeTextFile(path, traceMarkdown(*trace), error);
+}
+
+QString ExportActions::copyAsPytorch(const QString& weightsPath, QString* error)
+{
+    try {
+        exportWeightsAndInput(effectiveSpecOf(session_->spec(), session_->prefersBookInput()), weightsPath);
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return {};
+    }
+    const QString script = pytorchScript(session_->config(), QFileInfo(weightsPath).absoluteFilePath());
+    QApplication::clipboard()->setText(script);
+    return script;
+}
+
+QString ExportActions::askPath(const QString& title, const QString& suffix, const QString& filter)
+{
+    QFileDialog dialog(window_, title, QStringLiteral("attention-lab.%1").arg(suffix), filter);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(suffix);
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return {};
+    return dialog.selectedFiles().front();
+}
+
+void ExportActions::report(bool ok, const QString& path, const QString& error)
+{
+    if (ok)
+        return emit message(tr("Exported %1.").arg(QFileInfo(path).fileName()));
+    emit message(error);
+    QMessageBox::warning(window_, tr("Attention Lab"), error);
+}
+
+} // namespace attnlab::ui

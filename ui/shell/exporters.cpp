@@ -1,0 +1,137 @@
+#include "shell/exporters.h"
+
+#include "pages/debug/debug_view.h"
+#include "pages/designs/designs_view.h"
+#include "pages/heatmaps/heatmaps_view.h"
+#include "shell/main_window.h"
+#include "forward/module_source.h"
+#include "call/python_repr.h"
+#include "model/session.h"
+#include "pages/stepper/stepper_view.h"
+#include "forward/trace.h"
+#include "pages/tradeoffs/tradeoffs_view.h"
+
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+
+#include <cmath>
+
+namespace attnlab::ui {
+
+namespace {
+
+QString csvField(const QString& text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    return QLatin1Char('"') + QString(text).replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
+}
+
+QString csvNumber(float v)
+{
+    if (std::isinf(v))
+        return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
+    return QString::fromStdString(python_float_repr(static_cast<double>(v)));
+}
+
+QString shapeText(const Shape& shape)
+{
+    return QString::fromStdString(shape_to_string(shape));
+}
+
+} // namespace
+
+QWidget* viewWidget(const MainWindow& window, ViewMode view)
+{
+    switch (view) {
+    case ViewMode::Stepper: return window.stepperView();
+    case ViewMode::Heatmaps: return window.heatmapsView();
+    case ViewMode::Debug: return window.debugView();
+    case ViewMode::Designs: return window.designsView();
+    case ViewMode::Tradeoffs: return window.tradeoffsView();
+    }
+    return window.stepperView();
+}
+
+bool exportPng(QWidget* widget, const QString& path, QString* error)
+{
+    if (widget->grab().save(path, "PNG"))
+        return true;
+    if (error)
+        *error = QObject::tr("Could not write the picture to %1.").arg(path);
+    return false;
+}
+
+bool exportSvg(QWidget* widget, const QString& path, const QString& title, QString* error)
+{
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(widget->size());
+    svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
+    svg.setTitle(title);
+    svg.setDescription(QObject::tr("Exported from Attention Lab"));
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+        if (error)
+            *error = QObject::tr("Could not write the drawing to %1.").arg(path);
+        return false;
+    }
+    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.end();
+    return true;
+}
+
+QString heatmapCsv(const HeatmapSlice& slice, const QStringList& tokens)
+{
+    if (!slice.valid())
+        return {};
+    auto label = [&](int i) { return i < tokens.size() ? tokens[i] : QString::number(i); };
+    QString out = QStringLiteral("query \\ key");
+    for (int c = 0; c < slice.cols; ++c)
+        out += QLatin1Char(',') + csvField(label(c));
+    out += QLatin1Char('\n');
+    for (int r = 0; r < slice.rows; ++r) {
+        out += csvField(label(r));
+        for (int c = 0; c < slice.cols; ++c)
+            out += QLatin1Char(',') + csvNumber(slice.value(r, c));
+        out += QLatin1Char('\n');
+    }
+    return out;
+}
+
+QString traceMarkdown(const Trace& trace)
+{
+    const auto& source = module_source(trace.config.kind);
+    QString out = QStringLiteral("Shape trace of `%1`\n\n").arg(QString::fromStdString(positional_call(trace.config)));
+    out += QStringLiteral("| # | stage | code line | shape | strides | contiguous |\n");
+    out += QStringLiteral("|---:|---|---|---|---|---|\n");
+    int index = 0;
+    for (const Stage& s : trace.stages) {
+        QString code;
+        if (s.code_line >= 0 && s.code_line < static_cast<int>(source.size()))
+            code = QStringLiteral("`%1`").arg(QString::fromStdString(source[static_cast<std::size_t>(s.code_line)])
+                                                  .trimmed()
+                                                  .replace(QLatin1String("|"), QLatin1String("\\|")));
+        out +=
+            QStringLiteral("| %1 | `%2` | %3 | %4 | %5 | %6 |\n")
+                .arg(index++)
+                .arg(QString::fromStdString(s.name), code, shapeText(s.tensor.shape()), shapeText(s.tensor.strides()),
+                     s.tensor.is_contiguous() ? QStringLiteral("yes") : QStringLiteral("**no**"));
+    }
+    return out;
+}
+
+bool writeTextFile(const QString& path, const QString& text, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+        if (error)
+            *error = QObject::tr("Could not write %1: %2.").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace attnlab::ui

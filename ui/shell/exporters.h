@@ -1,0 +1,34 @@
+#pragma once
+// What File > Export writes: the current view as a picture (PNG, SVG), the selected heatmap's
+// numbers as CSV, and the shape trace as a Markdown table. Text comes out of pure functions (tests
+// read it directly); files are written atomically.
+#include "model/session.h"
+#include "render/heatmap_source.h"
+
+#include <QString>
+#include <QStringList>
+
+class QWidget;
+
+namespace attnlab {
+struct Trace;
+}
+
+namespace attnlab::ui {
+
+class MainWindow;
+
+QWidget* viewWidget(const MainWindow& window, ViewMode view); // the tab page that shows `view`
+
+bool exportPng(QWidget* widget, const QString& path, QString* error);
+bool exportSvg(QWidget* widget, const QString& path, const QString& title, QString* error);
+
+// One row per query token, one column per key token; masked cells are written as -inf in scores
+// and as 0 in weights, exactly as the trace holds them. The header row names the key tokens.
+QString heatmapCsv(const HeatmapSlice& slice, const QStringList& tokens);
+// | # | stage | code line | shape | strides | contiguous | -- every stage of the trace, in order.
+QString traceMarkdown(const Trace& trace);
+
+bool writeTextFile(const QString& path, const QString& text, QString* error);
+
+} // namespace attnlab::ui

@@ -1,0 +1,244 @@
+#include "shell/lessons.h"
+
+#include "model/bug_lesson.h"
+#include "pages/debug/bug_view.h"
+#include "pages/debug/debug_view.h"
+#include "shell/main_window.h"
+#include "model/presets.h"
+#include "model/session.h"
+#include "pages/debug/transfer_view.h"
+
+#include <QFile>
+
+namespace attnlab::ui {
+
+namespace {
+
+using Show = std::function<void(const LessonContext&)>;
+using Check = std::function<CheckResult(const LessonContext&)>;
+struct Actions {
+    Show show;
+    Check check;
+};
+
+CheckResult pass(const QString& m)
+{
+    return {true, m};
+}
+CheckResult fail(const QString& m)
+{
+    return {false, m};
+}
+
+Show preset(const char* id)
+{
+    return [id](const LessonContext& c) { c.session->applyPreset(*findPreset(QLatin1String(id))); };
+}
+
+Show stage(const char* name, const char* presetId = "gpt2-small")
+{
+    return [name, presetId](const LessonContext& c) {
+        if (c.session->config().kind != ModuleKind::MultiHeadAttention || c.session->hasErrors())
+            c.session->applyPreset(*findPreset(QLatin1String(presetId)));
+        c.session->setView(ViewMode::Stepper);
+        c.session->setStageByName(QLatin1String(name));
+    };
+}
+
+Check atStage(const char* name, const QString& why)
+{
+    return [name, why](const LessonContext& c) {
+        const Stage* s = c.session->stage();
+        if (!s || s->name != name)
+            return fail(QObject::tr("Step to %1 first (Right arrow or Next); you are at %2.")
+                            .arg(QLatin1String(name), s ? QString::fromStdString(s->name) : QObject::tr("no stage")));
+        return pass(why.arg(QString::fromStdString(shape_to_string(s->tensor.shape())),
+                            s->tensor.is_contiguous() ? QObject::tr("contiguous") : QObject::tr("not contiguous")));
+    };
+}
+
+Show debugSection(DebugSection section)
+{
+    return [section](const LessonContext& c) {
+        c.session->setView(ViewMode::Debug);
+        if (c.window)
+            c.window->debugView()->showSection(section);
+    };
+}
+
+CheckResult gpt2Small(const LessonContext& c)
+{
+    const Config& k = c.session->config();
+    if (k.kind != ModuleKind::MultiHeadAttention)
+        return fail(QObject::tr("Choose the MultiHeadAttention module first."));
+    for (const auto& [slot, have, want] : {std::tuple{"d_in", k.d_in, 768},
+                                           {"d_out", k.d_out, 768},
+                                           {"context_length", k.context_length, 1024},
+                                           {"num_heads", k.num_heads, 12}})
+        if (have != want)
+            return fail(QObject::tr("%1 is %2; GPT-2 small uses %3.").arg(QLatin1String(slot)).arg(have).arg(want));
+    return pass(QObject::tr("Right: 768 / 12 splits evenly, so every head gets head_dim = 64."));
+}
+
+std::map<QString, std::vector<Actions>> actionTable()
+{
+    const auto notContiguousAfter = QObject::tr("Yes: the shape is %1 and the tensor is %2.");
+    return {
+        {QStringLiteral("gpt2-split"),
+         {{preset("gpt2-small"), gpt2Small},
+          {[](const LessonContext& c) { c.session->setSlot("num_heads", 10); },
+           [](const LessonContext& c) {
+               for (const auto& d : c.session->diagnostics())
+                   if (d.code == "head-split")
+                       return pass(QObject::tr("That is the diagnostic: %1").arg(QString::fromStdString(d.message)));
+               return fail(QObject::tr("Type a num_heads that does not divide d_out (10, say) to see the refusal."));
+           }},
+          {[](const LessonContext& c) { c.session->setSlot("num_heads", 12); },
+           [](const LessonContext& c) {
+               const Config& k = c.session->config();
+               if (k.num_heads < 1 || k.d_out % k.num_heads != 0)
+                   return fail(
+                       QObject::tr("num_heads %1 still does not divide d_out %2.").arg(k.num_heads).arg(k.d_out));
+               if (k.head_dim() != 64)
+                   return fail(
+                       QObject::tr("The split is whole but head_dim is %1; GPT-2 small's is 64.").arg(k.head_dim()));
+               return pass(QObject::tr("num_heads divides d_out and head_dim is 64, as in GPT-2 small."));
+           }}}},
+        {QStringLiteral("follow-tensors"),
+         {{stage("queries"), atStage("queries", QObject::tr("Yes: one wide projection, %1 (%2)."))},
+          {stage("attn_scores"), atStage("attn_scores", QObject::tr("Yes: one tokens × tokens matrix per head, %1."))},
+          {stage("output"), atStage("output", QObject::tr("Yes: back to (b, num_tokens, d_out) = %1."))}}},
+        {QStringLiteral("view-transpose"),
+         {{stage("queries.view"), atStage("queries.view", notContiguousAfter)},
+          {stage("queries.heads"), atStage("queries.heads", notContiguousAfter)},
+          {stage("context.transposed"), atStage("context.transposed", notContiguousAfter)}}},
+        {QStringLiteral("wrapper-integrated"),
+         {{[](const LessonContext& c) {
+               c.session->applyPreset(*findPreset(QStringLiteral("book")));
+               c.session->setModuleKind(ModuleKind::MultiHeadAttentionWrapper);
+               c.session->setView(ViewMode::Stepper);
+           },
+           [](const LessonContext& c) {
+               const Config& k = c.session->config();
+               if (k.kind != ModuleKind::MultiHeadAttentionWrapper)
+                   return fail(QObject::tr("Pick MultiHeadAttentionWrapper in the module box."));
+               return pass(
+                   QObject::tr("The wrapper returns %1 features per token: num_heads × d_out.").arg(k.output_width()));
+           }},
+          {[](const LessonContext& c) { c.session->setView(ViewMode::Designs); },
+           [](const LessonContext& c) {
+               return c.session->view() == ViewMode::Designs
+                          ? pass(QObject::tr("This is the side-by-side comparison of the two designs."))
+                          : fail(QObject::tr("Open the \"Wrapper vs integrated\" tab."));
+           }}}},
+        {QStringLiteral("first-divergence"),
+         {{debugSection(DebugSection::Bugs),
+           [](const LessonContext& c) {
+               if (!c.window || c.session->view() != ViewMode::Debug)
+                   return fail(QObject::tr("Open the Debugging tab and its injected-bugs section."));
+               const BugLesson* lesson = c.window->debugView()->bugView()->lesson();
+               const int first = lesson->firstDivergenceRow();
+               if (first < 0)
+                   return fail(QObject::tr("This bug changes no stage on these settings; pick another bug."));
+               if (lesson->selectedRow() != first)
+                   return fail(QObject::tr("Select the first row where the shapes or values part, not a later one."));
+               return pass(QObject::tr("Yes: that is the first divergence, the line to read first."));
+           }}}},
+        {QStringLiteral("argument-contract"),
+         {{[](const LessonContext& c) {
+               c.session->setCallText(QStringLiteral("MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
+           },
+           [](const LessonContext& c) {
+               const Config& k = c.session->config();
+               if (c.session->callError() || k.context_length != 1024 || k.num_heads != 12)
+                   return fail(QObject::tr("Read the call slot by slot: context_length is the third value, "
+                                           "num_heads the fifth."));
+               return pass(QObject::tr("Every value is in its slot: context_length 1024, num_heads 12."));
+           }},
+          {debugSection(DebugSection::Contract),
+           [](const LessonContext& c) {
+               return c.session->view() == ViewMode::Debug
+                          ? pass(QObject::tr("Here each value is named by the slot it fills."))
+                          : fail(QObject::tr("Open the Debugging tab's argument-contract section."));
+           }}}},
+        {QStringLiteral("weight-transfer"),
+         {{debugSection(DebugSection::Transfer),
+           [](const LessonContext& c) {
+               if (!c.window)
+                   return fail(QObject::tr("Open the Debugging tab's weight-transfer section."));
+               const TransferResult& r = c.window->debugView()->transferView()->result();
+               return r.status == "match"
+                          ? pass(QObject::tr("The outputs match: all three lines are written, each with .T."))
+                          : fail(QObject::tr("The outputs do not match yet: write all three lines, each with .T."));
+           }}}},
+    };
+}
+
+Lesson loadLesson(const QString& id, const std::vector<Actions>& actions)
+{
+    Lesson lesson;
+    lesson.id = id;
+    QFile file(QStringLiteral(":/lessons/%1.md").arg(id));
+    if (!file.open(QIODevice::ReadOnly))
+        return lesson;
+    const auto sections = splitLessonMarkdown(QString::fromUtf8(file.readAll()), &lesson.title);
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        LessonStep step{sections[i].first, sections[i].second, {}, {}};
+        if (i < actions.size()) {
+            step.showMe = actions[i].show;
+            step.check = actions[i].check;
+        }
+        lesson.steps.push_back(std::move(step));
+    }
+    return lesson;
+}
+
+} // namespace
+
+std::vector<std::pair<QString, QString>> splitLessonMarkdown(const QString& markdown, QString* title)
+{
+    std::vector<std::pair<QString, QString>> steps;
+    for (const QString& line : markdown.split(QLatin1Char('\n'))) {
+        if (line.startsWith(QLatin1String("## ")))
+            steps.emplace_back(line.mid(3).trimmed(), QString());
+        else if (line.startsWith(QLatin1String("# ")) && title)
+            *title = line.mid(2).trimmed();
+        else if (!steps.empty())
+            steps.back().second += line + QLatin1Char('\n');
+    }
+    for (auto& s : steps)
+        s.second = s.second.trimmed();
+    return steps;
+}
+
+const std::vector<Lesson>& lessons()
+{
+    static const std::vector<Lesson> all = [] {
+        const QStringList order{"gpt2-split",       "follow-tensors",    "view-transpose", "wrapper-integrated",
+                                "first-divergence", "argument-contract", "weight-transfer"};
+        const auto table = actionTable();
+        std::vector<Lesson> out;
+        for (const QString& id : order)
+            out.push_back(loadLesson(id, table.at(id)));
+        return out;
+    }();
+    return all;
+}
+
+const Lesson* findLesson(const QString& id)
+{
+    for (const Lesson& l : lessons())
+        if (l.id == id)
+            return &l;
+    return nullptr;
+}
+
+QStringList lessonIds()
+{
+    QStringList ids;
+    for (const Lesson& l : lessons())
+        ids << l.id;
+    return ids;
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,134 @@
+#include "shell/lessons_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+namespace {
+
+QPushButton* button(const QString& text, const QString& name, const QString& tip)
+{
+    auto* b = new QPushButton(text);
+    b->setAccessibleName(name);
+    b->setToolTip(tip);
+    return b;
+}
+
+} // namespace
+
+LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent)
+    : QWidget(parent), context_{session, window}
+{
+    setObjectName(QStringLiteral("lessons-panel"));
+    choice_ = new QComboBox;
+    choice_->setAccessibleName(tr("Lesson"));
+    choice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    choice_->setMinimumContentsLength(16);
+    choice_->setToolTip(tr("Choose a guided lesson; each walks through one idea of the chapter in a few steps."));
+    for (const Lesson& l : lessons())
+        choice_->addItem(l.title, l.id);
+    heading_ = new QLabel;
+    heading_->setWordWrap(true);
+    heading_->setAccessibleName(tr("Lesson step"));
+    text_ = new QTextBrowser;
+    text_->setMinimumWidth(260); // narrow enough to sit beside the views at 1600 pixels
+    text_->setAccessibleName(tr("Lesson text"));
+    text_->setOpenExternalLinks(false);
+    previous_ = button(tr("◀ Back"), tr("Previous step"), tr("Go back to the previous step of this lesson."));
+    next_ = button(tr("Next ▶"), tr("Next step"), tr("Go on to the next step of this lesson."));
+    showMe_ = button(tr("Show me"), tr("Show me"), tr("Let the app set up this step for you."));
+    check_ = button(tr("Check"), tr("Check my work"), tr("Check whether the app's state does what this step asks."));
+    result_ = new QLabel;
+    result_->setWordWrap(true);
+    result_->setAccessibleName(tr("Check result"));
+    result_->setObjectName(QStringLiteral("lesson-result"));
+
+    auto* nav = new QHBoxLayout;
+    nav->addWidget(previous_);
+    nav->addWidget(next_);
+    auto* act = new QHBoxLayout;
+    act->addWidget(showMe_);
+    act->addWidget(check_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(choice_);
+    layout->addWidget(heading_);
+    layout->addWidget(text_, 1);
+    layout->addLayout(nav);
+    layout->addLayout(act);
+    layout->addWidget(result_);
+
+    connect(choice_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setLesson(choice_->itemData(i).toString()); });
+    connect(previous_, &QPushButton::clicked, this, [this] { setStep(step_ - 1); });
+    connect(next_, &QPushButton::clicked, this, [this] { setStep(step_ + 1); });
+    connect(showMe_, &QPushButton::clicked, this, &LessonsPanel::showMe);
+    connect(check_, &QPushButton::clicked, this, &LessonsPanel::check);
+    if (!lessons().empty())
+        setLesson(lessons().front().id);
+}
+
+bool LessonsPanel::setLesson(const QString& id)
+{
+    const Lesson* l = findLesson(id);
+    if (!l)
+        return false;
+    lesson_ = l;
+    choice_->setCurrentIndex(choice_->findData(id));
+    step_ = 0;
+    refresh();
+    return true;
+}
+
+void LessonsPanel::setStep(int step)
+{
+    if (!lesson_ || lesson_->steps.empty())
+        return;
+    step_ = std::clamp(step, 0, static_cast<int>(lesson_->steps.size()) - 1);
+    refresh();
+}
+
+void LessonsPanel::showMe()
+{
+    if (!lesson_ || lesson_->steps.empty() || !lesson_->steps[static_cast<std::size_t>(step_)].showMe)
+        return;
+    lesson_->steps[static_cast<std::size_t>(step_)].showMe(context_);
+    result_->setText(tr("Set up by the app: now press Check, or change something and check again."));
+    result_->setStyleSheet(QString());
+}
+
+CheckResult LessonsPanel::check()
+{
+    CheckResult r{false, tr("This step has nothing to check.")};
+    if (lesson_ && !lesson_->steps.empty() && lesson_->steps[static_cast<std::size_t>(step_)].check)
+        r = lesson_->steps[static_cast<std::size_t>(step_)].check(context_);
+    result_->setText((r.passed ? tr("✔ ") : tr("✘ ")) + r.message);
+    result_->setStyleSheet(r.passed ? QStringLiteral("QLabel { color: #1b5e20; font-weight: bold; }")
+                                    : QStringLiteral("QLabel { color: #b71c1c; font-weight: bold; }"));
+    return r;
+}
+
+void LessonsPanel::refresh()
+{
+    const int count = lesson_ ? static_cast<int>(lesson_->steps.size()) : 0;
+    if (count == 0) {
+        heading_->clear();
+        text_->clear();
+        return;
+    }
+    const LessonStep& s = lesson_->steps[static_cast<std::size_t>(step_)];
+    heading_->setText(tr("<b>Step %1 of %2 · %3</b>").arg(step_ + 1).arg(count).arg(s.title.toHtmlEscaped()));
+    text_->setMarkdown(s.text);
+    previous_->setEnabled(step_ > 0);
+    next_->setEnabled(step_ + 1 < count);
+    showMe_->setEnabled(static_cast<bool>(s.showMe));
+    check_->setEnabled(static_cast<bool>(s.check));
+    result_->clear();
+    result_->setStyleSheet(QString());
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,43 @@
+#pragma once
+// The guided-lessons dock: pick a lesson, read one step at a time, let the app "Show me", then try
+// it yourself and press Check. A thin widget over lessons.h.
+#include "shell/lessons.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+
+namespace attnlab::ui {
+
+class LessonsPanel : public QWidget {
+    Q_OBJECT
+public:
+    LessonsPanel(Session* session, MainWindow* window, QWidget* parent = nullptr);
+    bool setLesson(const QString& id);
+    void setStep(int step);
+    int step() const { return step_; }
+    const Lesson* lesson() const { return lesson_; }
+    void showMe();
+    CheckResult check();
+    QLabel* resultLabel() const { return result_; }
+
+private:
+    void refresh();
+
+    LessonContext context_;
+    const Lesson* lesson_ = nullptr;
+    int step_ = 0;
+    QComboBox* choice_;
+    QLabel* heading_;
+    QTextBrowser* text_;
+    QPushButton* previous_;
+    QPushButton* next_;
+    QPushButton* showMe_;
+    QPushButton* check_;
+    QLabel* result_;
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,167 @@
+#include "shell/main_window.h"
+
+#include "widgets/call_line.h"
+#include "shell/compute_status.h"
+#include "widgets/config_panel.h"
+#include "pages/debug/debug_view.h"
+#include "pages/designs/designs_view.h"
+#include "widgets/diagnostics_panel.h"
+#include "pages/heatmaps/heatmaps_view.h"
+#include "model/session.h"
+#include "pages/stepper/stepper_view.h"
+#include "pages/tradeoffs/tradeoffs_view.h"
+#include "model/weights_source.h"
+
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+namespace {
+
+// The tab pages are full of word-wrapped labels. A QTabWidget answers heightForWidth by asking every
+// page, hidden ones included, so each label edit anywhere re-laid-out the text of all five tabs
+// (about 30 ms per edit, more than the forward pass). The tabs fill the window's height anyway.
+class ViewTabs : public QTabWidget {
+public:
+    bool hasHeightForWidth() const override { return false; }
+    int heightForWidth(int) const override { return -1; }
+};
+
+} // namespace
+
+MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent), session_(session)
+{
+    setWindowTitle(tr("Attention Lab"));
+    callLine_ = new CallLine(session_);
+    config_ = new ConfigPanel(session_);
+    diagnostics_ = new DiagnosticsPanel(session_);
+    stepper_ = new StepperView(session_);
+    heatmaps_ = new HeatmapsView(session_);
+    debug_ = new DebugView(session_);
+    designs_ = new DesignsView(session_);
+    tradeoffs_ = new TradeoffsView(session_);
+
+    // Left column: settings, and right under them what is wrong with them.
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(config_);
+    leftLayout->addSpacing(8);
+    leftLayout->addWidget(diagnostics_);
+    leftLayout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFixedWidth(370);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    tabs_ = new ViewTabs;
+    tabs_->addTab(stepper_, tr("① Step through the forward pass"));
+    tabs_->addTab(heatmaps_, tr("② Attention heatmaps, per head"));
+    tabs_->addTab(debug_, tr("③ Debugging"));
+    tabs_->addTab(designs_, tr("④ Wrapper vs integrated"));
+    tabs_->addTab(tradeoffs_, tr("⑤ Heads: the trade-offs"));
+    stepper_->setProperty("viewMode", static_cast<int>(ViewMode::Stepper));
+    heatmaps_->setProperty("viewMode", static_cast<int>(ViewMode::Heatmaps));
+    debug_->setProperty("viewMode", static_cast<int>(ViewMode::Debug));
+    designs_->setProperty("viewMode", static_cast<int>(ViewMode::Designs));
+    tradeoffs_->setProperty("viewMode", static_cast<int>(ViewMode::Tradeoffs));
+    tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
+    connect(tabs_, &QTabWidget::currentChanged, session_, [this](int i) {
+        session_->setView(static_cast<ViewMode>(tabs_->widget(i)->property("viewMode").toInt()));
+    });
+
+    auto* callRow = new QHBoxLayout;
+    auto* callLabel = new QLabel(tr("<b>Call</b>"));
+    callRow->addWidget(callLabel);
+    callRow->addWidget(callLine_, 1);
+    auto* right = new QVBoxLayout;
+    right->addLayout(callRow);
+    right->addWidget(tabs_, 1);
+
+    auto* central = new QWidget;
+    auto* layout = new QHBoxLayout(central);
+    layout->addWidget(scroll);
+    layout->addLayout(right, 1);
+    setCentralWidget(central);
+
+    computeStatus_ = new ComputeStatus(session_, this);
+    statusBar()->addWidget(computeStatus_->statusLabel(), 1);
+    weights_ = new QLabel;
+    weights_->setAccessibleName(tr("Weights in use"));
+    statusBar()->addPermanentWidget(weights_);
+    statusBar()->addPermanentWidget(computeStatus_); // a passing message never hides Cancel
+    refreshWeightsLabel();
+
+    bindKeys();
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::View)
+            tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
+        if (flags & ChangeFlag::View)
+            enableStageKeys();
+        if (flags & ChangeFlag::Settings)
+            refreshWeightsLabel();
+    });
+}
+
+int MainWindow::tabOf(int viewMode) const
+{
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->widget(i)->property("viewMode").toInt() == viewMode)
+            return i;
+    return 0;
+}
+
+void MainWindow::bindKeys()
+{
+    // Window-wide, but text fields and spin boxes claim their own arrow keys first (ShortcutOverride),
+    // so typing is never hijacked. PageDown/PageUp are what presentation clickers send.
+    for (auto key : {Qt::Key_Right, Qt::Key_Space, Qt::Key_PageDown}) {
+        stageKeys_ << new QShortcut(QKeySequence(key), this);
+        connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::nextStage);
+    }
+    for (auto key : {Qt::Key_Left, Qt::Key_PageUp}) {
+        stageKeys_ << new QShortcut(QKeySequence(key), this);
+        connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::previousStage);
+    }
+    enableStageKeys();
+}
+
+void MainWindow::enableStageKeys()
+{
+    // A disabled shortcut lets its key through: the Debugging tab's lists and tables keep their arrows.
+    const bool stepping = session_->view() == ViewMode::Stepper || session_->view() == ViewMode::Heatmaps;
+    for (QShortcut* key : stageKeys_)
+        key->setEnabled(stepping);
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* event)
+{
+    // Not a shortcut: a key event reaches the window only when the focused widget passed it on, so
+    // editors, item views and popups that use Esc keep it, dialogs are windows of their own, and
+    // presentation mode's Esc shortcut (enabled only while presenting) comes first.
+    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier && session_->busy()) {
+        session_->cancel();
+        event->accept();
+        return;
+    }
+    QMainWindow::keyPressEvent(event);
+}
+
+void MainWindow::refreshWeightsLabel()
+{
+    const ExperimentSpec& spec = session_->spec();
+    weights_->setText(weightsSummary(spec));
+    weights_->setToolTip(spec.weights_path.empty()
+                             ? tr("Seeded like nn.Linear's default initialisation; File > Load Weights… uses a file.")
+                             : QString::fromStdString(spec.weights_path));
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,91 @@
+#include "widgets/call_line.h"
+
+#include "call/call_parser.h"
+#include "model/session.h"
+
+#include <QHelpEvent>
+#include <QToolTip>
+
+namespace attnlab::ui {
+
+QString slotDescription(const QString& slot)
+{
+    if (slot == QLatin1String("d_in"))
+        return QObject::tr("the width of each input token vector");
+    if (slot == QLatin1String("d_out"))
+        return QObject::tr("the width each token is projected to, shared by all heads");
+    if (slot == QLatin1String("context_length"))
+        return QObject::tr("the longest input the causal mask covers (GPT-2 calls it the block size)");
+    if (slot == QLatin1String("dropout"))
+        return QObject::tr("the probability of zeroing an attention weight in training");
+    if (slot == QLatin1String("num_heads"))
+        return QObject::tr("how many heads split d_out between them");
+    if (slot == QLatin1String("qkv_bias"))
+        return QObject::tr("whether the query, key and value projections add a bias");
+    return {};
+}
+
+CallLine::CallLine(Session* session, QWidget* parent) : QLineEdit(parent), session_(session)
+{
+    setObjectName(QStringLiteral("call-line"));
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(22);
+    setFont(mono);
+    setPlaceholderText(QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
+    connect(this, &QLineEdit::textEdited, session_, &Session::setCallText);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Settings | ChangeFlag::Diagnostics))
+            refresh();
+    });
+    refresh();
+}
+
+void CallLine::refresh()
+{
+    // The session keeps what was typed when it came from here, so this never fights the cursor.
+    if (text() != session_->callText())
+        setText(session_->callText());
+    const bool bad = session_->callError().has_value();
+    setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 3px solid #c0392b; background: #fdecea; }") : QString());
+    setToolTip(bad ? QString::fromStdString(session_->callError()->with_caret(text().toStdString())) : QString());
+}
+
+QString CallLine::slotTipAt(int position) const
+{
+    const QByteArray utf8 = text().left(position).toUtf8();
+    const auto offset = static_cast<std::size_t>(utf8.size());
+    const ParsedCall parsed = parse_call(text().toStdString());
+    const auto& syntax = parsed.syntax;
+    if (!syntax.class_name.empty() && offset >= syntax.class_begin &&
+        offset < syntax.class_begin + syntax.class_name.size())
+        return tr("%1: the module class").arg(QString::fromStdString(syntax.class_name));
+    const int count = static_cast<int>(syntax.arguments.size());
+    for (int i = 0; i < count; ++i) {
+        const CallArgument& a = syntax.arguments[static_cast<std::size_t>(i)];
+        if (offset < a.begin || offset >= a.end)
+            continue;
+        const QString value = QString::fromStdString(a.text);
+        if (a.slot.empty())
+            return tr("argument %1 (%2) fills no slot of this module").arg(i + 1).arg(value);
+        const QString slot = QString::fromStdString(a.slot);
+        return tr("%1 = %2 — %3 argument: %4")
+            .arg(slot, value, a.keyword ? tr("keyword") : tr("positional #%1").arg(i + 1), slotDescription(slot));
+    }
+    return {};
+}
+
+bool CallLine::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip && !session_->callError()) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString tip = slotTipAt(cursorPositionAt(help->pos()));
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, this);
+        return true;
+    }
+    return QLineEdit::event(event);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,176 @@
+#include "widgets/config_panel.h"
+
+#include "model/presets.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace attnlab::ui {
+
+ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    preset_ = new QComboBox;
+    preset_->setObjectName(QStringLiteral("preset"));
+    // Long preset titles must not widen the settings column; the open list shows them in full.
+    preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    preset_->setMinimumContentsLength(12);
+    preset_->addItem(tr("Custom settings"));
+    for (const Preset& p : presets())
+        preset_->addItem(p.title, p.id);
+    module_ = new QComboBox;
+    module_->setObjectName(QStringLiteral("module-class"));
+    module_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    module_->setMinimumContentsLength(12);
+    for (ModuleKind k : {ModuleKind::MultiHeadAttention, ModuleKind::MultiHeadAttentionWrapper,
+                         ModuleKind::CausalAttention, ModuleKind::SelfAttentionV2, ModuleKind::SelfAttentionV1})
+        module_->addItem(QString::fromStdString(module_class_name(k)), static_cast<int>(k));
+
+    form_ = new QFormLayout;
+    form_->setLabelAlignment(Qt::AlignRight);
+    form_->addRow(tr("Preset"), preset_);
+    form_->addRow(tr("Module"), module_);
+    addSpin("d_in", tr("Width of each input token vector (the embedding size)."), 0, 1 << 16);
+    addSpin("d_out", tr("Width each token is projected to; the heads share it."), 0, 1 << 16);
+    addSpin("num_heads", tr("Number of attention heads; d_out must divide evenly by it."), 0, 4096);
+    headDim_ = new QLabel;
+    headDim_->setObjectName(QStringLiteral("head-dim"));
+    headDim_->setWordWrap(true);
+    form_->addRow(headDim_);
+    addSpin("context_length", tr("Longest input the causal mask covers."), 0, 1 << 20);
+    auto* dropout = new QDoubleSpinBox;
+    dropout->setRange(0.0, 0.99);
+    dropout->setSingleStep(0.05);
+    dropout->setDecimals(2);
+    dropout->setToolTip(tr("Probability of zeroing an attention weight; acts only in training mode."));
+    spins_["dropout"] = dropout;
+    form_->addRow(QStringLiteral("dropout"), dropout);
+    connect(dropout, &QDoubleSpinBox::valueChanged, this, [this](double v) { session_->setSlot("dropout", v); });
+    training_ = new QCheckBox(tr("training mode"));
+    training_->setObjectName(QStringLiteral("training"));
+    training_->setToolTip(tr("model.train(): dropout zeroes attention weights (the After dropout heatmap)."));
+    form_->addRow(QString(), training_);
+    connect(training_, &QCheckBox::toggled, session_, &Session::setTraining);
+    bias_ = new QCheckBox(QStringLiteral("qkv_bias"));
+    bias_->setObjectName(QStringLiteral("qkv_bias"));
+    form_->addRow(QString(), bias_);
+    connect(bias_, &QCheckBox::toggled, this, [this](bool on) { session_->setSlot("qkv_bias", on ? 1 : 0); });
+    auto* input = new QLabel(tr("<b>Input</b> x of shape (batch, num_tokens, d_in)"));
+    input->setWordWrap(true);
+    form_->addRow(input);
+    addSpin("batch", tr("How many sequences go through at once."), 0, 256);
+    addSpin("num_tokens", tr("Tokens per sequence; at most context_length."), 0, 1 << 20);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form_);
+
+    connect(preset_, &QComboBox::activated, this, [this](int index) {
+        if (const Preset* p = findPreset(preset_->itemData(index).toString()))
+            session_->applyPreset(*p);
+    });
+    connect(module_, &QComboBox::activated, this,
+            [this](int index) { session_->setModuleKind(static_cast<ModuleKind>(module_->itemData(index).toInt())); });
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Settings | ChangeFlag::Diagnostics))
+            refresh();
+    });
+    refresh();
+}
+
+void ConfigPanel::addSpin(const std::string& slot, const QString& tip, int min, int max)
+{
+    auto* spin = new QSpinBox;
+    spin->setRange(min, max);
+    spin->setToolTip(tip);
+    spin->setObjectName(QString::fromStdString(slot));
+    spin->setGroupSeparatorShown(false);
+    spins_[slot] = spin;
+    form_->addRow(QString::fromStdString(slot), spin);
+    connect(spin, &QSpinBox::valueChanged, this, [this, slot](int v) { session_->setSlot(slot, v); });
+}
+
+QAbstractSpinBox* ConfigPanel::spinBox(const std::string& slot) const
+{
+    const auto it = spins_.find(slot);
+    return it == spins_.end() ? nullptr : it->second;
+}
+
+void ConfigPanel::refresh()
+{
+    const Config& c = session_->config();
+    const auto& moduleSlots = module_slots(c.kind);
+    auto hasSlot = [&](const std::string& s) {
+        return std::find(moduleSlots.begin(), moduleSlots.end(), s) != moduleSlots.end();
+    };
+    const std::map<std::string, double> values = {{"d_in", double(c.d_in)},
+                                                  {"d_out", double(c.d_out)},
+                                                  {"num_heads", double(c.num_heads)},
+                                                  {"context_length", double(c.context_length)},
+                                                  {"dropout", c.dropout},
+                                                  {"batch", double(session_->batch())},
+                                                  {"num_tokens", double(session_->numTokens())}};
+    std::map<std::string, bool> bad;
+    for (const auto& d : session_->diagnostics())
+        if (d.severity == Severity::Error)
+            bad[d.slot] = true;
+    for (const auto& [slot, spin] : spins_) {
+        const QSignalBlocker block(spin);
+        // Only touch the value when it differs, so a box being typed into keeps its cursor.
+        if (auto* s = qobject_cast<QSpinBox*>(spin); s && s->value() != static_cast<int>(values.at(slot)))
+            s->setValue(static_cast<int>(values.at(slot)));
+        if (auto* d = qobject_cast<QDoubleSpinBox*>(spin); d && d->value() != values.at(slot))
+            d->setValue(values.at(slot));
+        const bool inCall = slot == "batch" || slot == "num_tokens" || hasSlot(slot);
+        spin->setEnabled(inCall && !(slot == "batch" && !c.is_batched()));
+        spin->setStyleSheet(bad.count(slot) ? QStringLiteral("QAbstractSpinBox { border: 3px solid #c0392b; }")
+                                            : QString());
+    }
+    {
+        const QSignalBlocker block(bias_);
+        bias_->setChecked(c.qkv_bias);
+        bias_->setEnabled(hasSlot("qkv_bias"));
+        const QSignalBlocker blockTraining(training_);
+        training_->setChecked(session_->training());
+        training_->setEnabled(hasSlot("dropout"));
+    }
+    module_->setCurrentIndex(module_->findData(static_cast<int>(c.kind)));
+
+    QString text;
+    if (c.kind == ModuleKind::MultiHeadAttention && c.num_heads > 0 && c.d_out > 0) {
+        const bool whole = c.d_out % c.num_heads == 0;
+        text = whole
+                   ? tr("<span style='font-size:20px'><b>head_dim</b> = d_out / num_heads = %1 / %2 = <b>%3</b></span>")
+                         .arg(c.d_out)
+                         .arg(c.num_heads)
+                         .arg(c.head_dim())
+                   : tr("<span style='font-size:20px; color:#c0392b'><b>head_dim</b> = %1 / %2 = %3 <b>✗ not "
+                        "whole</b></span>")
+                         .arg(c.d_out)
+                         .arg(c.num_heads)
+                         .arg(double(c.d_out) / c.num_heads, 0, 'f', 2);
+    } else if (c.kind == ModuleKind::MultiHeadAttentionWrapper) {
+        text = tr("output width = num_heads × d_out = %1 × %2 = <b>%3</b>")
+                   .arg(c.num_heads)
+                   .arg(c.d_out)
+                   .arg(c.output_width());
+    } else {
+        text = tr("one head, %1 features wide").arg(c.d_out);
+    }
+    headDim_->setText(text);
+
+    int match = 0;
+    for (int i = 1; i < preset_->count(); ++i)
+        if (const Preset* p = findPreset(preset_->itemData(i).toString());
+            p && p->config == c && p->bookInput == session_->usesBookInput())
+            match = i;
+    preset_->setCurrentIndex(match);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,78 @@
+#include "widgets/design_layout_widget.h"
+
+#include "render/number_format.h"
+
+#include <QHelpEvent>
+#include <QPainter>
+#include <QToolTip>
+
+namespace attnlab::ui {
+
+DesignLayoutWidget::DesignLayoutWidget(QWidget* parent) : QWidget(parent)
+{
+    setMinimumSize(600, 360);
+    setMouseTracking(true);
+}
+
+void DesignLayoutWidget::setPainter(DesignLayoutPainter painter)
+{
+    painter_ = std::move(painter);
+    update();
+}
+
+QRectF DesignLayoutWidget::drawingRect() const
+{
+    return QRectF(rect()).adjusted(8, 6, -8, -4);
+}
+
+QString DesignLayoutWidget::describe(QPointF pos) const
+{
+    if (!painter_.valid())
+        return {};
+    const DesignGeometry g = painter_.geometry(drawingRect());
+    QString found;
+    for (const DesignShape& s : g.shapes) { // later shapes lie on top: slices over their block
+        if (s.kind == DesignShape::Kind::Unit || !s.rect.adjusted(-1, -1, 1, 1).contains(pos))
+            continue;
+        const DesignLayout& d = painter_.comparison().designs[s.column];
+        for (const Block& b : s.kind == DesignShape::Kind::Mask ? d.buffers : d.blocks) {
+            if (QString::fromStdString(b.name) != s.name)
+                continue;
+            found = QStringLiteral("%1  %2  ·  %3")
+                        .arg(s.name, QString::fromStdString(shape_to_string(b.shape)),
+                             b.is_buffer ? QStringLiteral("buffer, not a parameter")
+                                         : groupedCount(b.parameters) + QStringLiteral(" parameters"));
+            for (const HeadSlice& h : b.head_slices)
+                if (s.kind == DesignShape::Kind::Slice && h.head == s.head)
+                    found += QStringLiteral("\nhead %1 %2 %3–%4")
+                                 .arg(h.head)
+                                 .arg(h.axis == 0 ? QStringLiteral("owns rows") : QStringLiteral("is read by columns"))
+                                 .arg(h.begin)
+                                 .arg(h.end - 1);
+        }
+    }
+    return found;
+}
+
+void DesignLayoutWidget::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), Qt::white);
+    painter_.paint(p, drawingRect());
+}
+
+bool DesignLayoutWidget::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QString text = describe(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+} // namespace attnlab::ui

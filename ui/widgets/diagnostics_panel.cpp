@@ -1,0 +1,96 @@
+#include "widgets/diagnostics_panel.h"
+
+#include "model/session.h"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+namespace {
+
+QString accent(Severity severity)
+{
+    switch (severity) {
+    case Severity::Error: return QStringLiteral("#c0392b");
+    case Severity::Warning: return QStringLiteral("#b9770e");
+    case Severity::Note: break;
+    }
+    return QStringLiteral("#2471a3");
+}
+
+QWidget* card(Session* session, const Diagnostic& d)
+{
+    auto* frame = new QFrame;
+    frame->setObjectName(QString::fromStdString("diagnostic-" + d.code));
+    frame->setStyleSheet(
+        QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: %3; border-radius: 4px; }")
+            .arg(frame->objectName(), accent(d.severity), d.severity == Severity::Error ? "#fdecea" : "#eef5fb"));
+    auto* layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(10, 6, 8, 6);
+    const QString heading = QString::fromStdString(severity_name(d.severity)) +
+                            (d.slot.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(d.slot));
+    auto* message =
+        new QLabel(QStringLiteral("<b style='color:%1'>%2</b><br>%3")
+                       .arg(accent(d.severity), heading, QString::fromStdString(d.message).toHtmlEscaped()));
+    message->setWordWrap(true);
+    message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(message);
+    if (!d.fixes.empty()) {
+        auto* row = new QHBoxLayout;
+        for (const Fix& fix : d.fixes) {
+            auto* button =
+                new QPushButton(QStringLiteral("%1 = %2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
+            button->setObjectName(QStringLiteral("fix-%1-%2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
+            button->setToolTip(QObject::tr("Set %1 to %2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
+            button->setFocusPolicy(Qt::NoFocus);
+            QObject::connect(button, &QPushButton::clicked, session, [session, fix] { session->applyFix(fix); });
+            row->addWidget(button);
+        }
+        row->addStretch(1);
+        layout->addLayout(row);
+    }
+    return frame;
+}
+
+} // namespace
+
+DiagnosticsPanel::DiagnosticsPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    cards_ = new QVBoxLayout(this);
+    cards_->setContentsMargins(0, 0, 0, 0);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Diagnostics)
+            rebuild();
+    });
+    rebuild();
+}
+
+void DiagnosticsPanel::rebuild()
+{
+    while (QLayoutItem* item = cards_->takeAt(0)) {
+        if (QWidget* w = item->widget()) {
+            // A fix button may be the sender of the click being handled right now: detach, delete later.
+            w->hide();
+            w->setParent(nullptr);
+            w->deleteLater();
+        }
+        delete item;
+    }
+    // Errors first: they are why nothing new is being computed.
+    for (Severity s : {Severity::Error, Severity::Warning, Severity::Note})
+        for (const auto& d : session_->diagnostics())
+            if (d.severity == s)
+                cards_->addWidget(card(session_, d));
+    if (session_->diagnostics().empty()) {
+        auto* ok = new QLabel(tr("✓ The call is valid."));
+        ok->setObjectName(QStringLiteral("diagnostics-ok"));
+        ok->setStyleSheet(QStringLiteral("color: #1e8449; font-weight: bold;"));
+        cards_->addWidget(ok);
+    }
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,66 @@
+#include "widgets/heatmap_widget.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace attnlab::ui {
+
+HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setMinimumSize(80, 80);
+}
+
+void HeatmapWidget::setHeatmap(HeatmapPainter painter)
+{
+    painter_ = std::move(painter);
+    update();
+}
+
+QString HeatmapWidget::describe(const HeatmapHit& hit) const
+{
+    const QStringList labels = painter_.tokens();
+    auto token = [&](int i) {
+        return i < labels.size() && labels[i] != QString::number(i) ? QStringLiteral("'%1' (%2)").arg(labels[i]).arg(i)
+                                                                    : QStringLiteral("#%1").arg(i);
+    };
+    QString what = hit.masked ? QStringLiteral("masked (a later token), value %1").arg(formatExact(hit.value))
+                              : formatExact(hit.value);
+    if (hit.masked && std::isinf(hit.value))
+        what = QStringLiteral("−∞ (masked: a later token)");
+    return QStringLiteral("query %1 → key %2:  %3").arg(token(hit.query), token(hit.key), what);
+}
+
+void HeatmapWidget::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    painter_.paint(p, QRectF(rect()).adjusted(4, 4, -4, -4));
+}
+
+void HeatmapWidget::mouseMoveEvent(QMouseEvent* event)
+{
+    const auto hit = painter_.hitTest(QRectF(rect()).adjusted(4, 4, -4, -4), event->position());
+    if (!hit) {
+        QToolTip::hideText();
+        return;
+    }
+    const QString text = describe(*hit);
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    emit hovered(text);
+}
+
+void HeatmapWidget::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton)
+        emit clicked();
+}
+
+void HeatmapWidget::leaveEvent(QEvent*)
+{
+    emit hovered(QString());
+}
+
+} // namespace attnlab::ui

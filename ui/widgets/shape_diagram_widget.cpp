@@ -1,0 +1,33 @@
+#include "widgets/shape_diagram_widget.h"
+
+#include "model/session.h"
+#include "render/shape_diagram_painter.h"
+
+#include <QPainter>
+
+namespace attnlab::ui {
+
+ShapeDiagramWidget::ShapeDiagramWidget(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    setMinimumSize(700, 380);
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Base);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head))
+            update();
+    });
+}
+
+void ShapeDiagramWidget::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const auto trace = session_->trace();
+    if (!trace) {
+        p.drawText(rect(), Qt::AlignCenter, tr("Computing the forward pass…"));
+        return;
+    }
+    ShapeDiagramPainter(*trace, session_->stageIndex(), session_->head())
+        .paint(p, QRectF(rect()).adjusted(16, 12, -16, -8));
+}
+
+} // namespace attnlab::ui

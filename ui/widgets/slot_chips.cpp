@@ -1,0 +1,80 @@
+#include "lessons/contract.h" // before any Qt header: see contract_slots.h
+
+#include "pages/debug/contract_slots.h"
+#include "widgets/slot_chips.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include <algorithm>
+
+namespace attnlab::ui {
+
+SlotChips::SlotChips(QWidget* parent) : QWidget(parent)
+{
+    row_ = new QHBoxLayout(this);
+    row_->setContentsMargins(0, 0, 0, 0);
+    row_->setSpacing(10);
+    className_ = new QLabel;
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(22);
+    className_->setFont(mono);
+    closing_ = new QLabel(QStringLiteral(")"));
+    closing_->setFont(mono);
+    row_->addWidget(className_);
+    row_->addWidget(closing_);
+    row_->addStretch(1);
+}
+
+QList<QLabel*> SlotChips::chips() const
+{
+    QList<QLabel*> out;
+    for (int i = 0; i < row_->count(); ++i)
+        if (auto* chip = qobject_cast<QLabel*>(row_->itemAt(i)->widget());
+            chip && chip != className_ && chip != closing_)
+            out << chip;
+    return out;
+}
+
+QString SlotChips::chipText(int index) const
+{
+    const auto list = chips();
+    return index >= 0 && index < list.size() ? list[index]->accessibleName() : QString();
+}
+
+void SlotChips::setReport(const ContractReport& report)
+{
+    for (QLabel* chip : chips()) {
+        row_->removeWidget(chip);
+        delete chip;
+    }
+    className_->setText(QString::fromStdString(report.class_name) + "(");
+    const std::vector<std::string> flagged = flaggedSlots(report);
+    int position = 0, insertAt = 1;
+    for (const ContractValue& v : report.values) {
+        const QString slot = QString::fromStdString(v.slot);
+        const QString value = QString::fromStdString(v.text).toHtmlEscaped();
+        const QString how = v.keyword ? tr("keyword") : tr("#%1 by position").arg(++position);
+        QString border = QStringLiteral("#5b7db1"), fill = QStringLiteral("#eef3fb"), ink = QStringLiteral("#1c3d6e");
+        if (slot.isEmpty()) {
+            border = QStringLiteral("#c0392b"), fill = QStringLiteral("#fdecea"), ink = QStringLiteral("#a31515");
+        } else if (std::find(flagged.begin(), flagged.end(), v.slot) != flagged.end()) {
+            border = QStringLiteral("#d35400"), fill = QStringLiteral("#fdebd0"), ink = QStringLiteral("#a04000");
+        }
+        auto* chip =
+            new QLabel(QStringLiteral("<div style='color:#666; font-size:13px'>%1</div>"
+                                      "<div style='color:%2; font-size:17px'><b>%3</b></div>"
+                                      "<div style='font-family:DejaVu Sans Mono; font-size:24px'><b>%4</b></div>")
+                           .arg(how, ink, slot.isEmpty() ? tr("no slot") : slot, value));
+        chip->setObjectName(QStringLiteral("chip-%1").arg(slot.isEmpty() ? QStringLiteral("none") : slot));
+        chip->setAccessibleName(
+            QStringLiteral("%1 = %2").arg(slot.isEmpty() ? tr("no slot") : slot, QString::fromStdString(v.text)));
+        chip->setAlignment(Qt::AlignCenter);
+        chip->setStyleSheet(QStringLiteral("QLabel { border: 2px solid %1; background: %2; border-radius: 8px; "
+                                           "padding: 4px 12px; }")
+                                .arg(border, fill));
+        row_->insertWidget(insertAt++, chip);
+    }
+}
+
+} // namespace attnlab::ui

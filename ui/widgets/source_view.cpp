@@ -1,0 +1,53 @@
+#include "widgets/source_view.h"
+
+#include "forward/module_source.h"
+#include "model/session.h"
+
+#include <QTextBlock>
+
+namespace attnlab::ui {
+
+SourceView::SourceView(Session* session, QWidget* parent) : QPlainTextEdit(parent), session_(session)
+{
+    setReadOnly(true);
+    setCenterOnScroll(true); // the current line can sit mid-view even near the end
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    setFocusPolicy(Qt::NoFocus); // arrow keys belong to the stepper
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(15);
+    setFont(mono);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Trace | ChangeFlag::Stage))
+            refresh();
+    });
+    refresh();
+}
+
+void SourceView::refresh()
+{
+    const auto trace = session_->trace();
+    const Stage* stage = session_->stage();
+    if (!trace || !stage)
+        return;
+    if (static_cast<int>(trace->config.kind) != kind_) {
+        kind_ = static_cast<int>(trace->config.kind);
+        QStringList lines;
+        for (const auto& l : module_source(trace->config.kind))
+            lines << QString::fromStdString(l);
+        setPlainText(lines.join('\n'));
+    }
+    line_ = stage->code_line;
+    QList<QTextEdit::ExtraSelection> selections;
+    if (line_ >= 0) {
+        QTextEdit::ExtraSelection sel;
+        sel.format.setBackground(QColor(0xff, 0xe0, 0x8a));
+        sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+        sel.cursor = QTextCursor(document()->findBlockByNumber(line_));
+        selections << sel;
+        setTextCursor(sel.cursor);
+        centerCursor();
+    }
+    setExtraSelections(selections);
+}
+
+} // namespace attnlab::ui

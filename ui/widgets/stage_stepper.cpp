@@ -1,0 +1,78 @@
+#include "widgets/stage_stepper.h"
+
+#include "model/session.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+StageStepper::StageStepper(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    list_ = new QListWidget;
+    list_->setObjectName(QStringLiteral("stage-list"));
+    list_->setFocusPolicy(Qt::NoFocus);
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(16);
+    list_->setFont(mono);
+    previous_ = new QPushButton(tr("◀ Previous"));
+    next_ = new QPushButton(tr("Next ▶"));
+    previous_->setObjectName(QStringLiteral("previous-stage"));
+    next_->setObjectName(QStringLiteral("next-stage"));
+    previous_->setToolTip(tr("Previous stage (Left, PageUp)"));
+    next_->setToolTip(tr("Next stage (Right, Space, PageDown)"));
+    for (auto* b : {previous_, next_})
+        b->setFocusPolicy(Qt::NoFocus);
+    position_ = new QLabel;
+    position_->setAlignment(Qt::AlignCenter);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(previous_);
+    buttons->addWidget(next_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* title = new QLabel(tr("<b>Stages of forward()</b>"));
+    layout->addWidget(title);
+    layout->addWidget(list_, 1);
+    layout->addWidget(position_);
+    auto* keys = new QLabel(tr("→ / Space: next   ← : back"));
+    keys->setAlignment(Qt::AlignCenter);
+    keys->setStyleSheet(QStringLiteral("color: #555;"));
+    layout->addWidget(keys);
+    layout->addLayout(buttons);
+
+    connect(previous_, &QPushButton::clicked, session_, &Session::previousStage);
+    connect(next_, &QPushButton::clicked, session_, &Session::nextStage);
+    connect(list_, &QListWidget::currentRowChanged, session_, [this](int row) {
+        if (row >= 0)
+            session_->setStageIndex(row);
+    });
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Trace | ChangeFlag::Stage))
+            refresh(flags & ChangeFlag::Trace);
+    });
+    refresh(true);
+}
+
+void StageStepper::refresh(bool rebuild)
+{
+    const auto trace = session_->trace();
+    if (!trace)
+        return;
+    const QSignalBlocker block(list_);
+    if (rebuild) {
+        list_->clear();
+        for (const auto& s : trace->stages)
+            list_->addItem(QString::fromStdString(s.name));
+    }
+    const int index = session_->stageIndex(), count = static_cast<int>(trace->stages.size());
+    list_->setCurrentRow(index);
+    position_->setText(tr("stage %1 of %2").arg(index + 1).arg(count));
+    previous_->setEnabled(index > 0);
+    next_->setEnabled(index + 1 < count);
+}
+
+} // namespace attnlab::ui

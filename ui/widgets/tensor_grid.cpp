@@ -1,0 +1,151 @@
+#include "widgets/tensor_grid.h"
+
+#include "render/heatmap_painter.h"
+#include "model/session.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attnlab::ui {
+
+TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    batch_ = new QSpinBox;
+    head_ = new QSpinBox;
+    batch_->setObjectName(QStringLiteral("grid-batch"));
+    head_->setObjectName(QStringLiteral("grid-head"));
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    table_ = new QTableWidget;
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setFocusPolicy(Qt::NoFocus);
+    table_->horizontalHeader()->setDefaultSectionSize(76);
+    table_->verticalHeader()->setDefaultSectionSize(26);
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(14);
+    table_->setFont(mono);
+
+    auto* selectors = new QHBoxLayout;
+    selectors->addWidget(new QLabel(tr("<b>Values</b>   sequence (b):")));
+    selectors->addWidget(batch_);
+    selectors->addWidget(new QLabel(tr("head:")));
+    selectors->addWidget(head_);
+    selectors->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(selectors);
+    layout->addWidget(summary_);
+    layout->addWidget(table_, 1);
+
+    connect(batch_, &QSpinBox::valueChanged, session_, &Session::setBatchIndex);
+    connect(head_, &QSpinBox::valueChanged, session_, &Session::setHead);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head))
+            refresh();
+    });
+    refresh();
+}
+
+void TensorGrid::refresh()
+{
+    const Stage* stage = session_->stage();
+    if (!stage)
+        return;
+    const Tensor& t = stage->tensor;
+    const QStringList tokens = session_->tokenLabels();
+    // Fix the batch and head axes at the selection; show the last two remaining axes.
+    std::int64_t base = 0;
+    std::vector<std::size_t> free;
+    bool hasBatch = false, hasHead = false;
+    for (std::size_t a = 0; a < stage->axes.size(); ++a) {
+        if (stage->axes[a] == "b") {
+            hasBatch = true;
+            base += session_->batchIndex() * t.strides()[a];
+        } else if (stage->axes[a] == "num_heads") {
+            hasHead = true;
+            base += session_->head() * t.strides()[a];
+        } else {
+            free.push_back(a);
+        }
+    }
+    while (free.size() > 2)
+        free.erase(free.begin()); // leading extra axes stay at index 0
+    {
+        const QSignalBlocker b1(batch_), b2(head_);
+        batch_->setEnabled(hasBatch);
+        batch_->setRange(0, hasBatch ? static_cast<int>(t.size(0)) - 1 : 0);
+        batch_->setValue(session_->batchIndex());
+        head_->setEnabled(hasHead);
+        head_->setRange(0, session_->headCount() - 1);
+        head_->setValue(session_->head());
+    }
+    const std::int64_t rows = free.size() == 2 ? t.size(static_cast<std::int64_t>(free[0])) : 1;
+    const std::int64_t cols = free.empty() ? 1 : t.size(static_cast<std::int64_t>(free.back()));
+    const std::int64_t rs = free.size() == 2 ? t.strides()[free[0]] : 0,
+                       cs = free.empty() ? 0 : t.strides()[free.back()];
+    const float* data = t.data() + base; // strided access works for views too
+    auto at = [&](std::int64_t r, std::int64_t c) { return data[r * rs + c * cs]; };
+
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0;
+    std::int64_t finite = 0, masked = 0;
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const float v = at(r, c);
+            if (!std::isfinite(v)) {
+                ++masked;
+                continue;
+            }
+            lo = std::min(lo, double(v));
+            hi = std::max(hi, double(v));
+            sum += v;
+            ++finite;
+        }
+    const bool full = rows <= kFullLimit && cols <= kFullLimit;
+    const int shownRows = static_cast<int>(full ? rows : std::min<std::int64_t>(rows, kCorner));
+    const int shownCols = static_cast<int>(full ? cols : std::min<std::int64_t>(cols, kCorner));
+    const QString axisR = free.size() == 2 ? QString::fromStdString(stage->axes[free[0]]) : QString();
+    const QString axisC = free.empty() ? QString() : QString::fromStdString(stage->axes[free.back()]);
+    QString text =
+        tr("%1 × %2 slice (rows: %3, columns: %4): min %5, max %6, mean %7")
+            .arg(rows)
+            .arg(cols)
+            .arg(axisR.isEmpty() ? "-" : axisR, axisC)
+            .arg(formatValue(float(lo)), formatValue(float(hi)), formatValue(finite ? float(sum / finite) : 0.f));
+    if (masked)
+        text += tr(", %1 masked (−∞)").arg(masked);
+    if (!full)
+        text += tr(". Too many to list; showing the top-left %1 × %2.").arg(shownRows).arg(shownCols);
+    summary_->setText(text);
+
+    table_->clear();
+    table_->setRowCount(shownRows);
+    table_->setColumnCount(shownCols);
+    auto header = [&](const QString& axis, int i) {
+        return axis == QLatin1String("num_tokens") && i < tokens.size() && tokens[i] != QString::number(i)
+                   ? QStringLiteral("%1 %2").arg(i).arg(tokens[i])
+                   : QString::number(i);
+    };
+    for (int r = 0; r < shownRows; ++r)
+        table_->setVerticalHeaderItem(r, new QTableWidgetItem(header(axisR, r)));
+    for (int c = 0; c < shownCols; ++c)
+        table_->setHorizontalHeaderItem(c, new QTableWidgetItem(header(axisC, c)));
+    for (int r = 0; r < shownRows; ++r)
+        for (int c = 0; c < shownCols; ++c) {
+            const float v = at(r, c);
+            auto* item = new QTableWidgetItem(formatValue(v));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (std::isinf(v))
+                item->setBackground(QColor(0xc8, 0xc8, 0xc8));
+            table_->setItem(r, c, item);
+        }
+}
+
+} // namespace attnlab::ui
