@@ -197,4 +197,14 @@ ContractReport check_contract(std::string_view call, const ContractInput& input)
     return report;
 }
 
+std::vector<std::string> flagged_slots(const ContractReport& report)
+{
+    std::vector<std::string> out;
+    for (const ContractFinding& f : report.findings)
+        for (const std::string& slot : f.slots)
+            if (std::find(out.begin(), out.end(), slot) == out.end())
+                out.push_back(slot);
+    return out;
+}
+
 } // namespace attnlab

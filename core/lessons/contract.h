@@ -49,5 +49,7 @@ struct ContractReport {
 };
 
 ContractReport check_contract(std::string_view call, const ContractInput& input = {});
+// Every slot some finding of the report concerns, each once, in order of first mention.
+std::vector<std::string> flagged_slots(const ContractReport& report);
 
 } // namespace attnlab

@@ -17,7 +17,7 @@ const QString kGpt2 = "MultiHeadAttention(768, 768, 1024, 0.0, 12)";
 
 class TestCli : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void exit_codes_data();
     void exit_codes();
     void validate_gpt2_small();

@@ -12,7 +12,7 @@ const QString kGpt2 = "MultiHeadAttention(768, 768, 1024, 0.0, 12)";
 
 class TestCliDesigns : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void layout_json_gpt2_small();
     void layout_json_matches_pytorch_case();
     void layout_json_missing_designs();

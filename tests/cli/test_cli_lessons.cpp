@@ -11,7 +11,7 @@ const QString kToy = "MultiHeadAttention(3, 4, 8, 0.0, 2)";
 
 class TestCliLessons : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void exit_codes_data();
     void exit_codes();
     void diagnose_json_error();

@@ -48,7 +48,7 @@ QStringList leftovers(const QString& path)
 
 class TestRobustness : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void corpus_data();
     void corpus();

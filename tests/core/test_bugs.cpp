@@ -32,7 +32,7 @@ Q_DECLARE_METATYPE(attnlab::Config)
 
 class TestBugs : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void catalogue_is_complete();
     void unknown_name_lists_the_catalogue();
     void correct_run_is_the_engine_data();

@@ -33,7 +33,7 @@ const QStringList kAllSlots = {"d_in", "d_out", "context_length", "dropout", "nu
 
 class TestCallParser : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void good_calls_data();
     void good_calls();
     void bad_calls_data();

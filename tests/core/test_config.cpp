@@ -47,7 +47,7 @@ const Diagnostic* find_code(const std::vector<Diagnostic>& diagnostics, const st
 
 class TestConfig : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void class_names_data();
     void class_names();
     void unknown_class_names();

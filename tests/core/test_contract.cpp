@@ -22,7 +22,7 @@ ContractInput input(qint64 d_in, qint64 tokens)
 
 class TestContract : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void findings_data();
     void findings();
     void names_slots_when_binding_fails();

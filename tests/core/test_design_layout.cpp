@@ -54,7 +54,7 @@ const QString kGpt2 = "MultiHeadAttention(768, 768, 1024, 0.0, 12)";
 
 class TestDesignLayout : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void matches_pytorch_data();
     void matches_pytorch();
     void issue_numbers_for_gpt2_small();

@@ -12,7 +12,7 @@ using namespace attnlab;
 
 class TestDivergence : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void reference_cases_are_there();
     void same_first_stage_as_pytorch_data();
     void same_first_stage_as_pytorch();

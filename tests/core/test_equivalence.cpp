@@ -37,7 +37,7 @@ QString error_of(const std::function<void()>& action)
 
 class TestEquivalence : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void seeded_designs_agree_data();
     void seeded_designs_agree();
     void golden_weights_agree_with_pytorch_data();

@@ -12,7 +12,7 @@ using namespace attnlab;
 
 class TestGolden : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void golden_files_are_there();
     void reproduces_every_stage_data();
     void reproduces_every_stage();

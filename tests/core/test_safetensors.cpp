@@ -55,7 +55,7 @@ QString error_of(const std::function<void()>& action)
 
 class TestSafetensors : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void golden_file_data();
     void golden_file();
     void every_golden_file_reads();

@@ -20,7 +20,7 @@ Tensor arange(const Shape& shape)
 
 class TestTensor : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void contiguous_strides_data();
     void contiguous_strides();
     void view_shares_storage();

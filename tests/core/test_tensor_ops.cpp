@@ -36,7 +36,7 @@ Q_DECLARE_METATYPE(std::function<void()>)
 
 class TestTensorOps : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void refusals_data();
     void refusals();
     void matmul_broadcasts_batch_axes();

@@ -37,7 +37,7 @@ Trace run(const Config& c, std::int64_t batch, std::int64_t tokens, ForwardOptio
 
 class TestTrace : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void stage_names_match_the_trace_data();
     void stage_names_match_the_trace();
     void views_share_storage_and_carry_strides();

@@ -37,7 +37,7 @@ Config mha(std::int64_t d_in, std::int64_t d_out, std::int64_t heads, bool bias)
 
 class TestTradeoffs : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void rows_per_width_data();
     void rows_per_width();
     void widths_per_head_count_data();

@@ -14,7 +14,7 @@ using namespace attnlab;
 
 class TestTransfer : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void same_status_as_pytorch_data();
     void same_status_as_pytorch();
     void code_shows_the_lines_as_written();

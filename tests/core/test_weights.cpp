@@ -57,7 +57,7 @@ const auto Wrapper = ModuleKind::MultiHeadAttentionWrapper;
 
 class TestWeights : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void parameter_count_data();
     void parameter_count();
     void registration_order_and_shapes();

@@ -42,7 +42,7 @@ Q_DECLARE_METATYPE(Names)
 
 class TestWeightsInspect : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
     void infersTheModuleOrSaysWhyNot_data()

@@ -44,7 +44,7 @@ bool hasDiagnostic(const Session& s, const std::string& code)
 
 class TestUiCancel : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init()
     {
         session_ = std::make_unique<Session>();

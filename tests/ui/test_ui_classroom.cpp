@@ -31,7 +31,7 @@ bool idle(const Session& s)
 
 class TestUiClassroom : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);

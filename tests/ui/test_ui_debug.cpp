@@ -1,7 +1,7 @@
 // The Debugging tab, driven as a student would: type a call and take the corrected one, pick an
 // injected bug and find the first diverging stage the core names, see why a bug hides, and untick
 // parts of the weight copy until PyTorch complains (or, worse, does not).
-#include "lessons/contract.h" // before any Qt header: Qt's `slots` macro would eat ContractFinding::slots
+#include "lessons/contract.h"
 
 #include "model/bug_lesson.h"
 #include "pages/debug/bug_view.h"
@@ -65,7 +65,7 @@ void setSpin(QSpinBox* spin, int value)
 
 class TestUiDebug : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init()
     {
         session_ = std::make_unique<Session>();

@@ -54,7 +54,7 @@ const DesignFooterLine* totalLine(const std::vector<DesignFooterLine>& lines)
 
 class TestUiDesigns : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void headSlicesWearTheStepperHeadColours()
     {
         const DesignLayoutPainter painter(comparisonOf(kGpt2));

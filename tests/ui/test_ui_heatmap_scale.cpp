@@ -56,7 +56,7 @@ QImage screenshot(const QString& dir, const QString& name, const QStringList& ex
 
 class TestUiHeatmapScale : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void logScaleShowsStructureAt1024Tokens()
     {
         ExperimentSpec spec;

@@ -89,7 +89,7 @@ Tensor coreOutput(const Session& s, const QString& path, WeightLayout layout, in
 
 class TestUiLoadWeights : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(dir_.isValid());

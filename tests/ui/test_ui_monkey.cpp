@@ -72,7 +72,7 @@ const std::vector<std::string> kIntSlots = {"d_in", "d_out", "num_heads", "conte
 
 class TestUiMonkey : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void randomEditsKeepTheWindowConsistent();
 
 private:
@@ -266,7 +266,7 @@ void TestUiMonkey::act(int step)
         QVERIFY(combo);
         const int index = pick(combo->count());
         combo->setCurrentIndex(index);
-        emit combo->activated(index);
+        Q_EMIT combo->activated(index);
         ++counts_["preset/module"];
         break;
     }

@@ -68,7 +68,7 @@ int stageIndex(const Trace& trace, const std::string& name)
 
 class TestUiPainters : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void colormapsAreDistinctFromTheMask()
     {
         QCOMPARE(viridis(0.0), QRgb(0xff440154));

@@ -35,7 +35,7 @@ bool idleWithTrace(const Session& s)
 
 class TestUiSession : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init()
     {
         session_ = std::make_unique<Session>();

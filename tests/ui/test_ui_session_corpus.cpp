@@ -36,7 +36,7 @@ bool oneSentence(const QString& s)
 
 class TestUiSessionCorpus : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);

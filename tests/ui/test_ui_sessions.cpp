@@ -59,7 +59,7 @@ void setUpBookState(Session& s)
 
 class TestUiSessions : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);

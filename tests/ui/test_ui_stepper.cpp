@@ -22,7 +22,7 @@ using namespace attnlab::ui;
 
 class TestUiStepper : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init()
     {
         session_ = std::make_unique<Session>();

@@ -16,7 +16,7 @@ using namespace attnlab::ui;
 
 class TestUiTradeoffs : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init()
     {
         session_ = std::make_unique<Session>();

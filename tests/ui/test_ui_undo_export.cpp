@@ -42,7 +42,7 @@ QString readText(const QString& path)
 
 class TestUiUndoExport : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);

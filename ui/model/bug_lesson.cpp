@@ -52,7 +52,7 @@ void BugLesson::setSelectedRow(int row)
     if (!diagnosis_ || row < 0 || row >= static_cast<int>(diagnosis_->stages.size()) || row == selected_)
         return;
     selected_ = row;
-    emit rowSelected();
+    Q_EMIT rowSelected();
 }
 
 const Stage* BugLesson::bookStage(int row) const
@@ -104,7 +104,7 @@ void BugLesson::recompute()
     } else {
         selected_ = -1;
     }
-    emit changed();
+    Q_EMIT changed();
 }
 
 } // namespace attnlab::ui

@@ -39,7 +39,7 @@ public:
     const Stage* bookStage(int row) const;  // the book's stage for a row; null for "config"
     const Stage* buggyStage(int row) const; // what the buggy run computed; null when it did not
 
-signals:
+Q_SIGNALS:
     void changed();     // a new diagnosis (or error)
     void rowSelected(); // the selected row moved
 

@@ -70,7 +70,7 @@ void EquivalenceJob::finish(quint64 generation, std::shared_ptr<const Equivalenc
     if (pending_)
         start();
     if (current)
-        emit finished();
+        Q_EMIT finished();
 }
 
 } // namespace attnlab::ui

@@ -32,7 +32,7 @@ public:
     const QString& error() const { return error_; }                       // why there is no result
     const ExperimentSpec& checkedSpec() const { return checked_; }        // the capped request behind result()
 
-signals:
+Q_SIGNALS:
     void finished();
 
 private:

@@ -73,7 +73,7 @@ void ForwardJob::finish(quint64 generation, ForwardResult result)
     stoppedByUser_ = false;
     if (pending_)
         start();
-    emit finished(result);
+    Q_EMIT finished(result);
 }
 
 } // namespace attnlab::ui

@@ -40,7 +40,7 @@ public:
     bool busy() const { return running_ || pending_; }
     bool cancelling() const { return running_ && flag_ && flag_->load(); }
 
-signals:
+Q_SIGNALS:
     // Once per computation, on the thread that owns the job, after the next one (if any) has started.
     void finished(const attnlab::ui::ForwardResult& result);
 

@@ -199,7 +199,7 @@ void Session::settingsEdited(ChangeFlags flags)
     cancelled_ = false; // the new settings are computed (or refused) afresh
     refreshDiagnostics();
     compute();
-    emit changed(flags | ChangeFlag::Diagnostics | ChangeFlag::Busy);
+    Q_EMIT changed(flags | ChangeFlag::Diagnostics | ChangeFlag::Busy);
 }
 
 } // namespace attnlab::ui

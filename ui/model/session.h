@@ -95,13 +95,13 @@ public:
     AttentionMatrix heatmapKind() const { return heatmapKind_; }
     void setHeatmapKind(AttentionMatrix kind);
 
-public slots:
+public Q_SLOTS:
     // Stops the running computation at its next stage boundary; the last good trace stays.
     void cancel();
     // Computes the current settings again (after a cancel: the Compute button).
     void recompute();
 
-signals:
+Q_SIGNALS:
     void changed(attnlab::ui::ChangeFlags flags);
 
 private:

@@ -39,7 +39,7 @@ void Session::cancel()
     if (!busy() || cancelling())
         return;
     job_->cancel();
-    emit changed(ChangeFlag::Busy); // "Cancelling…" until the worker reaches a stage boundary
+    Q_EMIT changed(ChangeFlag::Busy); // "Cancelling…" until the worker reaches a stage boundary
 }
 
 void Session::recompute()
@@ -64,7 +64,7 @@ void Session::adoptResult(const ForwardResult& result)
         refreshDiagnostics();
         flags |= ChangeFlag::Diagnostics;
     }
-    emit changed(flags);
+    Q_EMIT changed(flags);
 }
 
 void Session::adoptTrace(std::shared_ptr<const Trace> trace)

@@ -39,7 +39,7 @@ void Session::setStageIndex(int index)
         return;
     stageIndex_ = index;
     stageName_ = trace_->stages[static_cast<std::size_t>(index)].name;
-    emit changed(ChangeFlag::Stage);
+    Q_EMIT changed(ChangeFlag::Stage);
 }
 
 bool Session::setStageByName(const QString& name)
@@ -67,7 +67,7 @@ void Session::setHead(int head)
     if (head == head_)
         return;
     head_ = head;
-    emit changed(ChangeFlag::Head);
+    Q_EMIT changed(ChangeFlag::Head);
 }
 
 void Session::setBatchIndex(int index)
@@ -78,7 +78,7 @@ void Session::setBatchIndex(int index)
     if (index == batchIndex_)
         return;
     batchIndex_ = index;
-    emit changed(ChangeFlag::Head);
+    Q_EMIT changed(ChangeFlag::Head);
 }
 
 void Session::setView(ViewMode view)
@@ -86,7 +86,7 @@ void Session::setView(ViewMode view)
     if (view == view_)
         return;
     view_ = view;
-    emit changed(ChangeFlag::View);
+    Q_EMIT changed(ChangeFlag::View);
 }
 
 void Session::setHeatmapKind(AttentionMatrix kind)
@@ -94,7 +94,7 @@ void Session::setHeatmapKind(AttentionMatrix kind)
     if (kind == heatmapKind_)
         return;
     heatmapKind_ = kind;
-    emit changed(ChangeFlag::View);
+    Q_EMIT changed(ChangeFlag::View);
 }
 
 } // namespace attnlab::ui

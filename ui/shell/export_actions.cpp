@@ -66,7 +66,7 @@ void ExportActions::populateMenu(QMenu* menu)
             const bool ok = !copyAsPytorch(p, &e).isEmpty();
             report(ok, p, e);
             if (ok)
-                emit message(tr("PyTorch code copied to the clipboard; it loads %1.").arg(QFileInfo(p).fileName()));
+                Q_EMIT message(tr("PyTorch code copied to the clipboard; it loads %1.").arg(QFileInfo(p).fileName()));
         });
 }
 
@@ -133,8 +133,8 @@ QString ExportActions::askPath(const QString& title, const QString& suffix, cons
 void ExportActions::report(bool ok, const QString& path, const QString& error)
 {
     if (ok)
-        return emit message(tr("Exported %1.").arg(QFileInfo(path).fileName()));
-    emit message(error);
+        return Q_EMIT message(tr("Exported %1.").arg(QFileInfo(path).fileName()));
+    Q_EMIT message(error);
     QMessageBox::warning(window_, tr("Attention Lab"), error);
 }
 

@@ -25,7 +25,7 @@ public:
     // Writes the weights and input to `weightsPath`, returns the script (also put on the clipboard).
     QString copyAsPytorch(const QString& weightsPath, QString* error);
 
-signals:
+Q_SIGNALS:
     void message(const QString& text);
 
 private:

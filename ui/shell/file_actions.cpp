@@ -80,7 +80,7 @@ void FileActions::open()
     QString error;
     if (!openFile(path, &error))
         return refuse(error);
-    emit message(tr("Opened %1.").arg(QFileInfo(path).fileName()));
+    Q_EMIT message(tr("Opened %1.").arg(QFileInfo(path).fileName()));
 }
 
 void FileActions::save()
@@ -90,7 +90,7 @@ void FileActions::save()
     QString error;
     if (!saveFile(path_, &error))
         return refuse(error);
-    emit message(tr("Saved %1.").arg(QFileInfo(path_).fileName()));
+    Q_EMIT message(tr("Saved %1.").arg(QFileInfo(path_).fileName()));
 }
 
 void FileActions::saveAs()
@@ -106,7 +106,7 @@ void FileActions::saveAs()
     QString error;
     if (!saveFile(path, &error))
         return refuse(error);
-    emit message(tr("Saved %1.").arg(QFileInfo(path).fileName()));
+    Q_EMIT message(tr("Saved %1.").arg(QFileInfo(path).fileName()));
 }
 
 void FileActions::addRecent(const QString& path)
@@ -147,7 +147,7 @@ void FileActions::updateTitle()
 
 void FileActions::refuse(const QString& sentence)
 {
-    emit message(sentence);
+    Q_EMIT message(sentence);
     QMessageBox::warning(window_, tr("Attention Lab"), sentence);
 }
 

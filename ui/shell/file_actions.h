@@ -27,7 +27,7 @@ public:
     QString currentPath() const { return path_; }
     static QStringList recentFiles();
 
-signals:
+Q_SIGNALS:
     void message(const QString& text); // for the status bar
 
 private:

@@ -78,7 +78,7 @@ bool WeightsActions::openDialog(const QString& path)
     if (dialog.exec() != QDialog::Accepted || !dialog.usable())
         return false;
     apply(dialog.chosenSpec());
-    emit message(tr("Loaded the weights of %1.").arg(QFileInfo(path).fileName()));
+    Q_EMIT message(tr("Loaded the weights of %1.").arg(QFileInfo(path).fileName()));
     return true;
 }
 
@@ -92,7 +92,7 @@ void WeightsActions::useSeededWeights()
     if (session_->spec().weights_path.empty())
         return;
     apply(specWithSeededWeights(session_->spec()));
-    emit message(tr("Back to the seeded weights."));
+    Q_EMIT message(tr("Back to the seeded weights."));
 }
 
 void WeightsActions::chooseFile()

@@ -36,7 +36,7 @@ public:
     void useSeededWeights();
     QAction* seededAction() const { return seeded_; }
 
-signals:
+Q_SIGNALS:
     void message(const QString& text); // for the status bar
 
 private:

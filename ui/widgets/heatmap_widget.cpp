@@ -49,18 +49,18 @@ void HeatmapWidget::mouseMoveEvent(QMouseEvent* event)
     }
     const QString text = describe(*hit);
     QToolTip::showText(event->globalPosition().toPoint(), text, this);
-    emit hovered(text);
+    Q_EMIT hovered(text);
 }
 
 void HeatmapWidget::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::LeftButton)
-        emit clicked();
+        Q_EMIT clicked();
 }
 
 void HeatmapWidget::leaveEvent(QEvent*)
 {
-    emit hovered(QString());
+    Q_EMIT hovered(QString());
 }
 
 } // namespace attnlab::ui

@@ -15,7 +15,7 @@ public:
     const HeatmapPainter& heatmap() const { return painter_; }
     QString describe(const HeatmapHit& hit) const; // "query 'journey' (1) → key 'Your' (0): weight 0.5123"
 
-signals:
+Q_SIGNALS:
     void clicked();
     void hovered(const QString& text);
 

@@ -1,6 +1,5 @@
-#include "lessons/contract.h" // before any Qt header: see contract_slots.h
+#include "lessons/contract.h"
 
-#include "pages/debug/contract_slots.h"
 #include "widgets/slot_chips.h"
 
 #include <QHBoxLayout>
@@ -49,7 +48,7 @@ void SlotChips::setReport(const ContractReport& report)
         delete chip;
     }
     className_->setText(QString::fromStdString(report.class_name) + "(");
-    const std::vector<std::string> flagged = flaggedSlots(report);
+    const std::vector<std::string> flagged = flagged_slots(report);
     int position = 0, insertAt = 1;
     for (const ContractValue& v : report.values) {
         const QString slot = QString::fromStdString(v.slot);

@@ -8,7 +8,7 @@ class QHBoxLayout;
 class QLabel;
 
 namespace attnlab {
-struct ContractReport; // contract.h cannot follow Qt headers: see contract_slots.h
+struct ContractReport;
 }
 
 namespace attnlab::ui {

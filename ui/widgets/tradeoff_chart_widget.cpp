@@ -55,7 +55,7 @@ void TradeoffChartWidget::mousePressEvent(QMouseEvent* event)
     if (event->button() != Qt::LeftButton)
         return;
     if (const auto row = painter_.hitTest(chartRect(), event->position()))
-        emit headsClicked(painter_.tradeoffs().rows[*row].num_heads);
+        Q_EMIT headsClicked(painter_.tradeoffs().rows[*row].num_heads);
 }
 
 } // namespace attnlab::ui

@@ -15,7 +15,7 @@ public:
     const TradeoffChartPainter& chartPainter() const { return painter_; }
     QRectF chartRect() const;
 
-signals:
+Q_SIGNALS:
     void headsClicked(std::int64_t numHeads);
 
 protected:

@@ -1,4 +1,4 @@
-#include "lessons/contract.h" // before any Qt header: see contract_slots.h
+#include "lessons/contract.h"
 
 #include "pages/debug/contract_view.h"
 

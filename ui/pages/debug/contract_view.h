@@ -14,7 +14,7 @@ class QSpinBox;
 class QVBoxLayout;
 
 namespace attnlab {
-struct ContractFinding; // contract.h cannot follow Qt headers: see contract_slots.h
+struct ContractFinding;
 struct ContractReport;
 } // namespace attnlab
 

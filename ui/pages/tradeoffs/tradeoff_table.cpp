@@ -23,7 +23,7 @@ TradeoffTable::TradeoffTable(QWidget* parent) : QTableWidget(parent)
     setCursor(Qt::PointingHandCursor);
     connect(this, &QTableWidget::cellClicked, this, [this](int row, int) {
         if (auto* it = item(row, 0))
-            emit headsClicked(it->data(Qt::UserRole).toLongLong());
+            Q_EMIT headsClicked(it->data(Qt::UserRole).toLongLong());
     });
 }
 

@@ -14,7 +14,7 @@ public:
     void setTradeoffs(const HeadTradeoffs& tradeoffs, std::int64_t selectedHeads);
     int rowOfHeads(std::int64_t numHeads) const; // -1 when not a row
 
-signals:
+Q_SIGNALS:
     void headsClicked(std::int64_t numHeads);
 };
 
