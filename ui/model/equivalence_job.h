@@ -6,12 +6,11 @@
 // 1,024-token settings. The newest request wins: a running check it overtakes is cancelled at its
 // next stage boundary (its result would be dropped anyway).
 #include "designs/equivalence.h"
+#include "model/latest_worker.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
-#include <atomic>
 #include <memory>
 
 namespace attnlab::ui {
@@ -23,11 +22,10 @@ public:
     static constexpr std::int64_t kMaxBatch = 2;
 
     explicit EquivalenceJob(QObject* parent = nullptr);
-    ~EquivalenceJob() override;
 
     // spec.config may be a MultiHeadAttention or a wrapper call (read as the same arguments).
     void request(ExperimentSpec spec);
-    bool busy() const { return running_ || pending_; }
+    bool busy() const { return worker_->busy(); }
     std::shared_ptr<const Equivalence> result() const { return result_; } // null when not computable
     const QString& error() const { return error_; }                       // why there is no result
     const ExperimentSpec& checkedSpec() const { return checked_; }        // the capped request behind result()
@@ -36,19 +34,10 @@ Q_SIGNALS:
     void finished();
 
 private:
-    void start();
-    void finish(quint64 generation, std::shared_ptr<const Equivalence> result, const QString& error);
-
-    QThreadPool pool_;
-    std::shared_ptr<std::atomic<bool>> cancel_; // the running check's flag
-    ExperimentSpec next_;
-    ExperimentSpec running_spec_;
+    LatestWorker* worker_;
     ExperimentSpec checked_;
     std::shared_ptr<const Equivalence> result_;
     QString error_;
-    quint64 generation_ = 0;
-    bool running_ = false;
-    bool pending_ = false;
 };
 
 } // namespace attnlab::ui

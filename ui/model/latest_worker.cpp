@@ -1,0 +1,64 @@
+#include "model/latest_worker.h"
+
+#include <QMetaObject>
+
+namespace attnlab::ui {
+
+LatestWorker::LatestWorker(QObject* parent) : QObject(parent)
+{
+    pool_.setMaxThreadCount(1); // one computation at a time: they are memory-bound and large
+}
+
+LatestWorker::~LatestWorker()
+{
+    if (flag_)
+        *flag_ = true; // nobody wants the result any more: closing the window should not wait for it
+    pool_.waitForDone();
+}
+
+void LatestWorker::request(Task task)
+{
+    pending_ = std::move(task);
+    ++generation_;
+    stoppedByUser_ = false;
+    if (running_)
+        *flag_ = true; // stale: its result would be dropped; finish() starts the newest
+    else
+        start();
+}
+
+void LatestWorker::cancel()
+{
+    pending_ = nullptr;
+    if (running_)
+        *flag_ = stoppedByUser_ = true;
+}
+
+void LatestWorker::start()
+{
+    running_ = true;
+    flag_ = std::make_shared<std::atomic<bool>>(false);
+    const quint64 generation = generation_;
+    pool_.start([this, generation, task = std::move(pending_), flag = flag_] {
+        Delivery delivery = task(flag.get());
+        // Queued to the owner's thread; if the worker is gone the event dies with it (the destructor waits).
+        QMetaObject::invokeMethod(
+            this, [this, generation, delivery] { finish(generation, delivery); }, Qt::QueuedConnection);
+    });
+    pending_ = nullptr;
+}
+
+void LatestWorker::finish(quint64 generation, const Delivery& delivery)
+{
+    running_ = false;
+    flag_.reset();
+    const Outcome outcome = generation == generation_ ? Outcome::Current
+                            : stoppedByUser_          ? Outcome::CancelledByUser
+                                                      : Outcome::Stale;
+    stoppedByUser_ = false;
+    if (pending_)
+        start();
+    delivery(outcome);
+}
+
+} // namespace attnlab::ui
