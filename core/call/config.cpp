@@ -83,6 +83,11 @@ std::string call_text(const Config& c, bool positional)
 
 } // namespace
 
+std::string head_prefix(std::int64_t head)
+{
+    return "heads." + std::to_string(head) + ".";
+}
+
 std::string module_class_name(ModuleKind kind)
 {
     return info(kind).name;

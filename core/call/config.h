@@ -10,6 +10,8 @@ namespace attnlab {
 
 enum class ModuleKind { SelfAttentionV1, SelfAttentionV2, CausalAttention, MultiHeadAttentionWrapper, MultiHeadAttention };
 
+// "heads.3.": the wrapper's ModuleList entry for one head, as stage and parameter names start.
+std::string head_prefix(std::int64_t head);
 std::string module_class_name(ModuleKind kind);                       // "MultiHeadAttention"
 std::optional<ModuleKind> module_kind_from_name(const std::string& name);
 // Slot names of the constructor, in positional order, e.g. d_in, d_out, context_length, ...

@@ -164,7 +164,7 @@ DesignLayout design_layout(const Config& given, Design design)
     const std::int64_t mask_elements = checked_mul(m.context_length, m.context_length, call);
     const bool wrapper = m.kind == ModuleKind::MultiHeadAttentionWrapper;
     for (std::int64_t h = 0; h < (wrapper ? m.num_heads : 1); ++h) {
-        const std::string name = wrapper ? "heads." + std::to_string(h) + ".mask" : "mask";
+        const std::string name = wrapper ? head_prefix(h) + "mask" : "mask";
         layout.buffers.push_back(
             {name, {m.context_length, m.context_length}, 0, Role::Mask, wrapper ? h : -1, false, true, {}});
         layout.buffer_elements = checked_add(layout.buffer_elements, mask_elements, call);

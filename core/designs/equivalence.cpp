@@ -76,7 +76,7 @@ StateDict slice_into_wrapper(const Config& integrated, const StateDict& weights,
     const std::int64_t hd = wrapper.d_out;
     StateDict out;
     for (std::int64_t h = 0; h < integrated.num_heads; ++h) {
-        const std::string prefix = "heads." + std::to_string(h) + ".";
+        const std::string prefix = head_prefix(h);
         for (const char* role : kRoles) {
             std::vector<std::string> parts = {".weight"};
             if (integrated.qkv_bias)

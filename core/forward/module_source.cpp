@@ -2,6 +2,8 @@
 // highlights these lines, so stage -> line must stay in step with the source text below.
 #include "forward/module_source.h"
 
+#include "forward/stage_facts.h"
+
 namespace attnlab {
 
 namespace {
@@ -110,8 +112,7 @@ int source_line(ModuleKind kind, const std::string& stage)
             return 1;
         if (stage == "x")
             return 0;
-        if (auto dot = stage.find('.', 6); stage.rfind("heads.", 0) == 0 && dot != std::string::npos)
-            local = stage.substr(dot + 1);
+        local = stage_facts(stage).base_name;
         base = 4;
         kind = ModuleKind::CausalAttention;
     }

@@ -41,7 +41,7 @@ std::vector<std::string> stage_names(const Config& config, bool with_dropout)
     case ModuleKind::MultiHeadAttentionWrapper:
         for (std::int64_t h = 0; h < config.num_heads; ++h)
             for (const auto& s : single_head_stages(true, with_dropout))
-                names.push_back("heads." + std::to_string(h) + "." + s);
+                names.push_back(head_prefix(h) + s);
         names.push_back("output");
         break;
     default:

@@ -4,6 +4,7 @@
 // strides, so `context.transposed` is honestly not contiguous.
 #include "call/config.h"
 #include "forward/module_source.h"
+#include "forward/stage_facts.h"
 #include "tensor/tensor.h"
 #include "io/weights.h"
 
@@ -15,10 +16,9 @@
 
 namespace attnlab {
 
-// The attention matrices a stage can hold (b, H, T, T): what a heatmap shows.
-enum class AttentionMatrix { Scores, MaskedScores, Weights, Dropout };
-
-struct Stage {
+// A recorded stage: its name, where it comes from in the book's code, its shape, and what the name
+// means (StageFacts: role, wrapper head, attention matrix, the stage it re-lays out).
+struct Stage : StageFacts {
     std::string name;              // "queries.view", "heads.1.context", "output", ...
     int code_line = -1;            // index into module_source(kind)
     std::vector<std::string> axes; // symbolic axes: "b", "num_tokens", "d_out", "num_heads", "head_dim", ...

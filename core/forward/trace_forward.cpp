@@ -43,6 +43,7 @@ public:
         stop_if_cancelled(options_);
         Stage s;
         s.name = prefix_ + name;
+        static_cast<StageFacts&>(s) = stage_facts(s.name);
         s.code_line = source_line(trace_.config.kind, s.name);
         s.expected_shape = sizes_.shape(axes);
         s.axes = std::move(axes);
@@ -269,8 +270,8 @@ Trace trace_forward(const Config& config, const StateDict& weights, const Tensor
         head.kind = ModuleKind::CausalAttention;
         std::vector<Tensor> contexts;
         for (std::int64_t h = 0; h < config.num_heads; ++h) {
-            Recorder rec(trace, sizes, options, "heads." + std::to_string(h) + ".");
-            contexts.push_back(single_head(rec, head, weights, "heads." + std::to_string(h) + ".", x, options,
+            Recorder rec(trace, sizes, options, head_prefix(h));
+            contexts.push_back(single_head(rec, head, weights, head_prefix(h), x, options,
                                            options.dropout_seed + static_cast<std::uint64_t>(h)));
         }
         // torch.cat(..., dim=-1): each head's context becomes a column block of the output.

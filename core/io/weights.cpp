@@ -54,7 +54,7 @@ std::vector<ParameterSpec> parameter_specs(const Config& config)
         require_positive("num_heads", config.num_heads);
         for (std::int64_t h = 0; h < config.num_heads; ++h)
             for (const char* name : kProjections)
-                add_linear(specs, "heads." + std::to_string(h) + "." + name, config.d_out, config.d_in, "d_out", "d_in",
+                add_linear(specs, head_prefix(h) + name, config.d_out, config.d_in, "d_out", "d_in",
                            config.qkv_bias);
         break;
     }

@@ -83,7 +83,7 @@ void read_wrapper(const SafetensorsFile& file, const std::set<int>& heads, Weigh
         if (h != expected)
             throw Error(file_label(file) + " has no heads." + std::to_string(expected) + " but has heads." +
                         std::to_string(h) + "; the wrapper's heads are numbered 0, 1, 2, ... without gaps.");
-        read_projections(file, "heads." + std::to_string(h) + ".", info, h == 0);
+        read_projections(file, head_prefix(h), info, h == 0);
         ++expected;
     }
     info.kinds = {ModuleKind::MultiHeadAttentionWrapper};

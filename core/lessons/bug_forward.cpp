@@ -29,6 +29,7 @@ public:
     {
         Stage s;
         s.name = current_;
+        static_cast<StageFacts&>(s) = stage_facts(s.name);
         s.code_line = source_line(ModuleKind::MultiHeadAttention, s.name);
         for (const auto& a : axes)
             s.expected_shape.push_back(sizes_.at(a));

@@ -91,11 +91,11 @@ private Q_SLOTS:
 
     void attentionStagesMapToHeatmaps()
     {
-        QCOMPARE(heatmapKindOfStage("attn_weights"), std::optional(AttentionMatrix::Weights));
-        QCOMPARE(heatmapKindOfStage("attn_scores.masked"), std::optional(AttentionMatrix::MaskedScores));
-        QCOMPARE(heatmapKindOfStage("heads.3.attn_weights.dropout"), std::optional(AttentionMatrix::Dropout));
-        QVERIFY(!heatmapKindOfStage("queries.view"));
-        QVERIFY(!heatmapKindOfStage("context.merged"));
+        QCOMPARE(stage_facts("attn_weights").matrix, std::optional(AttentionMatrix::Weights));
+        QCOMPARE(stage_facts("attn_scores.masked").matrix, std::optional(AttentionMatrix::MaskedScores));
+        QCOMPARE(stage_facts("heads.3.attn_weights.dropout").matrix, std::optional(AttentionMatrix::Dropout));
+        QVERIFY(!stage_facts("queries.view").matrix);
+        QVERIFY(!stage_facts("context.merged").matrix);
     }
 
     void stageAttnWeightsWithoutViewOpensTheHeatmaps()

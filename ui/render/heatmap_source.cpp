@@ -8,17 +8,6 @@ namespace attnlab::ui {
 
 namespace {
 
-const char* stageSuffix(AttentionMatrix kind)
-{
-    switch (kind) {
-    case AttentionMatrix::Scores: return "attn_scores";
-    case AttentionMatrix::MaskedScores: return "attn_scores.masked";
-    case AttentionMatrix::Weights: return "attn_weights";
-    case AttentionMatrix::Dropout: return "attn_weights.dropout";
-    }
-    return "attn_weights";
-}
-
 // Start of the (T x T) block for one batch element and head, using the stage's own strides.
 const float* sliceStart(const Stage& stage, int head, int batch, int& rows, int& cols)
 {
@@ -56,17 +45,9 @@ QString heatmapKindTitle(AttentionMatrix kind)
     return {};
 }
 
-std::string heatmapStageName(const Config& config, AttentionMatrix kind, int head)
-{
-    const std::string suffix = stageSuffix(kind);
-    if (config.kind == ModuleKind::MultiHeadAttentionWrapper)
-        return "heads." + std::to_string(head) + "." + suffix;
-    return suffix;
-}
-
 bool traceHasHeatmap(const Trace& trace, AttentionMatrix kind)
 {
-    return trace.find(heatmapStageName(trace.config, kind, 0)) != nullptr;
+    return trace.find(attention_stage_name(trace.config, kind, 0)) != nullptr;
 }
 
 HeatmapSlice heatmapSlice(const std::shared_ptr<const Trace>& trace, AttentionMatrix kind, int head, int batch)
@@ -74,7 +55,7 @@ HeatmapSlice heatmapSlice(const std::shared_ptr<const Trace>& trace, AttentionMa
     HeatmapSlice slice;
     if (!trace)
         return slice;
-    const Stage* stage = trace->find(heatmapStageName(trace->config, kind, head));
+    const Stage* stage = trace->find(attention_stage_name(trace->config, kind, head));
     if (!stage)
         return slice;
     slice.trace = trace;
@@ -84,7 +65,7 @@ HeatmapSlice heatmapSlice(const std::shared_ptr<const Trace>& trace, AttentionMa
     // The raw scores come before the mask, so they show every cell.
     if (kind == AttentionMatrix::Scores)
         return slice;
-    if (const Stage* masked = trace->find(heatmapStageName(trace->config, AttentionMatrix::MaskedScores, head))) {
+    if (const Stage* masked = trace->find(attention_stage_name(trace->config, AttentionMatrix::MaskedScores, head))) {
         int r = 0, c = 0;
         slice.maskSource = sliceStart(*masked, head, batch, r, c);
         if (r != slice.rows || c != slice.cols)
@@ -134,17 +115,6 @@ ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, AttentionMatr
     if (mode == HeatmapScaleMode::Largest)
         return ColorScale::weightsToLargest(maxValue);
     return ColorScale::weights(maxValue);
-}
-
-std::optional<AttentionMatrix> heatmapKindOfStage(const std::string& stage)
-{
-    std::string name = stage;
-    if (name.starts_with("heads.")) // a wrapper's per-head stage: heads.{h}.attn_weights
-        name = name.substr(std::min(name.size(), name.find('.', 6) + 1));
-    for (AttentionMatrix k : {AttentionMatrix::Scores, AttentionMatrix::MaskedScores, AttentionMatrix::Weights, AttentionMatrix::Dropout})
-        if (name == stageSuffix(k))
-            return k;
-    return std::nullopt;
 }
 
 } // namespace attnlab::ui

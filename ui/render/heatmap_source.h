@@ -24,7 +24,6 @@ struct HeatmapSlice {
 };
 
 QString heatmapKindTitle(AttentionMatrix kind); // "weights (softmax)", ...
-std::string heatmapStageName(const Config& config, AttentionMatrix kind, int head);
 bool traceHasHeatmap(const Trace& trace, AttentionMatrix kind);
 HeatmapSlice heatmapSlice(const std::shared_ptr<const Trace>& trace, AttentionMatrix kind, int head, int batch);
 // How weights map to colours. At 1,024 tokens a softmax row holds ~1/1,024 per key, so a linear 0–1
@@ -36,7 +35,5 @@ QString heatmapScaleModeTitle(HeatmapScaleMode mode);
 // One scale for every head of a batch element, so the small multiples can be compared by eye.
 ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, AttentionMatrix kind, int batch,
                         HeatmapScaleMode mode = HeatmapScaleMode::Linear);
-// The heatmap a stage name shows ("attn_weights", "heads.3.attn_scores.masked", ...), if any.
-std::optional<AttentionMatrix> heatmapKindOfStage(const std::string& stage);
 
 } // namespace attnlab::ui

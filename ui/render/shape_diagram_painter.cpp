@@ -75,18 +75,7 @@ ShapeDiagramPainter::ShapeDiagramPainter(const Trace& trace, int stageIndex, int
 
 const Stage* ShapeDiagramPainter::previousShapeStage() const
 {
-    const QString base = baseStageName(stage_.name);
-    const QString prefix = QString::fromStdString(stage_.name).chopped(base.size());
-    QString from;
-    if (base.endsWith(QLatin1String(".view")))
-        from = base.section('.', 0, 0);
-    else if (base.endsWith(QLatin1String(".heads")))
-        from = base.section('.', 0, 0) + ".view";
-    else if (base == QLatin1String("context.transposed"))
-        from = QStringLiteral("context.heads");
-    else if (base == QLatin1String("context.merged"))
-        from = QStringLiteral("context.transposed");
-    return from.isEmpty() ? nullptr : trace_.find((prefix + from).toStdString());
+    return stage_.derived_from.empty() ? nullptr : trace_.find(stage_.derived_from);
 }
 
 QString ShapeDiagramPainter::opLabel() const
@@ -337,7 +326,7 @@ void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect) const
     }
     dims(after);
     for (std::size_t i = 0; i < after.size(); ++i)
-        drawBlock(p, after[i], baseStageName(stage_.name) == QLatin1String("context.merged"));
+        drawBlock(p, after[i], stage_.layout == LayoutOp::MergeHeads);
     if (square && after.size() >= 2) { // which num_tokens is which
         p.setFont(pixelFont(13 * s, true));
         p.setPen(kMuted);

@@ -13,17 +13,9 @@ QString role(const QString& base)
 
 } // namespace
 
-QString baseStageName(const std::string& stage)
-{
-    QString s = QString::fromStdString(stage);
-    if (s.startsWith(QLatin1String("heads.")))
-        s = s.section('.', 2);
-    return s;
-}
-
 QString stageFormula(const Stage& stage, const Config& c)
 {
-    const QString base = baseStageName(stage.name);
+    const QString base = QString::fromStdString(stage.base_name);
     const QString split =
         QStringLiteral("d_out = %1 = %2 heads × %3 (head_dim)").arg(c.d_out).arg(c.num_heads).arg(c.head_dim());
     if (c.kind != ModuleKind::MultiHeadAttention)
@@ -39,7 +31,7 @@ QString stageFormula(const Stage& stage, const Config& c)
 
 QString stageCaption(const Stage& stage, const Config& c)
 {
-    const QString base = baseStageName(stage.name);
+    const QString base = QString::fromStdString(stage.base_name);
     const bool mha = c.kind == ModuleKind::MultiHeadAttention;
     const QString hd = QString::number(c.head_dim()), heads = QString::number(c.num_heads);
     const QString dout = QString::number(c.d_out), din = QString::number(c.d_in);

@@ -7,8 +7,6 @@
 
 namespace attnlab::ui {
 
-// "queries.view" for "queries.view", "attn_weights" for "heads.3.attn_weights".
-QString baseStageName(const std::string& stage);
 QString stageCaption(const Stage& stage, const Config& config);
 // The one-line arithmetic the stage is about, e.g. "768 = 12 × 64"; empty when there is none.
 QString stageFormula(const Stage& stage, const Config& config);
