@@ -1,17 +1,14 @@
 // attention-lab: the GUI. The options set up the session exactly as a student would by hand, so
 // --screenshot pictures (the README's, the tests') show what the app really shows.
 #include "shell/app_shell.h"
-#include "model/bug_lesson.h"
-#include "pages/debug/bug_view.h"
 #include "call/call_parser.h"
-#include "pages/debug/debug_view.h"
 #include "pages/designs/designs_view.h"
 #include "render/heatmap_source.h"
 #include "shell/main_window.h"
+#include "model/equivalence_job.h"
 #include "model/presets.h"
 #include "model/session.h"
 #include "tensor/threads.h"
-#include "pages/debug/transfer_view.h"
 #include "shell/weights_actions.h"
 
 #include <QApplication>
@@ -22,7 +19,6 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QThread>
-#include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
@@ -152,12 +148,11 @@ int main(int argc, char** argv)
                        .arg(parser.value("stage"), valid.join(", ")));
         session.setStageByName(parser.value("stage"));
         // An attention matrix is best seen as heatmaps, one per head: open them unless told otherwise.
-        if (const auto kind = heatmapKindOfStage(parser.value("stage").toStdString()); kind && !parser.isSet("view")) {
+        if (const auto kind = stage_facts(parser.value("stage").toStdString()).matrix; kind && !parser.isSet("view")) {
             session.setHeatmapKind(*kind);
             session.setView(ViewMode::Heatmaps);
         }
     }
-    std::optional<int> head;
     if (parser.isSet("head")) {
         bool ok = false;
         const int h = parser.value("head").toInt(&ok);
@@ -166,7 +161,7 @@ int main(int argc, char** argv)
             refuse(QStringLiteral("--head must be a head number from 0 to %1, not '%2'.")
                        .arg(heads - 1)
                        .arg(parser.value("head")));
-        head = h;
+        session.setHead(h); // the session applies it when the trace arrives
     }
     if (parser.isSet("view")) {
         const QString v = parser.value("view");
@@ -193,47 +188,53 @@ int main(int argc, char** argv)
     } catch (const std::exception& e) {
         refuse(QString::fromUtf8(e.what()));
     }
-    if (bug || parser.isSet("lesson") || !transferEdits.empty())
+    if (bug || parser.isSet("lesson") || !transferEdits.empty()) {
         session.setView(ViewMode::Debug);
+        // Lesson choices are the session's: the Debugging tab shows whatever it holds.
+        if (bug)
+            session.setBug(*bug);
+        for (const auto& [role, written] : transferEdits)
+            session.setTransferLine(role, written, !written);
+        session.setDebugSection(parser.isSet("lesson")
+                                    ? static_cast<DebugSection>(lessons.indexOf(parser.value("lesson")))
+                                : bug ? DebugSection::Bugs
+                                      : DebugSection::Transfer);
+    }
 
     MainWindow window(&session);
     window.resize(1600, 1000);
-    DebugView* debug = window.debugView();
-    if (bug)
-        debug->bugView()->lesson()->setBug(*bug);
-    for (const auto& [role, written] : transferEdits)
-        debug->transferView()->setLine(role, written, !written);
-    if (parser.isSet("lesson") || bug || !transferEdits.empty())
-        debug->showSection(parser.isSet("lesson") ? static_cast<DebugSection>(lessons.indexOf(parser.value("lesson")))
-                           : bug                  ? DebugSection::Bugs
-                                                  : DebugSection::Transfer);
     const QString screenshot = parser.value("screenshot");
-    // The head can be selected only once the trace says how many there are.
+    // The picture is taken once the trace is in and, when the comparison view is shown, its equivalence
+    // check too (it runs on a worker of its own). Queued, so the views have taken the change first.
+    const auto shootWhenReady = [&] {
+        if (screenshot.isEmpty() || session.busy() || !session.trace())
+            return;
+        if (window.designsView()->isVisible() && window.designsView()->computing())
+            return;
+        QMetaObject::invokeMethod(
+            &window,
+            [&] {
+                if (session.busy() || (window.designsView()->isVisible() && window.designsView()->computing()))
+                    return; // something new started meanwhile: its end calls again
+                QPixmap picture = window.grab();
+                if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
+                    QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
+                    const QRect at(window.mapFromGlobal(dialog->mapToGlobal(QPoint(0, 0))), dialog->size());
+                    painter.drawPixmap(at.topLeft(), dialog->grab());
+                    painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
+                    painter.drawRect(at.adjusted(-1, -1, 0, 0));
+                }
+                if (!picture.save(screenshot))
+                    refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
+                QApplication::exit(0);
+            },
+            Qt::QueuedConnection);
+    };
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
-        if (!(flags & ChangeFlag::Trace))
-            return;
-        if (head)
-            session.setHead(*std::exchange(head, std::nullopt));
-        if (screenshot.isEmpty() || session.busy())
-            return;
-        static std::function<void()> shoot;
-        shoot = [&] { // the comparison view checks equivalence on its own worker: wait for it too
-            if (window.designsView()->isVisible() && window.designsView()->computing())
-                return QTimer::singleShot(100, &window, shoot);
-            QPixmap picture = window.grab();
-            if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
-                QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
-                const QRect at(window.mapFromGlobal(dialog->mapToGlobal(QPoint(0, 0))), dialog->size());
-                painter.drawPixmap(at.topLeft(), dialog->grab());
-                painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
-                painter.drawRect(at.adjusted(-1, -1, 0, 0));
-            }
-            if (!picture.save(screenshot))
-                refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
-            QApplication::exit(0);
-        };
-        QTimer::singleShot(250, &window, shoot);
+        if (flags & ChangeFlag::Trace)
+            shootWhenReady();
     });
+    QObject::connect(window.designsView()->equivalenceJob(), &EquivalenceJob::finished, &window, shootWhenReady);
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
         if (!screenshot.isEmpty() && (flags & ChangeFlag::Diagnostics) && !session.busy())
             for (const auto& d : session.diagnostics())

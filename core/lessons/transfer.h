@@ -27,6 +27,7 @@ TransferRole role_from_name(std::string_view name); // throws Error naming the v
 struct TransferLine {
     bool written = true;   // false: the assignment is missing
     bool transpose = true; // false: written without .T
+    bool operator==(const TransferLine&) const = default;
 };
 
 struct TransferSpec {
@@ -35,6 +36,7 @@ struct TransferSpec {
     std::array<TransferLine, 3> lines; // query, key, value
     TransferLine& line(TransferRole role) { return lines[static_cast<std::size_t>(role)]; }
     const TransferLine& line(TransferRole role) const { return lines[static_cast<std::size_t>(role)]; }
+    bool operator==(const TransferSpec&) const = default;
 };
 
 // The three assignments as written, e.g. "sa_v1.W_query = torch.nn.Parameter(sa_v2.W_query.weight.T)";

@@ -1,6 +1,7 @@
 // The three designs' parameter blocks against what PyTorch itself reports for the book's modules
 // (tests/data/layout_cases.json, written by tests/reference/make_layout_cases.py), plus the head
 // slices, the reasons a design does not exist, and the refusals.
+#include "common/errors.h"
 #include "call/call_parser.h"
 #include "designs/design_layout.h"
 #include "tensor/error.h"
@@ -11,6 +12,7 @@
 #include <functional>
 
 using namespace attnlab;
+using testing::error_of;
 
 namespace {
 
@@ -36,16 +38,6 @@ Shape shape_of(const QJsonValue& v)
     for (const QJsonValue& extent : v.toArray())
         shape.push_back(extent.toInteger());
     return shape;
-}
-
-QString error_of(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const Error& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 const QString kGpt2 = "MultiHeadAttention(768, 768, 1024, 0.0, 12)";

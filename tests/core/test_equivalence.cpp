@@ -1,6 +1,7 @@
 // A wrapper sliced from the integrated weights reproduces `context.merged`: on seeded weights for
 // many shapes, on PyTorch's own golden weights (where it must also match PyTorch's merged tensor),
 // and not when the slices are handed to the wrong heads (so the comparison can fail at all).
+#include "common/errors.h"
 #include "call/call_parser.h"
 #include "designs/equivalence.h"
 #include "tensor/error.h"
@@ -12,6 +13,7 @@
 #include <functional>
 
 using namespace attnlab;
+using testing::error_of;
 
 namespace {
 
@@ -21,16 +23,6 @@ Config call_of(const std::string& text)
     if (!parsed.ok())
         qFatal("unreadable call %s", text.c_str());
     return *parsed.config;
-}
-
-QString error_of(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const Error& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 } // namespace

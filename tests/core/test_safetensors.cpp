@@ -1,5 +1,6 @@
 // Reading the golden files, F16/BF16 conversion, atomic write and round trip, and refusing
 // malformed files with a sentence that says what is wrong.
+#include "common/errors.h"
 #include "tensor/error.h"
 #include "io/safetensors.h"
 
@@ -18,6 +19,7 @@
 #endif
 
 using namespace attnlab;
+using testing::error_of;
 Q_DECLARE_METATYPE(attnlab::Shape)
 
 namespace {
@@ -39,16 +41,6 @@ QByteArray safetensors_bytes(const QByteArray& header, const QByteArray& data, q
     QByteArray out(8, '\0');
     qToLittleEndian<quint64>(declared < 0 ? quint64(header.size()) : quint64(declared), out.data());
     return out + header + data;
-}
-
-QString error_of(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const Error& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 } // namespace

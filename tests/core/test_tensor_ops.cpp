@@ -1,5 +1,6 @@
 // The generic ops behind the debugging lessons: PyTorch's results and PyTorch's refusals, word for
 // word (the messages below were taken from torch 1.13).
+#include "common/errors.h"
 #include "tensor/error.h"
 #include "tensor/tensor_ops.h"
 
@@ -10,6 +11,7 @@
 #include <numeric>
 
 using namespace attnlab;
+using testing::error_of;
 
 namespace {
 
@@ -18,16 +20,6 @@ Tensor iota(const Shape& shape)
     std::vector<float> v(static_cast<std::size_t>(shape_numel(shape)));
     std::iota(v.begin(), v.end(), 0.0f);
     return Tensor::from_values(shape, std::move(v));
-}
-
-QString error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 } // namespace

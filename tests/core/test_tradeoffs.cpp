@@ -1,5 +1,6 @@
 // The trade-off rows: every divisor of d_out as num_heads, constant parameters and multiply-adds,
 // score memory growing with the heads; and the valid widths for a fixed head count.
+#include "common/errors.h"
 #include "tensor/error.h"
 #include "designs/tradeoffs.h"
 #include "io/weights.h"
@@ -9,18 +10,9 @@
 #include <functional>
 
 using namespace attnlab;
+using testing::error_of;
 
 namespace {
-
-QString error_of(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const Error& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
 
 Config mha(std::int64_t d_in, std::int64_t d_out, std::int64_t heads, bool bias)
 {

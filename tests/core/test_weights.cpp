@@ -1,5 +1,6 @@
 // Parameter names, shapes and counts as PyTorch registers them; seeded initialisation; loading
 // torch state_dicts and GPT-2 checkpoints from the golden files; the book's input.
+#include "common/errors.h"
 #include "tensor/error.h"
 #include "tensor/random.h"
 #include "io/weights.h"
@@ -10,6 +11,7 @@
 #include <functional>
 
 using namespace attnlab;
+using testing::error_of;
 Q_DECLARE_METATYPE(attnlab::Config)
 
 namespace {
@@ -30,16 +32,6 @@ Config make(ModuleKind kind, std::int64_t d_in, std::int64_t d_out, std::int64_t
 SafetensorsFile golden(const char* name)
 {
     return read_safetensors(std::string(ATTNLAB_GOLDEN_DIR "/") + name + ".safetensors");
-}
-
-QString error_of(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const Error& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 QStringList names_of(const Config& config)

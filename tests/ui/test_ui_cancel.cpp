@@ -2,6 +2,7 @@
 // by the Cancel button, by Esc and by the session's slot. Busy clears within a couple of seconds,
 // the previous trace stays on screen, the typed settings stay, and the status bar says the result
 // is the previous one and offers Compute. A newer edit cancels the now-stale computation.
+#include "common/session_fixtures.h"
 #include "widgets/call_line.h"
 #include "shell/compute_status.h"
 #include "shell/main_window.h"
@@ -16,13 +17,9 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
+using testing::idle;
 
 namespace {
-
-bool idleWithTrace(const Session& s)
-{
-    return s.trace() && !s.busy();
-}
 
 // ATTNLAB_TEST_SHOTS=DIR saves the window at the interesting moments, to look at the status bar.
 void shoot(QWidget* window, const char* name)
@@ -52,7 +49,7 @@ private Q_SLOTS:
         session_->applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // (768, 768, 1024, 0.0, 12)
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
     }
     void cleanup()
     {
@@ -142,7 +139,7 @@ private Q_SLOTS:
         QVERIFY(session_->cancelled());
         session_->setInputShape(2, 32);
         QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, "cancelled"));
-        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
         QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{2, 32, 768}));
         QVERIFY(window_->computeStatus()->text().startsWith(QStringLiteral("Showing ")));
         QVERIFY(!window_->computeStatus()->actionButton()->isVisible());
@@ -156,7 +153,7 @@ private Q_SLOTS:
         QElapsedTimer elapsed;
         elapsed.start();
         session_->setInputShape(1, 8);
-        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
         qInfo("a newer edit replaced 8 x 1024 tokens in %lld ms", static_cast<long long>(elapsed.elapsed()));
         QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{1, 8, 768}));
         QVERIFY(!session_->cancelled()); // superseded, not cancelled by the user: nothing to report

@@ -1,6 +1,7 @@
 // Presentation mode and guided lessons (issue 6): F5 enlarges the type and Esc restores it; zoom
 // and high contrast change the whole application; every lesson loads its text; "Show me" sets the
 // app up and Check judges what the student did.
+#include "common/session_fixtures.h"
 #include "shell/app_shell.h"
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
@@ -19,15 +20,7 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
-
-namespace {
-
-bool idle(const Session& s)
-{
-    return s.trace() && !s.busy();
-}
-
-} // namespace
+using testing::idle;
 
 class TestUiClassroom : public QObject {
     Q_OBJECT

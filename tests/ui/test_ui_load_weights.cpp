@@ -2,6 +2,7 @@
 // asks for num_heads (the weights do not store it), and the window then shows the attention of those
 // very weights -- the same numbers the core computes from the file -- as one undoable edit. Bad and
 // vanished files are explained inline and change nothing; --weights does the same from the command line.
+#include "common/session_fixtures.h"
 #include "widgets/diagnostics_panel.h"
 #include "shell/export_actions.h"
 #include "widgets/load_weights_dialog.h"
@@ -26,13 +27,9 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
+using testing::idle;
 
 namespace {
-
-bool idle(const Session& s)
-{
-    return s.trace() && !s.busy();
-}
 
 Tensor values(const Shape& shape, double phase)
 {

@@ -1,6 +1,7 @@
 // The live-configuration contract, driven through the real widgets: typing a bad num_heads shows
 // the head-split diagnostic and a fix button restores validity; the call line and the spin boxes
 // follow each other; edits beyond the memory budget are refused without being attempted.
+#include "common/session_fixtures.h"
 #include "widgets/call_line.h"
 #include "widgets/config_panel.h"
 #include "shell/main_window.h"
@@ -15,6 +16,7 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
+using testing::idle;
 
 namespace {
 
@@ -24,11 +26,6 @@ bool hasDiagnostic(const Session& s, const std::string& code)
         if (d.code == code)
             return true;
     return false;
-}
-
-bool idleWithTrace(const Session& s)
-{
-    return s.trace() && !s.busy();
 }
 
 } // namespace
@@ -42,7 +39,7 @@ private Q_SLOTS:
         window_ = std::make_unique<MainWindow>(session_.get());
         session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         window_->show();
-        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
     }
     void cleanup()
     {
@@ -75,7 +72,7 @@ private Q_SLOTS:
         QVERIFY(!session_->hasErrors());
         QCOMPARE(heads->value(), 6);
         QCOMPARE(window_->callLine()->text(), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 6)"));
-        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_) && session_->trace()->config.num_heads == 6, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.num_heads == 6, 30000);
         QCOMPARE(session_->trace()->find("queries.view")->tensor.shape(), (Shape{1, 16, 6, 128}));
     }
 
@@ -169,7 +166,7 @@ private Q_SLOTS:
     {
         for (int heads : {1, 2, 3, 4, 6, 8})
             session_->setSlot("num_heads", heads);
-        QTRY_VERIFY_WITH_TIMEOUT(idleWithTrace(*session_), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
         QCOMPARE(session_->trace()->config.num_heads, 8);
         QCOMPARE(session_->headCount(), 8);
     }

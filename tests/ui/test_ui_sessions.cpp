@@ -2,6 +2,7 @@
 // back settings, stage, head and view; a bad, truncated or newer file is refused with one sentence
 // and the current state kept; the last state comes back on start; and the app's own
 // `--open a.json --save-session b.json` round trip gives identical files.
+#include "common/session_fixtures.h"
 #include "shell/app_shell.h"
 #include "shell/file_actions.h"
 #include "shell/main_window.h"
@@ -22,13 +23,9 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
+using testing::idle;
 
 namespace {
-
-bool idle(const Session& s)
-{
-    return s.trace() && !s.busy();
-}
 
 QByteArray readAll(const QString& path)
 {
@@ -79,7 +76,7 @@ private Q_SLOTS:
 
         const QJsonObject o = QJsonDocument::fromJson(readAll(a)).object();
         QCOMPARE(o.value("format").toString(), QStringLiteral("attention-lab-session"));
-        QCOMPARE(o.value("version").toInt(), 1);
+        QCOMPARE(o.value("version").toInt(), 2);
         const QJsonObject settings = o.value("settings").toObject(), view = o.value("view").toObject();
         QCOMPARE(settings.value("call").toString(),
                  QStringLiteral("MultiHeadAttention(d_in=3, d_out=2, context_length=6, dropout=0.0, num_heads=2, "
@@ -133,7 +130,7 @@ private Q_SLOTS:
         setUpBookState(s);
         const QByteArray good = serializeSession(captureState(s));
         QByteArray newer = good;
-        newer.replace("\"version\": 1", "\"version\": 2");
+        newer.replace("\"version\": 2", "\"version\": 3");
         QByteArray wrongFormat = good;
         wrongFormat.replace("attention-lab-session", "something-else");
         QByteArray badCall = good;

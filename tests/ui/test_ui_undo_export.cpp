@@ -1,6 +1,7 @@
 // Undo/redo of settings edits and File > Export (issue 6): keystrokes into one spin box are one
 // step; undo and redo walk the settings back and forth through the real widgets; the PNG, SVG, CSV
 // and Markdown exports hold what is on screen; "Copy as PyTorch" writes runnable code and weights.
+#include "common/session_fixtures.h"
 #include "widgets/call_line.h"
 #include "widgets/config_panel.h"
 #include "shell/export_actions.h"
@@ -24,13 +25,9 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
+using testing::idle;
 
 namespace {
-
-bool idle(const Session& s)
-{
-    return s.trace() && !s.busy();
-}
 
 QString readText(const QString& path)
 {

@@ -11,22 +11,31 @@ namespace attnlab::ui {
 BugLesson::BugLesson(Session* session, QObject* parent) : QObject(parent), session_(session)
 {
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
-        if (!(flags & ChangeFlag::Settings))
+        const bool newBug = (flags & ChangeFlag::Lesson) && bug() != diagnosed_;
+        if (!(flags & ChangeFlag::Settings) && !newBug)
             return;
         stale_ = true;
-        selected_ = -1; // new settings: look at the new first divergence
-        if (active_)
+        selected_ = -1; // new settings or a new bug: look at the new first divergence
+        if (active_ || newBug)
             recompute();
     });
 }
 
+Bug BugLesson::bug() const
+{
+    return session_->lessonState().bug;
+}
+
 void BugLesson::setBug(Bug bug)
 {
-    if (bug == bug_ && !stale_)
+    if (bug == this->bug() && !stale_)
         return;
-    bug_ = bug;
-    selected_ = -1; // a new bug: look at its first divergence
-    recompute();
+    if (bug == this->bug()) { // the same bug on settings it has not seen yet
+        selected_ = -1;
+        recompute();
+        return;
+    }
+    session_->setBug(bug); // comes back as ChangeFlag::Lesson, which diagnoses it
 }
 
 void BugLesson::setActive(bool active)
@@ -72,6 +81,7 @@ const Stage* BugLesson::buggyStage(int row) const
 void BugLesson::recompute()
 {
     stale_ = false;
+    diagnosed_ = bug();
     diagnosis_.reset();
     error_.clear();
     const Config& config = session_->config();
@@ -90,7 +100,7 @@ void BugLesson::recompute()
         spec.input = session_->usesBookInput() ? InputSource::Book : InputSource::Random;
         try {
             const Experiment e = prepare(spec); // refuses an invalid config before allocating anything
-            diagnosis_ = diagnose(e.spec.config, e.weights, e.x, bug_);
+            diagnosis_ = diagnose(e.spec.config, e.weights, e.x, diagnosed_);
         } catch (const std::exception& e) {
             error_ = tr("The book's own module cannot run with these settings, so there is nothing to compare "
                         "against: %1")

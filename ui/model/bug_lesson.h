@@ -23,7 +23,7 @@ public:
 
     explicit BugLesson(Session* session, QObject* parent = nullptr);
 
-    Bug bug() const { return bug_; }
+    Bug bug() const; // the session's choice (lesson_state.h)
     void setBug(Bug bug);
     // Recomputes only while active (the lesson is on screen); a stale lesson catches up on activation.
     void setActive(bool active);
@@ -47,7 +47,7 @@ private:
     void recompute();
 
     Session* session_;
-    Bug bug_ = Bug::SkipHeadTranspose;
+    Bug diagnosed_ = Bug::SkipHeadTranspose; // the bug diagnosis_ is of
     bool active_ = false;
     bool stale_ = true;
     std::optional<Diagnosis> diagnosis_;

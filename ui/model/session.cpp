@@ -1,6 +1,7 @@
 #include "model/session.h"
 
 #include "call/call_parser.h"
+#include "model/bug_lesson.h"
 #include "model/forward_job.h"
 #include "model/presets.h"
 
@@ -24,7 +25,7 @@ std::int64_t tokensWithinBudget(const Config& config, std::int64_t batch, std::i
 
 } // namespace
 
-Session::Session(QObject* parent) : QObject(parent), job_(new ForwardJob(this))
+Session::Session(QObject* parent) : QObject(parent), job_(new ForwardJob(this)), bugLesson_(new BugLesson(this, this))
 {
     connect(job_, &ForwardJob::finished, this, &Session::adoptResult);
     callText_ = QString::fromStdString(positional_call(spec_.config));

@@ -11,6 +11,7 @@
 #include "call/call_parser.h"
 #include "forward/experiment.h"
 #include "forward/trace.h"
+#include "model/lesson_state.h"
 
 #include <QObject>
 #include <QStringList>
@@ -20,6 +21,7 @@
 
 namespace attnlab::ui {
 
+class BugLesson;
 class ForwardJob;
 struct ForwardResult;
 struct Preset;
@@ -32,6 +34,7 @@ enum class ChangeFlag {
     Diagnostics = 0x10,
     Busy = 0x20,
     View = 0x40, // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
+    Lesson = 0x80, // a choice of the Debugging tab's lessons (lesson_state.h)
 };
 Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
 
@@ -88,12 +91,24 @@ public:
     int head() const { return head_; }
     void setHead(int head);
     int headCount() const; // of the trace: heads of the module, 1 for single-head modules
+    // Head and batch element: asked for while a trace is computing, they apply when it arrives.
     int batchIndex() const { return batchIndex_; }
+    int batchCount() const; // sequences in the trace's input
     void setBatchIndex(int index);
     ViewMode view() const { return view_; }
     void setView(ViewMode view);
     AttentionMatrix heatmapKind() const { return heatmapKind_; }
     void setHeatmapKind(AttentionMatrix kind);
+
+    // --- the Debugging tab's lessons: choices kept here, saved in session files, undone like settings ---
+    const LessonState& lessonState() const { return lessons_; }
+    void setLessonState(const LessonState& state);
+    void setDebugSection(DebugSection section);
+    void setBug(Bug bug);
+    void setTransferLine(TransferRole role, bool written, bool transpose);
+    void setTransferWidths(std::int64_t d_in, std::int64_t d_out);
+    void setContractCall(std::optional<QString> call); // nullopt: follow the session's own call
+    BugLesson* bugLesson() const { return bugLesson_; } // the chosen bug diagnosed on these settings
 
 public Q_SLOTS:
     // Stops the running computation at its next stage boundary; the last good trace stays.
@@ -125,10 +140,15 @@ private:
     int stageIndex_ = 0;
     int head_ = 0;
     int batchIndex_ = 0;
+    int wantedHead_ = 0; // what setHead() asked for, applied to the next trace
+    int wantedBatch_ = 0;
     ViewMode view_ = ViewMode::Stepper;
     AttentionMatrix heatmapKind_ = AttentionMatrix::Weights;
 
+    LessonState lessons_;
+
     ForwardJob* job_;
+    BugLesson* bugLesson_;
 };
 
 } // namespace attnlab::ui

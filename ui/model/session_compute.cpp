@@ -76,9 +76,9 @@ void Session::adoptTrace(std::shared_ptr<const Trace> trace)
         if (trace_->stages[static_cast<std::size_t>(i)].name == stageName_)
             stageIndex_ = i; // the stage the student was looking at, by name, across shape changes
     stageName_ = trace_->stages[static_cast<std::size_t>(stageIndex_)].name;
-    head_ = std::clamp(head_, 0, headCount() - 1);
-    const int batches = trace_->config.is_batched() ? static_cast<int>(trace_->stages.front().tensor.size(0)) : 1;
-    batchIndex_ = std::clamp(batchIndex_, 0, batches - 1);
+    // What the student asked for while this trace was computing applies now, clamped to its sizes.
+    head_ = wantedHead_ = std::clamp(wantedHead_, 0, headCount() - 1);
+    batchIndex_ = wantedBatch_ = std::clamp(wantedBatch_, 0, batchCount() - 1);
 }
 
 } // namespace attnlab::ui

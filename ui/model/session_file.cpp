@@ -59,8 +59,11 @@ QJsonObject sessionToJson(const SessionState& s)
         {"tab", viewModeName(s.view)},
         {"heatmap", QLatin1String(kHeatmapNames[static_cast<int>(s.heatmapKind)])},
     };
-    return QJsonObject{
-        {"format", kSessionFormatName}, {"version", kSessionFormatVersion}, {"settings", settings}, {"view", view}};
+    return QJsonObject{{"format", kSessionFormatName},
+                       {"version", kSessionFormatVersion},
+                       {"settings", settings},
+                       {"view", view},
+                       {"lessons", lessonsToJson(s.lessons)}};
 }
 
 std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error)
@@ -154,6 +157,15 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
         return std::nullopt;
     }
     s.view = *viewMode;
+    if (version >= 2) {
+        QJsonObject lessons;
+        if (!f::object(o, "lessons", &lessons, &err))
+            return std::nullopt;
+        auto state = lessonsFromJson(lessons, &err);
+        if (!state)
+            return std::nullopt;
+        s.lessons = *state;
+    }
     for (int i = 0; i < 4; ++i)
         if (heatmap == QLatin1String(kHeatmapNames[i])) {
             s.heatmapKind = static_cast<AttentionMatrix>(i);

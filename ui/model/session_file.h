@@ -14,7 +14,8 @@
 
 namespace attnlab::ui {
 
-inline constexpr int kSessionFormatVersion = 1;
+// Version 2 adds "lessons" (the Debugging tab's choices); version 1 files open with the lessons' defaults.
+inline constexpr int kSessionFormatVersion = 2;
 inline constexpr const char* kSessionFormatName = "attention-lab-session";
 inline constexpr const char* kSessionFileSuffix = ".attnlab.json";
 
@@ -27,6 +28,7 @@ struct SessionState {
     int batchIndex = 0;
     ViewMode view = ViewMode::Stepper;
     AttentionMatrix heatmapKind = AttentionMatrix::Weights;
+    LessonState lessons;
 };
 
 SessionState captureState(const Session& session);

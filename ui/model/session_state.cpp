@@ -18,6 +18,7 @@ SessionState captureState(const Session& session)
     s.batchIndex = session.batchIndex();
     s.view = session.view();
     s.heatmapKind = session.heatmapKind();
+    s.lessons = session.lessonState();
     return s;
 }
 
@@ -26,22 +27,12 @@ void applyState(Session& session, const SessionState& state)
     session.restoreSettings(state.spec, state.callText, state.bookInput);
     session.setHeatmapKind(state.heatmapKind);
     session.setView(state.view);
+    session.setLessonState(state.lessons);
     if (!state.stage.isEmpty())
         session.setStageByName(state.stage); // remembered until the new trace holds it
-    if (!session.busy()) {
-        session.setHead(state.head);
-        session.setBatchIndex(state.batchIndex);
-        return;
-    }
-    // Head and batch element are clamped to the trace's sizes: set them once the new trace is in.
-    auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = QObject::connect(&session, &Session::changed, &session, [&session, state, connection](ChangeFlags f) {
-        if (!(f & ChangeFlag::Trace) || session.busy())
-            return;
-        QObject::disconnect(*connection);
-        session.setHead(state.head);
-        session.setBatchIndex(state.batchIndex);
-    });
+    // Clamped to the trace's sizes; while one is computing, the session applies them when it arrives.
+    session.setHead(state.head);
+    session.setBatchIndex(state.batchIndex);
 }
 
 } // namespace attnlab::ui

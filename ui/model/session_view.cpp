@@ -61,8 +61,15 @@ int Session::headCount() const
     return c.has_heads() ? static_cast<int>(std::max<std::int64_t>(c.num_heads, 1)) : 1;
 }
 
+int Session::batchCount() const
+{
+    return trace_ && trace_->config.is_batched() ? static_cast<int>(trace_->stages.front().tensor.size(0)) : 1;
+}
+
 void Session::setHead(int head)
 {
+    // While a trace is computing, the request waits for it (its head count may differ from this one's).
+    wantedHead_ = busy() ? std::max(head, 0) : std::clamp(head, 0, headCount() - 1);
     head = std::clamp(head, 0, headCount() - 1);
     if (head == head_)
         return;
@@ -72,9 +79,8 @@ void Session::setHead(int head)
 
 void Session::setBatchIndex(int index)
 {
-    const int batches =
-        trace_ && trace_->config.is_batched() ? static_cast<int>(trace_->stages.front().tensor.size(0)) : 1;
-    index = std::clamp(index, 0, batches - 1);
+    wantedBatch_ = busy() ? std::max(index, 0) : std::clamp(index, 0, batchCount() - 1);
+    index = std::clamp(index, 0, batchCount() - 1);
     if (index == batchIndex_)
         return;
     batchIndex_ = index;

@@ -8,7 +8,9 @@ namespace attnlab::ui {
 
 SettingsSnapshot snapshotOf(const Session& session)
 {
-    return {session.spec(), session.callText(), session.prefersBookInput()};
+    LessonState lessons = session.lessonState();
+    lessons.section = DebugSection::Contract; // navigation, not a choice: undo leaves it where it is
+    return {session.spec(), session.callText(), session.prefersBookInput(), lessons};
 }
 
 bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
@@ -17,12 +19,29 @@ bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
     return x.config == y.config && x.batch == y.batch && x.num_tokens == y.num_tokens && x.seed == y.seed &&
            x.weights_path == y.weights_path && x.layout == y.layout && x.layout_from_file == y.layout_from_file &&
            x.layer == y.layer && x.input == y.input && x.input_path == y.input_path && x.training == y.training &&
-           x.memory_budget == y.memory_budget && a.callText == b.callText && a.bookInput == b.bookInput;
+           x.memory_budget == y.memory_budget && a.callText == b.callText && a.bookInput == b.bookInput &&
+           a.lessons == b.lessons;
 }
+
+namespace {
+
+// The lesson choice that changed, when only lesson choices did.
+QString describeLessonChange(const LessonState& a, const LessonState& b)
+{
+    if (a.bug != b.bug)
+        return QObject::tr("the bug");
+    if (a.transfer != b.transfer)
+        return QObject::tr("the transfer lines");
+    return QObject::tr("the contract call");
+}
+
+} // namespace
 
 QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b)
 {
     const Config &c = a.spec.config, &d = b.spec.config;
+    if (a.lessons != b.lessons && sameSettings({a.spec, a.callText, a.bookInput, b.lessons}, b))
+        return describeLessonChange(a.lessons, b.lessons);
     QStringList fields;
     if (c.kind != d.kind)
         fields << QStringLiteral("module");
@@ -95,7 +114,7 @@ SettingsHistory::SettingsHistory(Session* session, QObject* parent)
 {
     clock_.start();
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
-        if (flags & ChangeFlag::Settings)
+        if (flags & (ChangeFlag::Settings | ChangeFlag::Lesson))
             record();
     });
 }
@@ -121,6 +140,9 @@ void SettingsHistory::replay(const SettingsSnapshot& snapshot)
 {
     replaying_ = true;
     session_->restoreSettings(snapshot.spec, snapshot.callText, snapshot.bookInput);
+    LessonState lessons = snapshot.lessons;
+    lessons.section = session_->lessonState().section;
+    session_->setLessonState(lessons);
     last_ = snapshot;
     replaying_ = false;
 }

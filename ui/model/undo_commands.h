@@ -1,8 +1,9 @@
 #pragma once
-// Undo/redo of every settings edit. The session is the one place settings change, so the history
+// Undo/redo of every settings edit and every choice in the Debugging tab's lessons. The session is the one place settings change, so the history
 // watches it: each edit (a spin box, the call line, a preset, a fix, an opened session) becomes one
 // command holding the settings before and after; keystrokes into the same field within a moment merge.
 #include "forward/experiment.h"
+#include "model/lesson_state.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -20,10 +21,12 @@ struct SettingsSnapshot {
     ExperimentSpec spec;
     QString callText;
     bool bookInput = false;
+    LessonState lessons; // the lessons' choices; the open section is where the student looks, not a choice
 };
 SettingsSnapshot snapshotOf(const Session& session);
 bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b);
-// What changed from a to b, as the Edit menu says it: "num_heads", "the call", "tokens", "weights", "settings".
+// What changed from a to b, as the Edit menu says it: "num_heads", "the call", "tokens", "weights", "the bug",
+// "settings".
 QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b);
 
 class SettingsCommand : public QUndoCommand {

@@ -152,8 +152,9 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         }
     }
     if (parser.isSet(QStringLiteral("weights-dialog"))) // once the window is up, as after File > Load Weights…
-        QTimer::singleShot(0, this,
-                           [this, path = parser.value(QStringLiteral("weights"))] { weights_->openDialog(path); });
+        QMetaObject::invokeMethod(
+            this, [this, path = parser.value(QStringLiteral("weights"))] { weights_->openDialog(path); },
+            Qt::QueuedConnection);
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
     if (parser.isSet(QStringLiteral("save-session")))
@@ -231,16 +232,14 @@ void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)
             }
         if (!(flags & ChangeFlag::Trace) || std::exchange(*done, true))
             return;
-        // Queued: every handler of this change (e.g. the one selecting --head) has run by then.
-        QTimer::singleShot(0, this, [this, path, exitAfter] {
-            QString error;
-            if (!saveSessionFile(path, captureState(*session_), &error)) {
-                std::fprintf(stderr, "attention-lab: %s\n", qPrintable(error));
-                QApplication::exit(1);
-            } else if (exitAfter) {
-                QApplication::exit(0);
-            }
-        });
+        // The session applied the requested head and batch element as the trace arrived: save now.
+        QString error;
+        if (!saveSessionFile(path, captureState(*session_), &error)) {
+            std::fprintf(stderr, "attention-lab: %s\n", qPrintable(error));
+            QApplication::exit(1);
+        } else if (exitAfter) {
+            QApplication::exit(0);
+        }
     });
 }
 

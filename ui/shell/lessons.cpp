@@ -1,12 +1,8 @@
 #include "shell/lessons.h"
 
 #include "model/bug_lesson.h"
-#include "pages/debug/bug_view.h"
-#include "pages/debug/debug_view.h"
-#include "shell/main_window.h"
 #include "model/presets.h"
 #include "model/session.h"
-#include "pages/debug/transfer_view.h"
 
 #include <QFile>
 
@@ -61,8 +57,7 @@ Show debugSection(DebugSection section)
 {
     return [section](const LessonContext& c) {
         c.session->setView(ViewMode::Debug);
-        if (c.window)
-            c.window->debugView()->showSection(section);
+        c.session->setDebugSection(section);
     };
 }
 
@@ -134,9 +129,9 @@ std::map<QString, std::vector<Actions>> actionTable()
         {QStringLiteral("first-divergence"),
          {{debugSection(DebugSection::Bugs),
            [](const LessonContext& c) {
-               if (!c.window || c.session->view() != ViewMode::Debug)
+               if (c.session->view() != ViewMode::Debug || c.session->lessonState().section != DebugSection::Bugs)
                    return fail(QObject::tr("Open the Debugging tab and its injected-bugs section."));
-               const BugLesson* lesson = c.window->debugView()->bugView()->lesson();
+               const BugLesson* lesson = c.session->bugLesson();
                const int first = lesson->firstDivergenceRow();
                if (first < 0)
                    return fail(QObject::tr("This bug changes no stage on these settings; pick another bug."));
@@ -164,9 +159,7 @@ std::map<QString, std::vector<Actions>> actionTable()
         {QStringLiteral("weight-transfer"),
          {{debugSection(DebugSection::Transfer),
            [](const LessonContext& c) {
-               if (!c.window)
-                   return fail(QObject::tr("Open the Debugging tab's weight-transfer section."));
-               const TransferResult& r = c.window->debugView()->transferView()->result();
+               const TransferResult r = run_transfer(c.session->lessonState().transfer, kTransferSeed);
                return r.status == "match"
                           ? pass(QObject::tr("The outputs match: all three lines are written, each with .T."))
                           : fail(QObject::tr("The outputs do not match yet: write all three lines, each with .T."));

@@ -1,6 +1,7 @@
 #include "pages/debug/bug_view.h"
 
 #include "model/bug_lesson.h"
+#include "model/session.h"
 #include "widgets/divergence_widget.h"
 #include "pages/debug/stage_compare_lists.h"
 
@@ -27,7 +28,7 @@ QString bugDiffHtml(const BugInfo& info)
 
 BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
 {
-    lesson_ = new BugLesson(session, this);
+    lesson_ = session->bugLesson(); // the session owns the lesson's state
     picker_ = new QComboBox;
     picker_->setObjectName(QStringLiteral("bug-picker"));
     for (const BugInfo& b : bug_catalogue())

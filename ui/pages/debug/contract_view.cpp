@@ -78,18 +78,12 @@ ContractView::ContractView(Session* session, QWidget* parent)
     layout->addLayout(cards_);
     layout->addStretch(1);
 
-    connect(call_, &QLineEdit::textEdited, this, [this] {
-        following_ = false;
-        refresh();
-    });
-    connect(reset_, &QPushButton::clicked, this, [this] {
-        following_ = true;
-        followSession();
-    });
+    connect(call_, &QLineEdit::textEdited, this, [this] { session_->setContractCall(call_->text()); });
+    connect(reset_, &QPushButton::clicked, this, [this] { session_->setContractCall(std::nullopt); });
     for (auto* spin : {width_, tokens_})
         connect(spin, &QSpinBox::valueChanged, this, &ContractView::refresh);
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
-        if (flags & ChangeFlag::Settings)
+        if (flags & (ChangeFlag::Settings | ChangeFlag::Lesson))
             followSession();
     });
     followSession();
@@ -104,8 +98,10 @@ void ContractView::followSession()
         width_->setValue(static_cast<int>(session_->config().d_in));
         tokens_->setValue(static_cast<int>(session_->numTokens()));
     }
-    if (following_ && call_->text() != session_->callText())
-        call_->setText(session_->callText());
+    // The student's pasted call when there is one (the session keeps it), else the session's own.
+    const QString shown = session_->lessonState().contractCall.value_or(session_->callText());
+    if (call_->text() != shown)
+        call_->setText(shown);
     refresh();
 }
 
@@ -149,7 +145,7 @@ QWidget* ContractView::findingCard(const ContractFinding& f)
         button->setObjectName(QStringLiteral("use-corrected-call-") + code);
         button->setStyleSheet(QStringLiteral("font-family: 'DejaVu Sans Mono'; font-weight: bold; padding: 6px;"));
         connect(button, &QPushButton::clicked, this, [this, fixed] {
-            following_ = true; // the session now holds the corrected call; show it
+            session_->setContractCall(std::nullopt); // the session now holds the corrected call; show it
             session_->setCallText(fixed);
         });
         auto* row = new QHBoxLayout;
@@ -189,8 +185,9 @@ void ContractView::refresh()
             auto* apply = new QPushButton(tr("Use this call in the session"));
             apply->setObjectName(QStringLiteral("contract-apply"));
             connect(apply, &QPushButton::clicked, this, [this] {
-                following_ = true;
-                session_->setCallText(call_->text());
+                const QString call = call_->text();
+                session_->setContractCall(std::nullopt);
+                session_->setCallText(call);
             });
             cards_->addWidget(apply, 0, Qt::AlignLeft);
         }

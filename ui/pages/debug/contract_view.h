@@ -40,7 +40,6 @@ private:
     void clearCards();
 
     Session* session_;
-    bool following_ = true; // the call line shows the session's call until the student types
     QLineEdit* call_;
     QPushButton* reset_;
     QSpinBox* width_;

@@ -1,5 +1,6 @@
 #include "pages/debug/debug_view.h"
 
+#include "model/session.h"
 #include "pages/debug/bug_view.h"
 #include "pages/debug/contract_view.h"
 #include "pages/debug/transfer_view.h"
@@ -13,7 +14,7 @@ DebugView::DebugView(Session* session, QWidget* parent) : QWidget(parent)
 {
     contract_ = new ContractView(session);
     bugs_ = new BugView(session);
-    transfer_ = new TransferView;
+    transfer_ = new TransferView(session);
     sections_ = new QTabWidget;
     sections_->setObjectName(QStringLiteral("debug-sections"));
     sections_->setDocumentMode(true);
@@ -23,6 +24,14 @@ DebugView::DebugView(Session* session, QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(sections_);
+    // The open section is the session's (lesson state): follow it, and tell it when the student switches.
+    showSection(session->lessonState().section);
+    connect(sections_, &QTabWidget::currentChanged, session,
+            [session](int index) { session->setDebugSection(static_cast<DebugSection>(index)); });
+    connect(session, &Session::changed, this, [this, session](ChangeFlags flags) {
+        if (flags & ChangeFlag::Lesson)
+            showSection(session->lessonState().section);
+    });
 }
 
 void DebugView::showSection(DebugSection section)

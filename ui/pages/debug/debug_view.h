@@ -2,6 +2,8 @@
 // The "Debugging" tab: three lessons on the habits that catch silent mistakes -- read the call slot
 // by slot (argument contract), find the first stage where a buggy forward parts from the book's
 // (injected bugs), and check a weight copy by comparing outputs (weight transfer).
+#include "model/lesson_state.h"
+
 #include <QWidget>
 
 class QTabWidget;
@@ -12,8 +14,6 @@ class BugView;
 class ContractView;
 class Session;
 class TransferView;
-
-enum class DebugSection { Contract, Bugs, Transfer };
 
 class DebugView : public QWidget {
     Q_OBJECT

@@ -1,5 +1,7 @@
 #include "pages/debug/transfer_view.h"
 
+#include "model/session.h"
+
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -51,7 +53,7 @@ void showTransferBadge(QLabel* badge, const TransferResult& r)
             .arg(ink, fill));
 }
 
-TransferView::TransferView(QWidget* parent) : QWidget(parent)
+TransferView::TransferView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
     auto* intro = new QLabel(tr("The book's exercise: copy a <b>SelfAttention_v2</b> (nn.Linear, weight stored "
                                 "(d_out, d_in) and applied as x @ weight.T) into a <b>SelfAttention_v1</b> (plain "
@@ -86,10 +88,11 @@ TransferView::TransferView(QWidget* parent) : QWidget(parent)
         code_[i] = new QLabel;
         code_[i]->setObjectName(QStringLiteral("transfer-code-") + name);
         code_[i]->setFont(monoFont(18));
-        for (auto* box : {include_[i], transpose_[i]}) {
-            box->setChecked(true);
-            connect(box, &QCheckBox::toggled, this, &TransferView::refresh);
-        }
+        for (auto* box : {include_[i], transpose_[i]})
+            connect(box, &QCheckBox::toggled, this, [this, role] {
+                const auto i = static_cast<std::size_t>(role);
+                session_->setTransferLine(role, include_[i]->isChecked(), transpose_[i]->isChecked());
+            });
         const int row = static_cast<int>(i);
         lines->addWidget(include_[i], row, 0);
         lines->addWidget(transpose_[i], row, 1);
@@ -113,7 +116,12 @@ TransferView::TransferView(QWidget* parent) : QWidget(parent)
     layout->addWidget(gpt2Box());
     layout->addStretch(1);
     for (auto* spin : {dIn_, dOut_})
-        connect(spin, &QSpinBox::valueChanged, this, &TransferView::refresh);
+        connect(spin, &QSpinBox::valueChanged, this,
+                [this] { session_->setTransferWidths(dIn_->value(), dOut_->value()); });
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if ((flags & ChangeFlag::Lesson) && shown_ != spec())
+            refresh();
+    });
     refresh();
 }
 
@@ -145,30 +153,33 @@ QWidget* TransferView::gpt2Box()
 
 TransferSpec TransferView::spec() const
 {
-    TransferSpec s;
-    s.d_in = dIn_->value();
-    s.d_out = dOut_->value();
-    for (std::size_t i = 0; i < 3; ++i)
-        s.lines[i] = {include_[i]->isChecked(), transpose_[i]->isChecked()};
-    return s;
+    return session_->lessonState().transfer;
 }
 
 void TransferView::setLine(TransferRole role, bool written, bool transpose)
 {
-    const auto i = static_cast<std::size_t>(role);
-    include_[i]->setChecked(written);
-    transpose_[i]->setChecked(transpose);
+    session_->setTransferLine(role, written, transpose);
 }
 
 void TransferView::setWidths(int d_in, int d_out)
 {
-    dIn_->setValue(d_in);
-    dOut_->setValue(d_out);
+    session_->setTransferWidths(d_in, d_out);
 }
 
 void TransferView::refresh()
 {
     const TransferSpec s = spec();
+    shown_ = s;
+    { // the boxes show the session's lines; setting them must not echo back as edits
+        const QSignalBlocker b1(dIn_), b2(dOut_);
+        dIn_->setValue(static_cast<int>(s.d_in));
+        dOut_->setValue(static_cast<int>(s.d_out));
+        for (std::size_t i = 0; i < 3; ++i) {
+            const QSignalBlocker b3(include_[i]), b4(transpose_[i]);
+            include_[i]->setChecked(s.lines[i].written);
+            transpose_[i]->setChecked(s.lines[i].transpose);
+        }
+    }
     const auto code = transfer_code(s);
     for (std::size_t i = 0; i < 3; ++i) {
         transpose_[i]->setEnabled(s.lines[i].written);

@@ -5,6 +5,7 @@
 // error with PyTorch's message). Below, the GPT-2 checkpoint variant -- split the fused c_attn into
 // three and transpose each -- with the same boxes applied and its own verdict.
 #include "lessons/transfer.h"
+#include "model/lesson_state.h"
 
 #include <QWidget>
 
@@ -16,16 +17,18 @@ class QSpinBox;
 
 namespace attnlab::ui {
 
+class Session;
+
 class TransferView : public QWidget {
     Q_OBJECT
 public:
     static constexpr std::int64_t kGpt2Width = 768; // GPT-2 small's embedding width
-    static constexpr std::uint64_t kSeed = 123;
+    static constexpr std::uint64_t kSeed = kTransferSeed;
 
-    explicit TransferView(QWidget* parent = nullptr);
+    explicit TransferView(Session* session, QWidget* parent = nullptr);
     const TransferResult& result() const { return result_; }
     const TransferResult& gpt2Result() const { return gpt2_; }
-    TransferSpec spec() const; // what the boxes say
+    TransferSpec spec() const; // the session's lines (lesson_state.h), which the boxes show
     void setLine(TransferRole role, bool written, bool transpose);
     void setWidths(int d_in, int d_out);
 
@@ -43,7 +46,9 @@ private:
     QLabel* gpt2Code_;
     QLabel* gpt2Badge_;
     QLabel* gpt2Message_;
-    TransferResult result_;
+    Session* session_;
+    TransferSpec shown_;     // what result_ was computed for
+    TransferResult result_;  // derived from the session's lines, kept for display
     TransferResult gpt2_;
 };
 
