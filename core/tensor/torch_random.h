@@ -55,6 +55,7 @@ public:
         const std::uint64_t hi = random();
         return (hi << 32) | random();
     }
+    void discard(unsigned long long draws) { engine_.discard(draws); } // that many 32-bit draws
 
 private:
     std::uint64_t seed_;

@@ -101,7 +101,7 @@ QString mismatch(const std::vector<float>& got, const json& want)
 
 class TestTorchRandom : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void raw_data() { add_rows("raw"); }
     void raw()
     {
