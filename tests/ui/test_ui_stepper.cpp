@@ -130,9 +130,9 @@ private Q_SLOTS:
         QCOMPARE(table->rowCount(), 6);
         QCOMPARE(table->columnCount(), 6);
         const Tensor& w = session_->stage()->tensor;
-        QCOMPARE(table->item(3, 2)->text(), QString::number(w.at({1, 1, 3, 2}), 'f', 3));
+        QCOMPARE(table->item(3, 2)->text(), QString::number(w.at({1, 1, 3, 2}), 'f', 4)); // as the book prints
         QVERIFY(table->verticalHeaderItem(1)->text().contains("journey"));
-        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("0.000"));
+        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("0.0000"));
     }
 
     void heatmapsShowEveryHeadAndSelectOnClick()
