@@ -46,15 +46,16 @@ private Q_SLOTS:
         QCOMPARE(session_->stageIndex(), 0);
         auto* next = window_->findChild<QPushButton*>(QStringLiteral("next-stage"));
         QTest::mouseClick(next, Qt::LeftButton);
-        QCOMPARE(session_->stage()->name, std::string("queries"));
-        QTest::keyClick(window_.get(), Qt::Key_Right);
+        // The book's statement order: keys first, and the views put values before queries.
         QCOMPARE(session_->stage()->name, std::string("keys"));
+        QTest::keyClick(window_.get(), Qt::Key_Right);
+        QCOMPARE(session_->stage()->name, std::string("queries"));
         QTest::keyClick(window_.get(), Qt::Key_Space);
         QTest::keyClick(window_.get(), Qt::Key_PageDown);
-        QCOMPARE(session_->stage()->name, std::string("queries.view"));
+        QCOMPARE(session_->stage()->name, std::string("keys.view"));
         QTest::keyClick(window_.get(), Qt::Key_Left);
         QTest::keyClick(window_.get(), Qt::Key_PageUp);
-        QCOMPARE(session_->stage()->name, std::string("keys"));
+        QCOMPARE(session_->stage()->name, std::string("queries"));
         auto* previous = window_->findChild<QPushButton*>(QStringLiteral("previous-stage"));
         for (int i = 0; i < 5; ++i)
             QTest::mouseClick(previous, Qt::LeftButton);
@@ -110,14 +111,14 @@ private Q_SLOTS:
                 std::string::npos);
 
         QTest::keyClick(window_.get(), Qt::Key_Right);
-        QCOMPARE(session_->stage()->name, std::string("queries.view"));
+        QCOMPARE(session_->stage()->name, std::string("keys.view"));
         QApplication::processEvents();
         const QImage after = view->diagram()->grab().toImage();
         QVERIFY(before != after);
         const int lineAfter = view->source()->highlightedLine();
         QVERIFY(lineAfter != lineBefore);
         QVERIFY(module_source(ModuleKind::MultiHeadAttention)[static_cast<std::size_t>(lineAfter)].find(
-                    "queries.view(") != std::string::npos);
+                    "keys.view(") != std::string::npos);
         QCOMPARE(view->source()->textCursor().blockNumber(), lineAfter);
     }
 
