@@ -25,8 +25,8 @@ namespace {
 using json = nlohmann::ordered_json;
 using namespace attnlab;
 
-const std::set<std::string> kRunOptions = {"call",  "batch", "tokens",     "seed", "dropout-seed", "weights",
-                                           "layout", "layer", "input", "max-memory", "dump"};
+const std::set<std::string> kRunOptions = {"call",   "batch", "tokens", "seed",       "dropout-seed", "weights",
+                                           "layout", "layer", "input",  "max-memory", "dump"};
 
 Config parse_config(const std::string& text)
 {

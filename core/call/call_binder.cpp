@@ -19,7 +19,8 @@ public:
     {
         out_.config = Config{};
         config().kind = kind;
-        if (kind == ModuleKind::SimpleSelfAttention) // no arguments: the width is the book's tokens' until an input says otherwise
+        if (kind == ModuleKind::SimpleSelfAttention) // no arguments: the width is the book's tokens' until an input
+                                                     // says otherwise
             config().d_in = config().d_out = 3;
     }
     void bind();

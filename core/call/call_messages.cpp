@@ -9,10 +9,9 @@ namespace attnlab {
 
 namespace {
 
-const std::array<ModuleKind, 6> kKinds = {ModuleKind::SimpleSelfAttention, ModuleKind::SelfAttentionV1,
-                                          ModuleKind::SelfAttentionV2,
-                                          ModuleKind::CausalAttention, ModuleKind::MultiHeadAttentionWrapper,
-                                          ModuleKind::MultiHeadAttention};
+const std::array<ModuleKind, 6> kKinds = {ModuleKind::SimpleSelfAttention,       ModuleKind::SelfAttentionV1,
+                                          ModuleKind::SelfAttentionV2,           ModuleKind::CausalAttention,
+                                          ModuleKind::MultiHeadAttentionWrapper, ModuleKind::MultiHeadAttention};
 
 std::string lower(std::string_view s)
 {

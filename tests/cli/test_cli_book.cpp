@@ -38,7 +38,8 @@ void TestCliBook::printed_rows()
     if (b.batch > 0)
         args << "--batch" << QString::number(b.batch);
     if (b.dropout_seed >= 0)
-        args << "--train" << "--dropout-seed" << QString::number(b.dropout_seed);
+        args << "--train"
+             << "--dropout-seed" << QString::number(b.dropout_seed);
     const Result r = cli(args);
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const SafetensorsFile file = read_safetensors(dump.toStdString());

@@ -8,19 +8,21 @@
 #include <vector>
 
 struct BookPrinted {
-    const char* name;    // where the book prints it
-    const char* preset;  // the preset that shows it ("" when none does)
+    const char* name;   // where the book prints it
+    const char* preset; // the preset that shows it ("" when none does)
     const char* call;
     int seed;
-    int batch;           // 0: the 2-D (6, 3) input of the single-head modules
-    int dropout_seed;    // -1: eval mode; else training, torch.manual_seed(dropout_seed) before the forward
+    int batch;        // 0: the 2-D (6, 3) input of the single-head modules
+    int dropout_seed; // -1: eval mode; else training, torch.manual_seed(dropout_seed) before the forward
     const char* stage;
-    int row;             // token index within batch element 0
+    int row; // token index within batch element 0
     std::vector<double> values;
 };
 
 inline const std::vector<BookPrinted>& book_printed()
 {
+    // One printed row per entry reads best as the table it is.
+    // clang-format off
     static const std::vector<BookPrinted> rows = {
         {"3.3.1 attn_scores_2", "book-3.3", "SimpleSelfAttention()", 123, 0, -1, "attn_scores", 1,
          {0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865}},
@@ -77,6 +79,7 @@ inline const std::vector<BookPrinted>& book_printed()
         {"3.6.2 MultiHeadAttention row 5", "book", "MultiHeadAttention(3, 2, 6, 0.0, 2)", 123, 2, -1, "output", 5,
          {0.2575, 0.4028}},
     };
+    // clang-format on
     return rows;
 }
 

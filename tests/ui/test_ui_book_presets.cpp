@@ -4,6 +4,8 @@
 #include "common/book_printed.h"
 #include "model/presets.h"
 #include "model/session.h"
+#include "model/session_file.h"
+#include "model/weights_source.h"
 #include "widgets/tensor_grid.h"
 
 #include <QTableWidget>
@@ -19,12 +21,13 @@ private Q_SLOTS:
     void preset_shows_the_printed_row_data();
     void preset_shows_the_printed_row();
     void status_names_the_seed();
+    void session_file_keeps_the_dropout_seed();
 };
 
 void TestUiBookPresets::every_listing_has_a_preset()
 {
-    for (const char* id : {"book-3.3", "book-3.4-v1", "book-3.4-v2", "book-3.5-dropout", "book-3.5-causal",
-                           "book-3.6-wrapper", "book"})
+    for (const char* id :
+         {"book-3.3", "book-3.4-v1", "book-3.4-v2", "book-3.5-dropout", "book-3.5-causal", "book-3.6-wrapper", "book"})
         QVERIFY2(findPreset(QString::fromLatin1(id)), id);
 }
 
@@ -78,6 +81,26 @@ void TestUiBookPresets::status_names_the_seed()
     QCOMPARE(session.spec().seed, std::uint64_t{123});
     session.setDropoutSeed(5);
     QCOMPARE(session.spec().dropout_seed, std::optional<std::uint64_t>(5));
+    QCOMPARE(weightsSummary(session.spec()), QStringLiteral("Weights: torch.manual_seed(123)"));
+    session.applyPreset(*findPreset(QStringLiteral("book-3.3")));
+    QCOMPARE(weightsSummary(session.spec()), QStringLiteral("No trainable weights"));
+}
+
+void TestUiBookPresets::session_file_keeps_the_dropout_seed()
+{
+    Session session;
+    session.applyPreset(*findPreset(QStringLiteral("book-3.5-dropout")));
+    QString error;
+    const QByteArray bytes = serializeSession(captureState(session));
+    QVERIFY(bytes.contains("\"dropout_seed\": 123"));
+    const std::optional<SessionState> back = parseSession(bytes, &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->spec.seed, std::uint64_t{789});
+    QCOMPARE(back->spec.dropout_seed, std::optional<std::uint64_t>(123));
+    QVERIFY(back->spec.training);
+    // Without a dropout seed the key is absent, so older files and their bytes stay as they were.
+    session.setDropoutSeed(std::nullopt);
+    QVERIFY(!serializeSession(captureState(session)).contains("dropout_seed"));
 }
 
 QTEST_MAIN(TestUiBookPresets)

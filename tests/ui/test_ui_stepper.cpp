@@ -117,8 +117,8 @@ private Q_SLOTS:
         QVERIFY(before != after);
         const int lineAfter = view->source()->highlightedLine();
         QVERIFY(lineAfter != lineBefore);
-        QVERIFY(module_source(ModuleKind::MultiHeadAttention)[static_cast<std::size_t>(lineAfter)].find(
-                    "keys.view(") != std::string::npos);
+        QVERIFY(module_source(ModuleKind::MultiHeadAttention)[static_cast<std::size_t>(lineAfter)].find("keys.view(") !=
+                std::string::npos);
         QCOMPARE(view->source()->textCursor().blockNumber(), lineAfter);
     }
 

@@ -17,7 +17,8 @@ bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
     return x.config == y.config && x.batch == y.batch && x.num_tokens == y.num_tokens && x.seed == y.seed &&
            x.weights_path == y.weights_path && x.layout == y.layout && x.layout_from_file == y.layout_from_file &&
            x.layer == y.layer && x.input == y.input && x.input_path == y.input_path && x.training == y.training &&
-           x.dropout_seed == y.dropout_seed && x.memory_budget == y.memory_budget && a.callText == b.callText && a.bookInput == b.bookInput;
+           x.dropout_seed == y.dropout_seed && x.memory_budget == y.memory_budget && a.callText == b.callText &&
+           a.bookInput == b.bookInput;
 }
 
 QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b)

@@ -86,6 +86,8 @@ std::optional<ExperimentSpec> specWithFileWeights(const ExperimentSpec& current,
 
 QString weightsSummary(const ExperimentSpec& spec)
 {
+    if (spec.config.kind == ModuleKind::SimpleSelfAttention) // section 3.3: nothing to seed or load
+        return QObject::tr("No trainable weights");
     if (spec.weights_path.empty())
         return QObject::tr("Weights: torch.manual_seed(%1)").arg(spec.seed);
     const QString name = QFileInfo(QString::fromStdString(spec.weights_path)).fileName();

@@ -30,9 +30,9 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     module_->setObjectName(QStringLiteral("module-class"));
     module_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     module_->setMinimumContentsLength(12);
-    for (ModuleKind k : {ModuleKind::MultiHeadAttention, ModuleKind::MultiHeadAttentionWrapper,
-                         ModuleKind::CausalAttention, ModuleKind::SelfAttentionV2, ModuleKind::SelfAttentionV1,
-                         ModuleKind::SimpleSelfAttention})
+    for (ModuleKind k :
+         {ModuleKind::MultiHeadAttention, ModuleKind::MultiHeadAttentionWrapper, ModuleKind::CausalAttention,
+          ModuleKind::SelfAttentionV2, ModuleKind::SelfAttentionV1, ModuleKind::SimpleSelfAttention})
         module_->addItem(QString::fromStdString(module_class_name(k)), static_cast<int>(k));
 
     form_ = new QFormLayout;
@@ -69,8 +69,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     seed_->setSuffix(QStringLiteral(")"));
     seed_->setToolTip(tr("Called before the module is constructed: the weights are PyTorch's for this seed."));
     form_->addRow(tr("seed"), seed_);
-    connect(seed_, &QSpinBox::valueChanged, this,
-            [this](int v) { session_->setSeed(static_cast<std::uint64_t>(v)); });
+    connect(seed_, &QSpinBox::valueChanged, this, [this](int v) { session_->setSeed(static_cast<std::uint64_t>(v)); });
     dropoutSeed_ = new QSpinBox;
     dropoutSeed_->setObjectName(QStringLiteral("dropout-seed"));
     dropoutSeed_->setRange(-1, std::numeric_limits<int>::max());
@@ -165,10 +164,12 @@ void ConfigPanel::refresh()
         training_->setEnabled(hasSlot("dropout"));
         const auto& spec = session_->spec();
         const QSignalBlocker blockSeed(seed_);
-        if (spec.seed <= static_cast<std::uint64_t>(seed_->maximum())) // larger seeds (session files) show as typed elsewhere
+        if (spec.seed <=
+            static_cast<std::uint64_t>(seed_->maximum())) // larger seeds (session files) show as typed elsewhere
             seed_->setValue(static_cast<int>(spec.seed));
         const QSignalBlocker blockDropoutSeed(dropoutSeed_);
-        const bool fits = spec.dropout_seed && *spec.dropout_seed <= static_cast<std::uint64_t>(dropoutSeed_->maximum());
+        const bool fits =
+            spec.dropout_seed && *spec.dropout_seed <= static_cast<std::uint64_t>(dropoutSeed_->maximum());
         dropoutSeed_->setValue(fits ? static_cast<int>(*spec.dropout_seed) : -1);
         dropoutSeed_->setEnabled(session_->training() && hasSlot("dropout"));
     }
