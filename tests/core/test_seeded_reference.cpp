@@ -10,7 +10,11 @@
 
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 
 using namespace attnlab;
 
@@ -49,6 +53,30 @@ ExperimentSpec spec_of(const SafetensorsFile& file, const std::string& path)
     return spec;
 }
 
+// 64-bit FNV-1a over a tensor's float32 bytes, little-endian and row-major, as make_seeded_large.py hashes.
+std::string fnv1a64(const Tensor& t)
+{
+    std::uint64_t h = 0xCBF29CE484222325ull;
+    for (float v : t.to_vector()) {
+        unsigned char bytes[sizeof v];
+        std::memcpy(bytes, &v, sizeof v); // x86-64 and aarch64 are little-endian, like the file
+        for (unsigned char b : bytes)
+            h = (h ^ b) * 0x100000001B3ull;
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
+
+const nlohmann::json& large_cases()
+{
+    static const nlohmann::json cases = [] {
+        std::ifstream in(ATTNLAB_TEST_DATA_DIR "/seeded_large.json");
+        return nlohmann::json::parse(in).at("cases");
+    }();
+    return cases;
+}
+
 } // namespace
 
 class TestSeededReference : public QObject {
@@ -61,6 +89,9 @@ private Q_SLOTS:
     void random_input_is_torch_rand();
     void every_stage_in_the_books_order_data() { rows(); }
     void every_stage_in_the_books_order();
+    // GPT-2-sized modules (up to 768 x 2304), fingerprinted: too large to commit as tensors.
+    void large_weights_are_pytorchs_data();
+    void large_weights_are_pytorchs();
 
 private:
     static void rows()
@@ -124,6 +155,33 @@ void TestSeededReference::every_stage_in_the_books_order()
         QVERIFY2(expected, s.name.c_str());
         const std::string diff = testing::compare_tensors(s.tensor, *expected);
         QVERIFY2(diff.empty(), (s.name + ": " + diff).c_str());
+    }
+}
+
+void TestSeededReference::large_weights_are_pytorchs_data()
+{
+    QTest::addColumn<int>("index");
+    QVERIFY(large_cases().size() >= 5);
+    for (std::size_t i = 0; i < large_cases().size(); ++i)
+        QTest::newRow(large_cases()[i].at("call").get<std::string>().c_str()) << static_cast<int>(i);
+}
+
+void TestSeededReference::large_weights_are_pytorchs()
+{
+    QFETCH(int, index);
+    const nlohmann::json& c = large_cases()[static_cast<std::size_t>(index)];
+    const Config config = *parse_call(c.at("call").get<std::string>()).config;
+    const StateDict weights = init_weights(config, c.at("seed").get<std::uint64_t>());
+    QCOMPARE(weights.size(), c.at("parameters").size());
+    for (const auto& p : c.at("parameters")) {
+        const std::string name = p.at("name");
+        QVERIFY2(weights.count(name), name.c_str());
+        const Tensor& t = weights.at(name);
+        QCOMPARE(t.shape(), p.at("shape").get<Shape>());
+        const std::vector<float> v = t.to_vector();
+        QCOMPARE(v.front(), p.at("first").get<float>()); // a readable first difference before the hash
+        QCOMPARE(v.back(), p.at("last").get<float>());
+        QCOMPARE(fnv1a64(t), p.at("fnv1a64").get<std::string>());
     }
 }
 
