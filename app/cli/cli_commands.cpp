@@ -25,7 +25,7 @@ namespace {
 using json = nlohmann::ordered_json;
 using namespace attnlab;
 
-const std::set<std::string> kRunOptions = {"call",   "batch", "tokens", "seed",       "weights",
+const std::set<std::string> kRunOptions = {"call",   "batch", "tokens", "seed",       "dropout-seed", "weights",
                                            "layout", "layer", "input",  "max-memory", "dump"};
 
 Config parse_config(const std::string& text)
@@ -57,6 +57,11 @@ ExperimentSpec spec_from(const Args& a)
         s.input_path = a.text("input");
     }
     s.training = a.flag("train");
+    if (a.has("dropout-seed")) {
+        if (!s.training)
+            throw UsageError("--dropout-seed re-seeds dropout's masks, which exist only with --train.");
+        s.dropout_seed = static_cast<std::uint64_t>(a.integer("dropout-seed", 0, 0, INT64_MAX));
+    }
     s.memory_budget = a.bytes("max-memory", s.memory_budget);
     return s;
 }
@@ -212,10 +217,12 @@ int cmd_bench(const std::vector<std::string>& argv)
     PhaseTimes phases;
     ForwardOptions forward;
     forward.training = e.spec.training;
-    forward.dropout_seed = e.spec.seed + 2;
+    TorchGenerator gen = dropout_generator(e);
+    forward.generator = &gen;
     trace_forward(e.spec.config, e.weights, e.x, forward); // warm-up: first-touch page faults and caches
     forward.profile = &phases;
     for (int i = 0; i < repeat; ++i) {
+        gen = dropout_generator(e); // every timed run draws the same masks
         const auto t0 = std::chrono::steady_clock::now();
         const Trace t = trace_forward(e.spec.config, e.weights, e.x, forward);
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());

@@ -15,10 +15,10 @@ const char* kUsage = R"USAGE(Usage: attention-lab-cli <command> [options]
 Commands:
   validate --call C [--tokens T] [--batch B] [--json]
       Name every value of a constructor call by its slot, give head_dim and every diagnostic.
-  trace --call C [--batch B] [--tokens T] [--seed S] [--json]
+  trace --call C [--batch B] [--tokens T] [--seed S] [--train [--dropout-seed S2]] [--json]
       Run the forward pass and list every stage: code line, shape, strides, contiguity.
   run --call C [--weights F] [--layout torch|gpt2-hf] [--layer N] [--input F|book] [--batch B]
-      [--tokens T] [--seed S] [--train] [--max-memory SIZE] --dump OUT.safetensors
+      [--tokens T] [--seed S] [--train [--dropout-seed S2]] [--max-memory SIZE] --dump OUT.safetensors
       Run the forward pass and write every stage to a safetensors file.
   bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]
       Median milliseconds and GFLOP/s of the traced forward pass.
@@ -41,6 +41,8 @@ Commands:
       qkv_bias, layers, context_length; and the num_heads that d_out allows (the weights do not store it).
 
 Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".
+--seed S is torch.manual_seed(S) before the module is constructed: the weights are PyTorch's, bit for bit.
+With --train, dropout continues that stream; --dropout-seed S2 calls torch.manual_seed(S2) right before the forward.
 Exit status: 0 success, 1 refused input, 2 usage.
 )USAGE";
 

@@ -19,6 +19,9 @@ public:
     {
         out_.config = Config{};
         config().kind = kind;
+        if (kind == ModuleKind::SimpleSelfAttention) // no arguments: the width is the book's tokens' until an input
+                                                     // says otherwise
+            config().d_in = config().d_out = 3;
     }
     void bind();
 
@@ -60,6 +63,9 @@ void Binder::bind()
             if (next < slots.size()) {
                 given[next] = i;
                 arg.slot = slots[next];
+            } else if (next == slots.size() && slots.empty()) {
+                fail(arg.begin, class_name() + " takes no arguments (its width is the input's), but " +
+                                    std::to_string(positional) + (positional == 1 ? " was" : " were") + " given.");
             } else if (next == slots.size()) {
                 const std::string most = kind_ == ModuleKind::SelfAttentionV1 ? "" : "at most ";
                 fail(arg.begin, class_name() + " takes " + most + std::to_string(slots.size()) +

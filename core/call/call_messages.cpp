@@ -9,9 +9,9 @@ namespace attnlab {
 
 namespace {
 
-const std::array<ModuleKind, 5> kKinds = {ModuleKind::SelfAttentionV1, ModuleKind::SelfAttentionV2,
-                                          ModuleKind::CausalAttention, ModuleKind::MultiHeadAttentionWrapper,
-                                          ModuleKind::MultiHeadAttention};
+const std::array<ModuleKind, 6> kKinds = {ModuleKind::SimpleSelfAttention,       ModuleKind::SelfAttentionV1,
+                                          ModuleKind::SelfAttentionV2,           ModuleKind::CausalAttention,
+                                          ModuleKind::MultiHeadAttentionWrapper, ModuleKind::MultiHeadAttention};
 
 std::string lower(std::string_view s)
 {
@@ -112,7 +112,7 @@ std::string unknown_keyword_message(ModuleKind kind, const std::string& keyword)
 {
     const auto& slots = module_slots(kind);
     const std::string cls = module_class_name(kind);
-    const std::string listing = "its arguments are " + list_words(slots);
+    const std::string listing = slots.empty() ? "it takes no arguments" : "its arguments are " + list_words(slots);
     // Prefer naming the integrated MultiHeadAttention, the class the lessons build up to.
     for (auto other = kKinds.rbegin(); other != kKinds.rend(); ++other) {
         const auto& theirs = module_slots(*other);

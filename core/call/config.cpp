@@ -16,9 +16,10 @@ struct ModuleInfo {
     std::vector<std::string> slots;
 };
 
-const std::array<ModuleInfo, 5>& modules()
+const std::array<ModuleInfo, 6>& modules()
 {
-    static const std::array<ModuleInfo, 5> table = {{
+    static const std::array<ModuleInfo, 6> table = {{
+        {ModuleKind::SimpleSelfAttention, "SimpleSelfAttention", {}},
         {ModuleKind::SelfAttentionV1, "SelfAttention_v1", {"d_in", "d_out"}},
         {ModuleKind::SelfAttentionV2, "SelfAttention_v2", {"d_in", "d_out", "qkv_bias"}},
         {ModuleKind::CausalAttention, "CausalAttention", {"d_in", "d_out", "context_length", "dropout", "qkv_bias"}},

@@ -1,5 +1,5 @@
 #pragma once
-// The constructor settings of the book's five attention modules, and what is wrong or worth
+// The constructor settings of the book's six attention modules, and what is wrong or worth
 // knowing about them. Diagnostics carry stable codes so the GUI, CLI and tests agree.
 #include <cstdint>
 #include <optional>
@@ -8,7 +8,16 @@
 
 namespace attnlab {
 
-enum class ModuleKind { SelfAttentionV1, SelfAttentionV2, CausalAttention, MultiHeadAttentionWrapper, MultiHeadAttention };
+// SimpleSelfAttention is section 3.3's attention without trainable weights (no constructor
+// arguments; its d_in, and so its d_out, is the input's width). Appended last: the values are stored.
+enum class ModuleKind {
+    SelfAttentionV1,
+    SelfAttentionV2,
+    CausalAttention,
+    MultiHeadAttentionWrapper,
+    MultiHeadAttention,
+    SimpleSelfAttention
+};
 
 // "heads.3.": the wrapper's ModuleList entry for one head, as stage and parameter names start.
 std::string head_prefix(std::int64_t head);
@@ -27,8 +36,12 @@ struct Config {
     bool qkv_bias = false;
 
     bool has_heads() const { return kind == ModuleKind::MultiHeadAttention || kind == ModuleKind::MultiHeadAttentionWrapper; }
-    bool is_causal() const { return kind != ModuleKind::SelfAttentionV1 && kind != ModuleKind::SelfAttentionV2; }
-    bool is_batched() const { return is_causal(); } // the two SelfAttention modules take (T, d_in)
+    bool is_causal() const
+    {
+        return kind != ModuleKind::SelfAttentionV1 && kind != ModuleKind::SelfAttentionV2 &&
+               kind != ModuleKind::SimpleSelfAttention;
+    }
+    bool is_batched() const { return is_causal(); } // the SelfAttention modules take (T, d_in)
     std::int64_t head_dim() const { return kind == ModuleKind::MultiHeadAttention && num_heads > 0 ? d_out / num_heads : d_out; }
     std::int64_t output_width() const; // wrapper: num_heads * d_out
     bool operator==(const Config&) const = default;

@@ -24,7 +24,7 @@ Experiment prepare(const ExperimentSpec& spec)
 {
     Experiment e;
     e.spec = spec;
-    const Config& c = spec.config;
+    const Config& c = e.spec.config; // SimpleSelfAttention takes its width from a file input below
     SafetensorsFile input_file;
     if (spec.input == InputSource::File) {
         input_file = read_safetensors(spec.input_path);
@@ -36,6 +36,8 @@ Experiment prepare(const ExperimentSpec& spec)
                         module_class_name(c.kind) + " takes x of shape " +
                         (c.is_batched() ? "(b, num_tokens, d_in)." : "(num_tokens, d_in)."));
         e.spec.batch = c.is_batched() && x->dim() == 3 ? x->size(0) : 1;
+        if (c.kind == ModuleKind::SimpleSelfAttention) // no weights: its width is the input's
+            e.spec.config.d_in = e.spec.config.d_out = x->size(-1);
         e.spec.num_tokens = x->dim() >= 2 ? x->size(-2) : 0;
     } else if (spec.input == InputSource::Book) {
         e.spec.num_tokens = 6;
@@ -50,9 +52,11 @@ Experiment prepare(const ExperimentSpec& spec)
                     " (weights plus every recorded stage), more than the " + format_bytes(spec.memory_budget) +
                     " memory budget; use fewer tokens, a smaller batch or fewer heads.");
 
+    e.generator = TorchGenerator(spec.seed);
     if (spec.weights_path.empty()) {
-        e.weights = init_weights(c, spec.seed);
+        e.weights = init_weights(c, e.generator);
     } else {
+        skip_init_draws(c, e.generator); // constructed, then load_state_dict
         const SafetensorsFile file = read_safetensors(spec.weights_path);
         WeightLayout layout = spec.layout;
         if (spec.layout_from_file && !file.meta("layout").empty()) {
@@ -77,8 +81,14 @@ Trace run(const Experiment& e, const std::atomic<bool>* cancel)
     ForwardOptions options;
     options.cancel = cancel;
     options.training = e.spec.training;
-    options.dropout_seed = e.spec.seed + 2;
+    TorchGenerator gen = dropout_generator(e);
+    options.generator = &gen;
     return trace_forward(e.spec.config, e.weights, e.x, options);
+}
+
+TorchGenerator dropout_generator(const Experiment& e)
+{
+    return e.spec.dropout_seed ? TorchGenerator(*e.spec.dropout_seed) : e.generator;
 }
 
 void write_dump(const std::string& path, const Trace& trace)

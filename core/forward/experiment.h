@@ -7,6 +7,7 @@
 #include "io/weights.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace attnlab {
@@ -17,7 +18,7 @@ struct ExperimentSpec {
     Config config;
     std::int64_t batch = 1;
     std::int64_t num_tokens = 6;
-    std::uint64_t seed = 123;
+    std::uint64_t seed = 123; // torch.manual_seed(seed) before constructing the module
     std::string weights_path; // empty: seeded initialisation
     WeightLayout layout = WeightLayout::Torch;
     bool layout_from_file = true; // use the file's __metadata__.layout when it names one
@@ -25,6 +26,9 @@ struct ExperimentSpec {
     InputSource input = InputSource::Random;
     std::string input_path; // for InputSource::File: tensor `x` of a safetensors file
     bool training = false;
+    // torch.manual_seed(dropout_seed) right before the forward, as the book does before its dropout
+    // example; without it dropout continues the stream the initialisation left.
+    std::optional<std::uint64_t> dropout_seed;
     std::uint64_t memory_budget = std::uint64_t{2} << 30;
 };
 
@@ -32,7 +36,12 @@ struct Experiment {
     ExperimentSpec spec;
     StateDict weights;
     Tensor x;
+    TorchGenerator generator{0}; // torch's default generator right after the module's constructor
 };
+
+// The generator dropout draws from: spec.dropout_seed's, or a copy of e.generator (so running an
+// experiment twice gives the same masks, as if the module had just been constructed each time).
+TorchGenerator dropout_generator(const Experiment& e);
 
 std::string format_bytes(std::uint64_t bytes); // "1.50 GiB"
 

@@ -1,105 +1,63 @@
-// The forward methods as the book writes them, and which line produces which stage. The stepper
-// highlights these lines, so stage -> line must stay in step with the source text below.
+// The forward methods as the book writes them, cut from the book's classes (book_sources.h), and
+// which line produces which stage. Stages are found by the text of their line, so a change to a
+// resources/pytorch file moves the highlight with it.
 #include "forward/module_source.h"
 
+#include "forward/book_sources.h"
 #include "forward/stage_facts.h"
+
+#include <map>
+#include <mutex>
 
 namespace attnlab {
 
 namespace {
 
-const std::vector<std::string> kMultiHead = {
-    "def forward(self, x):",
-    "    b, num_tokens, d_in = x.shape",
-    "    queries = self.W_query(x)",
-    "    keys = self.W_key(x)",
-    "    values = self.W_value(x)",
-    "",
-    "    queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)",
-    "    keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)",
-    "    values = values.view(b, num_tokens, self.num_heads, self.head_dim)",
-    "",
-    "    queries = queries.transpose(1, 2)",
-    "    keys = keys.transpose(1, 2)",
-    "    values = values.transpose(1, 2)",
-    "",
-    "    attn_scores = queries @ keys.transpose(2, 3)",
-    "    mask_bool = self.mask.bool()[:num_tokens, :num_tokens]",
-    "    attn_scores.masked_fill_(mask_bool, -torch.inf)",
-    "",
-    "    attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)",
-    "    attn_weights = self.dropout(attn_weights)",
-    "",
-    "    context_vec = (attn_weights @ values).transpose(1, 2)",
-    "",
-    "    context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)",
-    "    context_vec = self.out_proj(context_vec)",
-    "    return context_vec",
-};
+// The class's `def forward` up to the next method or the end, dedented to the method's level.
+std::vector<std::string> forward_of(ModuleKind kind)
+{
+    std::vector<std::string> out;
+    bool inside = false;
+    for (const std::string& line : book_source_lines(kind)) {
+        if (line.rfind("    def ", 0) == 0) {
+            if (inside)
+                break;
+            inside = line.rfind("    def forward(", 0) == 0;
+        }
+        if (inside)
+            out.push_back(line.size() >= 4 ? line.substr(4) : std::string{});
+    }
+    while (!out.empty() && out.back().find_first_not_of(' ') == std::string::npos)
+        out.pop_back();
+    return out;
+}
 
-const std::vector<std::string> kCausal = {
-    "def forward(self, x):",
-    "    b, num_tokens, d_in = x.shape",
-    "    queries = self.W_query(x)",
-    "    keys = self.W_key(x)",
-    "    values = self.W_value(x)",
-    "",
-    "    attn_scores = queries @ keys.transpose(1, 2)",
-    "    attn_scores.masked_fill_(",
-    "        self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)",
-    "    attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)",
-    "    attn_weights = self.dropout(attn_weights)",
-    "",
-    "    context_vec = attn_weights @ values",
-    "    return context_vec",
-};
+const char* const kWrapperHeadNote = "# each head is a complete CausalAttention:";
 
-// The wrapper's own forward, then the CausalAttention forward every head runs.
-const std::vector<std::string> kWrapper = [] {
-    std::vector<std::string> lines = {
-        "def forward(self, x):",
-        "    return torch.cat([head(x) for head in self.heads], dim=-1)",
-        "",
-        "# each head is a complete CausalAttention:",
-    };
-    lines.insert(lines.end(), kCausal.begin(), kCausal.end());
+std::vector<std::string> build(ModuleKind kind)
+{
+    if (kind != ModuleKind::MultiHeadAttentionWrapper)
+        return forward_of(kind);
+    // The wrapper's own forward, then the CausalAttention forward every head runs.
+    std::vector<std::string> lines = forward_of(kind);
+    lines.push_back("");
+    lines.push_back(kWrapperHeadNote);
+    const std::vector<std::string> head = forward_of(ModuleKind::CausalAttention);
+    lines.insert(lines.end(), head.begin(), head.end());
     return lines;
-}();
-
-const std::vector<std::string> kSelfV1 = {
-    "def forward(self, x):",
-    "    queries = x @ self.W_query",
-    "    keys = x @ self.W_key",
-    "    values = x @ self.W_value",
-    "    attn_scores = queries @ keys.T  # omega",
-    "    attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)",
-    "    context_vec = attn_weights @ values",
-    "    return context_vec",
-};
-
-const std::vector<std::string> kSelfV2 = {
-    "def forward(self, x):",
-    "    queries = self.W_query(x)",
-    "    keys = self.W_key(x)",
-    "    values = self.W_value(x)",
-    "    attn_scores = queries @ keys.T",
-    "    attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)",
-    "    context_vec = attn_weights @ values",
-    "    return context_vec",
-};
+}
 
 } // namespace
 
 const std::vector<std::string>& module_source(ModuleKind kind)
 {
-    switch (kind) {
-    case ModuleKind::SelfAttentionV1: return kSelfV1;
-    case ModuleKind::SelfAttentionV2: return kSelfV2;
-    case ModuleKind::CausalAttention: return kCausal;
-    case ModuleKind::MultiHeadAttentionWrapper: return kWrapper;
-    case ModuleKind::MultiHeadAttention: break;
-    }
-    return kMultiHead;
+    static std::mutex mutex; // the worker thread and the GUI both ask
+    static std::map<ModuleKind, std::vector<std::string>> cache;
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(kind);
+    if (it == cache.end())
+        it = cache.emplace(kind, build(kind)).first;
+    return it->second;
 }
 
 int source_line(ModuleKind kind, const std::string& stage)
@@ -113,7 +71,7 @@ int source_line(ModuleKind kind, const std::string& stage)
         if (stage == "x")
             return 0;
         local = stage_facts(stage).base_name;
-        base = 4;
+        base = static_cast<int>(forward_of(kind).size()) + 2; // the wrapper's forward, a blank line, the note
         kind = ModuleKind::CausalAttention;
     }
     const auto& src = module_source(kind);
@@ -144,7 +102,7 @@ int source_line(ModuleKind kind, const std::string& stage)
     if (local == "attn_weights.dropout")
         return find("self.dropout");
     if (local == "context.heads" || local == "context.transposed" || local == "context")
-        return find("attn_weights @ values");
+        return find("context_vec = "); // the first one: the product with the weights
     if (local == "context.merged")
         return find(".contiguous()");
     if (local == "output")

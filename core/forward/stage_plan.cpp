@@ -12,7 +12,7 @@ namespace {
 
 std::vector<std::string> single_head_stages(bool causal, bool with_dropout)
 {
-    std::vector<std::string> s = {"queries", "keys", "values", "attn_scores"};
+    std::vector<std::string> s = {"keys", "queries", "values", "attn_scores"}; // the book's statement order
     if (causal)
         s.push_back("attn_scores.masked");
     s.push_back("attn_weights");
@@ -28,10 +28,14 @@ std::vector<std::string> stage_names(const Config& config, bool with_dropout)
 {
     std::vector<std::string> names = {"x"};
     switch (config.kind) {
+    case ModuleKind::SimpleSelfAttention:
+        for (const char* s : {"attn_scores", "attn_weights", "context"})
+            names.push_back(s);
+        break;
     case ModuleKind::MultiHeadAttention:
-        for (const char* s : {"queries", "keys", "values", "queries.view", "keys.view", "values.view",
-                              "queries.heads", "keys.heads", "values.heads", "attn_scores", "attn_scores.masked",
-                              "attn_weights"})
+        // The book's statement order: keys first; the views put values before queries.
+        for (const char* s : {"keys", "queries", "values", "keys.view", "values.view", "queries.view", "keys.heads",
+                              "queries.heads", "values.heads", "attn_scores", "attn_scores.masked", "attn_weights"})
             names.push_back(s);
         if (with_dropout)
             names.push_back("attn_weights.dropout");

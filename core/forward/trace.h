@@ -6,6 +6,7 @@
 #include "forward/module_source.h"
 #include "forward/stage_facts.h"
 #include "tensor/tensor.h"
+#include "tensor/torch_random.h"
 #include "io/weights.h"
 
 #include <atomic>
@@ -41,6 +42,10 @@ struct PhaseTimes {
 
 struct ForwardOptions {
     bool training = false; // dropout acts only when training and p > 0
+    // Dropout draws its masks from this generator, as nn.Dropout draws from torch's default one:
+    // callers pass the generator that initialised the weights (or one re-seeded just before the
+    // forward). When null, the masks come from TorchGenerator(dropout_seed).
+    TorchGenerator* generator = nullptr;
     std::uint64_t dropout_seed = 0;
     PhaseTimes* profile = nullptr; // when set, each phase's time is added to it
     // When set and true, the pass stops at the next stage boundary by throwing Cancelled (error.h).

@@ -1,7 +1,8 @@
 // Runs the book's modules stage by stage and records each stage as PyTorch would hold it.
 #include "forward/attention_kernels.h"
+#include "tensor/tensor_ops.h"
 #include "tensor/error.h"
-#include "tensor/random.h"
+#include "tensor/torch_random.h"
 #include "forward/trace.h"
 
 #include <chrono>
@@ -88,22 +89,17 @@ const Tensor* optional_param(const StateDict& weights, const std::string& name, 
     return wanted ? &param(weights, name) : nullptr;
 }
 
-// Inverted dropout as nn.Dropout does in training mode: zero with probability p, scale the rest.
-Tensor dropout(const Tensor& weights, double p, std::uint64_t seed)
+// nn.Dropout in training mode: bernoulli_(1 - p) from the generator, kept values scaled by 1/(1 - p).
+Tensor dropout(const Tensor& weights, double p, TorchGenerator& gen)
 {
-    Tensor out = Tensor::empty(weights.shape());
-    Random rng(seed);
-    const float scale = static_cast<float>(1.0 / (1.0 - p));
-    const float* src = weights.data();
-    float* dst = out.data();
-    for (std::int64_t i = 0; i < out.numel(); ++i)
-        dst[i] = rng.uniform() < static_cast<float>(p) ? 0.0f : src[i] * scale;
+    Tensor out = weights.clone();
+    dropout_(out.data(), static_cast<std::size_t>(out.numel()), p, gen);
     return out;
 }
 
 // One CausalAttention / SelfAttention head over x; returns the context stage's tensor.
 Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std::string& wp, const Tensor& x,
-                   const ForwardOptions& options, std::uint64_t dropout_seed)
+                   const ForwardOptions& options, TorchGenerator& gen)
 {
     const bool batched = c.is_batched();
     const std::vector<std::string> rows =
@@ -123,8 +119,9 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
         k = linear(x, param(w, wp + "W_key.weight"), optional_param(w, wp + "W_key.bias", c.qkv_bias));
         v = linear(x, param(w, wp + "W_value.weight"), optional_param(w, wp + "W_value.bias", c.qkv_bias));
     }
-    rec.add("queries", q, axes({"d_out"}));
+    // Recorded in the book's statement order: keys before queries.
     rec.add("keys", k, axes({"d_out"}));
+    rec.add("queries", q, axes({"d_out"}));
     rec.add("values", v, axes({"d_out"}));
 
     const HeadLayout layout{batched ? x.size(0) : 1, 1, x.size(-2), c.d_out};
@@ -140,13 +137,22 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
         rec.add("attn_scores.masked", masked, axes({"num_tokens"}));
     rec.add("attn_weights", attn, axes({"num_tokens"}));
     if (drop) {
-        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, dropout_seed), axes({"num_tokens"}));
+        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, gen), axes({"num_tokens"}));
         attention_context(attn.data(), v.data(), layout, context.data(), causal);
     }
     return rec.add("context", context, axes({"d_out"}));
 }
 
-void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, const ForwardOptions& options)
+// Section 3.3: attention without trainable weights; the scores are not scaled.
+void simple_self_attention(Recorder& rec, const Tensor& x)
+{
+    const Tensor scores = rec.add("attn_scores", ops::matmul(x, x.transpose(0, 1)), {"num_tokens", "num_tokens"});
+    const Tensor weights = rec.add("attn_weights", ops::softmax(scores, -1), {"num_tokens", "num_tokens"});
+    rec.add("context", ops::matmul(weights, x), {"num_tokens", "d_in"});
+}
+
+void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, const ForwardOptions& options,
+                TorchGenerator& gen)
 {
     const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.head_dim();
     PhaseTimes* prof = options.profile;
@@ -163,12 +169,14 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
     const std::vector<std::string> flat = {"b", "num_tokens", "d_out"};
     const std::vector<std::string> split = {"b", "num_tokens", "num_heads", "head_dim"};
     const std::vector<std::string> heads = {"b", "num_heads", "num_tokens", "head_dim"};
-    const std::pair<const char*, const Tensor*> roles[] = {{"queries", &q}, {"keys", &k}, {"values", &v}};
-    for (const auto& [role, projected] : roles)
+    // Recorded in the book's statement order, which is not the same in each group of three.
+    using Role = std::pair<const char*, const Tensor*>;
+    const Role key{"keys", &k}, query{"queries", &q}, value{"values", &v};
+    for (const auto& [role, projected] : {key, query, value})
         rec.add(role, *projected, flat);
-    for (const auto& [role, projected] : roles)
+    for (const auto& [role, projected] : {key, value, query})
         rec.add(std::string(role) + ".view", projected->view({b, T, H, hd}), split, role);
-    for (const auto& [role, projected] : roles)
+    for (const auto& [role, projected] : {key, query, value})
         rec.add(std::string(role) + ".heads", projected->view({b, T, H, hd}).transpose(1, 2), heads, role);
 
     const HeadLayout layout{b, H, T, hd};
@@ -200,7 +208,7 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
     rec.add("attn_scores.masked", masked, square);
     rec.add("attn_weights", attn, square);
     if (drop) {
-        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, options.dropout_seed), square);
+        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, gen), square);
         PhaseTimer t(sink(&PhaseTimes::context));
         attention_context(attn.data(), v.data(), layout, context.data(), true);
     }
@@ -241,8 +249,11 @@ const Stage* Trace::find(std::string_view name) const
     return nullptr;
 }
 
-Trace trace_forward(const Config& config, const StateDict& weights, const Tensor& x, const ForwardOptions& options)
+Trace trace_forward(const Config& requested, const StateDict& weights, const Tensor& x, const ForwardOptions& options)
 {
+    Config config = requested;
+    if (config.kind == ModuleKind::SimpleSelfAttention && x.dim() >= 1) // no weights: its width is the input's
+        config.d_in = config.d_out = x.size(-1);
     check_input(config, x);
     const InputShape input{config.is_batched() ? x.size(0) : 1, x.size(-2)};
     for (const auto& d : validate(config, input))
@@ -259,20 +270,24 @@ Trace trace_forward(const Config& config, const StateDict& weights, const Tensor
                 {"num_heads", config.num_heads},
                 {"head_dim", config.head_dim()},
                 {"num_heads*d_out", config.num_heads * config.d_out}};
+    TorchGenerator fallback(options.dropout_seed);
+    TorchGenerator& gen = options.generator ? *options.generator : fallback;
     Recorder top(trace, sizes, options);
     top.add("x", x,
             config.is_batched() ? std::vector<std::string>{"b", "num_tokens", "d_in"}
                                 : std::vector<std::string>{"num_tokens", "d_in"});
-    if (config.kind == ModuleKind::MultiHeadAttention) {
-        multi_head(top, config, weights, x, options);
+    if (config.kind == ModuleKind::SimpleSelfAttention) {
+        simple_self_attention(top, x);
+    } else if (config.kind == ModuleKind::MultiHeadAttention) {
+        multi_head(top, config, weights, x, options, gen);
     } else if (config.kind == ModuleKind::MultiHeadAttentionWrapper) {
         Config head = config;
         head.kind = ModuleKind::CausalAttention;
         std::vector<Tensor> contexts;
         for (std::int64_t h = 0; h < config.num_heads; ++h) {
             Recorder rec(trace, sizes, options, head_prefix(h));
-            contexts.push_back(single_head(rec, head, weights, head_prefix(h), x, options,
-                                           options.dropout_seed + static_cast<std::uint64_t>(h)));
+            // The heads run one after another, so each head's mask continues the same stream.
+            contexts.push_back(single_head(rec, head, weights, head_prefix(h), x, options, gen));
         }
         // torch.cat(..., dim=-1): each head's context becomes a column block of the output.
         const std::int64_t rows = input.batch * input.num_tokens, d = config.d_out;
@@ -283,7 +298,7 @@ Trace trace_forward(const Config& config, const StateDict& weights, const Tensor
         }
         top.add("output", out, {"b", "num_tokens", "num_heads*d_out"});
     } else {
-        single_head(top, config, weights, "", x, options, options.dropout_seed);
+        single_head(top, config, weights, "", x, options, gen);
     }
     return trace;
 }

@@ -1,7 +1,7 @@
 #include "io/weights.h"
 
 #include "tensor/error.h"
-#include "tensor/random.h"
+#include "tensor/torch_random.h"
 
 #include <cmath>
 
@@ -35,6 +35,7 @@ std::vector<ParameterSpec> parameter_specs(const Config& config)
     require_positive("d_out", config.d_out);
     std::vector<ParameterSpec> specs;
     switch (config.kind) {
+    case ModuleKind::SimpleSelfAttention: break; // attention without trainable weights
     case ModuleKind::SelfAttentionV1:
         // Plain nn.Parameter(torch.rand(d_in, d_out)), used as x @ W.
         for (const char* name : kProjections)
@@ -71,18 +72,32 @@ std::int64_t parameter_count(const Config& config)
 
 StateDict init_weights(const Config& config, std::uint64_t seed)
 {
-    // One stream consumed in registration order, so the same seed gives the same weights everywhere.
-    Random random(seed);
+    TorchGenerator gen(seed);
+    return init_weights(config, gen);
+}
+
+StateDict init_weights(const Config& config, TorchGenerator& gen)
+{
+    // parameter_specs is PyTorch's creation order, and each nn.Linear draws its weight and then its
+    // bias in its constructor, so walking the specs consumes the stream exactly as the module does.
     StateDict weights;
     for (const ParameterSpec& spec : parameter_specs(config)) {
         std::vector<float> values(static_cast<std::size_t>(shape_numel(spec.shape)));
-        const bool plain = config.kind == ModuleKind::SelfAttentionV1;
-        const float bound = plain ? 0.0f : static_cast<float>(1.0 / std::sqrt(static_cast<double>(spec.fan_in)));
-        for (float& v : values)
-            v = plain ? random.uniform() : random.uniform(-bound, bound);
+        if (config.kind == ModuleKind::SelfAttentionV1)
+            uniform_(values.data(), values.size(), 0.0, 1.0, gen); // torch.rand(d_in, d_out)
+        else if (spec.shape.size() == 2)
+            kaiming_uniform_linear(values.data(), values.size(), spec.fan_in, gen);
+        else
+            linear_bias_uniform(values.data(), values.size(), spec.fan_in, gen);
         weights[spec.name] = Tensor::from_values(spec.shape, std::move(values));
     }
     return weights;
+}
+
+void skip_init_draws(const Config& config, TorchGenerator& gen)
+{
+    // Every float uniform_ takes one 32-bit draw per element, whatever its bounds.
+    gen.discard(static_cast<unsigned long long>(parameter_count(config)));
 }
 
 std::string layout_name(WeightLayout layout)
@@ -107,10 +122,11 @@ Tensor random_input(const Config& config, std::int64_t batch, std::int64_t num_t
         throw Error("an input needs at least one sequence of at least one token, not batch=" + std::to_string(batch) +
                     " and num_tokens=" + std::to_string(num_tokens) + ".");
     const Shape shape = config.is_batched() ? Shape{batch, num_tokens, config.d_in} : Shape{num_tokens, config.d_in};
-    Random random(seed);
+    // torch.manual_seed(seed); torch.rand(shape): a generator of its own, so the input does not
+    // depend on how many parameters the module drew before it.
+    TorchGenerator gen(seed);
     std::vector<float> values(static_cast<std::size_t>(shape_numel(shape)));
-    for (float& v : values)
-        v = random.uniform();
+    uniform_(values.data(), values.size(), 0.0, 1.0, gen);
     return Tensor::from_values(shape, std::move(values));
 }
 

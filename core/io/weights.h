@@ -5,6 +5,7 @@
 #include "call/config.h"
 #include "io/safetensors.h"
 #include "tensor/tensor.h"
+#include "tensor/torch_random.h"
 
 #include <cstdint>
 #include <map>
@@ -29,10 +30,16 @@ struct ParameterSpec {
 std::vector<ParameterSpec> parameter_specs(const Config& config);
 std::int64_t parameter_count(const Config& config);
 
-// Deterministic on every platform: uniform in [-1/sqrt(fan_in), 1/sqrt(fan_in)) from our own
-// seeded generator (not PyTorch's stream), as nn.Linear's default init does; SelfAttention_v1's
-// plain parameters are uniform in [0, 1) like torch.rand.
+// torch.manual_seed(seed) followed by constructing the module: every parameter drawn from PyTorch's
+// CPU generator (torch_random.h) in the order the constructor creates it -- torch.rand for
+// SelfAttention_v1's plain parameters; nn.Linear's kaiming_uniform_ weight, then its bias; the
+// wrapper's heads one after another; out_proj last. Equal to PyTorch's parameters bit for bit.
 StateDict init_weights(const Config& config, std::uint64_t seed);
+// The same drawing from gen, which is left where torch's default generator is after the constructor.
+StateDict init_weights(const Config& config, TorchGenerator& gen);
+// Advances gen past the draws init_weights would make (weights loaded from a file: the module was
+// still constructed, so dropout continues the stream from the same place).
+void skip_init_draws(const Config& config, TorchGenerator& gen);
 
 enum class WeightLayout { Torch, Gpt2Hf };
 std::string layout_name(WeightLayout layout);           // "torch", "gpt2-hf"
@@ -45,7 +52,7 @@ StateDict state_dict_from_file(const SafetensorsFile& file, const Config& config
 // The layer of a GPT-2 attention weight name ("h.3.attn.c_attn.weight" -> 3, optionally "transformer."-prefixed).
 std::optional<int> gpt2_layer_of(std::string name);
 
-// Inputs: seeded uniform [0, 1) values, or the book's six embedded tokens
+// Inputs: torch.manual_seed(seed); torch.rand(...) values in [0, 1), or the book's six embedded tokens
 // ("Your journey starts with one step", 3 dimensions each), stacked `batch` times.
 Tensor random_input(const Config& config, std::int64_t batch, std::int64_t num_tokens, std::uint64_t seed);
 Tensor book_input(const Config& config, std::int64_t batch);

@@ -4,7 +4,7 @@
 #include "lessons/transfer_detail.h"
 
 #include "tensor/error.h"
-#include "tensor/random.h"
+#include "tensor/torch_random.h"
 #include "tensor/tensor_ops.h"
 
 #include <cmath>
@@ -58,11 +58,9 @@ TransferResult run_gpt2_transfer(const TransferSpec& spec, std::int64_t d, std::
     if (d < 1)
         throw Error("the embedding width d must be at least 1, not " + std::to_string(d) + ".");
     // A checkpoint-like c_attn, uniform in +-1/sqrt(d) like a freshly initialised layer.
-    Random random(seed);
+    TorchGenerator gen(seed);
     std::vector<float> values(static_cast<std::size_t>(3 * d * d));
-    const auto bound = static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
-    for (float& v : values)
-        v = random.uniform(-bound, bound);
+    linear_bias_uniform(values.data(), values.size(), d, gen); // uniform in +-1/sqrt(d)
     const Tensor c_attn = Tensor::from_values({d, 3 * d}, std::move(values));
     const Config v2{ModuleKind::SelfAttentionV2, d, d};
     const Tensor x = random_input(v2, 1, num_tokens, seed + 1);

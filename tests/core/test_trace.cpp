@@ -104,7 +104,8 @@ void TestTrace::dropout_zeroes_and_rescales()
     const double p = 0.4;
     ForwardOptions options;
     options.training = true;
-    options.dropout_seed = 9;
+    TorchGenerator gen(9);
+    options.generator = &gen;
     const Trace t = run(mha(8, 8, 2, p), 1, 16, options);
     const std::vector<float> w = t.find("attn_weights")->tensor.to_vector();
     const std::vector<float> d = t.find("attn_weights.dropout")->tensor.to_vector();

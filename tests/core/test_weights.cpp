@@ -2,7 +2,7 @@
 // torch state_dicts and GPT-2 checkpoints from the golden files; the book's input.
 #include "common/errors.h"
 #include "tensor/error.h"
-#include "tensor/random.h"
+#include "tensor/torch_random.h"
 #include "io/weights.h"
 
 #include <QtTest>
@@ -129,10 +129,13 @@ void TestWeights::init_is_seeded_and_bounded()
     QCOMPARE(a.at("W_key.weight").to_vector(), b.at("W_key.weight").to_vector());
     QVERIFY(a.at("W_key.weight").to_vector() != c.at("W_key.weight").to_vector());
 
-    // The stream is consumed in registration order: W_query.weight takes the first draws.
-    Random random(42);
-    const float bound = 1.0f / std::sqrt(10.0f);
-    QCOMPARE(a.at("W_query.weight").at({0, 0}), random.uniform(-bound, bound));
+    // torch.manual_seed(42), then creation order: W_query.weight takes the first draws, its bias the next.
+    TorchGenerator gen(42);
+    std::vector<float> first(10 * 12 + 12);
+    kaiming_uniform_linear(first.data(), 120, 10, gen);
+    linear_bias_uniform(first.data() + 120, 12, 10, gen);
+    QCOMPARE(a.at("W_query.weight").to_vector(), std::vector<float>(first.begin(), first.begin() + 120));
+    QCOMPARE(a.at("W_query.bias").to_vector(), std::vector<float>(first.begin() + 120, first.end()));
 
     for (const ParameterSpec& spec : parameter_specs(config)) {
         const Tensor& t = a.at(spec.name);

@@ -16,6 +16,7 @@ import os
 
 import torch
 import torch.nn as nn
+from book_modules import BOOK
 from safetensors_writer import save_file
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
@@ -155,30 +156,9 @@ def bug_case(name, setting, d_in, d_out, context_length, num_heads, bug, batch, 
             "file": "bug_cases/" + setting + ".safetensors", "first_divergence": first}
 
 
-class SelfAttention_v1(nn.Module):
-    def __init__(self, d_in, d_out):
-        super().__init__()
-        self.W_query = nn.Parameter(torch.rand(d_in, d_out))
-        self.W_key = nn.Parameter(torch.rand(d_in, d_out))
-        self.W_value = nn.Parameter(torch.rand(d_in, d_out))
-
-    def forward(self, x):
-        keys, queries, values = x @ self.W_key, x @ self.W_query, x @ self.W_value
-        attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)
-        return attn_weights @ values
-
-
-class SelfAttention_v2(nn.Module):
-    def __init__(self, d_in, d_out, qkv_bias=False):
-        super().__init__()
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-
-    def forward(self, x):
-        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
-        attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)
-        return attn_weights @ values
+# The book's classes, unchanged, from resources/pytorch (book_modules.py). MultiHeadAttention above
+# stays a copy of its own: it is the book's forward with each bug written into it.
+SelfAttention_v1, SelfAttention_v2 = BOOK["SelfAttention_v1"], BOOK["SelfAttention_v2"]
 
 
 def transfer_case(name, d_in, d_out, omit=(), no_transpose=(), tokens=6, seed=0):

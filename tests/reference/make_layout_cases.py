@@ -14,7 +14,9 @@ Run with Debian's python3-torch:  /usr/bin/python3 tests/reference/make_layout_c
 import json
 import os
 import torch
-from make_reference_cases import MultiHeadAttention, MultiHeadAttentionWrapper
+from book_modules import BOOK
+
+MultiHeadAttention, MultiHeadAttentionWrapper = BOOK["MultiHeadAttention"], BOOK["MultiHeadAttentionWrapper"]
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "data", "layout_cases.json")
 
@@ -41,7 +43,7 @@ def describe(module, d_in):
     params = [{"name": n, "shape": list(p.shape), "parameters": p.numel()} for n, p in module.named_parameters()]
     buffers = [{"name": n, "shape": list(b.shape)} for n, b in module.named_buffers()]
     with torch.no_grad():
-        out = module.eval()(torch.rand(1, 2, d_in), {})
+        out = module.eval()(torch.rand(1, 2, d_in))
     return {
         "parameters": sum(p.numel() for p in module.parameters()),
         "output_width": out.shape[-1],

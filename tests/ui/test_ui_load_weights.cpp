@@ -156,7 +156,7 @@ private Q_SLOTS:
         QVERIFY(session_->spec().weights_path.empty());
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.d_in == 3, 30000);
         QCOMPARE(session_->trace()->stages.back().tensor.to_vector(), seeded.to_vector());
-        QCOMPARE(window_->weightsLabel()->text(), QStringLiteral("Weights: seeded (seed 123)"));
+        QCOMPARE(window_->weightsLabel()->text(), QStringLiteral("Weights: torch.manual_seed(123)"));
     }
 
     void aFileThatCannotBeUsedIsExplainedInlineAndChangesNothing_data()

@@ -31,6 +31,10 @@ QList<Preset> loadPresets()
         p.batch = o.value("batch").toInteger(1);
         p.numTokens = o.value("tokens").toInteger(6);
         p.bookInput = o.value("input").toString() == QLatin1String("book");
+        p.seed = static_cast<std::uint64_t>(o.value("seed").toInteger(123));
+        p.training = o.value("training").toBool(false);
+        if (o.contains("dropout_seed"))
+            p.dropoutSeed = static_cast<std::uint64_t>(o.value("dropout_seed").toInteger());
         out.push_back(p);
     }
     return out;

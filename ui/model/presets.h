@@ -4,6 +4,7 @@
 #include "call/config.h"
 
 #include <QList>
+#include <optional>
 #include <QString>
 
 namespace attnlab::ui {
@@ -15,7 +16,10 @@ struct Preset {
     Config config; // that call, parsed by the core
     std::int64_t batch = 1;
     std::int64_t numTokens = 6;
-    bool bookInput = false; // the book's embedded six tokens instead of seeded random values
+    bool bookInput = false;   // the book's embedded six tokens instead of seeded random values
+    std::uint64_t seed = 123; // torch.manual_seed before the constructor, as the book's listing calls it
+    bool training = false;
+    std::optional<std::uint64_t> dropoutSeed; // torch.manual_seed right before the forward
 };
 
 const QList<Preset>& presets();

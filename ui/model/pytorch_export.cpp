@@ -1,6 +1,7 @@
 #include "model/pytorch_export.h"
 
 #include "call/python_repr.h"
+#include "forward/book_sources.h"
 #include "io/safetensors.h"
 
 #include <QFile>
@@ -35,15 +36,15 @@ ExperimentSpec effectiveSpecOf(const ExperimentSpec& spec, bool bookInput)
 
 QString pytorchScript(const Config& config, const QString& weightsPath)
 {
-    const QString cls = QString::fromStdString(module_class_name(config.kind));
     const QString call = QString::fromStdString(positional_call(config));
     QString py;
     py += QStringLiteral("# %1, exported by Attention Lab: the book's class, the app's weights and input.\n").arg(call);
     py += QStringLiteral("# Run it with PyTorch installed: python3 this_file.py [values.txt]\n");
     py += QStringLiteral("import sys\n\nimport torch\nimport torch.nn as nn\n\n\n");
+    // The classes exactly as resources/pytorch holds them, compiled in (forward/book_sources.h).
     if (config.kind == ModuleKind::MultiHeadAttentionWrapper)
-        py += pythonSource(QStringLiteral("CausalAttention")) + QStringLiteral("\n\n");
-    py += pythonSource(cls) + QStringLiteral("\n\n");
+        py += QString::fromUtf8(book_source(ModuleKind::CausalAttention)) + QStringLiteral("\n\n");
+    py += QString::fromUtf8(book_source(config.kind)) + QStringLiteral("\n\n");
     py += pythonSource(QStringLiteral("load_safetensors")) + QStringLiteral("\n\n");
     py += QStringLiteral("WEIGHTS = %1\n\n").arg(pythonString(weightsPath));
     py += QStringLiteral("torch.manual_seed(123)\n");

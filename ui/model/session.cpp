@@ -76,6 +76,9 @@ void Session::setModuleKind(ModuleKind kind)
 {
     Config c = spec_.config;
     c.kind = kind;
+    // SimpleSelfAttention() has no slots to carry over: take exactly what its call line parses to.
+    if (kind == ModuleKind::SimpleSelfAttention)
+        c = *parse_call(module_class_name(kind) + "()").config;
     setConfig(c);
 }
 
@@ -113,6 +116,9 @@ void Session::applyPreset(const Preset& preset)
     spec_.batch = preset.batch;
     spec_.num_tokens = preset.numTokens;
     preferBookInput_ = preset.bookInput;
+    spec_.seed = preset.seed;
+    spec_.training = preset.training;
+    spec_.dropout_seed = preset.dropoutSeed;
     callText_ = preset.call;
     callError_.reset();
     settingsEdited();
@@ -129,6 +135,22 @@ void Session::setTraining(bool training)
     if (training == spec_.training)
         return;
     spec_.training = training;
+    settingsEdited();
+}
+
+void Session::setSeed(std::uint64_t seed)
+{
+    if (seed == spec_.seed)
+        return;
+    spec_.seed = seed;
+    settingsEdited();
+}
+
+void Session::setDropoutSeed(std::optional<std::uint64_t> seed)
+{
+    if (seed == spec_.dropout_seed)
+        return;
+    spec_.dropout_seed = seed;
     settingsEdited();
 }
 

@@ -63,7 +63,10 @@ public:
     void applyPreset(const Preset& preset);
     void setMemoryBudget(std::uint64_t bytes);
     bool training() const { return spec_.training; }
-    void setTraining(bool training); // dropout acts only in training mode
+    void setTraining(bool training);  // dropout acts only in training mode
+    void setSeed(std::uint64_t seed); // torch.manual_seed(seed) before the module is constructed
+    // torch.manual_seed(seed) right before the forward; nullopt: dropout continues the init's stream.
+    void setDropoutSeed(std::optional<std::uint64_t> seed);
     // All settings as one value (session files, undo): the spec, the call line, the book-input wish.
     const ExperimentSpec& spec() const { return spec_; }
     bool prefersBookInput() const { return preferBookInput_; }

@@ -41,7 +41,7 @@ QJsonObject sessionToJson(const SessionState& s)
         weights.insert("layout_from_file", spec.layout_from_file);
         weights.insert("layer", spec.layer);
     }
-    const QJsonObject settings{
+    QJsonObject settings{
         {"call", QString::fromStdString(canonical_call(spec.config))},
         {"call_line", s.callText},
         {"batch", static_cast<double>(spec.batch)},
@@ -52,6 +52,8 @@ QJsonObject sessionToJson(const SessionState& s)
         {"input", s.bookInput ? "book" : "random"},
         {"weights", weights},
     };
+    if (spec.dropout_seed) // absent otherwise, so files without one keep their bytes
+        settings.insert("dropout_seed", static_cast<double>(*spec.dropout_seed));
     const QJsonObject view{
         {"stage", s.stage},
         {"head", s.head},
@@ -117,6 +119,12 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
     s.spec.batch = static_cast<std::int64_t>(batch);
     s.spec.num_tokens = static_cast<std::int64_t>(tokens);
     s.spec.seed = static_cast<std::uint64_t>(seed);
+    if (settings.contains("dropout_seed")) {
+        double dropoutSeed = 0;
+        if (!f::integer(settings, "dropout_seed", 0, kLargestExactInteger, &dropoutSeed, &err))
+            return std::nullopt;
+        s.spec.dropout_seed = static_cast<std::uint64_t>(dropoutSeed);
+    }
     s.spec.memory_budget = static_cast<std::uint64_t>(budget);
     s.head = static_cast<int>(head);
     s.batchIndex = static_cast<int>(batchIndex);

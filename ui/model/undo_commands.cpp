@@ -19,8 +19,8 @@ bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
     return x.config == y.config && x.batch == y.batch && x.num_tokens == y.num_tokens && x.seed == y.seed &&
            x.weights_path == y.weights_path && x.layout == y.layout && x.layout_from_file == y.layout_from_file &&
            x.layer == y.layer && x.input == y.input && x.input_path == y.input_path && x.training == y.training &&
-           x.memory_budget == y.memory_budget && a.callText == b.callText && a.bookInput == b.bookInput &&
-           a.lessons == b.lessons;
+           x.dropout_seed == y.dropout_seed && x.memory_budget == y.memory_budget && a.callText == b.callText &&
+           a.bookInput == b.bookInput && a.lessons == b.lessons;
 }
 
 namespace {
@@ -63,6 +63,10 @@ QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b)
         fields << QStringLiteral("tokens");
     if (a.spec.training != b.spec.training)
         fields << QStringLiteral("training");
+    if (a.spec.seed != b.spec.seed)
+        fields << QStringLiteral("seed");
+    if (a.spec.dropout_seed != b.spec.dropout_seed)
+        fields << QStringLiteral("dropout seed");
     // Loading a file sets d_in, d_out, num_heads, ... from it: one edit, named by what the student did.
     if (a.spec.weights_path != b.spec.weights_path || a.spec.layer != b.spec.layer)
         return QStringLiteral("weights");

@@ -86,8 +86,10 @@ std::optional<ExperimentSpec> specWithFileWeights(const ExperimentSpec& current,
 
 QString weightsSummary(const ExperimentSpec& spec)
 {
+    if (spec.config.kind == ModuleKind::SimpleSelfAttention) // section 3.3: nothing to seed or load
+        return QObject::tr("No trainable weights");
     if (spec.weights_path.empty())
-        return QObject::tr("Weights: seeded (seed %1)").arg(spec.seed);
+        return QObject::tr("Weights: torch.manual_seed(%1)").arg(spec.seed);
     const QString name = QFileInfo(QString::fromStdString(spec.weights_path)).fileName();
     if (spec.layout == WeightLayout::Gpt2Hf)
         return QObject::tr("Weights: %1, layer %2").arg(name).arg(spec.layer);

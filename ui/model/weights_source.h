@@ -34,7 +34,7 @@ ExperimentSpec specWithSeededWeights(const ExperimentSpec& current);
 std::optional<ExperimentSpec> specWithFileWeights(const ExperimentSpec& current, const QString& path,
                                                   std::optional<int> layer, QString* error);
 
-// "Weights: gpt2.safetensors, layer 3" or "Weights: seeded (seed 123)", for the status bar.
+// "Weights: gpt2.safetensors, layer 3" or "Weights: torch.manual_seed(123)" (seeded), for the status bar.
 QString weightsSummary(const ExperimentSpec& spec);
 
 } // namespace attnlab::ui

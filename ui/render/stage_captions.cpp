@@ -54,6 +54,17 @@ QString stageCaption(const Stage& stage, const Config& c)
     if (base.endsWith(QLatin1String(".heads")))
         return QStringLiteral("transpose(1, 2) swaps axes 1 and 2, putting num_heads before num_tokens, so each head "
                               "holds its own num_tokens × head_dim matrix. Only the strides change.");
+    if (c.kind == ModuleKind::SimpleSelfAttention) { // section 3.3: the tokens themselves, nothing trained
+        if (base == QLatin1String("attn_scores"))
+            return QStringLiteral("x @ x.T: the dot product of every token with every token, a num_tokens × "
+                                  "num_tokens matrix of scores; no weights, no scaling.");
+        if (base == QLatin1String("attn_weights"))
+            return QStringLiteral("softmax(attn_scores) along each row (not scaled) turns scores into weights "
+                                  "that sum to 1.");
+        if (base == QLatin1String("context"))
+            return QStringLiteral("attn_weights @ x: each token's context vector is a weighted mix of all the "
+                                  "input vectors.");
+    }
     if (base == QLatin1String("attn_scores"))
         return mha ? QStringLiteral(
                          "queries @ keys.transpose(2, 3): in every head, each query is compared with every "

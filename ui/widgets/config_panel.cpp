@@ -11,6 +11,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 namespace attnlab::ui {
 
@@ -28,8 +30,9 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     module_->setObjectName(QStringLiteral("module-class"));
     module_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     module_->setMinimumContentsLength(12);
-    for (ModuleKind k : {ModuleKind::MultiHeadAttention, ModuleKind::MultiHeadAttentionWrapper,
-                         ModuleKind::CausalAttention, ModuleKind::SelfAttentionV2, ModuleKind::SelfAttentionV1})
+    for (ModuleKind k :
+         {ModuleKind::MultiHeadAttention, ModuleKind::MultiHeadAttentionWrapper, ModuleKind::CausalAttention,
+          ModuleKind::SelfAttentionV2, ModuleKind::SelfAttentionV1, ModuleKind::SimpleSelfAttention})
         module_->addItem(QString::fromStdString(module_class_name(k)), static_cast<int>(k));
 
     form_ = new QFormLayout;
@@ -57,6 +60,26 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     training_->setToolTip(tr("model.train(): dropout zeroes attention weights (the After dropout heatmap)."));
     form_->addRow(QString(), training_);
     connect(training_, &QCheckBox::toggled, session_, &Session::setTraining);
+    // Seeds as the book calls torch.manual_seed: before constructing the module, and (optionally)
+    // again right before the forward, as it does before its dropout example.
+    seed_ = new QSpinBox;
+    seed_->setObjectName(QStringLiteral("seed"));
+    seed_->setRange(0, std::numeric_limits<int>::max());
+    seed_->setPrefix(QStringLiteral("torch.manual_seed("));
+    seed_->setSuffix(QStringLiteral(")"));
+    seed_->setToolTip(tr("Called before the module is constructed: the weights are PyTorch's for this seed."));
+    form_->addRow(tr("seed"), seed_);
+    connect(seed_, &QSpinBox::valueChanged, this, [this](int v) { session_->setSeed(static_cast<std::uint64_t>(v)); });
+    dropoutSeed_ = new QSpinBox;
+    dropoutSeed_->setObjectName(QStringLiteral("dropout-seed"));
+    dropoutSeed_->setRange(-1, std::numeric_limits<int>::max());
+    dropoutSeed_->setSpecialValueText(tr("continue the stream"));
+    dropoutSeed_->setToolTip(tr("torch.manual_seed called again right before the forward, which re-seeds dropout's "
+                                "masks; at the lowest value dropout continues where the initialisation left off."));
+    form_->addRow(tr("dropout seed"), dropoutSeed_);
+    connect(dropoutSeed_, &QSpinBox::valueChanged, this, [this](int v) {
+        session_->setDropoutSeed(v < 0 ? std::nullopt : std::optional<std::uint64_t>(static_cast<std::uint64_t>(v)));
+    });
     bias_ = new QCheckBox(QStringLiteral("qkv_bias"));
     bias_->setObjectName(QStringLiteral("qkv_bias"));
     form_->addRow(QString(), bias_);
@@ -139,6 +162,16 @@ void ConfigPanel::refresh()
         const QSignalBlocker blockTraining(training_);
         training_->setChecked(session_->training());
         training_->setEnabled(hasSlot("dropout"));
+        const auto& spec = session_->spec();
+        const QSignalBlocker blockSeed(seed_);
+        if (spec.seed <=
+            static_cast<std::uint64_t>(seed_->maximum())) // larger seeds (session files) show as typed elsewhere
+            seed_->setValue(static_cast<int>(spec.seed));
+        const QSignalBlocker blockDropoutSeed(dropoutSeed_);
+        const bool fits =
+            spec.dropout_seed && *spec.dropout_seed <= static_cast<std::uint64_t>(dropoutSeed_->maximum());
+        dropoutSeed_->setValue(fits ? static_cast<int>(*spec.dropout_seed) : -1);
+        dropoutSeed_->setEnabled(session_->training() && hasSlot("dropout"));
     }
     module_->setCurrentIndex(module_->findData(static_cast<int>(c.kind)));
 

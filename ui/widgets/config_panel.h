@@ -13,6 +13,7 @@ class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
+class QSpinBox;
 
 namespace attnlab::ui {
 
@@ -33,6 +34,8 @@ private:
     std::map<std::string, QAbstractSpinBox*> spins_;
     QCheckBox* bias_;
     QCheckBox* training_;
+    QSpinBox* seed_;
+    QSpinBox* dropoutSeed_;
     QLabel* headDim_;
     QFormLayout* form_;
 };

@@ -16,6 +16,18 @@
 
 namespace attnlab::ui {
 
+namespace {
+
+// Four decimals, as the book prints its tensors, so a printed value can be found in the grid.
+QString gridValue(float value)
+{
+    if (!std::isfinite(value))
+        return formatValue(value);
+    return QString::number(value, 'f', std::abs(value) >= 1000 ? 1 : 4);
+}
+
+} // namespace
+
 TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
     batch_ = new QSpinBox;
@@ -140,7 +152,7 @@ void TensorGrid::refresh()
     for (int r = 0; r < shownRows; ++r)
         for (int c = 0; c < shownCols; ++c) {
             const float v = at(r, c);
-            auto* item = new QTableWidgetItem(formatValue(v));
+            auto* item = new QTableWidgetItem(gridValue(v));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (std::isinf(v))
                 item->setBackground(QColor(0xc8, 0xc8, 0xc8));
