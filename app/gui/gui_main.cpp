@@ -12,6 +12,7 @@
 #include "model/session.h"
 #include "tensor/threads.h"
 #include "pages/debug/transfer_view.h"
+#include "shell/compare_actions.h"
 #include "shell/weights_actions.h"
 
 #include <QApplication>
@@ -106,6 +107,7 @@ int main(int argc, char** argv)
     });
     addShellOptions(parser);   // --open, --save-session, --presentation, --guide (ui/shell/app_shell.h)
     addWeightsOptions(parser); // --weights, --layer, --weights-dialog (ui/shell/weights_actions.h)
+    addCompareOptions(parser); // --compare FILE (ui/shell/compare_actions.h)
     parser.process(app);
     // One core stays with the GUI thread: on a two-core laptop a second engine thread (and its
     // OpenMP spin-wait) would starve painting, and small edits gain nothing from it.
@@ -193,7 +195,7 @@ int main(int argc, char** argv)
     } catch (const std::exception& e) {
         refuse(QString::fromUtf8(e.what()));
     }
-    if (bug || parser.isSet("lesson") || !transferEdits.empty())
+    if (bug || parser.isSet("lesson") || !transferEdits.empty() || parser.isSet("compare"))
         session.setView(ViewMode::Debug);
 
     MainWindow window(&session);
