@@ -21,5 +21,7 @@ int cmd_equivalence(const std::vector<std::string>& argv);
 int cmd_tradeoffs(const std::vector<std::string>& argv);
 // "Load your own": what a weights file says about its module (cli_inspect.cpp).
 int cmd_inspect(const std::vector<std::string>& argv);
+// Compare With My Code: a learner's recorded module against the book's stages (cli_compare.cpp).
+int cmd_compare(const std::vector<std::string>& argv);
 
 } // namespace cli

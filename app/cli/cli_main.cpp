@@ -39,6 +39,9 @@ Commands:
   inspect FILE [--json]
       What a weights file (a module's state_dict or a GPT-2 checkpoint) says: layout, module, d_in, d_out,
       qkv_bias, layers, context_length; and the num_heads that d_out allows (the weights do not store it).
+  compare FILE [--num-heads H] [--json]
+      Your own module, recorded with attention_lab_probe.py, against the book's stages on the same weights
+      and input: the first stage where it diverges (values, shape, error or missing), its line, a known bug.
 
 Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".
 --seed S is torch.manual_seed(S) before the module is constructed: the weights are PyTorch's, bit for bit.
@@ -54,10 +57,11 @@ int main(int argc, char** argv)
         {"validate", cli::cmd_validate},   {"trace", cli::cmd_trace},       {"run", cli::cmd_run},
         {"bench", cli::cmd_bench},         {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer},
         {"contract", cli::cmd_contract},   {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence},
-        {"tradeoffs", cli::cmd_tradeoffs}, {"inspect", cli::cmd_inspect}};
+        {"tradeoffs", cli::cmd_tradeoffs}, {"inspect", cli::cmd_inspect},   {"compare", cli::cmd_compare}};
     if (argc < 2) { // one line on stderr, like every other usage error; --help prints the whole text
-        std::cerr << "Usage: attention-lab-cli <command> [options], with a command among validate, trace, run, bench, "
-                     "diagnose, transfer, contract, layout, equivalence, tradeoffs and inspect; --help says more.\n";
+        std::cerr
+            << "Usage: attention-lab-cli <command> [options], with a command among validate, trace, run, bench, "
+               "diagnose, transfer, contract, layout, equivalence, tradeoffs, inspect and compare; --help says more.\n";
         return 2;
     }
     if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
@@ -72,7 +76,7 @@ int main(int argc, char** argv)
     if (it == commands.end()) {
         std::cerr << "attention-lab-cli: unknown command '" << argv[1]
                   << "'; try validate, trace, run, bench, diagnose, transfer, contract, layout, equivalence, "
-                     "tradeoffs or inspect.\n";
+                     "tradeoffs, inspect or compare.\n";
         return 2;
     }
     try {

@@ -9,6 +9,7 @@
 #include "model/presets.h"
 #include "model/session.h"
 #include "tensor/threads.h"
+#include "shell/compare_actions.h"
 #include "shell/weights_actions.h"
 
 #include <QApplication>
@@ -102,6 +103,7 @@ int main(int argc, char** argv)
     });
     addShellOptions(parser);   // --open, --save-session, --presentation, --guide (ui/shell/app_shell.h)
     addWeightsOptions(parser); // --weights, --layer, --weights-dialog (ui/shell/weights_actions.h)
+    addCompareOptions(parser); // --compare FILE (ui/shell/compare_actions.h)
     parser.process(app);
     // One core stays with the GUI thread: on a two-core laptop a second engine thread (and its
     // OpenMP spin-wait) would starve painting, and small edits gain nothing from it.
@@ -188,7 +190,7 @@ int main(int argc, char** argv)
     } catch (const std::exception& e) {
         refuse(QString::fromUtf8(e.what()));
     }
-    if (bug || parser.isSet("lesson") || !transferEdits.empty()) {
+    if (bug || parser.isSet("lesson") || !transferEdits.empty() || parser.isSet("compare")) {
         session.setView(ViewMode::Debug);
         // Lesson choices are the session's: the Debugging tab shows whatever it holds.
         if (bug)
@@ -197,8 +199,9 @@ int main(int argc, char** argv)
             session.setTransferLine(role, written, !written);
         session.setDebugSection(parser.isSet("lesson")
                                     ? static_cast<DebugSection>(lessons.indexOf(parser.value("lesson")))
-                                : bug ? DebugSection::Bugs
-                                      : DebugSection::Transfer);
+                                : bug                          ? DebugSection::Bugs
+                                : parser.isSet("compare")      ? DebugSection::YourCode
+                                                               : DebugSection::Transfer);
     }
 
     MainWindow window(&session);

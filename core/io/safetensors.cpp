@@ -68,7 +68,12 @@ std::string brief(const Json& value)
     return clipped(value.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
-int dtype_size(const std::string& path, const std::string& name, const std::string& dtype)
+bool is_float_dtype(const std::string& dtype)
+{
+    return dtype == "F32" || dtype == "F16" || dtype == "BF16" || dtype == "F64";
+}
+
+int dtype_size(const std::string& path, const std::string& name, const std::string& dtype, bool allow_integers)
 {
     if (dtype == "F32")
         return 4;
@@ -76,6 +81,14 @@ int dtype_size(const std::string& path, const std::string& name, const std::stri
         return 2;
     if (dtype == "F64")
         return 8;
+    if (allow_integers && (dtype == "I64"))
+        return 8;
+    if (allow_integers && dtype == "I32")
+        return 4;
+    if (allow_integers && dtype == "I16")
+        return 2;
+    if (allow_integers && (dtype == "I8" || dtype == "U8" || dtype == "BOOL"))
+        return 1;
     if (dtype == "I64" || dtype == "I32" || dtype == "I16" || dtype == "I8" || dtype == "U8" || dtype == "BOOL")
         fail(path, "stores tensor '" + clipped(name) + "' as integer dtype " + dtype +
                        ", but attention weights and inputs must be floating point (F32, F16, BF16 or F64).");
@@ -83,7 +96,8 @@ int dtype_size(const std::string& path, const std::string& name, const std::stri
                    "'; supported dtypes are F32, F16, BF16 and F64.");
 }
 
-Entry parse_entry(const std::string& path, const std::string& name, const Json& value, std::uint64_t data_size)
+Entry parse_entry(const std::string& path, const std::string& name, const Json& value, std::uint64_t data_size,
+                  const SafetensorsOptions& options)
 {
     const std::string where = "has a header entry '" + clipped(name) + "' ";
     if (!value.is_object() || !value.contains("dtype") || !value.contains("shape") || !value.contains("data_offsets"))
@@ -91,7 +105,7 @@ Entry parse_entry(const std::string& path, const std::string& name, const Json& 
     if (!value["dtype"].is_string())
         fail(path, where + "whose dtype is not a string such as \"F32\".");
     Entry e{name, value["dtype"].get<std::string>(), {}, 0, 0};
-    const std::uint64_t elem = static_cast<std::uint64_t>(dtype_size(path, name, e.dtype));
+    const std::uint64_t elem = static_cast<std::uint64_t>(dtype_size(path, name, e.dtype, options.skip_non_float));
 
     const Json& shape = value["shape"];
     if (!shape.is_array())
@@ -109,6 +123,11 @@ Entry parse_entry(const std::string& path, const std::string& name, const Json& 
         numel *= dim;
         e.shape.push_back(static_cast<std::int64_t>(dim));
     }
+    // Before the offsets: a header may promise a huge tensor in a small file, and the message should say so.
+    if (options.max_tensor_bytes > 0 && numel * elem > options.max_tensor_bytes)
+        fail(path, where + "of shape " + shape_to_string(e.shape) + ", which takes " +
+                       std::to_string(numel * elem / (1024 * 1024)) + " MB, beyond the " +
+                       std::to_string(options.max_tensor_bytes / (1024 * 1024)) + " MB allowed per tensor.");
 
     const Json& offsets = value["data_offsets"];
     if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() ||
@@ -191,7 +210,7 @@ std::string SafetensorsFile::meta(const std::string& key, const std::string& fal
     return fallback;
 }
 
-SafetensorsFile read_safetensors(const std::string& path)
+SafetensorsFile read_safetensors(const std::string& path, const SafetensorsOptions& options)
 {
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
@@ -220,10 +239,10 @@ SafetensorsFile read_safetensors(const std::string& path)
     in.read(bytes.data() + 8, static_cast<std::streamsize>(size - 8));
     if (!in || in.gcount() != static_cast<std::streamsize>(size - 8))
         fail(path, "could not be read to the end; it may have changed while being read.");
-    return parse_safetensors(bytes, path);
+    return parse_safetensors(bytes, path, options);
 }
 
-SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& path)
+SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& path, const SafetensorsOptions& options)
 {
     const std::uint64_t size = bytes.size();
     if (size < 8)
@@ -280,7 +299,7 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& p
     std::vector<Entry> entries;
     for (const auto& [name, value] : json.items()) {
         if (name != "__metadata__") {
-            entries.push_back(parse_entry(path, name, value, data_size));
+            entries.push_back(parse_entry(path, name, value, data_size, options));
             continue;
         }
         if (!value.is_object())
@@ -300,8 +319,9 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& p
             fail(path, "has tensors '" + clipped(entries[i - 1].name) + "' and '" + clipped(entries[i].name) +
                            "' whose data overlap; each tensor needs its own byte range.");
     for (const Entry& e : entries) {
-        file.tensors.emplace_back(e.name, decode(e, data + e.begin));
         file.dtypes[e.name] = e.dtype;
+        if (is_float_dtype(e.dtype)) // only integers get this far when skip_non_float is off
+            file.tensors.emplace_back(e.name, decode(e, data + e.begin));
     }
     return file;
 }

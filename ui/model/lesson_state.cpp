@@ -10,7 +10,7 @@ namespace attnlab::ui {
 
 namespace {
 
-constexpr std::array<const char*, 3> kSectionNames = {"contract", "bugs", "transfer"};
+constexpr std::array<const char*, 4> kSectionNames = {"contract", "bugs", "transfer", "your-code"};
 constexpr std::int64_t kLargestTransferWidth = 4096;
 
 } // namespace
@@ -58,7 +58,7 @@ std::optional<LessonState> lessonsFromJson(const QJsonObject& o, QString* error)
         return std::nullopt;
     const auto sec = debugSectionFromName(section);
     if (!sec) {
-        *error = QObject::tr("\"section\" of \"lessons\" must be contract, bugs or transfer, not %1.")
+        *error = QObject::tr("\"section\" of \"lessons\" must be contract, bugs, transfer or your-code, not %1.")
                      .arg(f::describe(section));
         return std::nullopt;
     }

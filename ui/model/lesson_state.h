@@ -12,7 +12,7 @@
 
 namespace attnlab::ui {
 
-enum class DebugSection { Contract, Bugs, Transfer };
+enum class DebugSection { Contract, Bugs, Transfer, YourCode };
 
 // The transfer lesson's weights: SelfAttention_v2 initialised from this seed, copied into a SelfAttention_v1.
 inline constexpr std::uint64_t kTransferSeed = 123;

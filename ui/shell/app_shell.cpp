@@ -1,4 +1,5 @@
 #include "shell/app_shell.h"
+#include "shell/compare_actions.h"
 
 #include "shell/export_actions.h"
 #include "shell/file_actions.h"
@@ -108,6 +109,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     history_ = new SettingsHistory(session_, this);
     files_ = new FileActions(window_, session_, history_, this);
     weights_ = new WeightsActions(window_, session_, this);
+    compare_ = new CompareActions(window_, session_, window_->debugView(), this);
     exports_ = new ExportActions(window_, session_, this);
     presentation_ = new PresentationMode(window_, this);
     QWidget* column = window_->configPanel(); // the settings column is the scroll area around the panel
@@ -125,6 +127,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     connect(files_, &FileActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
     connect(weights_, &WeightsActions::message, window_,
+            [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
+    connect(compare_, &CompareActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
     connect(exports_, &ExportActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
@@ -155,6 +159,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         QMetaObject::invokeMethod(
             this, [this, path = parser.value(QStringLiteral("weights"))] { weights_->openDialog(path); },
             Qt::QueuedConnection);
+    if (parser.isSet(QStringLiteral("compare"))) // no dialog at start-up: a missing num_heads is said inline
+        compare_->openRecording(parser.value(QStringLiteral("compare")), false);
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
     if (parser.isSet(QStringLiteral("save-session")))
@@ -179,6 +185,7 @@ void AppShell::buildMenus()
     files_->populateMenu(file);
     file->addSeparator();
     weights_->populateMenu(file);
+    compare_->populateFileMenu(file);
     file->addSeparator();
     exports_->populateMenu(file->addMenu(tr("&Export")));
     file->addSeparator();
@@ -214,6 +221,8 @@ void AppShell::buildMenus()
         });
         a->setToolTip(tr("Open this lesson in the guided-lessons panel."));
     }
+
+    compare_->populateHelpMenu(bar->addMenu(tr("&Help")));
 }
 
 void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)

@@ -11,6 +11,7 @@ class QDockWidget;
 
 namespace attnlab::ui {
 
+class CompareActions;
 class ExportActions;
 class FileActions;
 class LessonsPanel;
@@ -39,6 +40,7 @@ public:
     SettingsHistory* history() const { return history_; }
     FileActions* files() const { return files_; }
     WeightsActions* weights() const { return weights_; }
+    CompareActions* compare() const { return compare_; }
     ExportActions* exports() const { return exports_; }
     PresentationMode* presentation() const { return presentation_; }
     LessonsPanel* lessonsPanel() const { return lessons_; }
@@ -55,6 +57,7 @@ private:
     SettingsHistory* history_;
     FileActions* files_;
     WeightsActions* weights_;
+    CompareActions* compare_;
     ExportActions* exports_;
     PresentationMode* presentation_;
     LessonsPanel* lessons_;

@@ -4,6 +4,8 @@
 #include "pages/debug/bug_view.h"
 #include "pages/debug/contract_view.h"
 #include "pages/debug/transfer_view.h"
+#include "pages/debug/your_code_view.h"
+#include "model/recording_compare.h"
 
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -15,12 +17,15 @@ DebugView::DebugView(Session* session, QWidget* parent) : QWidget(parent)
     contract_ = new ContractView(session);
     bugs_ = new BugView(session);
     transfer_ = new TransferView(session);
+    compare_ = new RecordingCompare(this);
+    yourCode_ = new YourCodeView(compare_);
     sections_ = new QTabWidget;
     sections_->setObjectName(QStringLiteral("debug-sections"));
     sections_->setDocumentMode(true);
     sections_->addTab(contract_, tr("The argument contract"));
     sections_->addTab(bugs_, tr("Injected bugs: the first divergence"));
     sections_->addTab(transfer_, tr("Weight transfer"));
+    sections_->addTab(yourCode_, tr("Your code"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(sections_);

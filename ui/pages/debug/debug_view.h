@@ -1,7 +1,8 @@
 #pragma once
 // The "Debugging" tab: three lessons on the habits that catch silent mistakes -- read the call slot
 // by slot (argument contract), find the first stage where a buggy forward parts from the book's
-// (injected bugs), and check a weight copy by comparing outputs (weight transfer).
+// (injected bugs), and check a weight copy by comparing outputs (weight transfer); then the same first
+// divergence in the learner's own recorded module (your code).
 #include "model/lesson_state.h"
 
 #include <QWidget>
@@ -12,8 +13,10 @@ namespace attnlab::ui {
 
 class BugView;
 class ContractView;
+class RecordingCompare;
 class Session;
 class TransferView;
+class YourCodeView;
 
 class DebugView : public QWidget {
     Q_OBJECT
@@ -22,6 +25,8 @@ public:
     ContractView* contractView() const { return contract_; }
     BugView* bugView() const { return bugs_; }
     TransferView* transferView() const { return transfer_; }
+    YourCodeView* yourCodeView() const { return yourCode_; }
+    RecordingCompare* recordingCompare() const { return compare_; }
     QTabWidget* sections() const { return sections_; }
     void showSection(DebugSection section);
 
@@ -29,6 +34,8 @@ private:
     ContractView* contract_;
     BugView* bugs_;
     TransferView* transfer_;
+    RecordingCompare* compare_;
+    YourCodeView* yourCode_;
     QTabWidget* sections_;
 };
 

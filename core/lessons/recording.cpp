@@ -1,0 +1,115 @@
+// Reading a recording: the safetensors container first (with BOOL and integer tensors checked but
+// skipped, and a size cap per tensor before anything is allocated), then the metadata JSON, every
+// field type-checked, since the file comes from a notebook and may be damaged or hand-made.
+#include "lessons/recording.h"
+
+#include "io/safetensors.h"
+#include "lessons/recording_detail.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace attnlab {
+
+namespace {
+
+using Json = nlohmann::json;
+using detail::malformed;
+constexpr const char* kMetadataKey = "attention_lab_recording";
+constexpr const char* kFormat = "attention-lab-recording";
+// The metadata nests 4 levels (object, events, event, shape); anything deeper is not a recording, and
+// copying a value a million levels deep would recurse past the stack.
+constexpr int kMaxNesting = 16;
+
+bool nested_too_deeply(const std::string& text)
+{
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (in_string) {
+            if (ch == '\\')
+                ++i;
+            else if (ch == '"')
+                in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if ((ch == '[' || ch == '{') && ++depth > kMaxNesting) {
+            return true;
+        } else if ((ch == ']' || ch == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+const RecordedScope* Recording::find_scope(const std::string& scope) const
+{
+    for (const RecordedScope& s : scopes)
+        if (s.scope == scope)
+            return &s;
+    return nullptr;
+}
+
+namespace {
+
+Recording from_file(const SafetensorsFile& file, const std::string& path)
+{
+    const std::string text = file.meta(kMetadataKey);
+    if (text.empty())
+        throw Error("'" + path + "' is a safetensors file but not a recording (it has no " + kMetadataKey +
+                    " metadata); record your module with attention_lab_probe.py (Help > Record Your Module).");
+    if (nested_too_deeply(text))
+        malformed(path, "its metadata nests too deeply");
+    const Json meta = Json::parse(text, nullptr, false);
+    if (meta.is_discarded() || !meta.is_object())
+        malformed(path, "its metadata is not a JSON object");
+    const detail::Fields top{meta, path, "the recording"};
+    if (top.text("format") != kFormat)
+        malformed(path, "its format is not " + std::string(kFormat));
+    const Json& version = top.get("version");
+    if (!version.is_number_integer())
+        malformed(path, "its version is not a number");
+    if (version.get<std::int64_t>() > kRecordingVersion)
+        throw Error("'" + path + "' was recorded in format version " + std::to_string(version.get<std::int64_t>()) +
+                    ", newer than the version " + std::to_string(kRecordingVersion) +
+                    " this Attention Lab reads; update Attention Lab or record with its own attention_lab_probe.py.");
+    if (version.get<std::int64_t>() < 1)
+        malformed(path, "its version is below 1");
+    Recording rec;
+    rec.path = path;
+    try {
+        detail::read_metadata(rec, meta, file, path);
+    } catch (const Json::exception&) { // a type the checks above did not foresee: still one sentence
+        malformed(path, "its metadata has a field of the wrong type");
+    }
+    return rec;
+}
+
+constexpr SafetensorsOptions kOptions{true, kRecordingMaxTensorBytes};
+
+} // namespace
+
+Recording parse_recording(const std::string& bytes, const std::string& path)
+{
+    return from_file(parse_safetensors(bytes, path, kOptions), path);
+}
+
+Recording read_recording(const std::string& path)
+{
+    // The reader loads the whole file; refuse a huge one before that (it checks missing files, FIFOs, ...).
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) {
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec && size > kRecordingMaxBytes)
+            throw Error("'" + path + "' is " + std::to_string(size / (1024 * 1024)) +
+                        " MB, beyond the 1 GB a recording may have; record your module on a shorter input.");
+    }
+    return from_file(read_safetensors(path, kOptions), path);
+}
+
+} // namespace attnlab

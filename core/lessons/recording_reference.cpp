@@ -1,0 +1,151 @@
+// The book's stages on a learner's weights and input. A port of tests/reference/book_stages.py: the same
+// module rule, the same refusals (as a "config" problem the matcher reports), the same forms and extras;
+// the stages themselves come from the engine's own traced forward.
+#include "lessons/recording_reference.h"
+
+#include "lessons/recording_stages.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+#include <set>
+
+namespace attnlab {
+
+namespace {
+
+// load_state_dict(strict=False) followed by the probe's rule: nothing missing (but out_proj when
+// allowed), nothing unexpected, every shape as the module's. Empty when the parameters fit.
+std::string load_problem(const Config& config, const StateDict& params, bool allow_missing_out_proj)
+{
+    std::set<std::string> expected;
+    for (const ParameterSpec& spec : parameter_specs(config)) {
+        expected.insert(spec.name);
+        const auto it = params.find(spec.name);
+        if (it == params.end()) {
+            if (allow_missing_out_proj && spec.name.starts_with("out_proj."))
+                continue;
+            return "it has no parameter " + spec.name;
+        }
+        if (it->second.shape() != spec.shape)
+            return spec.name + " has shape " + shape_to_string(it->second.shape()) + ", the book's " +
+                   shape_to_string(spec.shape);
+    }
+    for (const auto& [name, tensor] : params)
+        if (!expected.count(name))
+            return "the book's module has no parameter " + name;
+    return {};
+}
+
+} // namespace
+
+const ReferenceStage* BookReference::find(const std::string& name) const
+{
+    for (const ReferenceStage& s : stages)
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+std::optional<ModuleKind> recorded_module_kind(const Recording& rec)
+{
+    static const std::regex head_query(R"(heads\.\d+\.W_query\.weight)");
+    for (const auto& [name, tensor] : rec.parameters)
+        if (std::regex_match(name, head_query))
+            return ModuleKind::MultiHeadAttentionWrapper;
+    const auto& p = rec.parameters;
+    if (p.count("W_query") && p.at("W_query").dim() == 2)
+        return ModuleKind::SelfAttentionV1;
+    if (!p.count("W_query.weight"))
+        return std::nullopt;
+    if (p.count("out_proj.weight") || rec.attributes.count("num_heads"))
+        return ModuleKind::MultiHeadAttention;
+    std::string lower = rec.class_name;
+    for (char& c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool mask = std::find(rec.buffers.begin(), rec.buffers.end(), "mask") != rec.buffers.end();
+    return mask || lower.find("causal") != std::string::npos ? ModuleKind::CausalAttention
+                                                             : ModuleKind::SelfAttentionV2;
+}
+
+BookReference book_reference(const Recording& rec, std::int64_t given_heads)
+{
+    const auto kind = recorded_module_kind(rec);
+    if (!kind)
+        throw Error("'" + rec.path +
+                    "' records weights that fit none of the book's five attention modules "
+                    "(it needs W_query, W_key and W_value, as parameters or nn.Linear layers).");
+    BookReference ref;
+    ref.kind = *kind;
+    ref.x = rec.input;
+    ref.weights = rec.parameters;
+    Config& c = ref.config;
+    c.kind = *kind;
+    c.dropout = 0.0;
+    const std::string module = module_class_name(*kind);
+    const std::string query = *kind == ModuleKind::SelfAttentionV1             ? "W_query"
+                              : *kind == ModuleKind::MultiHeadAttentionWrapper ? "heads.0.W_query.weight"
+                                                                               : "W_query.weight";
+    const Tensor* q = ref.weights.count(query) ? &ref.weights.at(query) : nullptr;
+    if (!q || q->dim() != 2) {
+        ref.problem = "the recorded " + query + " is not a matrix, as the book's " + module + " keeps it.";
+        return ref;
+    }
+    const bool v1 = *kind == ModuleKind::SelfAttentionV1;
+    c.d_in = q->size(v1 ? 0 : 1);
+    c.d_out = q->size(v1 ? 1 : 0);
+    c.qkv_bias =
+        ref.weights.count(*kind == ModuleKind::MultiHeadAttentionWrapper ? "heads.0.W_query.bias" : "W_query.bias") > 0;
+    const std::int64_t dims = c.is_batched() ? 3 : 2;
+    if (ref.x.dim() != dims || ref.x.size(-1) != c.d_in) {
+        ref.problem = "the book's " + module + " takes " + std::to_string(dims) + "-D input of width " +
+                      std::to_string(c.d_in) + ", but the recorded x is " + shape_to_string(ref.x.shape()) + ".";
+        return ref;
+    }
+    c.context_length = ref.x.size(-2);
+    c.num_heads = 1;
+    if (*kind == ModuleKind::MultiHeadAttentionWrapper) {
+        std::int64_t heads = 0;
+        for (const auto& [name, tensor] : ref.weights)
+            if (name.starts_with("heads."))
+                heads = std::max<std::int64_t>(heads, 1 + std::atoll(name.c_str() + 6));
+        c.num_heads = std::min<std::int64_t>(heads, 4096);
+    }
+    if (*kind == ModuleKind::MultiHeadAttention) {
+        const auto attr = [&](const char* name) {
+            const auto it = rec.attributes.find(name);
+            return it != rec.attributes.end() && it->second.integer ? static_cast<std::int64_t>(it->second.value) : 0;
+        };
+        c.num_heads = given_heads > 0 ? given_heads : attr("num_heads");
+        if (c.num_heads == 0 && attr("head_dim") > 0)
+            c.num_heads = c.d_out / attr("head_dim");
+        if (c.num_heads == 0 && !rec.attributes.count("num_heads"))
+            throw NumHeadsNeeded("'" + rec.path +
+                                     "' does not record num_heads and the weights cannot say it "
+                                     "(splitting d_out=" +
+                                     std::to_string(c.d_out) + " into heads is a reshape); give it with --num-heads.",
+                                 c.d_out);
+        if (c.num_heads < 1 || c.d_out % c.num_heads != 0) {
+            ref.problem = "num_heads " + std::to_string(c.num_heads) + " does not split d_out " +
+                          std::to_string(c.d_out) + " into heads of equal size.";
+            return ref;
+        }
+        ref.has_out_proj = ref.weights.count("out_proj.weight") > 0;
+    }
+    try {
+        if (const std::string p = load_problem(c, ref.weights, !ref.has_out_proj); !p.empty()) {
+            ref.problem = "the recorded weights do not fit the book's " + module + ": " + p + ".";
+            return ref;
+        }
+        return build_book_stages(std::move(ref));
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const Error& e) {
+        ref.problem = "the book's " + module + " cannot run on the recorded weights and input: " + e.what();
+        return ref;
+    }
+}
+
+} // namespace attnlab

@@ -1,0 +1,160 @@
+// Compare With My Code against the reference matcher: every recorded case of tests/data/student_modules
+// (recorded by the student_recordings fixture) must give expected.json's stage, kind, line and scope, the
+// book's modules none; the known bugs are named; bad recordings are refused with one sentence.
+#include "common/recording_files.h"
+#include "lessons/compare_recording.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnlab;
+
+class TestCompareRecording : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void every_case_data();
+    void every_case();
+    void known_bugs_named_data();
+    void known_bugs_named();
+    void mask_bool_tensors_skipped();
+    void num_heads_given_or_asked();
+    void refusals_data();
+    void refusals();
+};
+
+void TestCompareRecording::every_case_data()
+{
+    QTest::addColumn<QJsonObject>("spec");
+    const QJsonArray cases = student_cases();
+    QVERIFY(cases.size() >= 26);
+    for (const QJsonValue& c : cases)
+        QTest::newRow(qPrintable(c["name"].toString())) << c.toObject();
+}
+
+void TestCompareRecording::every_case()
+{
+    QFETCH(QJsonObject, spec);
+    const RecordingComparison r = compare_recording_file(recording_path(spec["name"].toString()).toStdString());
+    QCOMPARE(QString::fromStdString(r.recorded_class), spec["class"].toString());
+    const QJsonValue want = spec["expected"];
+    if (want.isNull()) {
+        QVERIFY2(!r.first, r.first ? r.first->stage.c_str() : "");
+        return;
+    }
+    QVERIFY(r.first.has_value());
+    QCOMPARE(QString::fromStdString(r.first->stage), want["stage"].toString());
+    QCOMPARE(QString::fromStdString(r.first->kind), want["kind"].toString());
+    QCOMPARE(r.first->line, want["line"].toInt());
+    QCOMPARE(QString::fromStdString(r.first->scope), want["scope"].toString());
+    QVERIFY(!describe_difference(*r.first).empty());
+}
+
+void TestCompareRecording::known_bugs_named_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("bug");
+    for (const char* b :
+         {"skip_head_transpose", "view_heads_first", "skip_mask", "mask_diagonal_0", "scale_by_d_out",
+          "softmax_wrong_dim", "skip_contiguous", "merge_without_transpose", "skip_out_proj", "swap_d_in_d_out"})
+        QTest::newRow(b) << b
+                         << QString(b).replace('_', '-').replace("d-in-d-out", "d_in-d_out").replace("d-out", "d_out");
+    QTest::newRow("reshape is the same mistake") << "reshape_without_transpose"
+                                                 << "merge-without-transpose";
+    QTest::newRow("a mistake the lab does not inject") << "keys_T_4d"
+                                                       << "";
+    QTest::newRow("an error other than the bug's") << "mask_not_cut"
+                                                   << "";
+    QTest::newRow("single-head modules have no injected bugs") << "causal_no_scaling"
+                                                               << "";
+}
+
+void TestCompareRecording::known_bugs_named()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, bug);
+    const RecordingComparison r = compare_recording_file(recording_path(name).toStdString());
+    QVERIFY(r.first.has_value());
+    QCOMPARE(QString::fromStdString(r.first->bug), bug);
+}
+
+void TestCompareRecording::mask_bool_tensors_skipped()
+{
+    // The book records `mask_bool` (BOOL) and its own mask buffer; both are read past, never matched.
+    const Recording rec = read_recording(recording_path("book-multi-head").toStdString());
+    bool saw_bool = false;
+    for (const RecordedEvent& e : rec.events)
+        if (e.dtype == "bool") {
+            saw_bool = true;
+            QVERIFY(!e.value.defined());
+        }
+    QVERIFY(saw_bool);
+    QVERIFY(!rec.parameters.count("mask"));
+    QCOMPARE(rec.buffers, std::vector<std::string>{"mask"});
+}
+
+void TestCompareRecording::num_heads_given_or_asked()
+{
+    Recording rec = read_recording(recording_path("book-multi-head").toStdString());
+    QCOMPARE(book_reference(rec).config.num_heads, 2);
+    QCOMPARE(book_reference(rec, 4).config.num_heads, 4); // given wins over the recorded attribute
+    QVERIFY(!book_reference(rec, 3).problem.empty());     // 3 does not split d_out=4: a config divergence
+    rec.attributes.erase("num_heads");
+    rec.attributes.erase("head_dim");
+    rec.parameters.erase("out_proj.weight"); // without these, nothing says it is MultiHeadAttention...
+    QCOMPARE(recorded_module_kind(rec), std::optional<ModuleKind>(ModuleKind::CausalAttention));
+    rec = read_recording(recording_path("book-multi-head").toStdString());
+    rec.attributes.erase("num_heads");
+    rec.attributes.erase("head_dim");
+    QVERIFY_THROWS_EXCEPTION(NumHeadsNeeded, book_reference(rec)); // ...with them, num_heads must be asked
+}
+
+void TestCompareRecording::refusals_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("says");
+    QFile f(recording_path("skip_mask"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray good = f.readAll();
+    QTest::newRow("truncated") << good.left(good.size() - 40) << "truncated";
+    QTest::newRow("empty") << QByteArray() << "too short";
+    QTest::newRow("garbage") << QByteArray("\x13\x37 this is no safetensors file at all, just text") << "header";
+    QTest::newRow("weights, not a recording")
+        << safetensors_bytes(
+               QJsonObject{
+                   {"x", QJsonObject{{"dtype", "F32"}, {"shape", QJsonArray{1}}, {"data_offsets", QJsonArray{0, 4}}}}},
+               QByteArray(4, '\0'))
+        << "not a recording";
+    QTest::newRow("newer version") << recording_bytes(minimal_recording_metadata(2)) << "newer";
+    QTest::newRow("1 GB tensor")
+        << recording_bytes(minimal_recording_metadata(),
+                           QJsonObject{{"rec.0000", QJsonObject{{"dtype", "F32"},
+                                                                {"shape", QJsonArray{16384, 16384}},
+                                                                {"data_offsets", QJsonArray{24, 1073741848.0}}}}})
+        << "MB allowed per tensor";
+    QJsonObject no_events = minimal_recording_metadata();
+    no_events.remove("events");
+    QTest::newRow("no events") << recording_bytes(no_events) << "no \"events\"";
+    QJsonObject bad_event = minimal_recording_metadata();
+    bad_event["events"] =
+        QJsonArray{QJsonObject{{"index", 0}, {"kind", "assign"}, {"scope", ""}, {"line", "x"}, {"source", ""}}};
+    QTest::newRow("wrong type") << recording_bytes(bad_event) << "line number";
+    QTest::newRow("fits no module") << recording_bytes(minimal_recording_metadata()) << "fit none";
+}
+
+void TestCompareRecording::refusals()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, says);
+    try {
+        compare_recording(parse_recording(bytes.toStdString(), "bad.safetensors"),
+                          book_reference(parse_recording(bytes.toStdString(), "bad.safetensors")));
+        QFAIL("accepted");
+    } catch (const Error& e) {
+        const QString message = QString::fromUtf8(e.what());
+        QVERIFY2(message.contains(says), qPrintable(message));
+        QVERIFY2(message.count(". ") == 0 && message.size() < 400, qPrintable(message)); // one sentence
+    }
+}
+
+QTEST_GUILESS_MAIN(TestCompareRecording)
+#include "test_compare_recording.moc"

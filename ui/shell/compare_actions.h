@@ -1,0 +1,52 @@
+#pragma once
+// File > Compare With My Code… and Help > Record Your Module…: a learner's own module, recorded with
+// resources/pytorch/attention_lab_probe.py, opened in Debugging > Your code. --compare FILE does the same
+// at start-up (for screenshots and tests).
+#include <QObject>
+#include <QString>
+
+class QCommandLineParser;
+class QMainWindow;
+class QMenu;
+
+namespace attnlab::ui {
+
+class RecordingCompare;
+class Session;
+class DebugView;
+
+// --compare FILE [--num-heads-compare H]
+void addCompareOptions(QCommandLineParser& parser);
+
+// Where the recorder is installed beside the program (share/attention-lab), or empty when it is not.
+QString installedRecorderPath();
+// The three lines a learner pastes into their notebook.
+QString recorderSnippet();
+
+class CompareActions : public QObject {
+    Q_OBJECT
+public:
+    CompareActions(QMainWindow* window, Session* session, DebugView* debug, QObject* parent = nullptr);
+    void populateFileMenu(QMenu* file);
+    void populateHelpMenu(QMenu* help);
+
+    // Opens a recording as the menu does once a file is chosen: asks for num_heads when the recording
+    // does not say it and `interactive` (the menu; not --compare), shows Debugging > Your code. True when
+    // compared; a refused file leaves its sentence inline in that section.
+    bool openRecording(const QString& path, bool interactive = true);
+    void showRecorderHelp();
+
+Q_SIGNALS:
+    void message(const QString& text); // for the status bar
+
+private:
+    void chooseFile();
+    void showSection();
+
+    QMainWindow* window_;
+    Session* session_;
+    DebugView* debug_;
+    QString lastDir_;
+};
+
+} // namespace attnlab::ui
