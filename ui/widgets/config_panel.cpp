@@ -77,6 +77,12 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     dropoutSeed_->setToolTip(tr("torch.manual_seed called again right before the forward, which re-seeds dropout's "
                                 "masks; at the lowest value dropout continues where the initialisation left off."));
     form_->addRow(tr("dropout seed"), dropoutSeed_);
+    // Their prefix and special text would size the whole form past the panel's width: let them take the
+    // column's width instead, as the other fields do.
+    for (QSpinBox* box : {seed_, dropoutSeed_}) {
+        box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        box->setMinimumWidth(80);
+    }
     connect(dropoutSeed_, &QSpinBox::valueChanged, this, [this](int v) {
         session_->setDropoutSeed(v < 0 ? std::nullopt : std::optional<std::uint64_t>(static_cast<std::uint64_t>(v)));
     });
