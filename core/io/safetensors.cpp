@@ -258,25 +258,9 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& p
 
     // A header nests 3 levels (object, entry, shape list). Deeper ones are refused before parsing: nlohmann's
     // parser copes, but copying or printing a value a million levels deep recurses past the stack.
-    std::size_t depth = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < header.size(); ++i) {
-        const char ch = header[i];
-        if (in_string) {
-            if (ch == '\\')
-                ++i;
-            else if (ch == '"')
-                in_string = false;
-        } else if (ch == '"') {
-            in_string = true;
-        } else if (ch == '[' || ch == '{') {
-            if (++depth > kMaxNesting)
-                fail(path, "has a header nested more than " + std::to_string(kMaxNesting) +
-                               " levels deep; a safetensors header maps tensor names to flat entries.");
-        } else if ((ch == ']' || ch == '}') && depth > 0) {
-            --depth;
-        }
-    }
+    if (json_nested_deeper_than(header, kMaxNesting))
+        fail(path, "has a header nested more than " + std::to_string(kMaxNesting) +
+                       " levels deep; a safetensors header maps tensor names to flat entries.");
 
     // Duplicate keys would silently collapse in the parsed object, so spot them while parsing.
     std::string duplicate;
@@ -324,6 +308,28 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& p
             file.tensors.emplace_back(e.name, decode(e, data + e.begin));
     }
     return file;
+}
+
+bool json_nested_deeper_than(std::string_view text, std::size_t limit)
+{
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (in_string) {
+            if (ch == '\\')
+                ++i;
+            else if (ch == '"')
+                in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if ((ch == '[' || ch == '{') && ++depth > limit) {
+            return true;
+        } else if ((ch == ']' || ch == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return false;
 }
 
 } // namespace attnlab

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -46,5 +47,8 @@ void write_safetensors(const std::string& path, const std::vector<std::pair<std:
 // Conversions used by the reader (exposed for tests).
 float half_to_float(std::uint16_t bits);
 float bfloat16_to_float(std::uint16_t bits);
+// Whether JSON text opens more than `limit` arrays or objects inside one another (strings skipped), checked
+// before parsing: copying or printing a value a million levels deep recurses past the stack.
+bool json_nested_deeper_than(std::string_view text, std::size_t limit);
 
 } // namespace attnlab

@@ -21,29 +21,7 @@ constexpr const char* kMetadataKey = "attention_lab_recording";
 constexpr const char* kFormat = "attention-lab-recording";
 // The metadata nests 4 levels (object, events, event, shape); anything deeper is not a recording, and
 // copying a value a million levels deep would recurse past the stack.
-constexpr int kMaxNesting = 16;
-
-bool nested_too_deeply(const std::string& text)
-{
-    int depth = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char ch = text[i];
-        if (in_string) {
-            if (ch == '\\')
-                ++i;
-            else if (ch == '"')
-                in_string = false;
-        } else if (ch == '"') {
-            in_string = true;
-        } else if ((ch == '[' || ch == '{') && ++depth > kMaxNesting) {
-            return true;
-        } else if ((ch == ']' || ch == '}') && depth > 0) {
-            --depth;
-        }
-    }
-    return false;
-}
+constexpr std::size_t kMaxNesting = 16;
 
 } // namespace
 
@@ -63,7 +41,7 @@ Recording from_file(const SafetensorsFile& file, const std::string& path)
     if (text.empty())
         throw Error("'" + path + "' is a safetensors file but not a recording (it has no " + kMetadataKey +
                     " metadata); record your module with attention_lab_probe.py (Help > Record Your Module).");
-    if (nested_too_deeply(text))
+    if (json_nested_deeper_than(text, kMaxNesting))
         malformed(path, "its metadata nests too deeply");
     const Json meta = Json::parse(text, nullptr, false);
     if (meta.is_discarded() || !meta.is_object())

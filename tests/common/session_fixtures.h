@@ -1,12 +1,46 @@
 #pragma once
-// What the UI tests wait for: a session whose trace is in and whose worker has nothing left to do.
+// What the UI tests start from and wait for: a session whose trace is in and whose worker has nothing
+// left to do; the main window over a new session with a preset computed; a diagnostic by its code.
+#include "model/presets.h"
 #include "model/session.h"
+#include "shell/main_window.h"
+
+#include <QSize>
+#include <QtTest>
+
+#include <memory>
+#include <string>
 
 namespace testing {
 
 inline bool idle(const attnlab::ui::Session& s)
 {
     return s.trace() && !s.busy();
+}
+
+inline bool hasDiagnostic(const attnlab::ui::Session& s, const std::string& code)
+{
+    for (const auto& d : s.diagnostics())
+        if (d.code == code)
+            return true;
+    return false;
+}
+
+// A new session and its window, shown (at `size` when given) with `preset` computed. QVERIFY inside:
+// call it from a test function or init(), which return at the first failure.
+inline void openWindow(std::unique_ptr<attnlab::ui::Session>& session, std::unique_ptr<attnlab::ui::MainWindow>& window,
+                       const QString& preset, QSize size = {})
+{
+    session = std::make_unique<attnlab::ui::Session>();
+    window = std::make_unique<attnlab::ui::MainWindow>(session.get());
+    if (size.isValid())
+        window->resize(size);
+    const attnlab::ui::Preset* p = attnlab::ui::findPreset(preset);
+    QVERIFY2(p, qPrintable(preset));
+    session->applyPreset(*p);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QTRY_VERIFY_WITH_TIMEOUT(idle(*session), 30000);
 }
 
 } // namespace testing

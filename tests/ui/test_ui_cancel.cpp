@@ -17,6 +17,7 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
+using testing::hasDiagnostic;
 using testing::idle;
 
 namespace {
@@ -29,14 +30,6 @@ void shoot(QWidget* window, const char* name)
         window->grab().save(dir + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
 }
 
-bool hasDiagnostic(const Session& s, const std::string& code)
-{
-    for (const auto& d : s.diagnostics())
-        if (d.code == code)
-            return true;
-    return false;
-}
-
 } // namespace
 
 class TestUiCancel : public QObject {
@@ -44,12 +37,7 @@ class TestUiCancel : public QObject {
 private Q_SLOTS:
     void init()
     {
-        session_ = std::make_unique<Session>();
-        window_ = std::make_unique<MainWindow>(session_.get());
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // (768, 768, 1024, 0.0, 12)
-        window_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
+        testing::openWindow(session_, window_, QStringLiteral("gpt2-small")); // (768, 768, 1024, 0.0, 12)
     }
     void cleanup()
     {

@@ -1,6 +1,7 @@
 // The Debugging tab, driven as a student would: type a call and take the corrected one, pick an
 // injected bug and find the first diverging stage the core names, see why a bug hides, and untick
 // parts of the weight copy until PyTorch complains (or, worse, does not).
+#include "common/session_fixtures.h"
 #include "lessons/contract.h"
 
 #include "model/bug_lesson.h"
@@ -68,13 +69,7 @@ class TestUiDebug : public QObject {
 private Q_SLOTS:
     void init()
     {
-        session_ = std::make_unique<Session>();
-        window_ = std::make_unique<MainWindow>(session_.get());
-        window_->resize(1600, 1000);
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        window_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(session_->trace() && !session_->busy(), 30000);
+        testing::openWindow(session_, window_, QStringLiteral("gpt2-small"), {1600, 1000});
         debug_ = window_->debugView();
     }
     void cleanup()

@@ -16,30 +16,15 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
+using testing::hasDiagnostic;
 using testing::idle;
-
-namespace {
-
-bool hasDiagnostic(const Session& s, const std::string& code)
-{
-    for (const auto& d : s.diagnostics())
-        if (d.code == code)
-            return true;
-    return false;
-}
-
-} // namespace
 
 class TestUiSession : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void init()
     {
-        session_ = std::make_unique<Session>();
-        window_ = std::make_unique<MainWindow>(session_.get());
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        window_->show();
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
+        testing::openWindow(session_, window_, QStringLiteral("gpt2-small"));
     }
     void cleanup()
     {

@@ -1,5 +1,6 @@
 // Stepping through the forward pass, by button and by keyboard: the stage, the drawn diagram and the
 // highlighted source line all move together; the heatmaps show every head.
+#include "common/session_fixtures.h"
 #include "render/heatmap_source.h"
 #include "widgets/heatmap_widget.h"
 #include "pages/heatmaps/heatmaps_view.h"
@@ -25,13 +26,7 @@ class TestUiStepper : public QObject {
 private Q_SLOTS:
     void init()
     {
-        session_ = std::make_unique<Session>();
-        window_ = std::make_unique<MainWindow>(session_.get());
-        window_->resize(1600, 1000);
-        session_->applyPreset(*findPreset(QStringLiteral("book")));
-        window_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(session_->trace() && !session_->busy(), 30000);
+        testing::openWindow(session_, window_, QStringLiteral("book"), {1600, 1000});
     }
     void cleanup()
     {
