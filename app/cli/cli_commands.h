@@ -21,5 +21,8 @@ int cmd_equivalence(const std::vector<std::string>& argv);
 int cmd_tradeoffs(const std::vector<std::string>& argv);
 // "Load your own": what a weights file says about its module (cli_inspect.cpp).
 int cmd_inspect(const std::vector<std::string>& argv);
+// The trained Verdict GPTs (cli_gpt.cpp): the tokenizer, and `run --model` (cmd_run hands over).
+int cmd_tokenize(const std::vector<std::string>& argv);
+int cmd_run_gpt(const std::vector<std::string>& argv);
 
 } // namespace cli

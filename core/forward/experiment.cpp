@@ -81,12 +81,16 @@ Trace run(const Experiment& e, const std::atomic<bool>* cancel)
     return trace_forward(e.spec.config, e.weights, e.x, options);
 }
 
-void write_dump(const std::string& path, const Trace& trace)
+void write_dump(const std::string& path, const Trace& trace,
+                const std::vector<std::pair<std::string, std::string>>& extra)
 {
     std::vector<std::pair<std::string, Tensor>> tensors;
     for (const auto& s : trace.stages)
         tensors.emplace_back(s.name, s.tensor);
-    write_safetensors(path, tensors, {{"call", canonical_call(trace.config)}, {"format", "attention-lab dump"}});
+    std::vector<std::pair<std::string, std::string>> metadata = {{"call", canonical_call(trace.config)},
+                                                                 {"format", "attention-lab dump"}};
+    metadata.insert(metadata.end(), extra.begin(), extra.end());
+    write_safetensors(path, tensors, metadata);
 }
 
 } // namespace attnlab

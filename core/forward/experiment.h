@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attnlab {
 
@@ -41,7 +43,9 @@ Experiment prepare(const ExperimentSpec& spec);
 // cancel: see ForwardOptions::cancel (throws Cancelled when it turns true mid-way).
 Trace run(const Experiment& experiment, const std::atomic<bool>* cancel = nullptr);
 
-// The canonical stages, every one as F32 under its canonical name, the call in __metadata__. Atomic.
-void write_dump(const std::string& path, const Trace& trace);
+// The canonical stages, every one as F32 under its canonical name, the call in __metadata__ (plus
+// `extra`, e.g. where a trained model's input came from). Atomic.
+void write_dump(const std::string& path, const Trace& trace,
+                const std::vector<std::pair<std::string, std::string>>& extra = {});
 
 } // namespace attnlab
