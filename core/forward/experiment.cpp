@@ -1,5 +1,6 @@
 #include "forward/experiment.h"
 
+#include "gpt/gpt_input.h"
 #include "tensor/error.h"
 
 #include <cstdio>
@@ -40,6 +41,12 @@ Experiment prepare(const ExperimentSpec& spec)
     } else if (spec.input == InputSource::Book) {
         e.spec.num_tokens = 6;
     }
+    std::optional<TextInput> text;
+    if (spec.input == InputSource::Text) {
+        text = text_input(spec);
+        e.spec.batch = 1;
+        e.spec.num_tokens = static_cast<std::int64_t>(text->ids.size());
+    }
     const InputShape shape{e.spec.batch, e.spec.num_tokens};
     for (const auto& d : validate(c, shape))
         if (d.severity == Severity::Error)
@@ -50,7 +57,9 @@ Experiment prepare(const ExperimentSpec& spec)
                     " (weights plus every recorded stage), more than the " + format_bytes(spec.memory_budget) +
                     " memory budget; use fewer tokens, a smaller batch or fewer heads.");
 
-    if (spec.weights_path.empty()) {
+    if (text) {
+        prepare_text_experiment(e, *text);
+    } else if (spec.weights_path.empty()) {
         e.weights = init_weights(c, spec.seed);
     } else {
         const SafetensorsFile file = read_safetensors(spec.weights_path);
@@ -68,6 +77,7 @@ Experiment prepare(const ExperimentSpec& spec)
     case InputSource::Random: e.x = random_input(c, e.spec.batch, e.spec.num_tokens, spec.seed + 1); break;
     case InputSource::Book: e.x = book_input(c, e.spec.batch); break;
     case InputSource::File: e.x = *input_file.find("x"); break;
+    case InputSource::Text: break; // prepare_text_experiment set it
     }
     return e;
 }

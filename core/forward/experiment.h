@@ -13,7 +13,8 @@
 
 namespace attnlab {
 
-enum class InputSource { Random, Book, File };
+// Text: a sentence through the chapter 2 tokenizer and a trained GPT's earlier blocks (gpt/gpt_input.h).
+enum class InputSource { Random, Book, File, Text };
 
 struct ExperimentSpec {
     Config config;
@@ -26,6 +27,11 @@ struct ExperimentSpec {
     int layer = 0;
     InputSource input = InputSource::Random;
     std::string input_path; // for InputSource::File: tensor `x` of a safetensors file
+    // For InputSource::Text: the text, the trained model (a verdict-gpt file) and the layer studied.
+    // The trained weights are used while the config is the model's own attention; otherwise seeded.
+    std::string text;
+    std::string gpt_model_path;
+    int gpt_layer = 0;
     bool training = false;
     std::uint64_t memory_budget = std::uint64_t{2} << 30;
 };
