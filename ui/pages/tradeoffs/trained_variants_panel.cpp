@@ -37,10 +37,17 @@ TrainedVariantsPanel::TrainedVariantsPanel(Session* session, QWidget* parent) : 
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(caption_);
     layout->addLayout(body, 1);
+    // Four GPT forwards per text: done when the page is seen, not on every keystroke behind another tab.
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
-        if (flags & ChangeFlag::Settings)
+        if ((flags & ChangeFlag::Settings) && isVisible())
             refresh();
     });
+    refresh();
+}
+
+void TrainedVariantsPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
     refresh();
 }
 

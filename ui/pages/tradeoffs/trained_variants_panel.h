@@ -22,6 +22,9 @@ public:
     const QLabel* lossTable() const { return losses_; }
     int heatmapCount() const { return static_cast<int>(heatmaps_.size()); }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void refresh();
 
