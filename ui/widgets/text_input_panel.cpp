@@ -3,6 +3,7 @@
 #include "gpt/gpt_input.h"
 #include "gpt/model_paths.h"
 #include "tensor/error.h"
+#include "widgets/token_chips.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -35,10 +36,8 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     text_ = new QLineEdit;
     text_->setObjectName(QStringLiteral("text-input-text"));
     text_->setPlaceholderText(tr("Type a sentence; words the story never uses become <|unk|>."));
-    chips_ = new QLabel;
+    chips_ = new TokenChips;
     chips_->setObjectName(QStringLiteral("text-input-chips"));
-    chips_->setWordWrap(true);
-    chips_->setTextFormat(Qt::RichText);
 
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
@@ -71,22 +70,6 @@ void TextInputPanel::choose()
     session_->useTrainedModel(variant_->currentData().toInt(), layer_->currentData().toInt());
 }
 
-QString TextInputPanel::chipsHtml(const TokenizedText& t)
-{
-    QString html;
-    for (std::size_t i = 0; i < t.tokens.size(); ++i) {
-        const bool unk = t.unknown[i];
-        const QString token = QString::fromStdString(t.tokens[i]).toHtmlEscaped();
-        // Unknown words keep their spelling but are struck through, with the id they became.
-        html += QStringLiteral("<span style=\"background-color:%1; color:%2;\">&nbsp;%3<sub>%4</sub>&nbsp;</span> ")
-                    .arg(unk ? QStringLiteral("#f6d2cc") : QStringLiteral("#dfe8f3"),
-                         unk ? QStringLiteral("#8a1c0c") : QStringLiteral("#1c2a3a"),
-                         unk ? QStringLiteral("<s>%1</s>&nbsp;&lt;|unk|&gt;").arg(token) : token)
-                    .arg(t.ids[i]);
-    }
-    return html;
-}
-
 void TextInputPanel::sync()
 {
     const bool on = session_->usesTextInput();
@@ -113,7 +96,7 @@ void TextInputPanel::sync()
     std::size_t unknown = 0;
     for (bool u : tokens.unknown)
         unknown += u ? 1 : 0;
-    chips_->setText(chipsHtml(tokens));
+    chips_->setTokens(tokens);
     QString about = tr("%1 tokens, %2 unknown").arg(tokens.tokens.size()).arg(unknown);
     try {
         const auto model = cached_gpt_model(session_->spec().gpt_model_path);

@@ -13,14 +13,15 @@ class QLabel;
 class QLineEdit;
 
 namespace attnlab::ui {
+class TokenChips;
+}
+
+namespace attnlab::ui {
 
 class TextInputPanel : public QWidget {
     Q_OBJECT
 public:
     explicit TextInputPanel(Session* session, QWidget* parent = nullptr);
-
-    // The chips as rich text (tests read it): each token with its id, unknown ones marked.
-    static QString chipsHtml(const TokenizedText& tokens);
 
 private:
     void sync();
@@ -32,7 +33,7 @@ private:
     QComboBox* layer_;
     QLabel* about_;
     QLineEdit* text_;
-    QLabel* chips_;
+    TokenChips* chips_;
 };
 
 } // namespace attnlab::ui
