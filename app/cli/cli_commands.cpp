@@ -189,6 +189,9 @@ int cmd_trace(const std::vector<std::string>& argv)
 
 int cmd_run(const std::vector<std::string>& argv)
 {
+    // A trained model states its own call, so --model takes the other road (cli_gpt.cpp).
+    if (std::any_of(argv.begin(), argv.end(), [](const std::string& s) { return s.rfind("--model", 0) == 0; }))
+        return cmd_run_gpt(argv);
     Args a(argv, kRunOptions, {"json", "train"});
     const std::string out = a.required("dump");
     const Trace trace = run(prepare(spec_from(a)));

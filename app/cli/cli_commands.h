@@ -23,5 +23,8 @@ int cmd_tradeoffs(const std::vector<std::string>& argv);
 int cmd_inspect(const std::vector<std::string>& argv);
 // Compare With My Code: a learner's recorded module against the book's stages (cli_compare.cpp).
 int cmd_compare(const std::vector<std::string>& argv);
+// The trained Verdict GPTs (cli_gpt.cpp): the tokenizer, and `run --model` (cmd_run hands over).
+int cmd_tokenize(const std::vector<std::string>& argv);
+int cmd_run_gpt(const std::vector<std::string>& argv);
 
 } // namespace cli

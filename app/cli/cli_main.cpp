@@ -20,6 +20,10 @@ Commands:
   run --call C [--weights F] [--layout torch|gpt2-hf] [--layer N] [--input F|book] [--batch B]
       [--tokens T] [--seed S] [--train [--dropout-seed S2]] [--max-memory SIZE] --dump OUT.safetensors
       Run the forward pass and write every stage to a safetensors file.
+  run --model h1|h2|h4|h8|FILE [--layer L] [--text T] --dump OUT.safetensors [--json]
+      One layer of a GPT trained on The Verdict: its attention input x and every stage, with its trained weights.
+  tokenize --text T [--json]
+      The book's chapter 2 simple tokenizer (vocabulary of The Verdict, 1,132 ids): tokens and ids.
   bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]
       Median milliseconds and GFLOP/s of the traced forward pass.
   diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--json]
@@ -57,11 +61,12 @@ int main(int argc, char** argv)
         {"validate", cli::cmd_validate},   {"trace", cli::cmd_trace},       {"run", cli::cmd_run},
         {"bench", cli::cmd_bench},         {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer},
         {"contract", cli::cmd_contract},   {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence},
-        {"tradeoffs", cli::cmd_tradeoffs}, {"inspect", cli::cmd_inspect},   {"compare", cli::cmd_compare}};
+        {"tradeoffs", cli::cmd_tradeoffs}, {"inspect", cli::cmd_inspect},   {"compare", cli::cmd_compare},
+        {"tokenize", cli::cmd_tokenize}};
     if (argc < 2) { // one line on stderr, like every other usage error; --help prints the whole text
-        std::cerr
-            << "Usage: attention-lab-cli <command> [options], with a command among validate, trace, run, bench, "
-               "diagnose, transfer, contract, layout, equivalence, tradeoffs, inspect and compare; --help says more.\n";
+        std::cerr << "Usage: attention-lab-cli <command> [options], with a command among validate, trace, run, bench, "
+                     "diagnose, transfer, contract, layout, equivalence, tradeoffs, inspect, compare and tokenize; "
+                     "--help says more.\n";
         return 2;
     }
     if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
@@ -76,7 +81,7 @@ int main(int argc, char** argv)
     if (it == commands.end()) {
         std::cerr << "attention-lab-cli: unknown command '" << argv[1]
                   << "'; try validate, trace, run, bench, diagnose, transfer, contract, layout, equivalence, "
-                     "tradeoffs, inspect or compare.\n";
+                     "tradeoffs, inspect, compare or tokenize.\n";
         return 2;
     }
     try {

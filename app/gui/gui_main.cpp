@@ -10,6 +10,9 @@
 #include "model/session.h"
 #include "tensor/threads.h"
 #include "shell/compare_actions.h"
+#include "pages/tradeoffs/timing_panel.h"
+#include "pages/tradeoffs/tradeoffs_view.h"
+#include "shell/text_options.h"
 #include "shell/weights_actions.h"
 
 #include <QApplication>
@@ -98,12 +101,15 @@ int main(int argc, char** argv)
          QStringLiteral("Weight transfer: write this line without .T (query, key, value)."), QStringLiteral("ROLE")},
         {QStringLiteral("omit"), QStringLiteral("Weight transfer: leave this line out (query, key, value)."),
          QStringLiteral("ROLE")},
+        {QStringLiteral("measure-times"),
+         QStringLiteral("Trade-offs tab: time the forward pass for every num_heads on start (as its button does).")},
         {QStringLiteral("screenshot"), QStringLiteral("Wait for the computation, save the window as a PNG, and exit."),
          QStringLiteral("FILE.png")},
     });
     addShellOptions(parser);   // --open, --save-session, --presentation, --guide (ui/shell/app_shell.h)
     addWeightsOptions(parser); // --weights, --layer, --weights-dialog (ui/shell/weights_actions.h)
     addCompareOptions(parser); // --compare FILE (ui/shell/compare_actions.h)
+    addTextOptions(parser);    // --model, --text (ui/shell/text_options.h)
     parser.process(app);
     // One core stays with the GUI thread: on a two-core laptop a second engine thread (and its
     // OpenMP spin-wait) would starve painting, and small edits gain nothing from it.
@@ -135,6 +141,8 @@ int main(int argc, char** argv)
         tokens = positiveOption(parser, "tokens");
     session.setInputShape(batch, tokens);
     if (const QString refused = applyStartupWeights(parser, session); !refused.isEmpty())
+        refuse(refused);
+    if (const QString refused = applyStartupText(parser, session); !refused.isEmpty())
         refuse(refused);
     for (const auto& d : session.diagnostics())
         if (d.severity == Severity::Error)
@@ -214,6 +222,8 @@ int main(int argc, char** argv)
             return;
         if (window.designsView()->isVisible() && window.designsView()->computing())
             return;
+        if (window.tradeoffsView()->timing()->busy())
+            return;
         QMetaObject::invokeMethod(
             &window,
             [&] {
@@ -238,6 +248,11 @@ int main(int argc, char** argv)
             shootWhenReady();
     });
     QObject::connect(window.designsView()->equivalenceJob(), &EquivalenceJob::finished, &window, shootWhenReady);
+    QObject::connect(window.tradeoffsView()->timing(), &TimingPanel::measured, &window, shootWhenReady);
+    if (parser.isSet("measure-times")) {
+        window.tradeoffsView()->showMeasured();
+        window.tradeoffsView()->timing()->measure();
+    }
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
         if (!screenshot.isEmpty() && (flags & ChangeFlag::Diagnostics) && !session.busy())
             for (const auto& d : session.diagnostics())

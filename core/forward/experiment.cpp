@@ -1,5 +1,6 @@
 #include "forward/experiment.h"
 
+#include "gpt/gpt_input.h"
 #include "tensor/error.h"
 
 #include <cstdio>
@@ -42,6 +43,12 @@ Experiment prepare(const ExperimentSpec& spec)
     } else if (spec.input == InputSource::Book) {
         e.spec.num_tokens = 6;
     }
+    std::optional<TextInput> text;
+    if (spec.input == InputSource::Text) {
+        text = text_input(spec);
+        e.spec.batch = 1;
+        e.spec.num_tokens = static_cast<std::int64_t>(text->ids.size());
+    }
     const InputShape shape{e.spec.batch, e.spec.num_tokens};
     for (const auto& d : validate(c, shape))
         if (d.severity == Severity::Error)
@@ -53,7 +60,9 @@ Experiment prepare(const ExperimentSpec& spec)
                     " memory budget; use fewer tokens, a smaller batch or fewer heads.");
 
     e.generator = TorchGenerator(spec.seed);
-    if (spec.weights_path.empty()) {
+    if (text) {
+        prepare_text_experiment(e, *text);
+    } else if (spec.weights_path.empty()) {
         e.weights = init_weights(c, e.generator);
     } else {
         skip_init_draws(c, e.generator); // constructed, then load_state_dict
@@ -72,6 +81,7 @@ Experiment prepare(const ExperimentSpec& spec)
     case InputSource::Random: e.x = random_input(c, e.spec.batch, e.spec.num_tokens, spec.seed + 1); break;
     case InputSource::Book: e.x = book_input(c, e.spec.batch); break;
     case InputSource::File: e.x = *input_file.find("x"); break;
+    case InputSource::Text: break; // prepare_text_experiment set it
     }
     return e;
 }
@@ -91,12 +101,16 @@ TorchGenerator dropout_generator(const Experiment& e)
     return e.spec.dropout_seed ? TorchGenerator(*e.spec.dropout_seed) : e.generator;
 }
 
-void write_dump(const std::string& path, const Trace& trace)
+void write_dump(const std::string& path, const Trace& trace,
+                const std::vector<std::pair<std::string, std::string>>& extra)
 {
     std::vector<std::pair<std::string, Tensor>> tensors;
     for (const auto& s : trace.stages)
         tensors.emplace_back(s.name, s.tensor);
-    write_safetensors(path, tensors, {{"call", canonical_call(trace.config)}, {"format", "attention-lab dump"}});
+    std::vector<std::pair<std::string, std::string>> metadata = {{"call", canonical_call(trace.config)},
+                                                                 {"format", "attention-lab dump"}};
+    metadata.insert(metadata.end(), extra.begin(), extra.end());
+    write_safetensors(path, tensors, metadata);
 }
 
 } // namespace attnlab

@@ -9,10 +9,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attnlab {
 
-enum class InputSource { Random, Book, File };
+// Text: a sentence through the chapter 2 tokenizer and a trained GPT's earlier blocks (gpt/gpt_input.h).
+enum class InputSource { Random, Book, File, Text };
 
 struct ExperimentSpec {
     Config config;
@@ -25,6 +28,11 @@ struct ExperimentSpec {
     int layer = 0;
     InputSource input = InputSource::Random;
     std::string input_path; // for InputSource::File: tensor `x` of a safetensors file
+    // For InputSource::Text: the text, the trained model (a verdict-gpt file) and the layer studied.
+    // The trained weights are used while the config is the model's own attention; otherwise seeded.
+    std::string text;
+    std::string gpt_model_path;
+    int gpt_layer = 0;
     bool training = false;
     // torch.manual_seed(dropout_seed) right before the forward, as the book does before its dropout
     // example; without it dropout continues the stream the initialisation left.
@@ -50,7 +58,9 @@ Experiment prepare(const ExperimentSpec& spec);
 // cancel: see ForwardOptions::cancel (throws Cancelled when it turns true mid-way).
 Trace run(const Experiment& experiment, const std::atomic<bool>* cancel = nullptr);
 
-// The canonical stages, every one as F32 under its canonical name, the call in __metadata__. Atomic.
-void write_dump(const std::string& path, const Trace& trace);
+// The canonical stages, every one as F32 under its canonical name, the call in __metadata__ (plus
+// `extra`, e.g. where a trained model's input came from). Atomic.
+void write_dump(const std::string& path, const Trace& trace,
+                const std::vector<std::pair<std::string, std::string>>& extra = {});
 
 } // namespace attnlab

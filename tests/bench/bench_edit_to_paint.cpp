@@ -6,7 +6,7 @@
 // that must end in a paint.
 //
 //   QT_QPA_PLATFORM=offscreen build/tests/bench/bench_edit_to_paint [--edits 20] [--threads N]
-//       [--cases book,book-v2,gpt2-16,gpt2-128,gpt2-1024] [--smoke]
+//       [--cases book,book-v2,gpt2-16,gpt2-128,gpt2-1024,text-h4] [--smoke]
 #include "edit_probe.h"
 
 #include "shell/app_shell.h"
@@ -19,6 +19,8 @@
 #include "shell/weights_actions.h"
 
 #include <QCheckBox>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QCommandLineParser>
 #include <QStandardPaths>
 #include <QThread>
@@ -41,6 +43,7 @@ struct Case {
     const char* preset;
     const char* call; // replaces the preset's call when set
     std::int64_t tokens;
+    int gptHeads = 0; // > 0: the Text input through that trained variant; the edit is a keystroke in the text box
 };
 
 // The book's two six-token modules, then GPT-2 small at growing lengths (the quadratic part grows).
@@ -50,7 +53,27 @@ const Case kCases[] = {
     {"gpt2-16", "GPT-2 small (768, 768, 1024, 0.0, 12), 16 tokens", "gpt2-small", nullptr, 16},
     {"gpt2-128", "GPT-2 small, 128 tokens", "gpt2-small", nullptr, 128},
     {"gpt2-1024", "GPT-2 small, 1,024 tokens", "gpt2-small", nullptr, 1024},
+    {"text-h4", "text through verdict-gpt-h4 layer 1, 63 ↔ 64 tokens, one keystroke", "book", nullptr, 63, 4},
 };
+
+// The story's first `tokens` tokens as text (the tokenizer splits them back into the same tokens).
+QString storyPrefix(std::int64_t tokens)
+{
+    const auto words = split_text(verdict_story());
+    QStringList out;
+    for (std::int64_t i = 0; i < tokens && i < static_cast<std::int64_t>(words.size()); ++i)
+        out << QString::fromStdString(words[static_cast<std::size_t>(i)]);
+    return out.join(' ');
+}
+
+// One keystroke into the text box, as a student types: "a" after the last token (a new token), then Backspace.
+void typeInto(QLineEdit* edit, bool add)
+{
+    edit->setFocus();
+    edit->end(false);
+    QKeyEvent press(QEvent::KeyPress, add ? Qt::Key_A : Qt::Key_Backspace, Qt::NoModifier, add ? "a" : QString());
+    QCoreApplication::sendEvent(edit, &press);
+}
 
 // Runs the event loop as the app's exec() would, until `done` or the deadline.
 bool serveUntil(const std::function<bool()>& done, double timeoutMs, const std::function<void()>& onIdle = {})
@@ -81,8 +104,12 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
     session.applyPreset(*findPreset(QString::fromLatin1(c.preset)));
     if (c.call)
         session.setCallText(QString::fromLatin1(c.call));
-    if (c.tokens)
+    if (c.gptHeads > 0) {
+        session.setInputText(storyPrefix(c.tokens));
+        session.useTrainedModel(c.gptHeads, 1);
+    } else if (c.tokens) {
         session.setInputShape(1, c.tokens);
+    }
     session.setView(ViewMode::Heatmaps);
     if (!serveUntil([&] { return session.trace() && !session.busy(); }, 300000))
         qFatal("case %s: the first trace never arrived", c.id);
@@ -90,13 +117,19 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
     auto* bias = window.findChild<QCheckBox*>(QStringLiteral("qkv_bias"));
     if (!bias || !bias->isEnabled() || session.hasErrors())
         qFatal("case %s: no usable qkv_bias check box", c.id);
+    auto* text = window.findChild<QLineEdit*>(QStringLiteral("text-input-text"));
+    if (c.gptHeads > 0 && (!text || !text->isVisible()))
+        qFatal("case %s: no text box", c.id);
     HeatmapWidget* heatmap = window.heatmapsView()->selectedHeatmap();
     app.watch(heatmap);
 
     std::vector<EditTiming> out;
     for (int i = 0; i <= edits; ++i) {
         app.arm();
-        bias->click(); // toggled → Session::setSlot("qkv_bias"), as a mouse click does
+        if (c.gptHeads > 0)
+            typeInto(text, i % 2 == 0); // textEdited → Session::setInputText
+        else
+            bias->click(); // toggled → Session::setSlot("qkv_bias"), as a mouse click does
         app.handlersReturned();
         // Offscreen windows normally repaint on their own; if none came 2 s after the trace, force
         // one and say so rather than wait for ever or report a paint that never happened.
@@ -148,10 +181,11 @@ int main(int argc, char** argv)
     QStandardPaths::setTestModeEnabled(true); // the window's remembered state is not the user's
     QCommandLineParser parser;
     parser.addHelpOption();
-    parser.addOptions({{"edits", "Timed edits per case (after one warm-up).", "N", "20"},
-                       {"threads", "Engine threads (default: all cores but one, as the app uses).", "N"},
-                       {"cases", "Comma-separated case ids: book, book-v2, gpt2-16, gpt2-128, gpt2-1024.", "IDS"},
-                       {"smoke", "One edit of the book case; exit 1 unless the heatmap painted (ctest)."}});
+    parser.addOptions(
+        {{"edits", "Timed edits per case (after one warm-up).", "N", "20"},
+         {"threads", "Engine threads (default: all cores but one, as the app uses).", "N"},
+         {"cases", "Comma-separated case ids: book, book-v2, gpt2-16, gpt2-128, gpt2-1024, text-h4.", "IDS"},
+         {"smoke", "One edit of the book case; exit 1 unless the heatmap painted (ctest)."}});
     parser.process(app);
     const bool smoke = parser.isSet("smoke");
     const int edits = smoke ? 1 : std::max(1, parser.value("edits").toInt());

@@ -113,6 +113,7 @@ void Session::applyFix(const Fix& fix)
 void Session::applyPreset(const Preset& preset)
 {
     spec_.config = preset.config;
+    spec_.input = InputSource::Random; // a preset is an experiment of its own, not the trained model's
     spec_.batch = preset.batch;
     spec_.num_tokens = preset.numTokens;
     preferBookInput_ = preset.bookInput;
@@ -186,6 +187,7 @@ void Session::refreshDiagnostics()
     }
     const InputShape input{spec_.batch, spec_.num_tokens};
     diagnostics_ = validate(spec_.config, input);
+    addTextDiagnostics();
     if (!has_error(diagnostics_)) {
         const std::uint64_t need = estimate_memory_bytes(spec_.config, input);
         if (need > spec_.memory_budget) {

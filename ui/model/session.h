@@ -12,6 +12,7 @@
 #include "forward/experiment.h"
 #include "forward/trace.h"
 #include "model/lesson_state.h"
+#include "text/tokenizer.h"
 
 #include <QObject>
 #include <QStringList>
@@ -33,7 +34,7 @@ enum class ChangeFlag {
     Head = 0x08, // selected head or batch
     Diagnostics = 0x10,
     Busy = 0x20,
-    View = 0x40, // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
+    View = 0x40,   // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
     Lesson = 0x80, // a choice of the Debugging tab's lessons (lesson_state.h)
 };
 Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
@@ -71,6 +72,19 @@ public:
     const ExperimentSpec& spec() const { return spec_; }
     bool prefersBookInput() const { return preferBookInput_; }
     void restoreSettings(const ExperimentSpec& spec, const QString& callText, bool bookInput);
+
+    // --- the Text input: a sentence through a GPT trained on The Verdict (session_text.cpp) ---
+    bool usesTextInput() const { return spec_.input == InputSource::Text; }
+    // Studies layer `layer` of the variant with `numHeads` heads: its attention call, trained weights and x.
+    // Throws nothing: a missing model file becomes a diagnostic.
+    void useTrainedModel(int numHeads, int layer);
+    void useSeededInput();                  // back to seeded random input (keeps the config)
+    void setInputText(const QString& text); // the text box; tokens follow on every keystroke
+    void setGptLayer(int layer);
+    QString inputText() const { return QString::fromStdString(spec_.text); }
+    int gptLayer() const { return spec_.gpt_layer; }
+    int gptHeads() const;             // num_heads of the chosen model, 0 when none is loaded
+    TokenizedText textTokens() const; // of inputText(), for the chips
 
     // --- what the settings mean ---
     const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
@@ -110,7 +124,7 @@ public:
     void setBug(Bug bug);
     void setTransferLine(TransferRole role, bool written, bool transpose);
     void setTransferWidths(std::int64_t d_in, std::int64_t d_out);
-    void setContractCall(std::optional<QString> call); // nullopt: follow the session's own call
+    void setContractCall(std::optional<QString> call);  // nullopt: follow the session's own call
     BugLesson* bugLesson() const { return bugLesson_; } // the chosen bug diagnosed on these settings
 
 public Q_SLOTS:
@@ -126,7 +140,8 @@ private:
     ExperimentSpec effectiveSpec() const;
     void settingsEdited(ChangeFlags flags = ChangeFlag::Settings);
     void refreshDiagnostics();
-    void compute(); // asks the job for the current settings, or drops the request when they have errors
+    void addTextDiagnostics(); // the model cannot be found, or its trained weights no longer fit
+    void compute();            // asks the job for the current settings, or drops the request when they have errors
     void adoptResult(const ForwardResult& result);
     void adoptTrace(std::shared_ptr<const Trace> trace);
 

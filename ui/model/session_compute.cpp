@@ -12,7 +12,8 @@ namespace attnlab::ui {
 ExperimentSpec Session::effectiveSpec() const
 {
     ExperimentSpec spec = spec_;
-    spec.input = usesBookInput() ? InputSource::Book : InputSource::Random;
+    if (spec.input != InputSource::Text)
+        spec.input = usesBookInput() ? InputSource::Book : InputSource::Random;
     return spec;
 }
 

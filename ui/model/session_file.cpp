@@ -49,11 +49,17 @@ QJsonObject sessionToJson(const SessionState& s)
         {"seed", static_cast<double>(spec.seed)},
         {"training", spec.training},
         {"memory_budget_bytes", static_cast<double>(spec.memory_budget)},
-        {"input", s.bookInput ? "book" : "random"},
+        {"input", spec.input == InputSource::Text ? "text"
+                  : s.bookInput                   ? "book"
+                                                  : "random"},
         {"weights", weights},
     };
     if (spec.dropout_seed) // absent otherwise, so files without one keep their bytes
         settings.insert("dropout_seed", static_cast<double>(*spec.dropout_seed));
+    if (spec.input == InputSource::Text) // the sentence and which trained model's layer it goes through
+        settings.insert("text_input", QJsonObject{{"text", QString::fromStdString(spec.text)},
+                                                  {"model", QString::fromStdString(spec.gpt_model_path)},
+                                                  {"layer", spec.gpt_layer}});
     const QJsonObject view{
         {"stage", s.stage},
         {"head", s.head},
@@ -128,9 +134,21 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
     s.spec.memory_budget = static_cast<std::uint64_t>(budget);
     s.head = static_cast<int>(head);
     s.batchIndex = static_cast<int>(batchIndex);
-    if (input != QLatin1String("book") && input != QLatin1String("random")) {
-        err = QObject::tr("\"input\" must be \"book\" or \"random\", not %1.").arg(f::describe(input));
+    if (input != QLatin1String("book") && input != QLatin1String("random") && input != QLatin1String("text")) {
+        err = QObject::tr("\"input\" must be \"book\", \"random\" or \"text\", not %1.").arg(f::describe(input));
         return std::nullopt;
+    }
+    if (input == QLatin1String("text")) {
+        QJsonObject t;
+        QString text, model;
+        double layer = 0;
+        if (!f::object(settings, "text_input", &t, &err) || !f::string(t, "text", &text, &err) ||
+            !f::string(t, "model", &model, &err) || !f::integer(t, "layer", 0, kLargestLayer, &layer, &err, 0))
+            return std::nullopt;
+        s.spec.input = InputSource::Text;
+        s.spec.text = text.toStdString();
+        s.spec.gpt_model_path = model.toStdString();
+        s.spec.gpt_layer = static_cast<int>(layer);
     }
     s.bookInput = input == QLatin1String("book");
     if (source == QLatin1String("file")) {

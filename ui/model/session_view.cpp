@@ -15,6 +15,14 @@ QStringList Session::tokenLabels() const
         return labels;
     const Tensor& x = trace_->stages.front().tensor;
     const std::int64_t tokens = x.size(-2);
+    if (usesTextInput()) { // the real tokens, while the trace is of a text with as many
+        const TokenizedText text = textTokens();
+        if (static_cast<std::int64_t>(text.tokens.size()) == tokens) {
+            for (const auto& t : text.tokens)
+                labels << QString::fromStdString(t);
+            return labels;
+        }
+    }
     const auto& book = book_tokens();
     // The book's input is recognisable by its shape; its words make the heatmaps readable.
     const bool book_words = preferBookInput_ && x.size(-1) == 3 && tokens == static_cast<std::int64_t>(book.size());

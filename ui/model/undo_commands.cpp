@@ -19,7 +19,8 @@ bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
     return x.config == y.config && x.batch == y.batch && x.num_tokens == y.num_tokens && x.seed == y.seed &&
            x.weights_path == y.weights_path && x.layout == y.layout && x.layout_from_file == y.layout_from_file &&
            x.layer == y.layer && x.input == y.input && x.input_path == y.input_path && x.training == y.training &&
-           x.dropout_seed == y.dropout_seed && x.memory_budget == y.memory_budget && a.callText == b.callText &&
+           x.dropout_seed == y.dropout_seed && x.text == y.text && x.gpt_model_path == y.gpt_model_path &&
+           x.gpt_layer == y.gpt_layer && x.memory_budget == y.memory_budget && a.callText == b.callText &&
            a.bookInput == b.bookInput && a.lessons == b.lessons;
 }
 
@@ -67,6 +68,12 @@ QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b)
         fields << QStringLiteral("seed");
     if (a.spec.dropout_seed != b.spec.dropout_seed)
         fields << QStringLiteral("dropout seed");
+    if (a.spec.text != b.spec.text)
+        fields << QStringLiteral("text");
+    if (a.spec.gpt_model_path != b.spec.gpt_model_path || a.spec.input != b.spec.input)
+        fields << QStringLiteral("model");
+    if (a.spec.gpt_layer != b.spec.gpt_layer)
+        fields << QStringLiteral("layer");
     // Loading a file sets d_in, d_out, num_heads, ... from it: one edit, named by what the student did.
     if (a.spec.weights_path != b.spec.weights_path || a.spec.layer != b.spec.layer)
         return QStringLiteral("weights");

@@ -1,4 +1,5 @@
 #include "model/weights_source.h"
+#include "gpt/gpt_input.h"
 
 #include "tensor/error.h"
 
@@ -88,6 +89,15 @@ QString weightsSummary(const ExperimentSpec& spec)
 {
     if (spec.config.kind == ModuleKind::SimpleSelfAttention) // section 3.3: nothing to seed or load
         return QObject::tr("No trainable weights");
+    if (spec.input == InputSource::Text) { // the Text input decides the weights (gpt/gpt_input.h)
+        const QString model = QFileInfo(QString::fromStdString(spec.gpt_model_path)).completeBaseName();
+        try {
+            if (trained_weights_fit(spec.config, cached_gpt_model(spec.gpt_model_path)->settings))
+                return QObject::tr("Weights: trained, %1 layer %2").arg(model).arg(spec.gpt_layer);
+        } catch (const Error&) {
+        }
+        return QObject::tr("Weights: seeded (seed %1); %2's do not fit").arg(spec.seed).arg(model);
+    }
     if (spec.weights_path.empty())
         return QObject::tr("Weights: torch.manual_seed(%1)").arg(spec.seed);
     const QString name = QFileInfo(QString::fromStdString(spec.weights_path)).fileName();

@@ -73,6 +73,8 @@ QRectF HeatmapPainter::matrixRect(const QRectF& rect) const
     const double line = QFontMetricsF(font).height();
     double left = rect.left() + 2, top = rect.top() + (style_.title.isEmpty() ? 2 : line * 1.4);
     double right = rect.right() - 2, bottom = rect.bottom() - 2;
+    if (!style_.footer.isEmpty())
+        bottom -= line * (style_.footer.count(QLatin1Char('\n')) + 1) + kGap;
     if (style_.axes) {
         const double labels = std::min(labelWidth(font, tokens_), style_.fontPx * 7.0) + kGap;
         left += line + kGap + labels; // "query" title, then row labels
@@ -127,6 +129,12 @@ void HeatmapPainter::paint(QPainter& p, const QRectF& rect) const
         paintAxes(p, m);
     if (style_.legend)
         paintLegend(p, legendRect(rect));
+    if (!style_.footer.isEmpty()) {
+        p.setPen(textColor());
+        p.drawText(
+            QRectF(m.left(), m.bottom() + kGap, std::max(m.width(), rect.width() - 4), rect.bottom() - m.bottom()),
+            Qt::AlignLeft | Qt::AlignTop, style_.footer);
+    }
     p.restore();
 }
 

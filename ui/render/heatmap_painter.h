@@ -21,6 +21,7 @@ struct HeatmapStyle {
     bool legend = true;
     bool selected = false; // thicker frame (small multiples)
     int fontPx = 15;
+    QString footer; // lines under the matrix, e.g. the head's measures (trained models)
 };
 
 struct HeatmapHit {

@@ -1,5 +1,7 @@
 #include "shell/lessons.h"
 
+#include "shell/lessons_detail.h"
+
 #include "model/bug_lesson.h"
 #include "model/presets.h"
 #include "model/session.h"
@@ -12,10 +14,7 @@ namespace {
 
 using Show = std::function<void(const LessonContext&)>;
 using Check = std::function<CheckResult(const LessonContext&)>;
-struct Actions {
-    Show show;
-    Check check;
-};
+using Actions = LessonActions;
 
 CheckResult pass(const QString& m)
 {
@@ -164,6 +163,7 @@ std::map<QString, std::vector<Actions>> actionTable()
                           ? pass(QObject::tr("The outputs match: all three lines are written, each with .T."))
                           : fail(QObject::tr("The outputs do not match yet: write all three lines, each with .T."));
            }}}},
+        {QStringLiteral("trained-heads"), trainedHeadsActions()},
     };
 }
 
@@ -207,8 +207,8 @@ std::vector<std::pair<QString, QString>> splitLessonMarkdown(const QString& mark
 const std::vector<Lesson>& lessons()
 {
     static const std::vector<Lesson> all = [] {
-        const QStringList order{"gpt2-split",       "follow-tensors",    "view-transpose", "wrapper-integrated",
-                                "first-divergence", "argument-contract", "weight-transfer"};
+        const QStringList order{"gpt2-split",       "follow-tensors",    "view-transpose",  "wrapper-integrated",
+                                "first-divergence", "argument-contract", "weight-transfer", "trained-heads"};
         const auto table = actionTable();
         std::vector<Lesson> out;
         for (const QString& id : order)

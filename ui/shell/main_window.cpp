@@ -11,6 +11,7 @@
 #include "pages/stepper/stepper_view.h"
 #include "pages/tradeoffs/tradeoffs_view.h"
 #include "model/weights_source.h"
+#include "widgets/text_input_panel.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -84,6 +85,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     callRow->addWidget(callLine_, 1);
     auto* right = new QVBoxLayout;
     right->addLayout(callRow);
+    right->addWidget(new TextInputPanel(session_));
     right->addWidget(tabs_, 1);
 
     auto* central = new QWidget;
@@ -159,7 +161,8 @@ void MainWindow::refreshWeightsLabel()
 {
     const ExperimentSpec& spec = session_->spec();
     weights_->setText(weightsSummary(spec));
-    weights_->setToolTip(spec.weights_path.empty()
+    weights_->setToolTip(spec.input == InputSource::Text ? QString::fromStdString(spec.gpt_model_path)
+                         : spec.weights_path.empty()
                              ? tr("Seeded like nn.Linear's default initialisation; File > Load Weights… uses a file.")
                              : QString::fromStdString(spec.weights_path));
 }

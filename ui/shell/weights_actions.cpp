@@ -19,7 +19,9 @@ void addWeightsOptions(QCommandLineParser& parser)
          QStringLiteral("Compute with the weights of this safetensors file (a module's state_dict or a GPT-2 "
                         "checkpoint), as File > Load Weights does."),
          QStringLiteral("FILE")},
-        {QStringLiteral("layer"), QStringLiteral("With --weights: the GPT-2 layer to take (default: the first)."),
+        {QStringLiteral("layer"),
+         QStringLiteral("With --weights: the GPT-2 layer to take (default: the first); with --model: the trained "
+                        "GPT's layer."),
          QStringLiteral("N")},
         {QStringLiteral("weights-dialog"),
          QStringLiteral("With --weights: show the Load Weights dialog for the file instead of loading it.")},
@@ -29,7 +31,10 @@ void addWeightsOptions(QCommandLineParser& parser)
 QString applyStartupWeights(const QCommandLineParser& parser, Session& session)
 {
     if (!parser.isSet(QStringLiteral("weights"))) {
-        if (parser.isSet(QStringLiteral("layer")) || parser.isSet(QStringLiteral("weights-dialog")))
+        // --layer also picks a trained GPT's layer (text_options.h) when --model is given.
+        // optionNames() lists what was given, so parsers without --model (tests) are asked nothing unknown.
+        const bool gptLayer = parser.optionNames().contains(QStringLiteral("model"));
+        if ((parser.isSet(QStringLiteral("layer")) && !gptLayer) || parser.isSet(QStringLiteral("weights-dialog")))
             return QObject::tr("--layer and --weights-dialog need --weights FILE.");
         return {};
     }

@@ -133,7 +133,7 @@ edited("unknown-module-class", "the session's \"call\" does not parse", setting(
 edited("unknown-tab", '"tab" must be one of stepper, heatmaps, debug, designs, tradeoffs, not the string "graphs"',
        view("tab", "graphs"))
 edited("unknown-heatmap", '"heatmap" must be one of scores', view("heatmap", "probabilities"))
-edited("unknown-input", '"input" must be "book" or "random", not the string "file"', setting("input", "file"))
+edited("unknown-input", '"input" must be "book", "random" or "text", not the string "file"', setting("input", "file"))
 edited("unknown-weights-source", '"source" of "weights" must be "seeded" or "file", not the string "url"',
        weights(source="url"))
 edited("unknown-weights-layout", "unknown weight layout 'keras'",

@@ -1,5 +1,6 @@
 #include "pages/heatmaps/heatmaps_view.h"
 
+#include "gpt/head_measures.h"
 #include "render/head_colors.h"
 #include "widgets/heatmap_widget.h"
 #include "model/session.h"
@@ -22,7 +23,8 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
 {
     auto* top = new QHBoxLayout;
     kinds_ = new QButtonGroup(this);
-    for (AttentionMatrix k : {AttentionMatrix::Scores, AttentionMatrix::MaskedScores, AttentionMatrix::Weights, AttentionMatrix::Dropout}) {
+    for (AttentionMatrix k :
+         {AttentionMatrix::Scores, AttentionMatrix::MaskedScores, AttentionMatrix::Weights, AttentionMatrix::Dropout}) {
         auto* b = new QPushButton(heatmapKindTitle(k));
         b->setCheckable(true);
         b->setObjectName(QStringLiteral("heatmap-kind-%1").arg(static_cast<int>(k)));
@@ -118,6 +120,11 @@ void HeatmapsView::rebuild()
 
     const ColorScale scale = heatmapScale(trace, kind, batch, static_cast<HeatmapScaleMode>(mode));
     const QStringList tokens = session_->tokenLabels();
+    // A trained model's heads are told apart by what they do: four measures from each head's weights.
+    std::vector<HeadMeasures> measures;
+    if (session_->usesTextInput())
+        if (const Stage* w = trace->find("attn_weights"))
+            measures = head_measures(w->tensor, batch);
     while (static_cast<int>(small_.size()) > heads) {
         delete small_.back();
         small_.pop_back();
@@ -140,6 +147,14 @@ void HeatmapsView::rebuild()
         style.axes = false;
         style.legend = false;
         style.fontPx = 14;
+        if (h < static_cast<int>(measures.size())) {
+            const HeadMeasures& m = measures[static_cast<std::size_t>(h)];
+            style.footer = tr("distance %1 · entropy %2\nprevious %3 · first %4")
+                               .arg(m.distance, 0, 'f', 1)
+                               .arg(m.entropy, 0, 'f', 2)
+                               .arg(m.previous, 0, 'f', 2)
+                               .arg(m.first, 0, 'f', 2);
+        }
         small_[static_cast<std::size_t>(h)]->setHeatmap(
             HeatmapPainter(heatmapSlice(trace, kind, h, batch), scale, tokens, style));
     }
@@ -201,10 +216,22 @@ void HeatmapsView::updateSelection()
     style.fontPx = slice.rows > 64 ? 13 : 16;
     large_->setHeatmap(HeatmapPainter(slice, small_.empty() ? ColorScale{} : small_.front()->heatmap().scale(),
                                       session_->tokenLabels(), style));
-    heading_->setText(tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: keys). "
-                         "Click a head to enlarge it.")
-                          .arg(heads)
-                          .arg(slice.rows));
+    QString text = tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: keys). "
+                      "Click a head to enlarge it.")
+                       .arg(heads)
+                       .arg(slice.rows);
+    if (session_->usesTextInput() && slice.rows >= 2) {
+        const HeadMeasures u = uniform_measures(slice.rows);
+        text += tr(" Under each head, from its weights over queries 1–%1: mean attention distance (tokens), entropy "
+                   "(nats), share on the previous token, share on the first. Uniform causal attention would give %2, "
+                   "%3, %4, %5.")
+                    .arg(slice.rows - 1)
+                    .arg(u.distance, 0, 'f', 1)
+                    .arg(u.entropy, 0, 'f', 2)
+                    .arg(u.previous, 0, 'f', 2)
+                    .arg(u.first, 0, 'f', 2);
+    }
+    heading_->setText(text);
 }
 
 } // namespace attnlab::ui

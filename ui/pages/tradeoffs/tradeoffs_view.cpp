@@ -3,11 +3,15 @@
 #include "render/number_format.h"
 #include "model/session.h"
 #include "widgets/tradeoff_chart_widget.h"
+#include "pages/tradeoffs/timing_panel.h"
 #include "pages/tradeoffs/tradeoff_table.h"
+#include "pages/tradeoffs/trained_variants_panel.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -34,11 +38,30 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
     widthsRow_->addWidget(widthsLabel_);
     widthsRow_->addStretch(1);
 
+    // Two pages: what the shapes let us count (chart, table, widths), and what was measured -- trained
+    // models' losses and heads, this machine's times. Each gets the whole tab.
+    auto* counted = new QWidget;
+    auto* countedLayout = new QVBoxLayout(counted);
+    countedLayout->addWidget(heading_);
+    countedLayout->addWidget(chart_, 3);
+    countedLayout->addWidget(table_, 2);
+    countedLayout->addLayout(widthsRow_);
+    trained_ = new TrainedVariantsPanel(session_);
+    timing_ = new TimingPanel(session_);
+    auto* measured = new QWidget;
+    auto* measuredLayout = new QVBoxLayout(measured);
+    measuredLayout->addWidget(trained_, 1);
+    measuredLayout->addWidget(timing_, 1);
+    auto* measuredArea = new QScrollArea; // scrolls rather than widening the window
+    measuredArea->setWidget(measured);
+    measuredArea->setWidgetResizable(true);
+    measuredArea->setFrameShape(QFrame::NoFrame);
+    sections_ = new QTabWidget;
+    sections_->addTab(counted, tr("Counted: parameters, multiply-adds, memory"));
+    sections_->addTab(measuredArea, tr("Measured: trained models' loss and heads, time on this machine"));
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(heading_);
-    layout->addWidget(chart_, 3);
-    layout->addWidget(table_, 2);
-    layout->addLayout(widthsRow_);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(sections_);
 
     auto apply = [this](std::int64_t heads) { session_->setSlot("num_heads", static_cast<double>(heads)); };
     connect(chart_, &TradeoffChartWidget::headsClicked, this, apply);
@@ -48,6 +71,11 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
             refresh();
     });
     refresh();
+}
+
+void TradeoffsView::showMeasured()
+{
+    sections_->setCurrentIndex(1);
 }
 
 void TradeoffsView::refresh()

@@ -9,12 +9,15 @@
 class QHBoxLayout;
 class QLabel;
 class QPushButton;
+class QTabWidget;
 
 namespace attnlab::ui {
 
 class Session;
 class TradeoffChartWidget;
 class TradeoffTable;
+class TimingPanel;
+class TrainedVariantsPanel;
 
 class TradeoffsView : public QWidget {
     Q_OBJECT
@@ -23,6 +26,9 @@ public:
     TradeoffChartWidget* chart() const { return chart_; }
     TradeoffTable* table() const { return table_; }
     const std::vector<QPushButton*>& widthButtons() const { return widthButtons_; }
+    TrainedVariantsPanel* trainedVariants() const { return trained_; }
+    TimingPanel* timing() const { return timing_; }
+    void showMeasured(); // the page of measured numbers (the counted one is first)
 
 private:
     void refresh();
@@ -35,6 +41,9 @@ private:
     QLabel* widthsLabel_;
     QHBoxLayout* widthsRow_;
     std::vector<QPushButton*> widthButtons_;
+    TrainedVariantsPanel* trained_;
+    TimingPanel* timing_;
+    QTabWidget* sections_;
 };
 
 } // namespace attnlab::ui

@@ -1,0 +1,104 @@
+// The trained Verdict GPTs from the command line: `tokenize` shows what the chapter 2 tokenizer makes
+// of a text; `run --model` runs one layer's attention with its trained weights on the input the
+// GPT gives it (embeddings through the earlier blocks and that block's norm1) and dumps every stage.
+#include "cli/cli_commands.h"
+
+#include "forward/experiment.h"
+#include "forward/trace.h"
+#include "gpt/gpt_model.h"
+#include "gpt/model_paths.h"
+#include "tensor/error.h"
+#include "text/tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iostream>
+
+namespace cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+using namespace attnlab;
+
+std::string exe_dir()
+{
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().string();
+}
+
+std::string ids_csv(const std::vector<std::int64_t>& ids)
+{
+    std::string out;
+    for (std::int64_t id : ids)
+        out += (out.empty() ? "" : ",") + std::to_string(id);
+    return out;
+}
+
+} // namespace
+
+int cmd_tokenize(const std::vector<std::string>& argv)
+{
+    Args a(argv, {"text"}, {"json"});
+    const SimpleTokenizer& tokenizer = verdict_tokenizer();
+    const TokenizedText t = tokenizer.tokenize(a.required("text"));
+    std::size_t unknown = 0;
+    for (bool u : t.unknown)
+        unknown += u ? 1 : 0;
+    if (a.flag("json")) {
+        json tokens = json::array();
+        for (std::size_t i = 0; i < t.tokens.size(); ++i)
+            tokens.push_back({{"token", t.tokens[i]}, {"id", t.ids[i]}, {"unknown", static_cast<bool>(t.unknown[i])}});
+        std::cout << json{{"tokenizer", "book-ch2-simple"},
+                          {"vocab_size", tokenizer.vocab_size()},
+                          {"num_tokens", t.tokens.size()},
+                          {"unknown", unknown},
+                          {"ids", t.ids},
+                          {"tokens", tokens}}
+                         .dump(2)
+                  << "\n";
+        return 0;
+    }
+    std::cout << t.tokens.size() << " tokens (" << unknown << " unknown, shown as " << kUnknownToken
+              << "); vocabulary of " << tokenizer.vocab_size() << " ids from The Verdict\n";
+    for (std::size_t i = 0; i < t.tokens.size(); ++i)
+        std::cout << i << "\t" << t.ids[i] << "\t" << t.tokens[i] << (t.unknown[i] ? "\t-> <|unk|>" : "") << "\n";
+    return 0;
+}
+
+int cmd_run_gpt(const std::vector<std::string>& argv)
+{
+    Args a(argv, {"model", "layer", "text", "dump"}, {"json"});
+    const std::string out = a.required("dump");
+    if (out.empty())
+        throw Error("--dump is empty; give the path of a .safetensors file.");
+    const GptModel model = load_gpt_model(resolve_gpt_model(a.required("model"), gpt_model_dirs(exe_dir())));
+    const int layer = static_cast<int>(a.integer("layer", 0, 0, 10000));
+    const std::string text = a.has("text") ? a.text("text") : verdict_first_sentence();
+    const TokenizedText tokens = verdict_tokenizer().tokenize(text);
+    const GptLayerInput in = gpt_layer_input(model, tokens.ids, layer);
+    const Trace trace = trace_forward(in.config, in.weights, in.x);
+    write_dump(out, trace,
+               {{"model", model.name},
+                {"layer", std::to_string(layer)},
+                {"text", text},
+                {"token_ids", ids_csv(tokens.ids)},
+                {"note", "x is the layer's attention input: embeddings through the earlier blocks, then norm1"}});
+    if (a.flag("json"))
+        std::cout << json{{"dump", out},
+                          {"model", model.name},
+                          {"layer", layer},
+                          {"num_tokens", tokens.ids.size()},
+                          {"stages", trace.stages.size()},
+                          {"call", canonical_call(in.config)}}
+                         .dump(2)
+                  << "\n";
+    else
+        std::cout << "wrote " << trace.stages.size() << " stages of " << model.name << " layer " << layer << " on "
+                  << tokens.ids.size() << " tokens to " << out << "\n";
+    return 0;
+}
+
+} // namespace cli

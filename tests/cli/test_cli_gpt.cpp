@@ -1,0 +1,116 @@
+// attention-lab-cli on the trained Verdict GPTs: `tokenize` gives the Python tokenizer's ids, and
+// `run --model h4` dumps x and every stage matching PyTorch (tests/data/gpt) to 1e-4.
+#include "common/cli_runner.h"
+#include "common/golden_compare.h"
+#include "io/safetensors.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+class TestCliGpt : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void tokenize_json_matches_python();
+    void tokenize_text_marks_unknown();
+    void run_dump_matches_pytorch_data();
+    void run_dump_matches_pytorch();
+    void refusals_data();
+    void refusals();
+};
+
+void TestCliGpt::tokenize_json_matches_python()
+{
+    QFile file(ATTNLAB_TEST_DATA_DIR "/text/tokenizer_cases.json");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray cases = QJsonDocument::fromJson(file.readAll()).object()["cases"].toArray();
+    for (const auto& v : cases) {
+        const QJsonObject c = v.toObject();
+        if (c["text"].toString().isEmpty())
+            continue;
+        const Result r = cli({"tokenize", "--text", c["text"].toString(), "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json()["ids"].toArray(), c["ids"].toArray());
+        QCOMPARE(r.json()["vocab_size"].toInt(), 1132);
+    }
+}
+
+void TestCliGpt::tokenize_text_marks_unknown()
+{
+    const Result r = cli({"tokenize", "--text", "Hello, Jack"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("1 unknown") && r.out.contains("1131\tHello\t-> <|unk|>"), qPrintable(r.out));
+}
+
+void TestCliGpt::run_dump_matches_pytorch_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("layer");
+    QTest::newRow("name-h4-layer0") << "h4" << 0;
+    QTest::newRow("stem-layer1") << "verdict-gpt-h4" << 1;
+    QTest::newRow("path-layer1") << ATTNLAB_MODELS_DIR "/verdict-gpt-h4.safetensors" << 1;
+}
+
+void TestCliGpt::run_dump_matches_pytorch()
+{
+    QFETCH(QString, model);
+    QFETCH(int, layer);
+    const std::string ref_path = ATTNLAB_TEST_DATA_DIR "/gpt/verdict-h4-layer" + std::to_string(layer) + ".safetensors";
+    const attnlab::SafetensorsFile ref = attnlab::read_safetensors(ref_path);
+    QTemporaryDir dir;
+    const QString dump = dir.filePath("dump.safetensors");
+    const Result r = cli({"run", "--model", model, "--layer", QString::number(layer), "--text",
+                          QString::fromStdString(ref.meta("text")), "--dump", dump});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const attnlab::SafetensorsFile got = attnlab::read_safetensors(dump.toStdString());
+    QCOMPARE(got.meta("token_ids"), ref.meta("token_ids"));
+    int compared = 0;
+    for (const auto& [name, expected] : ref.tensors) {
+        if (name == "token_ids" || name == "expected.logits")
+            continue;
+        const std::string stage = name.rfind("expected.", 0) == 0 ? name.substr(9) : name;
+        const attnlab::Tensor* t = got.find(stage);
+        QVERIFY2(t, stage.c_str());
+        const std::string diff = testing::compare_tensors(*t, expected, {1e-4, 1e-4});
+        QVERIFY2(diff.empty(), (stage + ": " + diff).c_str());
+        ++compared;
+    }
+    QCOMPARE(compared, 17); // x and the sixteen stages after it
+}
+
+void TestCliGpt::refusals_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("stderr_has");
+    QTest::newRow("unknown-model") << QStringList{"run", "--model", "h3", "--dump", "/tmp/never.st"} << 1
+                                   << "h1, h2, h4, h8";
+    QTest::newRow("missing-file") << QStringList{"run", "--model", "/nonexistent/m.safetensors", "--dump", "/tmp/n.st"}
+                                  << 1 << "/nonexistent/m.safetensors";
+    QTest::newRow("not-a-gpt") << QStringList{"run", "--model", ATTNLAB_GOLDEN_DIR "/book_toy.safetensors", "--dump",
+                                              "/tmp/n.st"}
+                               << 1 << "not a trained GPT file";
+    QTest::newRow("layer-2") << QStringList{"run", "--model", "h2", "--layer", "2", "--dump", "/tmp/n.st"} << 1
+                             << "layers 0 to 1";
+    QTest::newRow("no-words") << QStringList{"run", "--model", "h2", "--text", " ,", "--dump", "/tmp/n.st"} << 0 << "";
+    QTest::newRow("empty-text") << QStringList{"run", "--model", "h2", "--text", "  ", "--dump", "/tmp/n.st"} << 1
+                                << "no tokens";
+    QTest::newRow("with-call") << QStringList{"run", "--model", "h2", "--call", "x", "--dump", "/tmp/n.st"} << 2
+                               << "unknown option --call";
+    QTest::newRow("tokenize-no-text") << QStringList{"tokenize"} << 2 << "--text is required";
+}
+
+void TestCliGpt::refusals()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, stderr_has);
+    const Result r = cli(args);
+    QCOMPARE(r.code, code);
+    QVERIFY2(r.err.contains(stderr_has), qPrintable(r.err));
+    if (code == 1)
+        QCOMPARE(r.err.count('\n'), 1); // one sentence
+    QFile::remove("/tmp/n.st");
+}
+
+QTEST_GUILESS_MAIN(TestCliGpt)
+#include "test_cli_gpt.moc"

@@ -1,0 +1,147 @@
+// The C++ GPT forward against PyTorch (tests/reference/make_gpt_reference.py): the 4-head model's
+// layer input x, every attention stage of layers 0 and 1 (run by the engine), and the logits, to
+// 1e-4; the head measures against resources/training/head_measures.py; bad files refused.
+#include "common/errors.h"
+#include "common/golden_compare.h"
+#include "forward/trace.h"
+#include "gpt/gpt_model.h"
+#include "gpt/head_measures.h"
+#include "io/safetensors.h"
+#include "text/tokenizer.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+
+namespace {
+
+const testing::Tolerance kTol{1e-4, 1e-4};
+
+std::string model_path(const std::string& name)
+{
+    return ATTNLAB_MODELS_DIR "/" + name + ".safetensors";
+}
+
+std::vector<std::int64_t> ids_of(const SafetensorsFile& f)
+{
+    std::vector<std::int64_t> ids;
+    for (float v : f.find("token_ids")->to_vector())
+        ids.push_back(static_cast<std::int64_t>(v));
+    return ids;
+}
+
+} // namespace
+
+class TestGptModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void loads_every_variant();
+    void matches_pytorch_data();
+    void matches_pytorch();
+    void logits_match_pytorch();
+    void head_measures_match_python_data();
+    void head_measures_match_python();
+    void refuses_bad_input();
+};
+
+void TestGptModel::loads_every_variant()
+{
+    for (int heads : {1, 2, 4, 8}) {
+        const GptModel m = load_gpt_model(model_path("verdict-gpt-h" + std::to_string(heads)));
+        QCOMPARE(m.settings.n_heads, heads);
+        QCOMPARE(m.settings.emb_dim, 128);
+        QCOMPARE(m.settings.vocab_size, verdict_tokenizer().vocab_size());
+        QVERIFY(m.meta_number("val_loss_mean") > 4.0);
+        QCOMPARE(gpt_attention_config(m).head_dim(), 128 / heads);
+    }
+}
+
+void TestGptModel::matches_pytorch_data()
+{
+    QTest::addColumn<int>("layer");
+    QTest::newRow("h4-layer0") << 0;
+    QTest::newRow("h4-layer1") << 1;
+}
+
+void TestGptModel::matches_pytorch()
+{
+    QFETCH(int, layer);
+    const SafetensorsFile ref =
+        read_safetensors(ATTNLAB_TEST_DATA_DIR "/gpt/verdict-h4-layer" + std::to_string(layer) + ".safetensors");
+    const GptModel model = load_gpt_model(model_path("verdict-gpt-h4"));
+    const std::vector<std::int64_t> ids = verdict_tokenizer().encode(ref.meta("text"));
+    QCOMPARE(ids, ids_of(ref));
+    const GptLayerInput in = gpt_layer_input(model, ids, layer);
+    const std::string dx = testing::compare_tensors(in.x, *ref.find("x"), kTol);
+    QVERIFY2(dx.empty(), ("x: " + dx).c_str());
+    const Trace trace = trace_forward(in.config, in.weights, in.x);
+    int compared = 0;
+    for (const auto& [name, expected] : ref.tensors) {
+        if (name.rfind("expected.", 0) != 0 || name == "expected.logits")
+            continue;
+        const Stage* s = trace.find(name.substr(9));
+        QVERIFY2(s, name.c_str());
+        const std::string diff = testing::compare_tensors(s->tensor, expected, kTol);
+        QVERIFY2(diff.empty(), (name + ": " + diff).c_str());
+        ++compared;
+    }
+    QCOMPARE(compared, 16); // every canonical stage of MultiHeadAttention after x
+}
+
+void TestGptModel::logits_match_pytorch()
+{
+    const SafetensorsFile ref = read_safetensors(ATTNLAB_TEST_DATA_DIR "/gpt/verdict-h4-layer0.safetensors");
+    const Tensor logits = gpt_logits(load_gpt_model(model_path("verdict-gpt-h4")), ids_of(ref));
+    const std::string diff = testing::compare_tensors(logits, *ref.find("expected.logits"), kTol);
+    QVERIFY2(diff.empty(), diff.c_str());
+}
+
+void TestGptModel::head_measures_match_python_data()
+{
+    QTest::addColumn<QString>("variant");
+    for (const char* v : {"h1", "h2", "h4", "h8"})
+        QTest::newRow(v) << QString(v);
+}
+
+void TestGptModel::head_measures_match_python()
+{
+    QFETCH(QString, variant);
+    QFile file(ATTNLAB_TEST_DATA_DIR "/gpt/head_measures.json");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject ref = QJsonDocument::fromJson(file.readAll()).object();
+    const GptModel model = load_gpt_model(model_path("verdict-gpt-" + variant.toStdString()));
+    const std::vector<std::int64_t> ids = verdict_tokenizer().encode(ref["text"].toString().toStdString());
+    std::vector<std::vector<HeadMeasures>> per_layer;
+    for (int layer = 0; layer < model.settings.n_layers; ++layer) {
+        const GptLayerInput in = gpt_layer_input(model, ids, layer);
+        per_layer.push_back(head_measures(trace_forward(in.config, in.weights, in.x).find("attn_weights")->tensor));
+    }
+    const QJsonArray rows = ref["models"].toObject()[variant].toArray();
+    QCOMPARE(rows.size(), model.settings.n_layers * model.settings.n_heads);
+    for (const auto& v : rows) {
+        const QJsonObject r = v.toObject();
+        const HeadMeasures& m = per_layer.at(r["layer"].toInt()).at(r["head"].toInt());
+        QVERIFY(std::abs(m.distance - r["distance"].toDouble()) < 1e-3);
+        QVERIFY(std::abs(m.entropy - r["entropy"].toDouble()) < 1e-4);
+        QVERIFY(std::abs(m.previous - r["previous"].toDouble()) < 1e-5);
+        QVERIFY(std::abs(m.first - r["first"].toDouble()) < 1e-5);
+    }
+}
+
+void TestGptModel::refuses_bad_input()
+{
+    const GptModel model = load_gpt_model(model_path("verdict-gpt-h2"));
+    QVERIFY(testing::error_of([&] { gpt_layer_input(model, {1, 2}, 2); }).contains("layers 0 to 1"));
+    QVERIFY(testing::error_of([&] { gpt_layer_input(model, {}, 0); }).contains("no tokens"));
+    QVERIFY(
+        testing::error_of([&] { gpt_layer_input(model, std::vector<std::int64_t>(65, 3), 0); }).contains("at most 64"));
+    QVERIFY(testing::error_of([&] { gpt_layer_input(model, {5000}, 0); }).contains("outside"));
+    // A safetensors file that is not a trained GPT (a golden attention file) says so in one sentence.
+    const QString e = testing::error_of([] { load_gpt_model(ATTNLAB_GOLDEN_DIR "/book_toy.safetensors"); });
+    QVERIFY2(e.contains("not a trained GPT file"), qPrintable(e));
+    QVERIFY(!testing::error_of([] { load_gpt_model("/nonexistent/verdict.safetensors"); }).isEmpty());
+    QCOMPARE(uniform_measures(1).distance, 0.0);
+}
+
+QTEST_GUILESS_MAIN(TestGptModel)
+#include "test_gpt_model.moc"

@@ -1,0 +1,54 @@
+// The Trade-offs tab's measured half: the trained variants' losses and heads side by side, and the
+// forward time per num_heads measured on this machine, each saying how it was obtained.
+#include "common/session_fixtures.h"
+#include "model/session.h"
+#include "pages/tradeoffs/timing_panel.h"
+#include "pages/tradeoffs/trained_variants_panel.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+class TestUiMeasured : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void trained_variants_side_by_side();
+    void times_every_head_count();
+};
+
+void TestUiMeasured::trained_variants_side_by_side()
+{
+    Session s;
+    TrainedVariantsPanel panel(&s);
+    QCOMPARE(panel.heatmapCount(), 1 + 2 + 4 + 8);
+    const QString table = panel.lossTable()->text();
+    QVERIFY2(table.contains("5.216") && table.contains("5.184 ± 0.034"), qPrintable(table)); // h4, from metadata
+    QVERIFY(table.contains("5.177 ± 0.026"));                                                // h1
+    s.useTrainedModel(4, 0);
+    s.setInputText("Jack Gisburn");
+    QCOMPARE(panel.heatmapCount(), 15);
+}
+
+void TestUiMeasured::times_every_head_count()
+{
+    Session s;
+    Config c;
+    c.d_in = c.d_out = 12;
+    c.num_heads = 3;
+    c.context_length = 16;
+    s.setConfig(c);
+    s.setInputShape(1, 8);
+    TimingPanel panel(&s);
+    QSignalSpy spy(&panel, &TimingPanel::measured);
+    panel.measure();
+    QVERIFY(spy.wait(20000));
+    QCOMPARE(panel.timings().size(), std::size_t{6});
+    const QString text = panel.findChild<QLabel*>("measured-times")->text();
+    QVERIFY2(text.contains("median of 5 timed runs") && text.contains("this machine"), qPrintable(text));
+}
+
+QTEST_MAIN(TestUiMeasured)
+#include "test_ui_measured.moc"

@@ -1,0 +1,121 @@
+// The Text input source of the Session: a sentence through one of the GPTs trained on The Verdict.
+// Choosing a variant sets the call to the model's own attention (d_in = d_out = 128, its num_heads,
+// context_length 64, eval-mode dropout 0.0), so the trained weights fit; editing the call away from
+// it is allowed and explained (gpt/gpt_input.h), and undo brings the trained heads back.
+#include "model/session.h"
+
+#include "gpt/gpt_input.h"
+#include "gpt/model_paths.h"
+#include "tensor/error.h"
+
+#include <QCoreApplication>
+
+namespace attnlab::ui {
+
+namespace {
+
+std::shared_ptr<const GptModel> modelOrNull(const std::string& path)
+{
+    if (path.empty())
+        return nullptr;
+    try {
+        return cached_gpt_model(path);
+    } catch (const Error&) {
+        return nullptr; // addTextDiagnostics() says why
+    }
+}
+
+} // namespace
+
+void Session::useTrainedModel(int numHeads, int layer)
+{
+    const std::vector<std::string> dirs = gpt_model_dirs(QCoreApplication::applicationDirPath().toStdString());
+    std::string path;
+    try {
+        path = resolve_gpt_model(gpt_model_name(numHeads), dirs);
+    } catch (const Error&) {
+        path = gpt_model_name(numHeads) + ".safetensors"; // kept, so the diagnostic names what is missing
+    }
+    spec_.input = InputSource::Text;
+    spec_.gpt_model_path = path;
+    spec_.gpt_layer = layer;
+    if (spec_.text.empty())
+        spec_.text = verdict_first_sentence();
+    if (const auto model = modelOrNull(path)) {
+        spec_.config = gpt_attention_config(*model);
+        callText_ = QString::fromStdString(positional_call(spec_.config));
+        callError_.reset();
+    }
+    spec_.batch = 1;
+    spec_.num_tokens = std::max<std::int64_t>(1, static_cast<std::int64_t>(textTokens().ids.size()));
+    settingsEdited();
+}
+
+void Session::useSeededInput()
+{
+    if (!usesTextInput())
+        return;
+    spec_.input = InputSource::Random;
+    settingsEdited();
+}
+
+void Session::setInputText(const QString& text)
+{
+    if (text.toStdString() == spec_.text)
+        return;
+    spec_.text = text.toStdString();
+    spec_.batch = 1;
+    // The token count is a setting like any other: validate() then checks it against context_length.
+    spec_.num_tokens = std::max<std::int64_t>(1, static_cast<std::int64_t>(textTokens().ids.size()));
+    settingsEdited();
+}
+
+void Session::setGptLayer(int layer)
+{
+    if (layer == spec_.gpt_layer)
+        return;
+    spec_.gpt_layer = layer;
+    settingsEdited();
+}
+
+int Session::gptHeads() const
+{
+    const auto model = modelOrNull(spec_.gpt_model_path);
+    return model ? static_cast<int>(model->settings.n_heads) : 0;
+}
+
+TokenizedText Session::textTokens() const
+{
+    return verdict_tokenizer().tokenize(spec_.text);
+}
+
+void Session::addTextDiagnostics()
+{
+    if (!usesTextInput())
+        return;
+    if (textTokens().ids.empty()) {
+        diagnostics_.push_back(
+            {"text-empty", Severity::Error, "", "the text has no tokens; type at least one word.", {}});
+        return;
+    }
+    std::shared_ptr<const GptModel> model;
+    try {
+        model = cached_gpt_model(spec_.gpt_model_path);
+    } catch (const Error& e) {
+        diagnostics_.push_back({"model-missing", Severity::Error, "", e.what(), {}});
+        return;
+    }
+    if (const auto note = fit_note(spec_.config, *model)) {
+        Diagnostic d{"trained-weights", Severity::Warning, "d_out", *note, {}};
+        const auto emb = model->settings.emb_dim;
+        if (spec_.config.d_in != emb)
+            d.fixes.push_back({"d_in", emb});
+        if (spec_.config.d_out != emb)
+            d.fixes.push_back({"d_out", emb});
+        if (spec_.config.num_heads != model->settings.n_heads)
+            d.fixes.push_back({"num_heads", model->settings.n_heads});
+        diagnostics_.push_back(d);
+    }
+}
+
+} // namespace attnlab::ui

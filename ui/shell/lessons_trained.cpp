@@ -1,0 +1,84 @@
+// The guided lesson on a trained model's heads: every check reads the session and its trace (the
+// measures are computed by core, never written into the lesson).
+#include "gpt/head_measures.h"
+#include "model/session.h"
+#include "pages/tradeoffs/tradeoffs_view.h"
+#include "shell/lessons_detail.h"
+#include "shell/main_window.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+CheckResult result(bool passed, const QString& message)
+{
+    return {passed, message};
+}
+
+bool weightsDoNotFit(const Session& s)
+{
+    for (const auto& d : s.diagnostics())
+        if (d.code == "trained-weights")
+            return true;
+    return false;
+}
+
+} // namespace
+
+std::vector<LessonActions> trainedHeadsActions()
+{
+    return {
+        {[](const LessonContext& c) { c.session->useTrainedModel(4, 1); },
+         [](const LessonContext& c) {
+             const Session& s = *c.session;
+             if (!s.usesTextInput())
+                 return result(false, QObject::tr("Tick \"Text through a GPT trained on The Verdict\" first."));
+             if (s.gptHeads() != 4 || s.gptLayer() != 1 || weightsDoNotFit(s))
+                 return result(false, QObject::tr("Pick 4 heads and layer 1, with the model's own call."));
+             return result(true, QObject::tr("Layer 1 of the 4-head model receives %1 tokens, each a vector of %2.")
+                                     .arg(s.numTokens())
+                                     .arg(s.config().d_in));
+         }},
+        {[](const LessonContext& c) {
+             if (!c.session->usesTextInput())
+                 c.session->useTrainedModel(4, 1);
+             c.session->setView(ViewMode::Heatmaps);
+         },
+         [](const LessonContext& c) {
+             const auto trace = c.session->trace();
+             const Stage* w = trace ? trace->find("attn_weights") : nullptr;
+             if (!c.session->usesTextInput() || !w || w->tensor.size(1) < 2)
+                 return result(false, QObject::tr("Show a trained model with several heads on a sentence first."));
+             const auto m = head_measures(w->tensor);
+             std::size_t first = 0, focused = 0;
+             for (std::size_t h = 1; h < m.size(); ++h) {
+                 first = m[h].first > m[first].first ? h : first;
+                 focused = m[h].entropy < m[focused].entropy ? h : focused;
+             }
+             return result(true, QObject::tr("Head %1 puts the most on the first token (%2); head %3 is the most "
+                                             "focused (entropy %4 nats).")
+                                     .arg(first)
+                                     .arg(m[first].first, 0, 'f', 2)
+                                     .arg(focused)
+                                     .arg(m[focused].entropy, 0, 'f', 2));
+         }},
+        {[](const LessonContext& c) { c.session->setSlot("d_out", 64); },
+         [](const LessonContext& c) {
+             return weightsDoNotFit(*c.session)
+                        ? result(true, QObject::tr("The trained weights no longer fit; Ctrl+Z brings them back."))
+                        : result(false, QObject::tr("Change d_out (or num_heads) away from the model's own call."));
+         }},
+        {[](const LessonContext& c) {
+             c.session->setView(ViewMode::Tradeoffs);
+             if (c.window)
+                 c.window->tradeoffsView()->showMeasured();
+         },
+         [](const LessonContext& c) {
+             return c.session->view() == ViewMode::Tradeoffs
+                        ? result(true, QObject::tr("The losses differ by less than their spread over seeds."))
+                        : result(false, QObject::tr("Open Heads: the trade-offs, then its Measured page."));
+         }},
+    };
+}
+
+} // namespace attnlab::ui

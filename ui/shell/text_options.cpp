@@ -1,0 +1,54 @@
+#include "shell/text_options.h"
+
+#include "gpt/gpt_input.h"
+#include "gpt/model_paths.h"
+#include "model/session.h"
+
+#include <QCommandLineParser>
+#include <QObject>
+
+namespace attnlab::ui {
+
+void addTextOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {QStringLiteral("model"),
+         QStringLiteral("Study a GPT trained on The Verdict: h1, h2, h4 or h8 (its num_heads); --layer picks the "
+                        "layer (default 0)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("text"),
+         QStringLiteral("With --model: the text to feed it (default: the story's first sentence)."),
+         QStringLiteral("T")},
+    });
+}
+
+QString applyStartupText(const QCommandLineParser& parser, Session& session)
+{
+    if (!parser.isSet(QStringLiteral("model"))) {
+        if (parser.isSet(QStringLiteral("text")))
+            return QObject::tr("--text needs --model h1|h2|h4|h8.");
+        return {};
+    }
+    if (parser.isSet(QStringLiteral("weights")))
+        return QObject::tr("use either --weights or --model, not both.");
+    const QString name = parser.value(QStringLiteral("model"));
+    int heads = 0;
+    for (int h : shipped_gpt_heads())
+        if (name == QStringLiteral("h%1").arg(h) || name == QString::fromStdString(gpt_model_name(h)))
+            heads = h;
+    if (heads == 0)
+        return QObject::tr("--model takes h1, h2, h4 or h8, not '%1'.").arg(name);
+    int layer = 0;
+    if (parser.isSet(QStringLiteral("layer"))) {
+        bool ok = false;
+        layer = parser.value(QStringLiteral("layer")).toInt(&ok);
+        if (!ok || layer < 0 || layer > 1)
+            return QObject::tr("--layer takes 0 or 1 for the trained GPTs, not '%1'.").arg(parser.value("layer"));
+    }
+    if (parser.isSet(QStringLiteral("text")))
+        session.setInputText(parser.value(QStringLiteral("text")));
+    session.useTrainedModel(heads, layer);
+    return {};
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,114 @@
+#include "widgets/text_input_panel.h"
+
+#include "gpt/gpt_input.h"
+#include "gpt/model_paths.h"
+#include "tensor/error.h"
+#include "widgets/token_chips.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    setObjectName(QStringLiteral("text-input-panel"));
+    enabled_ = new QCheckBox(tr("Text through a GPT trained on The Verdict"));
+    enabled_->setObjectName(QStringLiteral("text-input-enabled"));
+    enabled_->setToolTip(tr("The attention under study becomes one layer of a small GPT (the book's chapter 4 model, "
+                            "d_model 128, 2 layers) trained on the story; x is what that layer receives."));
+    variant_ = new QComboBox;
+    variant_->setObjectName(QStringLiteral("text-input-variant"));
+    for (int h : shipped_gpt_heads())
+        variant_->addItem(h == 1 ? tr("1 head") : tr("%1 heads").arg(h), h);
+    layer_ = new QComboBox;
+    layer_->setObjectName(QStringLiteral("text-input-layer"));
+    for (int l : {0, 1})
+        layer_->addItem(tr("layer %1").arg(l), l);
+    about_ = new QLabel;
+    about_->setObjectName(QStringLiteral("text-input-about"));
+    about_->setWordWrap(true); // never widens the window
+    text_ = new QLineEdit;
+    text_->setObjectName(QStringLiteral("text-input-text"));
+    text_->setPlaceholderText(tr("Type a sentence; words the story never uses become <|unk|>."));
+    chips_ = new TokenChips;
+    chips_->setObjectName(QStringLiteral("text-input-chips"));
+
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(enabled_);
+    row->addWidget(variant_);
+    row->addWidget(layer_);
+    row->addWidget(about_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(row);
+    layout->addWidget(text_);
+    layout->addWidget(chips_);
+
+    connect(enabled_, &QCheckBox::toggled, this, [this] { choose(); });
+    connect(variant_, &QComboBox::currentIndexChanged, this, [this] { choose(); });
+    connect(layer_, &QComboBox::currentIndexChanged, this,
+            [this] { session_->setGptLayer(layer_->currentData().toInt()); });
+    connect(text_, &QLineEdit::textEdited, session_, &Session::setInputText);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Settings | ChangeFlag::Diagnostics))
+            sync();
+    });
+    sync();
+}
+
+void TextInputPanel::choose()
+{
+    if (!enabled_->isChecked())
+        return session_->useSeededInput();
+    session_->useTrainedModel(variant_->currentData().toInt(), layer_->currentData().toInt());
+}
+
+void TextInputPanel::sync()
+{
+    const bool on = session_->usesTextInput();
+    {
+        const QSignalBlocker b1(enabled_), b2(variant_), b3(layer_);
+        enabled_->setChecked(on);
+        if (const int heads = session_->gptHeads(); on && heads > 0)
+            variant_->setCurrentIndex(variant_->findData(heads));
+        layer_->setCurrentIndex(std::max(0, layer_->findData(session_->gptLayer())));
+    }
+    variant_->setEnabled(on);
+    layer_->setEnabled(on);
+    text_->setVisible(on);
+    chips_->setVisible(on);
+    if (!on) {
+        about_->setText(tr("off: the input is seeded random numbers"));
+        return;
+    }
+    if (text_->text() != session_->inputText()) {
+        text_->setText(session_->inputText());
+        text_->setCursorPosition(0); // a long sentence shows its beginning, not its end
+    }
+    const TokenizedText tokens = session_->textTokens();
+    std::size_t unknown = 0;
+    for (bool u : tokens.unknown)
+        unknown += u ? 1 : 0;
+    chips_->setTokens(tokens);
+    QString about = tr("%1 tokens, %2 unknown").arg(tokens.tokens.size()).arg(unknown);
+    try {
+        const auto model = cached_gpt_model(session_->spec().gpt_model_path);
+        about += tr(" · %1: held-out loss %2 nats (3 seeds: %3 ± %4)")
+                     .arg(QString::fromStdString(model->name))
+                     .arg(model->meta_number("val_loss"), 0, 'f', 3)
+                     .arg(model->meta_number("val_loss_mean"), 0, 'f', 3)
+                     .arg(model->meta_number("val_loss_std"), 0, 'f', 3);
+    } catch (const Error&) {
+        about += tr(" · the model file was not found");
+    }
+    about_->setText(about);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,39 @@
+#pragma once
+// The Text input source: a sentence goes through a GPT trained on The Verdict and the attention
+// under study is one of its layers. A switch, the variant (by num_heads) and layer pickers, the text,
+// and the tokens as chips with their ids (<|unk|> marked). Everything lives in the Session; this
+// panel only edits it and follows changed(flags).
+#include "model/session.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace attnlab::ui {
+class TokenChips;
+}
+
+namespace attnlab::ui {
+
+class TextInputPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TextInputPanel(Session* session, QWidget* parent = nullptr);
+
+private:
+    void sync();
+    void choose(); // the switch or a picker changed: study that variant's layer
+
+    Session* session_;
+    QCheckBox* enabled_;
+    QComboBox* variant_;
+    QComboBox* layer_;
+    QLabel* about_;
+    QLineEdit* text_;
+    TokenChips* chips_;
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,103 @@
+#include "widgets/token_chips.h"
+
+#include <QPainter>
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr int kPad = 4, kGap = 4;
+
+} // namespace
+
+TokenChips::TokenChips(QWidget* parent) : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+}
+
+QString TokenChips::chipText(const std::string& token, std::int64_t id, bool unknown)
+{
+    const QString t = QString::fromStdString(token);
+    return unknown ? QStringLiteral("%1 → <|unk|> %2").arg(t).arg(id) : QStringLiteral("%1 %2").arg(t).arg(id);
+}
+
+void TokenChips::setTokens(const TokenizedText& tokens)
+{
+    if (tokens.tokens == tokens_.tokens && tokens.ids == tokens_.ids)
+        return;
+    tokens_ = tokens;
+    QStringList all;
+    for (std::size_t i = 0; i < tokens_.tokens.size(); ++i)
+        all << chipText(tokens_.tokens[i], tokens_.ids[i], tokens_.unknown[i]);
+    setAccessibleDescription(all.join(QStringLiteral(", ")));
+    updateGeometry(); // the row count may change
+    update();
+}
+
+QSize TokenChips::chipSize(std::size_t i) const
+{
+    const QFontMetrics fm(font());
+    const QString label = tokens_.unknown[i] ? QString::fromStdString(tokens_.tokens[i]) + QStringLiteral(" <|unk|>")
+                                             : QString::fromStdString(tokens_.tokens[i]);
+    const int w = std::max(fm.horizontalAdvance(label), fm.horizontalAdvance(QString::number(tokens_.ids[i])));
+    return {w + 2 * kPad, fm.height() * 2 + kPad}; // token above, id below
+}
+
+std::vector<QRect> TokenChips::flow(int width) const
+{
+    std::vector<QRect> out;
+    int x = 0, y = 0;
+    for (std::size_t i = 0; i < tokens_.tokens.size(); ++i) {
+        const QSize s = chipSize(i);
+        if (x > 0 && x + s.width() > width) {
+            x = 0;
+            y += s.height() + kGap;
+        }
+        out.emplace_back(QPoint(x, y), s);
+        x += s.width() + kGap;
+    }
+    return out;
+}
+
+int TokenChips::heightForWidth(int width) const
+{
+    const auto rects = flow(std::max(1, width));
+    return rects.empty() ? 0 : rects.back().bottom() + 1;
+}
+
+QSize TokenChips::sizeHint() const
+{
+    return {400, heightForWidth(width() > 0 ? width() : 400)};
+}
+
+void TokenChips::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QFontMetrics fm(font());
+    QFont small = font();
+    small.setPixelSize(std::max(9, fm.height() * 3 / 4));
+    const auto rects = flow(width());
+    for (std::size_t i = 0; i < rects.size(); ++i) {
+        const bool unk = tokens_.unknown[i];
+        const QRect r = rects[i];
+        p.setPen(Qt::NoPen);
+        p.setBrush(unk ? QColor(0xf6, 0xd2, 0xcc) : QColor(0xdf, 0xe8, 0xf3));
+        p.drawRoundedRect(r, 4, 4);
+        QFont f = font();
+        f.setStrikeOut(unk); // the word as typed, which the model never sees
+        p.setFont(f);
+        p.setPen(unk ? QColor(0x8a, 0x1c, 0x0c) : QColor(0x1c, 0x2a, 0x3a));
+        const QRect top(r.left() + kPad, r.top() + kPad / 2, r.width() - 2 * kPad, fm.height());
+        p.drawText(top, Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(tokens_.tokens[i]));
+        if (unk) {
+            p.setFont(font());
+            p.drawText(top, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("<|unk|>"));
+        }
+        p.setFont(small);
+        p.drawText(QRect(top.left(), top.bottom(), top.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   QString::number(tokens_.ids[i]));
+    }
+}
+
+} // namespace attnlab::ui

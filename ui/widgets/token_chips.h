@@ -1,0 +1,36 @@
+#pragma once
+// The tokens of the Text input as chips: each token with its id below it, unknown words struck
+// through and tinted, marked <|unk|>. Painted and flowed by hand: a rich-text label re-laid-out its
+// whole document on every keystroke, which cost the GUI thread more than the forward pass.
+#include "text/tokenizer.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace attnlab::ui {
+
+class TokenChips : public QWidget {
+    Q_OBJECT
+public:
+    explicit TokenChips(QWidget* parent = nullptr);
+    void setTokens(const TokenizedText& tokens);
+    const TokenizedText& tokens() const { return tokens_; }
+    // What one chip says, e.g. "Jack 57" or "Hello → <|unk|> 1131" (tests, accessibility).
+    static QString chipText(const std::string& token, std::int64_t id, bool unknown);
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    std::vector<QRect> flow(int width) const; // one rectangle per chip, rows wrapped at `width`
+    QSize chipSize(std::size_t i) const;
+
+    TokenizedText tokens_;
+};
+
+} // namespace attnlab::ui
