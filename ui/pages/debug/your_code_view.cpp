@@ -7,7 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
-#include <QTimer>
+#include <QMetaObject>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -145,15 +145,18 @@ void YourCodeView::fillLines()
     lines_->resizeColumnToContents(0);
     lines_->resizeColumnToContents(1);
     // Once laid out (the table may not have its size yet): the divergence in the middle of the view.
-    QTimer::singleShot(0, lines_, [this] {
-        // The code keeps at most three fifths of the width, so what each line holds stays in view beside it.
-        const int room = lines_->viewport()->width() * 3 / 5 - lines_->columnWidth(0);
-        if (lines_->columnWidth(1) > room && room > 100)
-            lines_->setColumnWidth(1, room);
-        for (int r = 0; r < lines_->rowCount(); ++r)
-            if (lines_->item(r, 0)->text() == QString::number(highlighted_))
-                lines_->scrollToItem(lines_->item(r, 0), QAbstractItemView::PositionAtCenter);
-    });
+    QMetaObject::invokeMethod(
+        lines_,
+        [this] {
+            // The code keeps at most three fifths of the width, so what each line holds stays in view beside it.
+            const int room = lines_->viewport()->width() * 3 / 5 - lines_->columnWidth(0);
+            if (lines_->columnWidth(1) > room && room > 100)
+                lines_->setColumnWidth(1, room);
+            for (int r = 0; r < lines_->rowCount(); ++r)
+                if (lines_->item(r, 0)->text() == QString::number(highlighted_))
+                    lines_->scrollToItem(lines_->item(r, 0), QAbstractItemView::PositionAtCenter);
+        },
+        Qt::QueuedConnection);
 }
 
 void YourCodeView::fillStages()
