@@ -207,9 +207,9 @@ int main(int argc, char** argv)
             session.setTransferLine(role, written, !written);
         session.setDebugSection(parser.isSet("lesson")
                                     ? static_cast<DebugSection>(lessons.indexOf(parser.value("lesson")))
-                                : bug                          ? DebugSection::Bugs
-                                : parser.isSet("compare")      ? DebugSection::YourCode
-                                                               : DebugSection::Transfer);
+                                : bug                     ? DebugSection::Bugs
+                                : parser.isSet("compare") ? DebugSection::YourCode
+                                                          : DebugSection::Transfer);
     }
 
     MainWindow window(&session);

@@ -19,10 +19,10 @@ struct CallArgument {
     std::optional<std::string> keyword; // set for `name=value`
     std::string text;                   // the value as written, e.g. "0.0", "True", "1_024"
     LiteralKind kind = LiteralKind::Other;
-    std::size_t begin = 0;              // 0-based byte offsets of the whole argument in the call text
+    std::size_t begin = 0; // 0-based byte offsets of the whole argument in the call text
     std::size_t end = 0;
-    std::size_t value_begin = 0;        // offsets of the value alone
-    std::string slot;                   // filled by bind_call: the slot this value lands in
+    std::size_t value_begin = 0; // offsets of the value alone
+    std::string slot;            // filled by bind_call: the slot this value lands in
 };
 
 struct CallSyntax {
@@ -32,8 +32,8 @@ struct CallSyntax {
 };
 
 struct CallError {
-    std::string message;     // one sentence: what, where, what would be valid
-    std::size_t column = 0;  // 0-based byte offset the caret points at
+    std::string message;                                      // one sentence: what, where, what would be valid
+    std::size_t column = 0;                                   // 0-based byte offset the caret points at
     std::string with_caret(std::string_view call_text) const; // message, the call, a caret line
 };
 

@@ -21,7 +21,7 @@ enum class ModuleKind {
 
 // "heads.3.": the wrapper's ModuleList entry for one head, as stage and parameter names start.
 std::string head_prefix(std::int64_t head);
-std::string module_class_name(ModuleKind kind);                       // "MultiHeadAttention"
+std::string module_class_name(ModuleKind kind); // "MultiHeadAttention"
 std::optional<ModuleKind> module_kind_from_name(const std::string& name);
 // Slot names of the constructor, in positional order, e.g. d_in, d_out, context_length, ...
 const std::vector<std::string>& module_slots(ModuleKind kind);
@@ -35,14 +35,20 @@ struct Config {
     std::int64_t num_heads = 12;
     bool qkv_bias = false;
 
-    bool has_heads() const { return kind == ModuleKind::MultiHeadAttention || kind == ModuleKind::MultiHeadAttentionWrapper; }
+    bool has_heads() const
+    {
+        return kind == ModuleKind::MultiHeadAttention || kind == ModuleKind::MultiHeadAttentionWrapper;
+    }
     bool is_causal() const
     {
         return kind != ModuleKind::SelfAttentionV1 && kind != ModuleKind::SelfAttentionV2 &&
                kind != ModuleKind::SimpleSelfAttention;
     }
     bool is_batched() const { return is_causal(); } // the SelfAttention modules take (T, d_in)
-    std::int64_t head_dim() const { return kind == ModuleKind::MultiHeadAttention && num_heads > 0 ? d_out / num_heads : d_out; }
+    std::int64_t head_dim() const
+    {
+        return kind == ModuleKind::MultiHeadAttention && num_heads > 0 ? d_out / num_heads : d_out;
+    }
     std::int64_t output_width() const; // wrapper: num_heads * d_out
     bool operator==(const Config&) const = default;
 };
@@ -64,10 +70,10 @@ struct Fix {
 };
 
 struct Diagnostic {
-    std::string code;     // stable, e.g. "head-split", "non-positive", "dropout-range", "tokens-exceed-context"
+    std::string code; // stable, e.g. "head-split", "non-positive", "dropout-range", "tokens-exceed-context"
     Severity severity = Severity::Error;
-    std::string slot;     // the slot it concerns ("num_heads", "d_out", ...), empty when general
-    std::string message;  // one sentence: what, where, what would be valid
+    std::string slot;    // the slot it concerns ("num_heads", "d_out", ...), empty when general
+    std::string message; // one sentence: what, where, what would be valid
     std::vector<Fix> fixes;
 };
 

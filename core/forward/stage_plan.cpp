@@ -61,13 +61,14 @@ std::uint64_t estimate_memory_bytes(const Config& config, InputShape input)
     const long double b = std::max<std::int64_t>(input.batch, 0), T = std::max<std::int64_t>(input.num_tokens, 0);
     const long double din = std::max<std::int64_t>(config.d_in, 0), dout = std::max<std::int64_t>(config.d_out, 0);
     const long double H = config.has_heads() ? std::max<std::int64_t>(config.num_heads, 0) : 1;
-    const long double squares = config.is_causal() ? (config.dropout > 0 ? 4 : 3) : 2; // scores, masked, weights, dropout
-    long double floats = b * T * din;                                                      // x
+    const long double squares =
+        config.is_causal() ? (config.dropout > 0 ? 4 : 3) : 2; // scores, masked, weights, dropout
+    long double floats = b * T * din;                          // x
     if (config.kind == ModuleKind::MultiHeadAttention) {
         floats += 4 * din * dout + 3 * dout + dout * dout + dout; // weights (biases counted generously)
         floats += 3 * b * T * dout;                               // queries, keys, values (views are free)
         floats += squares * b * H * T * T;
-        floats += 3 * b * T * dout;                               // context.heads, context.merged, output
+        floats += 3 * b * T * dout; // context.heads, context.merged, output
     } else {
         floats += H * (3 * din * dout + 3 * dout);
         floats += H * (3 * b * T * dout + squares * b * T * T + b * T * dout);

@@ -55,8 +55,7 @@ std::vector<ParameterSpec> parameter_specs(const Config& config)
         require_positive("num_heads", config.num_heads);
         for (std::int64_t h = 0; h < config.num_heads; ++h)
             for (const char* name : kProjections)
-                add_linear(specs, head_prefix(h) + name, config.d_out, config.d_in, "d_out", "d_in",
-                           config.qkv_bias);
+                add_linear(specs, head_prefix(h) + name, config.d_out, config.d_in, "d_out", "d_in", config.qkv_bias);
         break;
     }
     return specs;
@@ -111,7 +110,8 @@ WeightLayout layout_from_name(const std::string& name)
         return WeightLayout::Torch;
     if (name == "gpt2-hf")
         return WeightLayout::Gpt2Hf;
-    throw Error("unknown weight layout '" + name + "'; valid layouts are 'torch' (a state_dict of the module) and "
+    throw Error("unknown weight layout '" + name +
+                "'; valid layouts are 'torch' (a state_dict of the module) and "
                 "'gpt2-hf' (a Hugging Face GPT-2 checkpoint).");
 }
 

@@ -42,8 +42,8 @@ void TestGolden::reproduces_every_stage()
     const ParsedCall call = parse_call(file.meta("call"));
     QVERIFY2(call.ok(), file.meta("call").c_str());
     const std::string layout = file.meta("layout", "torch");
-    const StateDict weights = state_dict_from_file(file, *call.config, layout_from_name(layout),
-                                                   std::stoi(file.meta("layer", "0")));
+    const StateDict weights =
+        state_dict_from_file(file, *call.config, layout_from_name(layout), std::stoi(file.meta("layer", "0")));
     const Tensor* x = file.find("x");
     QVERIFY(x);
     const Trace trace = trace_forward(*call.config, weights, *x);

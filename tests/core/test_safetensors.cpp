@@ -77,12 +77,14 @@ void TestSafetensors::golden_file_data()
     QTest::addColumn<Shape>("first_shape");
     QTest::addColumn<QString>("first_dtype");
     QTest::addColumn<QString>("call_prefix");
-    QTest::newRow("book_toy") << "book_toy" << 22 << "W_query.weight" << Shape{2, 3} << "F32" << "MultiHeadAttention(";
+    QTest::newRow("book_toy") << "book_toy" << 22 << "W_query.weight" << Shape{2, 3} << "F32"
+                              << "MultiHeadAttention(";
     QTest::newRow("bias_rect") << "bias_rect" << 25 << "W_query.weight" << Shape{12, 10} << "F32"
                                << "MultiHeadAttention(";
     QTest::newRow("book_causal") << "book_causal" << 11 << "W_query.weight" << Shape{2, 3} << "F32"
                                  << "CausalAttention(";
-    QTest::newRow("v1") << "book_self_attention_v1" << 10 << "W_query" << Shape{3, 2} << "F32" << "SelfAttention_v1(";
+    QTest::newRow("v1") << "book_self_attention_v1" << 10 << "W_query" << Shape{3, 2} << "F32"
+                        << "SelfAttention_v1(";
     QTest::newRow("v2") << "book_self_attention_v2" << 10 << "W_query.weight" << Shape{2, 3} << "F32"
                         << "SelfAttention_v2(";
     QTest::newRow("wrapper_d1") << "book_wrapper_d1" << 8 << "heads.0.W_query.weight" << Shape{1, 3} << "F32"
@@ -93,8 +95,10 @@ void TestSafetensors::golden_file_data()
                                    << "MultiHeadAttention(d_in=768";
     QTest::newRow("gpt2_layout_tiny") << "gpt2_layout_tiny" << 7 << "h.0.attn.c_attn.weight" << Shape{16, 48} << "F32"
                                       << "MultiHeadAttention(d_in=16";
-    QTest::newRow("bf16") << "bf16_weights" << 25 << "W_query.weight" << Shape{8, 8} << "BF16" << "MultiHeadAttention(";
-    QTest::newRow("f16") << "f16_weights" << 22 << "W_query.weight" << Shape{4, 6} << "F16" << "MultiHeadAttention(";
+    QTest::newRow("bf16") << "bf16_weights" << 25 << "W_query.weight" << Shape{8, 8} << "BF16"
+                          << "MultiHeadAttention(";
+    QTest::newRow("f16") << "f16_weights" << 22 << "W_query.weight" << Shape{4, 6} << "F16"
+                         << "MultiHeadAttention(";
 }
 
 void TestSafetensors::golden_file()
@@ -268,9 +272,15 @@ void TestSafetensors::failed_write_leaves_nothing_data()
     QTest::addColumn<QString>("relative");
     QTest::addColumn<QString>("tensor_name");
     QTest::addColumn<QString>("message");
-    QTest::newRow("missing-directory") << "missing/dir/out.safetensors" << "w" << "does not exist";
-    QTest::newRow("directory-in-the-way") << "taken" << "w" << "directory";
-    QTest::newRow("reserved-name") << "out.safetensors" << "__metadata__" << "reserved";
+    QTest::newRow("missing-directory") << "missing/dir/out.safetensors"
+                                       << "w"
+                                       << "does not exist";
+    QTest::newRow("directory-in-the-way") << "taken"
+                                          << "w"
+                                          << "directory";
+    QTest::newRow("reserved-name") << "out.safetensors"
+                                   << "__metadata__"
+                                   << "reserved";
 }
 
 void TestSafetensors::failed_write_leaves_nothing()
@@ -333,7 +343,8 @@ void TestSafetensors::tensors_come_in_data_order()
     QVERIFY(out.open(QIODevice::WriteOnly));
     out.write(safetensors_bytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]},)"
                                 R"("b":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}})",
-                                QByteArray::fromHex("803f00c0" "0000c03f")));
+                                QByteArray::fromHex("803f00c0"
+                                                    "0000c03f")));
     out.close();
     const SafetensorsFile f = read_safetensors(out.fileName().toStdString());
     QCOMPARE(f.tensors.at(0).first, std::string("b"));
@@ -354,8 +365,10 @@ void TestSafetensors::malformed_file_is_refused_data()
     auto one = [](const char* fields) {
         return safetensors_bytes(QByteArray("{\"t\":{") + fields + "}}", QByteArray(8, 0));
     };
-    QTest::newRow("missing") << QByteArray() << "absent.safetensors" << "does not exist";
-    QTest::newRow("directory") << QByteArray() << "" << "is a directory";
+    QTest::newRow("missing") << QByteArray() << "absent.safetensors"
+                             << "does not exist";
+    QTest::newRow("directory") << QByteArray() << ""
+                               << "is a directory";
     QTest::newRow("empty") << QByteArray() << bad << "too short (0 bytes)";
     QTest::newRow("short-length") << QByteArray(5, '\x01') << bad << "too short (5 bytes)";
     QTest::newRow("huge-header") << safetensors_bytes("{}", {}, qint64(1) << 40) << bad << "beyond the 100 MB";

@@ -67,8 +67,8 @@ void TestTensor::transpose_is_a_strided_view()
     QVERIFY(t.shares_storage_with(v));
     QCOMPARE(t.at({0, 1, 2, 0}), v.at({0, 2, 1, 0}));
     const std::vector<float> values = t.to_vector();
-    QCOMPARE(values[0 * 12 + 1 * 3 + 0], 6.0f);  // head 0, token 1 = row 1 of v
-    QCOMPARE(values[1 * 12 + 0 * 3 + 2], 5.0f);  // head 1, token 0, feature 2
+    QCOMPARE(values[0 * 12 + 1 * 3 + 0], 6.0f); // head 0, token 1 = row 1 of v
+    QCOMPARE(values[1 * 12 + 0 * 3 + 2], 5.0f); // head 1, token 0, feature 2
 }
 
 void TestTensor::contiguous_copies_only_when_needed()

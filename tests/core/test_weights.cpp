@@ -236,8 +236,8 @@ void TestWeights::load_errors_name_the_problem_data()
     QTest::newRow("wrong-d_in") << "book_toy" << make(MHA, 4, 2, 2) << false
                                 << "holds 'W_query.weight' with shape (2, 3), but the call needs (2, 4) from "
                                    "d_out=2, d_in=4";
-    QTest::newRow("wrapper-file-for-mha") << "book_wrapper_d2" << make(MHA, 3, 2, 2) << false
-                                    << "has no tensor 'W_query.weight'";
+    QTest::newRow("wrapper-file-for-mha")
+        << "book_wrapper_d2" << make(MHA, 3, 2, 2) << false << "has no tensor 'W_query.weight'";
     QTest::newRow("unexpected-bias") << "bias_rect" << make(MHA, 10, 12, 3, false, 16) << false
                                      << "has W_query.bias but the call has qkv_bias=False";
     QTest::newRow("v1-wants-plain-names") << "book_toy" << make(ModuleKind::SelfAttentionV1, 3, 2) << false
@@ -261,9 +261,8 @@ void TestWeights::load_errors_name_the_problem()
     QFETCH(bool, gpt2);
     QFETCH(QString, message);
     const SafetensorsFile f = golden(qPrintable(file));
-    const QString error = error_of([&] {
-        state_dict_from_file(f, config, gpt2 ? WeightLayout::Gpt2Hf : WeightLayout::Torch);
-    });
+    const QString error =
+        error_of([&] { state_dict_from_file(f, config, gpt2 ? WeightLayout::Gpt2Hf : WeightLayout::Torch); });
     QVERIFY2(error.contains(message), qPrintable(error));
 }
 

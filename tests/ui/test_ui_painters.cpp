@@ -151,8 +151,8 @@ private Q_SLOTS:
         QStringList tokens;
         for (const auto& t : book_tokens())
             tokens << QString::fromStdString(t);
-        const HeatmapPainter painter(heatmapSlice(trace, AttentionMatrix::Weights, 0, 0), ColorScale::weights(1.0), tokens,
-                                     style);
+        const HeatmapPainter painter(heatmapSlice(trace, AttentionMatrix::Weights, 0, 0), ColorScale::weights(1.0),
+                                     tokens, style);
         const QImage image = render(painter, QSize(700, 600));
         QVERIFY(nonWhitePixels(image) > 700 * 600 / 4);
         // The matrix leaves room for labels on the left and the legend on the right.

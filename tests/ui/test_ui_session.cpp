@@ -22,10 +22,7 @@ using testing::idle;
 class TestUiSession : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void init()
-    {
-        testing::openWindow(session_, window_, QStringLiteral("gpt2-small"));
-    }
+    void init() { testing::openWindow(session_, window_, QStringLiteral("gpt2-small")); }
     void cleanup()
     {
         window_.reset();

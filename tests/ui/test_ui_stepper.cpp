@@ -24,10 +24,7 @@ using namespace attnlab::ui;
 class TestUiStepper : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void init()
-    {
-        testing::openWindow(session_, window_, QStringLiteral("book"), {1600, 1000});
-    }
+    void init() { testing::openWindow(session_, window_, QStringLiteral("book"), {1600, 1000}); }
     void cleanup()
     {
         window_.reset();

@@ -1,7 +1,7 @@
 #pragma once
-// Undo/redo of every settings edit and every choice in the Debugging tab's lessons. The session is the one place settings change, so the history
-// watches it: each edit (a spin box, the call line, a preset, a fix, an opened session) becomes one
-// command holding the settings before and after; keystrokes into the same field within a moment merge.
+// Undo/redo of every settings edit and every choice in the Debugging tab's lessons. The session is the one place
+// settings change, so the history watches it: each edit (a spin box, the call line, a preset, a fix, an opened session)
+// becomes one command holding the settings before and after; keystrokes into the same field within a moment merge.
 #include "forward/experiment.h"
 #include "model/lesson_state.h"
 

@@ -85,7 +85,8 @@ QString heatmapScaleModeTitle(HeatmapScaleMode mode)
     return {};
 }
 
-ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, AttentionMatrix kind, int batch, HeatmapScaleMode mode)
+ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, AttentionMatrix kind, int batch,
+                        HeatmapScaleMode mode)
 {
     const int heads = trace && trace->config.has_heads() ? static_cast<int>(trace->config.num_heads) : 1;
     double maxValue = 0.0, maxAbs = 0.0, minPositive = std::numeric_limits<double>::infinity();

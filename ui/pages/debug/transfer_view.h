@@ -47,8 +47,8 @@ private:
     QLabel* gpt2Badge_;
     QLabel* gpt2Message_;
     Session* session_;
-    TransferSpec shown_;     // what result_ was computed for
-    TransferResult result_;  // derived from the session's lines, kept for display
+    TransferSpec shown_;    // what result_ was computed for
+    TransferResult result_; // derived from the session's lines, kept for display
     TransferResult gpt2_;
 };
 
