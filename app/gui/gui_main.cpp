@@ -23,6 +23,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
@@ -215,6 +216,7 @@ int main(int argc, char** argv)
     MainWindow window(&session);
     window.resize(1600, 1000);
     const QString screenshot = parser.value("screenshot");
+    constexpr int kPaintSettleMs = 250;
     // The picture is taken once the trace is in and, when the comparison view is shown, its equivalence
     // check too (it runs on a worker of its own). Queued, so the views have taken the change first.
     const auto shootWhenReady = [&] {
@@ -224,8 +226,10 @@ int main(int argc, char** argv)
             return;
         if (window.tradeoffsView()->timing()->busy())
             return;
-        QMetaObject::invokeMethod(
-            &window,
+        // The computation is done; the views still lay out and paint what it changed (slowly under the
+        // sanitizers), so the picture is taken once that has settled.
+        QTimer::singleShot(
+            kPaintSettleMs, &window,
             [&] {
                 if (session.busy() || (window.designsView()->isVisible() && window.designsView()->computing()))
                     return; // something new started meanwhile: its end calls again
@@ -240,8 +244,7 @@ int main(int argc, char** argv)
                 if (!picture.save(screenshot))
                     refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
                 QApplication::exit(0);
-            },
-            Qt::QueuedConnection);
+            });
     };
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
         if (flags & ChangeFlag::Trace)
