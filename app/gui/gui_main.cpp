@@ -228,23 +228,21 @@ int main(int argc, char** argv)
             return;
         // The computation is done; the views still lay out and paint what it changed (slowly under the
         // sanitizers), so the picture is taken once that has settled.
-        QTimer::singleShot(
-            kPaintSettleMs, &window,
-            [&] {
-                if (session.busy() || (window.designsView()->isVisible() && window.designsView()->computing()))
-                    return; // something new started meanwhile: its end calls again
-                QPixmap picture = window.grab();
-                if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
-                    QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
-                    const QRect at(window.mapFromGlobal(dialog->mapToGlobal(QPoint(0, 0))), dialog->size());
-                    painter.drawPixmap(at.topLeft(), dialog->grab());
-                    painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
-                    painter.drawRect(at.adjusted(-1, -1, 0, 0));
-                }
-                if (!picture.save(screenshot))
-                    refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
-                QApplication::exit(0);
-            });
+        QTimer::singleShot(kPaintSettleMs, &window, [&] {
+            if (session.busy() || (window.designsView()->isVisible() && window.designsView()->computing()))
+                return; // something new started meanwhile: its end calls again
+            QPixmap picture = window.grab();
+            if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
+                QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
+                const QRect at(window.mapFromGlobal(dialog->mapToGlobal(QPoint(0, 0))), dialog->size());
+                painter.drawPixmap(at.topLeft(), dialog->grab());
+                painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
+                painter.drawRect(at.adjusted(-1, -1, 0, 0));
+            }
+            if (!picture.save(screenshot))
+                refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
+            QApplication::exit(0);
+        });
     };
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
         if (flags & ChangeFlag::Trace)
