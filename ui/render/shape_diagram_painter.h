@@ -14,6 +14,7 @@ class ShapeDiagramPainter {
 public:
     ShapeDiagramPainter(const Trace& trace, int stageIndex, int selectedHead);
     void paint(QPainter& painter, const QRectF& rect) const;
+    QString describe() const; // what paint() shows, in words (the widget's accessible description)
 
 private:
     enum class Op { None, Split, Transpose, Merge };

@@ -22,6 +22,7 @@ public:
     QRectF columnRect(const QRectF& rect, std::size_t row) const;              // the band a click selects
     QRectF barRect(const QRectF& rect, int panel, std::size_t row) const;      // panel 0, 1 or 2
     const HeadTradeoffs& tradeoffs() const { return t_; }
+    std::int64_t selectedHeads() const { return selected_; }
     static QColor partColor(int part); // 0 projections, 1 scores, 2 context, 3 out_proj
 
 private:

@@ -20,6 +20,7 @@ ComputeStatus::ComputeStatus(Session* session, QWidget* parent) : QWidget(parent
     computing_ = new QLabel;
     action_ = new QPushButton;
     action_->setObjectName(QStringLiteral("compute-action"));
+    action_->setToolTip(tr("Cancel the computation (Esc), or retry it."));
     status_ = new QLabel(parent);
     status_->setObjectName(QStringLiteral("trace-status"));
     auto* row = new QHBoxLayout(this);

@@ -2,6 +2,7 @@
 
 #include "widgets/call_line.h"
 #include "shell/compute_status.h"
+#include "shell/keyboard_focus.h"
 #include "widgets/config_panel.h"
 #include "pages/debug/debug_view.h"
 #include "pages/designs/designs_view.h"
@@ -69,6 +70,13 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     tabs_->addTab(debug_, tr("③ Debugging"));
     tabs_->addTab(designs_, tr("④ Wrapper vs integrated"));
     tabs_->addTab(tradeoffs_, tr("⑤ Heads: the trade-offs"));
+    // A tab's tooltip is its accessible description; Ctrl+PageDown/PageUp switch tabs from anywhere.
+    tabs_->setTabToolTip(0, tr("Stage by stage: the shape, the book's line of code and the values (Ctrl+PageDown: "
+                               "next view)."));
+    tabs_->setTabToolTip(1, tr("Every head's attention matrix; the selected head large, readable cell by cell."));
+    tabs_->setTabToolTip(2, tr("The argument contract, injected bugs, weight transfer, and your own code."));
+    tabs_->setTabToolTip(3, tr("The same attention as a wrapper of heads and as one integrated module."));
+    tabs_->setTabToolTip(4, tr("What more or fewer heads cost, counted and measured."));
     stepper_->setProperty("viewMode", static_cast<int>(ViewMode::Stepper));
     heatmaps_->setProperty("viewMode", static_cast<int>(ViewMode::Heatmaps));
     debug_->setProperty("viewMode", static_cast<int>(ViewMode::Debug));
@@ -81,6 +89,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
 
     auto* callRow = new QHBoxLayout;
     auto* callLabel = new QLabel(tr("<b>Call</b>"));
+    callLabel->setBuddy(callLine_);
     callRow->addWidget(callLabel);
     callRow->addWidget(callLine_, 1);
     auto* right = new QVBoxLayout;
@@ -103,6 +112,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     refreshWeightsLabel();
 
     bindKeys();
+    new KeyboardFocus(this, tabs_);
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::View)
             tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));

@@ -28,6 +28,7 @@ QString slotDescription(const QString& slot)
 CallLine::CallLine(Session* session, QWidget* parent) : QLineEdit(parent), session_(session)
 {
     setObjectName(QStringLiteral("call-line"));
+    setAccessibleName(tr("Constructor call"));
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setPixelSize(22);
     setFont(mono);
@@ -48,6 +49,9 @@ void CallLine::refresh()
     const bool bad = session_->callError().has_value();
     setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 3px solid #c0392b; background: #fdecea; }") : QString());
     setToolTip(bad ? QString::fromStdString(session_->callError()->with_caret(text().toStdString())) : QString());
+    // Screen readers hear the caret message, or what the field is for (the slot tips follow the mouse).
+    setAccessibleDescription(bad ? QString::fromStdString(session_->callError()->message)
+                                 : tr("The module's constructor call, as in the book; editing it changes every view."));
 }
 
 QString CallLine::slotTipAt(int position) const

@@ -20,6 +20,8 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
 {
     preset_ = new QComboBox;
     preset_->setObjectName(QStringLiteral("preset"));
+    preset_->setAccessibleName(tr("Preset"));
+    preset_->setToolTip(tr("A listing from chapter 3 or a GPT-2 size: sets the module and every field below."));
     // Long preset titles must not widen the settings column; the open list shows them in full.
     preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     preset_->setMinimumContentsLength(12);
@@ -28,6 +30,8 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
         preset_->addItem(p.title, p.id);
     module_ = new QComboBox;
     module_->setObjectName(QStringLiteral("module-class"));
+    module_->setAccessibleName(tr("Module"));
+    module_->setToolTip(tr("Which of the book's attention classes to construct."));
     module_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     module_->setMinimumContentsLength(12);
     for (ModuleKind k :
@@ -88,6 +92,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     });
     bias_ = new QCheckBox(QStringLiteral("qkv_bias"));
     bias_->setObjectName(QStringLiteral("qkv_bias"));
+    bias_->setToolTip(tr("Whether the query, key and value projections (nn.Linear) carry a bias."));
     form_->addRow(QString(), bias_);
     connect(bias_, &QCheckBox::toggled, this, [this](bool on) { session_->setSlot("qkv_bias", on ? 1 : 0); });
     auto* input = new QLabel(tr("<b>Input</b> x of shape (batch, num_tokens, d_in)"));

@@ -12,11 +12,30 @@ DesignLayoutWidget::DesignLayoutWidget(QWidget* parent) : QWidget(parent)
 {
     setMinimumSize(600, 360);
     setMouseTracking(true);
+    setFocusPolicy(Qt::TabFocus); // a screen reader's user reaches the drawing and hears its description
+    setAccessibleName(tr("Parameter layouts of the designs"));
+    setAccessibleDescription(tr("Computing the layouts…"));
 }
 
 void DesignLayoutWidget::setPainter(DesignLayoutPainter painter)
 {
     painter_ = std::move(painter);
+    // What the hover tips say, for every block at once: the drawing in words.
+    QStringList designs;
+    for (const DesignLayout& d : painter_.comparison().designs) {
+        if (!d.exists) {
+            designs << QStringLiteral("%1: %2").arg(QString::fromStdString(d.call), QString::fromStdString(d.why_not));
+            continue;
+        }
+        QStringList blocks;
+        for (const Block& b : d.blocks)
+            blocks << QStringLiteral("%1 %2").arg(QString::fromStdString(b.name),
+                                                  QString::fromStdString(shape_to_string(b.shape)));
+        designs << tr("%1: %2 parameters in %3")
+                       .arg(QString::fromStdString(d.call), groupedCount(d.parameters),
+                            blocks.join(QStringLiteral(", ")));
+    }
+    setAccessibleDescription(designs.isEmpty() ? tr("Computing the layouts…") : designs.join(QStringLiteral(". ")));
     update();
 }
 

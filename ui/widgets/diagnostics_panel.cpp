@@ -46,7 +46,7 @@ QWidget* card(Session* session, const Diagnostic& d)
                 new QPushButton(QStringLiteral("%1 = %2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
             button->setObjectName(QStringLiteral("fix-%1-%2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
             button->setToolTip(QObject::tr("Set %1 to %2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
-            button->setFocusPolicy(Qt::NoFocus);
+            button->setFocusPolicy(Qt::TabFocus); // reached by Tab; a click leaves the focus in the field being edited
             QObject::connect(button, &QPushButton::clicked, session, [session, fix] { session->applyFix(fix); });
             row->addWidget(button);
         }

@@ -1,9 +1,12 @@
 #include "widgets/heatmap_widget.h"
 
+#include "widgets/heatmap_accessible.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnlab::ui {
@@ -12,11 +15,16 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setMinimumSize(80, 80);
+    setFocusPolicy(Qt::StrongFocus);
+    installHeatmapAccessibility();
 }
 
 void HeatmapWidget::setHeatmap(HeatmapPainter painter)
 {
     painter_ = std::move(painter);
+    const HeatmapSlice& s = painter_.slice();
+    row_ = std::clamp(row_, 0, std::max(0, s.rows - 1));
+    col_ = std::clamp(col_, 0, std::max(0, s.cols - 1));
     update();
 }
 
@@ -37,12 +45,14 @@ QString HeatmapWidget::describe(const HeatmapHit& hit) const
 void HeatmapWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    painter_.paint(p, QRectF(rect()).adjusted(4, 4, -4, -4));
+    painter_.paint(p, paintRect());
+    if (hasFocus())
+        paintCurrentCell(p);
 }
 
 void HeatmapWidget::mouseMoveEvent(QMouseEvent* event)
 {
-    const auto hit = painter_.hitTest(QRectF(rect()).adjusted(4, 4, -4, -4), event->position());
+    const auto hit = painter_.hitTest(paintRect(), event->position());
     if (!hit) {
         QToolTip::hideText();
         return;

@@ -12,10 +12,23 @@ ShapeDiagramWidget::ShapeDiagramWidget(Session* session, QWidget* parent) : QWid
     setMinimumSize(700, 380);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
+    // Focusable, so a screen reader's user reaches the drawing and hears its description.
+    setFocusPolicy(Qt::StrongFocus);
+    setAccessibleName(tr("Shape diagram of the current stage"));
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
-        if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head))
+        if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head)) {
+            refreshDescription();
             update();
+        }
     });
+    refreshDescription();
+}
+
+void ShapeDiagramWidget::refreshDescription()
+{
+    const auto trace = session_->trace();
+    setAccessibleDescription(trace ? ShapeDiagramPainter(*trace, session_->stageIndex(), session_->head()).describe()
+                                   : tr("Computing the forward pass…"));
 }
 
 void ShapeDiagramWidget::paintEvent(QPaintEvent*)

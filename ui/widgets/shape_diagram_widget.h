@@ -1,5 +1,6 @@
 #pragma once
-// Thin host for ShapeDiagramPainter: redraws whenever the session's stage, head or trace changes.
+// Thin host for ShapeDiagramPainter: redraws whenever the session's stage, head or trace changes, and
+// carries the painter's description in words as its accessible description.
 #include <QWidget>
 
 namespace attnlab::ui {
@@ -16,6 +17,8 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
+    void refreshDescription(); // the painter's description, for screen readers
+
     Session* session_;
 };
 

@@ -12,7 +12,8 @@ SourceView::SourceView(Session* session, QWidget* parent) : QPlainTextEdit(paren
     setReadOnly(true);
     setCenterOnScroll(true); // the current line can sit mid-view even near the end
     setLineWrapMode(QPlainTextEdit::NoWrap);
-    setFocusPolicy(Qt::NoFocus); // arrow keys belong to the stepper
+    setAccessibleName(tr("The module's source code"));
+    setFocusPolicy(Qt::TabFocus); // reached by Tab, never by a click: the arrow keys belong to the stepper
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setPixelSize(15);
     setFont(mono);
@@ -48,6 +49,10 @@ void SourceView::refresh()
         centerCursor();
     }
     setExtraSelections(selections);
+    setAccessibleDescription(line_ >= 0 ? tr("Line %1, the current stage's: %2")
+                                              .arg(line_ + 1)
+                                              .arg(document()->findBlockByNumber(line_).text().trimmed())
+                                        : tr("The book's code of this module; this stage has no line of its own."));
 }
 
 } // namespace attnlab::ui

@@ -14,7 +14,10 @@ StageStepper::StageStepper(Session* session, QWidget* parent) : QWidget(parent),
 {
     list_ = new QListWidget;
     list_->setObjectName(QStringLiteral("stage-list"));
-    list_->setFocusPolicy(Qt::NoFocus);
+    list_->setAccessibleName(tr("Stages of forward()"));
+    list_->setAccessibleDescription(
+        tr("Every stage of the forward pass in order; choose one to see its shape, code and values."));
+    list_->setFocusPolicy(Qt::TabFocus); // Tab reaches it; a click leaves the focus where it was
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setPixelSize(16);
     list_->setFont(mono);
@@ -25,7 +28,7 @@ StageStepper::StageStepper(Session* session, QWidget* parent) : QWidget(parent),
     previous_->setToolTip(tr("Previous stage (Left, PageUp)"));
     next_->setToolTip(tr("Next stage (Right, Space, PageDown)"));
     for (auto* b : {previous_, next_})
-        b->setFocusPolicy(Qt::NoFocus);
+        b->setFocusPolicy(Qt::TabFocus); // Space on a focused button clicks it (shell/keyboard_focus.h)
     position_ = new QLabel;
     position_->setAlignment(Qt::AlignCenter);
 

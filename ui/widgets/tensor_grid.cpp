@@ -34,11 +34,17 @@ TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), ses
     head_ = new QSpinBox;
     batch_->setObjectName(QStringLiteral("grid-batch"));
     head_->setObjectName(QStringLiteral("grid-head"));
+    batch_->setToolTip(tr("Which sequence of the batch the table shows."));
+    head_->setToolTip(tr("Which head the table shows (the stages that have heads)."));
     summary_ = new QLabel;
     summary_->setWordWrap(true);
     table_ = new QTableWidget;
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setFocusPolicy(Qt::NoFocus);
+    table_->setTabKeyNavigation(false); // Tab leaves the table; the arrows move inside it
+    table_->setAccessibleName(tr("Values of the current stage"));
+    table_->setAccessibleDescription(tr("The numbers of the selected sequence and head at this stage, with the "
+                                        "tokens and axes as headers."));
+    table_->setFocusPolicy(Qt::TabFocus); // Tab reaches it; a click leaves the stage keys where they were
     table_->horizontalHeader()->setDefaultSectionSize(76);
     table_->verticalHeader()->setDefaultSectionSize(26);
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
@@ -46,9 +52,14 @@ TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), ses
     table_->setFont(mono);
 
     auto* selectors = new QHBoxLayout;
-    selectors->addWidget(new QLabel(tr("<b>Values</b>   sequence (b):")));
+    auto* batchLabel = new QLabel(tr("<b>Values</b>   sequence (b):"));
+    batchLabel->setBuddy(batch_);
+    batch_->setAccessibleName(tr("Sequence (b)"));
+    selectors->addWidget(batchLabel);
     selectors->addWidget(batch_);
-    selectors->addWidget(new QLabel(tr("head:")));
+    auto* headLabel = new QLabel(tr("head:"));
+    headLabel->setBuddy(head_);
+    selectors->addWidget(headLabel);
     selectors->addWidget(head_);
     selectors->addStretch(1);
     auto* layout = new QVBoxLayout(this);

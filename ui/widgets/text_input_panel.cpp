@@ -24,10 +24,14 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
                             "d_model 128, 2 layers) trained on the story; x is what that layer receives."));
     variant_ = new QComboBox;
     variant_->setObjectName(QStringLiteral("text-input-variant"));
+    variant_->setAccessibleName(tr("Trained model"));
+    variant_->setToolTip(tr("Which of the trained GPTs to use: they differ only in their number of heads."));
     for (int h : shipped_gpt_heads())
         variant_->addItem(h == 1 ? tr("1 head") : tr("%1 heads").arg(h), h);
     layer_ = new QComboBox;
     layer_->setObjectName(QStringLiteral("text-input-layer"));
+    layer_->setAccessibleName(tr("Layer"));
+    layer_->setToolTip(tr("Whose attention to study: the first or the second of the model's two layers."));
     for (int l : {0, 1})
         layer_->addItem(tr("layer %1").arg(l), l);
     about_ = new QLabel;
@@ -35,9 +39,13 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     about_->setWordWrap(true); // never widens the window
     text_ = new QLineEdit;
     text_->setObjectName(QStringLiteral("text-input-text"));
+    text_->setAccessibleName(tr("Input sentence"));
+    text_->setToolTip(tr("The sentence the model reads; its tokens appear below, one chip each."));
     text_->setPlaceholderText(tr("Type a sentence; words the story never uses become <|unk|>."));
     chips_ = new TokenChips;
     chips_->setObjectName(QStringLiteral("text-input-chips"));
+    chips_->setAccessibleName(tr("Tokens of the sentence"));
+    chips_->setFocusPolicy(Qt::TabFocus); // a screen reader's user reaches the tokens and hears them
 
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);

@@ -29,7 +29,7 @@ void TokenChips::setTokens(const TokenizedText& tokens)
     QStringList all;
     for (std::size_t i = 0; i < tokens_.tokens.size(); ++i)
         all << chipText(tokens_.tokens[i], tokens_.ids[i], tokens_.unknown[i]);
-    setAccessibleDescription(all.join(QStringLiteral(", ")));
+    setAccessibleDescription(all.isEmpty() ? tr("No tokens yet.") : all.join(QStringLiteral(", ")));
     updateGeometry(); // the row count may change
     update();
 }

@@ -12,11 +12,22 @@ TradeoffChartWidget::TradeoffChartWidget(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setMinimumSize(500, 300);
+    setFocusPolicy(Qt::StrongFocus);
 }
 
 void TradeoffChartWidget::setPainter(TradeoffChartPainter painter)
 {
     painter_ = std::move(painter);
+    QStringList columns;
+    for (const HeadOption& o : painter_.tradeoffs().rows)
+        columns << tr("num_heads %1%2: head_dim %3, %4 parameters, %5 multiply-adds, scores %6")
+                       .arg(o.num_heads)
+                       .arg(o.num_heads == painter_.selectedHeads() ? tr(" (in use)") : QString())
+                       .arg(o.head_dim)
+                       .arg(groupedCount(o.parameters), shortCount(o.cost.total()), shortBytes(o.score_bytes));
+    setAccessibleDescription(columns.isEmpty()
+                                 ? tr("No head counts divide d_out.")
+                                 : tr("Left and Right choose num_heads. ") + columns.join(QStringLiteral("; ")));
     update();
 }
 
@@ -48,6 +59,26 @@ void TradeoffChartWidget::mouseMoveEvent(QMouseEvent* event)
                            .arg(o.head_dim)
                            .arg(groupedCount(o.parameters), shortCount(o.cost.total()), shortBytes(o.score_bytes)),
                        this);
+}
+
+void TradeoffChartWidget::keyPressEvent(QKeyEvent* event)
+{
+    const auto& rows = painter_.tradeoffs().rows;
+    int at = -1;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].num_heads == painter_.selectedHeads())
+            at = static_cast<int>(i);
+    int to = at;
+    switch (event->key()) {
+    case Qt::Key_Left: to = std::max(0, at - 1); break;
+    case Qt::Key_Right: to = at + 1; break;
+    case Qt::Key_Home: to = 0; break;
+    case Qt::Key_End: to = static_cast<int>(rows.size()) - 1; break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    if (to >= 0 && to < static_cast<int>(rows.size()) && to != at)
+        Q_EMIT headsClicked(rows[static_cast<std::size_t>(to)].num_heads);
+    event->accept();
 }
 
 void TradeoffChartWidget::mousePressEvent(QMouseEvent* event)

@@ -1,6 +1,7 @@
 #pragma once
 // The trade-off chart on screen: a thin widget around TradeoffChartPainter; a click on a column
-// asks for that num_heads.
+// asks for that num_heads, as do the Left/Right arrows (Home/End) when it has the focus; its accessible
+// description reads every column's numbers.
 #include "render/tradeoff_chart_painter.h"
 
 #include <QWidget>
@@ -22,6 +23,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     TradeoffChartPainter painter_;

@@ -31,6 +31,8 @@ BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
     lesson_ = session->bugLesson(); // the session owns the lesson's state
     picker_ = new QComboBox;
     picker_->setObjectName(QStringLiteral("bug-picker"));
+    picker_->setAccessibleName(tr("Bug"));
+    picker_->setToolTip(tr("One line of the book's module changed: see where the forward pass first differs."));
     for (const BugInfo& b : bug_catalogue())
         picker_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(b.name), QString::fromStdString(b.title)),
                          static_cast<int>(b.bug));

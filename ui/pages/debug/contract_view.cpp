@@ -43,16 +43,24 @@ ContractView::ContractView(Session* session, QWidget* parent)
     intro->setWordWrap(true);
     call_ = new QLineEdit;
     call_->setObjectName(QStringLiteral("contract-call"));
+    call_->setAccessibleName(tr("Call to check"));
+    call_->setToolTip(
+        tr("A constructor call to read slot by slot; it does not change the session until you apply it."));
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setPixelSize(20);
     call_->setFont(mono);
     call_->setPlaceholderText(tr("paste a constructor call, e.g. MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
     reset_ = new QPushButton(tr("↺ The session's call"));
     reset_->setObjectName(QStringLiteral("contract-reset"));
+    reset_->setToolTip(tr("Check the session's own call again."));
     width_ = new QSpinBox;
     width_->setObjectName(QStringLiteral("contract-width"));
     tokens_ = new QSpinBox;
     tokens_->setObjectName(QStringLiteral("contract-tokens"));
+    width_->setAccessibleName(tr("Input width, x.shape[-1]"));
+    width_->setToolTip(tr("The last dimension of the input the call is checked against: d_in must equal it."));
+    tokens_->setAccessibleName(tr("Input tokens, x.shape[-2]"));
+    tokens_->setToolTip(tr("How many tokens the input has: context_length must cover them."));
     for (auto* spin : {width_, tokens_})
         spin->setRange(1, 1 << 20);
     chips_ = new SlotChips;
@@ -143,6 +151,7 @@ QWidget* ContractView::findingCard(const ContractFinding& f)
         const QString fixed = QString::fromStdString(f.suggested_call);
         auto* button = new QPushButton(tr("Use the corrected call:  %1").arg(fixed));
         button->setObjectName(QStringLiteral("use-corrected-call-") + code);
+        button->setToolTip(tr("Put this call in the session's call line."));
         button->setStyleSheet(QStringLiteral("font-family: 'DejaVu Sans Mono'; font-weight: bold; padding: 6px;"));
         connect(button, &QPushButton::clicked, this, [this, fixed] {
             session_->setContractCall(std::nullopt); // the session now holds the corrected call; show it
@@ -184,6 +193,7 @@ void ContractView::refresh()
         if (call_->text() != session_->callText()) {
             auto* apply = new QPushButton(tr("Use this call in the session"));
             apply->setObjectName(QStringLiteral("contract-apply"));
+            apply->setToolTip(tr("Put the call checked here in the session's call line."));
             connect(apply, &QPushButton::clicked, this, [this] {
                 const QString call = call_->text();
                 session_->setContractCall(std::nullopt);

@@ -26,6 +26,12 @@ DebugView::DebugView(Session* session, QWidget* parent) : QWidget(parent)
     sections_->addTab(bugs_, tr("Injected bugs: the first divergence"));
     sections_->addTab(transfer_, tr("Weight transfer"));
     sections_->addTab(yourCode_, tr("Your code"));
+    // A tab's tooltip is its accessible description (Ctrl+Tab moves between the sections).
+    sections_->setTabToolTip(0, tr("Which value lands in which slot of the constructor, and what goes wrong when two "
+                                   "widths trade places."));
+    sections_->setTabToolTip(1, tr("One line of the module changed: find the first stage where the forward differs."));
+    sections_->setTabToolTip(2, tr("Copy a SelfAttention_v2's weights into a SelfAttention_v1, with and without .T."));
+    sections_->setTabToolTip(3, tr("Compare a recording of your own module with the book's, stage by stage."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(sections_);

@@ -73,7 +73,7 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
         auto* list = new QListWidget;
         list->setObjectName(name);
         list->setFont(mono);
-        list->setFocusPolicy(Qt::NoFocus);
+        list->setFocusPolicy(Qt::TabFocus); // reached by Tab (keyboard users), not taken by a click
         list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         list->setItemDelegate(new FramedSelection(list));
         list->setMinimumWidth(QFontMetrics(mono).horizontalAdvance(QString(kRowChars, QLatin1Char('x'))) + 40);
@@ -82,6 +82,10 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
     };
     book_ = makeList(QStringLiteral("book-stages"));
     buggy_ = makeList(QStringLiteral("buggy-stages"));
+    book_->setAccessibleName(tr("The book's stages"));
+    book_->setAccessibleDescription(tr("Each stage of the book's module with its shape; choose one to compare it."));
+    buggy_->setAccessibleName(tr("The buggy module's stages"));
+    buggy_->setAccessibleDescription(tr("The same stages with the bug injected; the first that differs is marked."));
     // Scrolling one list scrolls the other, so rows stay side by side.
     connect(book_->verticalScrollBar(), &QScrollBar::valueChanged, buggy_->verticalScrollBar(), &QScrollBar::setValue);
     connect(buggy_->verticalScrollBar(), &QScrollBar::valueChanged, book_->verticalScrollBar(), &QScrollBar::setValue);

@@ -64,6 +64,10 @@ TransferView::TransferView(Session* session, QWidget* parent) : QWidget(parent),
     dOut_ = new QSpinBox;
     dIn_->setObjectName(QStringLiteral("transfer-d_in"));
     dOut_->setObjectName(QStringLiteral("transfer-d_out"));
+    dIn_->setAccessibleName(QStringLiteral("d_in"));
+    dOut_->setAccessibleName(QStringLiteral("d_out"));
+    dIn_->setToolTip(tr("Input width of both modules."));
+    dOut_->setToolTip(tr("Output width of both modules."));
     for (auto* spin : {dIn_, dOut_})
         spin->setRange(1, 256);
     dIn_->setValue(3);
@@ -85,6 +89,11 @@ TransferView::TransferView(Session* session, QWidget* parent) : QWidget(parent),
         transpose_[i] = new QCheckBox(tr("with .T"));
         include_[i]->setObjectName(QStringLiteral("include-") + name);
         transpose_[i]->setObjectName(QStringLiteral("transpose-") + name);
+        include_[i]->setAccessibleName(tr("include the %1 line").arg(name));
+        transpose_[i]->setAccessibleName(tr("%1 with .T").arg(name));
+        include_[i]->setToolTip(tr("Copy %1 from the v2 module into the v1 module.").arg(name));
+        transpose_[i]->setToolTip(
+            tr("Transpose %1's weight as it is copied: nn.Linear stores (d_out, d_in).").arg(name));
         code_[i] = new QLabel;
         code_[i]->setObjectName(QStringLiteral("transfer-code-") + name);
         code_[i]->setFont(monoFont(18));

@@ -28,6 +28,7 @@ QTableWidget* makeTable(const QStringList& headers, const QString& name)
 {
     auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
     t->setObjectName(name);
+    t->setTabKeyNavigation(false); // Tab leaves the table; the arrows move inside it
     t->setHorizontalHeaderLabels(headers);
     t->verticalHeader()->hide();
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -64,9 +65,15 @@ YourCodeView::YourCodeView(RecordingCompare* model, QWidget* parent) : QWidget(p
     message_->setWordWrap(true);
     message_->setStyleSheet(QStringLiteral("color: #a31515;"));
     message_->hide();
+    // Item views read their description from accessibleDescription, not from a tooltip.
     lines_ = makeTable({tr("line"), tr("your forward"), tr("what it holds")}, QStringLiteral("your-code-lines"));
     stages_ =
         makeTable({tr("book's stage"), tr("shape"), tr("reached by your code")}, QStringLiteral("your-code-stages"));
+    lines_->setAccessibleName(tr("Your forward, line by line"));
+    lines_->setAccessibleDescription(tr("Each line of your recorded forward and the tensor it holds."));
+    stages_->setAccessibleName(tr("The book's stages"));
+    stages_->setAccessibleDescription(
+        tr("Each stage of the book's module, its shape, and whether your code reached it."));
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setPixelSize(14);
     lines_->setFont(mono);

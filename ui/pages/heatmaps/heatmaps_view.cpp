@@ -28,18 +28,25 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
         auto* b = new QPushButton(heatmapKindTitle(k));
         b->setCheckable(true);
         b->setObjectName(QStringLiteral("heatmap-kind-%1").arg(static_cast<int>(k)));
+        b->setToolTip(tr("Show every head's %1").arg(heatmapKindTitle(k)));
         kinds_->addButton(b, static_cast<int>(k));
         top->addWidget(b);
     }
     kinds_->setExclusive(true);
     top->addSpacing(20);
-    top->addWidget(new QLabel(tr("sequence in batch:")));
+    auto* batchLabel = new QLabel(tr("sequence in batch:"));
+    top->addWidget(batchLabel);
     batch_ = new QSpinBox;
+    batchLabel->setBuddy(batch_);
+    batch_->setToolTip(tr("Which sequence of the input batch the heatmaps show."));
     top->addWidget(batch_);
     top->addSpacing(20);
-    top->addWidget(new QLabel(tr("colour scale:")));
+    auto* scaleLabel = new QLabel(tr("colour scale:"));
+    top->addWidget(scaleLabel);
     scaleChoice_ = new QComboBox;
     scaleChoice_->setObjectName(QStringLiteral("heatmap-scale"));
+    scaleChoice_->setAccessibleName(tr("Colour scale"));
+    scaleLabel->setBuddy(scaleChoice_);
     for (HeatmapScaleMode m :
          {HeatmapScaleMode::Auto, HeatmapScaleMode::Linear, HeatmapScaleMode::Largest, HeatmapScaleMode::Log})
         scaleChoice_->addItem(heatmapScaleModeTitle(m), static_cast<int>(m));
@@ -134,6 +141,10 @@ void HeatmapsView::rebuild()
             auto* w = new HeatmapWidget;
             w->setObjectName(QStringLiteral("head-heatmap-%1").arg(h));
             w->setCursor(Qt::PointingHandCursor);
+            w->setAccessibleName(tr("Head %1").arg(h));
+            w->setAccessibleDescription(tr("Head %1's attention matrix, queries as rows and keys as columns. Arrow "
+                                           "keys move through its cells; Enter or Space enlarges it.")
+                                            .arg(h));
             connect(w, &HeatmapWidget::clicked, this, [this, h] { session_->setHead(h); });
             connect(w, &HeatmapWidget::hovered, hover_, [this](const QString& t) {
                 if (!t.isEmpty())
@@ -214,6 +225,10 @@ void HeatmapsView::updateSelection()
                       .arg(slice.rows);
     style.accent = headColor(head, heads);
     style.fontPx = slice.rows > 64 ? 13 : 16;
+    large_->setAccessibleName(style.title);
+    large_->setAccessibleDescription(tr("The selected head's attention matrix as a table: rows are the query tokens, "
+                                        "columns the key tokens. Arrow keys move through its cells, Home and End "
+                                        "to the ends of a row, Ctrl+Home and Ctrl+End to the corners."));
     large_->setHeatmap(HeatmapPainter(slice, small_.empty() ? ColorScale{} : small_.front()->heatmap().scale(),
                                       session_->tokenLabels(), style));
     QString text = tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: keys). "

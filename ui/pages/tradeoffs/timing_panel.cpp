@@ -18,6 +18,7 @@ TimingPanel::TimingPanel(Session* session, QWidget* parent)
 {
     button_ = new QPushButton;
     button_->setObjectName(QStringLiteral("measure-times"));
+    button_->setToolTip(tr("Run the forward pass for each head count on this machine and time it."));
     result_ = new QLabel(tr("Times are measured only when asked: press the button (it takes a moment)."));
     result_->setObjectName(QStringLiteral("measured-times"));
     result_->setWordWrap(true);

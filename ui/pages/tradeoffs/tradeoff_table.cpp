@@ -21,10 +21,16 @@ TradeoffTable::TradeoffTable(QWidget* parent) : QTableWidget(parent)
     setSelectionMode(QAbstractItemView::SingleSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setCursor(Qt::PointingHandCursor);
-    connect(this, &QTableWidget::cellClicked, this, [this](int row, int) {
+    setTabKeyNavigation(false); // Tab leaves the table; the arrows move inside it
+    setAccessibleName(tr("Head counts and their costs"));
+    setAccessibleDescription(
+        tr("One row per num_heads that divides d_out; click a row, or press Enter on it, to use it."));
+    auto use = [this](int row, int) {
         if (auto* it = item(row, 0))
             Q_EMIT headsClicked(it->data(Qt::UserRole).toLongLong());
-    });
+    };
+    connect(this, &QTableWidget::cellClicked, this, use);
+    connect(this, &QTableWidget::cellActivated, this, use); // Enter from the keyboard
 }
 
 int TradeoffTable::rowOfHeads(std::int64_t numHeads) const

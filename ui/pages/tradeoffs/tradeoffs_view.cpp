@@ -31,6 +31,7 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
     heading_->setWordWrap(true);
     chart_ = new TradeoffChartWidget;
     chart_->setObjectName(QStringLiteral("tradeoff-chart"));
+    chart_->setAccessibleName(tr("Trade-off chart"));
     table_ = new TradeoffTable;
     table_->setObjectName(QStringLiteral("tradeoff-table"));
     widthsLabel_ = new QLabel;
@@ -59,6 +60,10 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
     sections_ = new QTabWidget;
     sections_->addTab(counted, tr("Counted: parameters, multiply-adds, memory"));
     sections_->addTab(measuredArea, tr("Measured: trained models' loss and heads, time on this machine"));
+    // A tab's tooltip is its accessible description (Ctrl+Tab moves between the sections).
+    sections_->setTabToolTip(0, tr("What the shapes let us count for each num_heads: parameters, multiply-adds, "
+                                   "memory."));
+    sections_->setTabToolTip(1, tr("What was measured: trained models' losses and heads, and times on this machine."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(sections_);
@@ -137,6 +142,7 @@ void TradeoffsView::refreshWidths()
         auto* b = new QPushButton(QString::number(o.d_out));
         b->setObjectName(QStringLiteral("width-%1").arg(o.d_out));
         b->setToolTip(tr("head_dim %1 · %2 parameters").arg(o.head_dim).arg(groupedCount(o.parameters)));
+        b->setAccessibleName(tr("d_out %1").arg(o.d_out));
         b->setCheckable(true);
         b->setChecked(o.d_out == c.d_out);
         b->setCursor(Qt::PointingHandCursor);

@@ -115,6 +115,7 @@ void TrainedVariantsPanel::refresh()
             style.accent = headColor(h, heads);
             auto* w = new HeatmapWidget;
             w->setMinimumSize(34, 34);
+            w->setAccessibleName(tr("%1-head model, head %2").arg(heads).arg(h));
             w->setHeatmap(HeatmapPainter(heatmapSlice(trace, AttentionMatrix::Weights, h, 0), scale, {}, style));
             if (h < static_cast<int>(m.size()))
                 w->setToolTip(tr("head %1: distance %2 · entropy %3 · previous %4 · first %5")
