@@ -9,12 +9,15 @@
 #include "pages/heatmaps/heatmaps_view.h"
 #include "pages/stepper/stepper_view.h"
 #include "render/heatmap_painter.h"
+#include "shell/app_shell.h"
 #include "shell/main_window.h"
 #include "widgets/heatmap_accessible.h"
 #include "widgets/heatmap_widget.h"
 #include "widgets/shape_diagram_widget.h"
 
 #include <QAccessible>
+#include <QCommandLineParser>
+#include <QDockWidget>
 #include <QtTest>
 
 #include <cmath>
@@ -36,6 +39,35 @@ QString numbers(const Shape& values)
     for (auto v : values)
         parts << QString::number(v);
     return "(" + parts.join(", ") + ")";
+}
+
+// The controls in `controls` that a screen reader could not name or describe, each said with where it is.
+QStringList unnamed(const QList<QWidget*>& controls, const QString& where)
+{
+    QStringList missing;
+    for (QWidget* w : controls) {
+        const QString name = accessibleText(w, QAccessible::Name);
+        QString description = accessibleText(w, QAccessible::Description);
+        // A tab bar speaks for its tabs: each tab has a name and a description of its own.
+        if (auto* bar = qobject_cast<QTabBar*>(w)) {
+            QAccessibleInterface* iface = QAccessible::queryAccessibleInterface(bar);
+            QStringList tabs;
+            for (int i = 0; i < bar->count(); ++i) {
+                QAccessibleInterface* tab = iface->child(i);
+                if (!tab || tab->text(QAccessible::Name).isEmpty() || tab->text(QAccessible::Description).isEmpty())
+                    missing << QStringLiteral("tab %1 (%2) of %3").arg(i).arg(bar->tabText(i), testing::nameOf(w));
+                else
+                    tabs << tab->text(QAccessible::Description);
+            }
+            description = tabs.join(QLatin1Char(' '));
+        }
+        // On Linux a combo box's accessible name is its current item; it needs a name of its own.
+        const bool named = !name.isEmpty() && (!qobject_cast<QComboBox*>(w) || !w->accessibleName().isEmpty());
+        if (!named || description.isEmpty())
+            missing << QStringLiteral("%1 on %2: name \"%3\", description \"%4\"")
+                           .arg(testing::nameOf(w), where, name, description.left(40));
+    }
+    return missing;
 }
 
 } // namespace
@@ -65,29 +97,41 @@ private Q_SLOTS:
         QVERIFY(testing::showPage(window_.get(), stop));
         const QList<QWidget*> controls = testing::visibleControls(window_.get());
         QVERIFY2(controls.size() >= 10, qPrintable(QString::number(controls.size()))); // the walk found the page
-        QStringList missing;
-        for (QWidget* w : controls) {
-            const QString name = accessibleText(w, QAccessible::Name);
-            QString description = accessibleText(w, QAccessible::Description);
-            // A tab bar speaks for its tabs: each tab has a name and a description of its own.
-            if (auto* bar = qobject_cast<QTabBar*>(w)) {
-                QAccessibleInterface* iface = QAccessible::queryAccessibleInterface(bar);
-                QStringList tabs;
-                for (int i = 0; i < bar->count(); ++i) {
-                    QAccessibleInterface* tab = iface->child(i);
-                    if (!tab || tab->text(QAccessible::Name).isEmpty() || tab->text(QAccessible::Description).isEmpty())
-                        missing << QStringLiteral("tab %1 (%2) of %3").arg(i).arg(bar->tabText(i), testing::nameOf(w));
-                    else
-                        tabs << tab->text(QAccessible::Description);
-                }
-                description = tabs.join(QLatin1Char(' '));
-            }
-            // On Linux a combo box's accessible name is its current item; it needs a name of its own.
-            const bool named = !name.isEmpty() && (!qobject_cast<QComboBox*>(w) || !w->accessibleName().isEmpty());
-            if (!named || description.isEmpty())
-                missing << QStringLiteral("%1 on %2: name \"%3\", description \"%4\"")
-                               .arg(testing::nameOf(w), QString::fromLatin1(stop.name), name, description.left(40));
-        }
+        const QStringList missing = unnamed(controls, QString::fromLatin1(stop.name));
+        QVERIFY2(missing.isEmpty(), qPrintable("\n" + missing.join("\n")));
+    }
+
+    // The Text input's own controls, shown only when a trained model reads a sentence.
+    void textInputControlsAreNamed()
+    {
+        session_->useTrainedModel(4, 0);
+        session_->setInputText(QStringLiteral("Jack was a painter"));
+        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session_) && session_->usesTextInput(), 30000);
+        QVERIFY(testing::showPage(window_.get(), testing::allPages()[1]));
+        const QList<QWidget*> controls = testing::visibleControls(window_.get());
+        auto* chips = window_->findChild<QWidget*>(QStringLiteral("text-input-chips"));
+        auto* variant = window_->findChild<QWidget*>(QStringLiteral("text-input-variant"));
+        QVERIFY(chips && variant && controls.contains(chips) && controls.contains(variant));
+        const QStringList missing = unnamed(controls, QStringLiteral("heatmaps with text input"));
+        QVERIFY2(missing.isEmpty(), qPrintable("\n" + missing.join("\n")));
+        QVERIFY2(accessibleText(chips, QAccessible::Description).contains(QStringLiteral("painter")),
+                 qPrintable(accessibleText(chips, QAccessible::Description)));
+    }
+
+    // The shell around the window: the guided lessons' dock, opened on a lesson.
+    void lessonsDockControlsAreNamed()
+    {
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        QVERIFY(parser.parse({"attention-lab", "--guide", "view-transpose"}));
+        AppShell shell(window_.get(), session_.get(), parser);
+        QTRY_VERIFY(shell.lessonsDock()->isVisible());
+        QList<QWidget*> controls;
+        for (QWidget* w : testing::visibleControls(window_.get()))
+            if (shell.lessonsDock()->isAncestorOf(w))
+                controls << w;
+        QVERIFY2(controls.size() >= 4, qPrintable(QString::number(controls.size()))); // lesson, steps, text
+        const QStringList missing = unnamed(controls, QStringLiteral("the lessons dock"));
         QVERIFY2(missing.isEmpty(), qPrintable("\n" + missing.join("\n")));
     }
 

@@ -38,6 +38,7 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
     text_ = new QTextBrowser;
     text_->setMinimumWidth(260); // narrow enough to sit beside the views at 1600 pixels
     text_->setAccessibleName(tr("Lesson text"));
+    text_->setAccessibleDescription(tr("The current step: what to look at, and what to try in the window."));
     text_->setOpenExternalLinks(false);
     previous_ = button(tr("◀ Back"), tr("Previous step"), tr("Go back to the previous step of this lesson."));
     next_ = button(tr("Next ▶"), tr("Next step"), tr("Go on to the next step of this lesson."));

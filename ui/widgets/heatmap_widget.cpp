@@ -15,7 +15,8 @@ HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setMinimumSize(80, 80);
-    setFocusPolicy(Qt::StrongFocus);
+    // Tab reaches it; a click (selecting a head) leaves the arrows to the stage keys as before.
+    setFocusPolicy(Qt::TabFocus);
     installHeatmapAccessibility();
 }
 

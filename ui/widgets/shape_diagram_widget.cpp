@@ -13,7 +13,7 @@ ShapeDiagramWidget::ShapeDiagramWidget(Session* session, QWidget* parent) : QWid
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
     // Focusable, so a screen reader's user reaches the drawing and hears its description.
-    setFocusPolicy(Qt::StrongFocus);
+    setFocusPolicy(Qt::TabFocus);
     setAccessibleName(tr("Shape diagram of the current stage"));
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head)) {
