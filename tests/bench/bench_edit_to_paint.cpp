@@ -1,9 +1,10 @@
 // Edit-to-paint latency of the real window: for each case, click the qkv_bias check box in the
 // settings panel (a real edit: new weights, new trace, same size) and time it until the selected
-// heatmap has painted the new trace into the window's backing store. Offscreen platform, so nothing
-// reaches a screen: what is measured is edit → forward on the worker → trace on the GUI thread →
-// heatmaps rebuilt → repaint pass done. Timings are not tests: ctest runs only `--smoke`, one edit
-// that must end in a paint.
+// heatmap has painted the new trace into the window's backing store, every small multiple holding
+// the new trace too (big heatmaps keep the old picture until a worker has rendered the new ones).
+// Offscreen platform, so nothing reaches a screen: what is measured is edit → forward (on the GUI
+// thread when tiny, else on the worker) → trace on the GUI thread → heatmaps rebuilt → repaint pass
+// done. Timings are not tests: ctest runs only `--smoke`, one edit that must end in a paint.
 //
 //   QT_QPA_PLATFORM=offscreen build/tests/bench/bench_edit_to_paint [--edits 20] [--threads N]
 //       [--cases book,book-v2,gpt2-16,gpt2-128,gpt2-1024,text-h4] [--smoke]
@@ -120,8 +121,15 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
     auto* text = window.findChild<QLineEdit*>(QStringLiteral("text-input-text"));
     if (c.gptHeads > 0 && (!text || !text->isVisible()))
         qFatal("case %s: no text box", c.id);
-    HeatmapWidget* heatmap = window.heatmapsView()->selectedHeatmap();
-    app.watch(heatmap);
+    HeatmapsView* view = window.heatmapsView();
+    HeatmapWidget* heatmap = view->selectedHeatmap();
+    // Painted means the selected head and all the small multiples hold the new trace when it paints.
+    app.watch(heatmap, [&session, view, heatmap] {
+        bool current = heatmap->heatmap().slice().trace == session.trace();
+        for (const HeatmapWidget* w : view->smallMultiples())
+            current = current && w->heatmap().slice().trace == session.trace();
+        return current;
+    });
 
     std::vector<EditTiming> out;
     for (int i = 0; i <= edits; ++i) {

@@ -54,7 +54,8 @@ void ProbeApplication::closeGap(qint64 now)
 bool ProbeApplication::notify(QObject* receiver, QEvent* event)
 {
     // Paints before the trace arrived (the busy bar, the status line) show the old picture: not counted.
-    if (armed_ && receiver == watched_ && event->type() == QEvent::Paint && traceAt_ >= 0 && paintAt_ < 0)
+    if (armed_ && receiver == watched_ && event->type() == QEvent::Paint && traceAt_ >= 0 && paintAt_ < 0 &&
+        (!current_ || current_()))
         paintAt_ = clock_.nsecsElapsed();
     ++depth_;
     const bool handled = QApplication::notify(receiver, event);

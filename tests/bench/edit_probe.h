@@ -8,6 +8,8 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <functional>
+
 class QWidget;
 
 namespace attnlab::bench {
@@ -27,7 +29,13 @@ class ProbeApplication : public QApplication {
 public:
     ProbeApplication(int& argc, char** argv);
 
-    void watch(const QWidget* widget) { watched_ = widget; }
+    // `current` says whether the watched widget now shows the edit's trace: a paint of the old picture
+    // (big heatmaps keep it while the new ones render on a worker) does not count as painted.
+    void watch(const QWidget* widget, std::function<bool()> current = {})
+    {
+        watched_ = widget;
+        current_ = std::move(current);
+    }
     void arm(); // the edit starts now
     void handlersReturned() { handlersAt_ = clock_.nsecsElapsed(); }
     void traceArrived(); // the session delivered the edit's trace
@@ -46,6 +54,7 @@ private:
     void closeGap(qint64 now); // a gap between ticks ends at `now`
 
     const QWidget* watched_ = nullptr;
+    std::function<bool()> current_;
     QElapsedTimer clock_;
     QTimer ticker_;
     int depth_ = 0;

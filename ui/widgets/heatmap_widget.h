@@ -13,7 +13,8 @@ public:
     explicit HeatmapWidget(QWidget* parent = nullptr);
     void setHeatmap(HeatmapPainter painter);
     const HeatmapPainter& heatmap() const { return painter_; }
-    QString describe(const HeatmapHit& hit) const; // "query 'journey' (1) → key 'Your' (0): weight 0.5123"
+    QSize imageSize(const HeatmapPainter& painter) const; // the matrix's pixels at this widget's size
+    QString describe(const HeatmapHit& hit) const;        // "query 'journey' (1) → key 'Your' (0): weight 0.5123"
 
 Q_SIGNALS:
     void clicked();
