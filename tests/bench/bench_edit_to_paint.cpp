@@ -160,21 +160,25 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
 
 void printRow(const Case& c, const std::vector<EditTiming>& ts)
 {
-    std::vector<double> total, handlers, forward, paint;
-    double worst = 0, stall = 0, computeStall = 0;
+    std::vector<double> total, handlers, forward, paint, guiCpu, processCpu;
+    double worst = 0, stall = 0, computeStall = 0, cpuStall = 0;
     int forced = 0;
     for (const auto& t : ts) {
         total.push_back(t.doneMs);
         handlers.push_back(t.handlersMs);
         forward.push_back(t.traceMs);
         paint.push_back(t.doneMs - t.traceMs);
+        guiCpu.push_back(t.guiCpuMs);
+        processCpu.push_back(t.processCpuMs);
         worst = std::max(worst, t.doneMs);
         stall = std::max(stall, t.stallMs);
+        cpuStall = std::max(cpuStall, t.cpuStallMs);
         computeStall = std::max(computeStall, t.computeStallMs);
         forced += t.forced;
     }
-    std::printf("| %s | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", c.title, ts.size(),
-                median(total), worst, median(handlers), median(forward), median(paint), computeStall, stall,
+    std::printf("| %s | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", c.title,
+                ts.size(), median(total), worst, median(handlers), median(forward), median(paint), computeStall, stall,
+                cpuStall, median(guiCpu), median(processCpu),
                 forced ? qPrintable(QStringLiteral("forced %1×").arg(forced)) : "on its own");
     std::fflush(stdout);
 }
@@ -221,9 +225,12 @@ int main(int argc, char** argv)
     std::printf("edit → trace computed → heatmap painted into the backing store; platform %s, %d engine thread(s), "
                 "%d edit(s) per case\n\n",
                 qPrintable(QGuiApplication::platformName()), threads, edits);
-    std::printf("| case | edits | edit → painted, median ms | max ms | edit handlers, median ms | "
-                "edit → trace, median ms | trace → painted, median ms | longest GUI stall while computing, ms | "
-                "longest GUI stall, ms | paint |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    std::printf(
+        "| case | edits | edit → painted, median ms | max ms | edit handlers, median ms | "
+        "edit → trace, median ms | trace → painted, median ms | longest GUI stall while computing, ms | "
+        "longest GUI stall, ms | longest GUI stall in GUI-thread CPU, ms | GUI thread CPU per edit, median ms | "
+        "process CPU per edit, median ms | paint |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     bool allPainted = true;
     for (const Case& c : kCases) {
         if (!wanted.isEmpty() && !wanted.contains(QString::fromLatin1(c.id)))
