@@ -1,9 +1,10 @@
 // Edit-to-paint latency of the real window: for each case, click the qkv_bias check box in the
 // settings panel (a real edit: new weights, new trace, same size) and time it until the selected
-// heatmap has painted the new trace into the window's backing store. Offscreen platform, so nothing
-// reaches a screen: what is measured is edit → forward on the worker → trace on the GUI thread →
-// heatmaps rebuilt → repaint pass done. Timings are not tests: ctest runs only `--smoke`, one edit
-// that must end in a paint.
+// heatmap has painted the new trace into the window's backing store, every small multiple holding
+// the new trace too (big heatmaps keep the old picture until a worker has rendered the new ones).
+// Offscreen platform, so nothing reaches a screen: what is measured is edit → forward (on the GUI
+// thread when tiny, else on the worker) → trace on the GUI thread → heatmaps rebuilt → repaint pass
+// done. Timings are not tests: ctest runs only `--smoke`, one edit that must end in a paint.
 //
 //   QT_QPA_PLATFORM=offscreen build/tests/bench/bench_edit_to_paint [--edits 20] [--threads N]
 //       [--cases book,book-v2,gpt2-16,gpt2-128,gpt2-1024,text-h4] [--smoke]
@@ -120,8 +121,15 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
     auto* text = window.findChild<QLineEdit*>(QStringLiteral("text-input-text"));
     if (c.gptHeads > 0 && (!text || !text->isVisible()))
         qFatal("case %s: no text box", c.id);
-    HeatmapWidget* heatmap = window.heatmapsView()->selectedHeatmap();
-    app.watch(heatmap);
+    HeatmapsView* view = window.heatmapsView();
+    HeatmapWidget* heatmap = view->selectedHeatmap();
+    // Painted means the selected head and all the small multiples hold the new trace when it paints.
+    app.watch(heatmap, [&session, view, heatmap] {
+        bool current = heatmap->heatmap().slice().trace == session.trace();
+        for (const HeatmapWidget* w : view->smallMultiples())
+            current = current && w->heatmap().slice().trace == session.trace();
+        return current;
+    });
 
     std::vector<EditTiming> out;
     for (int i = 0; i <= edits; ++i) {
@@ -152,21 +160,25 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
 
 void printRow(const Case& c, const std::vector<EditTiming>& ts)
 {
-    std::vector<double> total, handlers, forward, paint;
-    double worst = 0, stall = 0, computeStall = 0;
+    std::vector<double> total, handlers, forward, paint, guiCpu, processCpu;
+    double worst = 0, stall = 0, computeStall = 0, cpuStall = 0;
     int forced = 0;
     for (const auto& t : ts) {
         total.push_back(t.doneMs);
         handlers.push_back(t.handlersMs);
         forward.push_back(t.traceMs);
         paint.push_back(t.doneMs - t.traceMs);
+        guiCpu.push_back(t.guiCpuMs);
+        processCpu.push_back(t.processCpuMs);
         worst = std::max(worst, t.doneMs);
         stall = std::max(stall, t.stallMs);
+        cpuStall = std::max(cpuStall, t.cpuStallMs);
         computeStall = std::max(computeStall, t.computeStallMs);
         forced += t.forced;
     }
-    std::printf("| %s | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", c.title, ts.size(),
-                median(total), worst, median(handlers), median(forward), median(paint), computeStall, stall,
+    std::printf("| %s | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", c.title,
+                ts.size(), median(total), worst, median(handlers), median(forward), median(paint), computeStall, stall,
+                cpuStall, median(guiCpu), median(processCpu),
                 forced ? qPrintable(QStringLiteral("forced %1×").arg(forced)) : "on its own");
     std::fflush(stdout);
 }
@@ -213,9 +225,12 @@ int main(int argc, char** argv)
     std::printf("edit → trace computed → heatmap painted into the backing store; platform %s, %d engine thread(s), "
                 "%d edit(s) per case\n\n",
                 qPrintable(QGuiApplication::platformName()), threads, edits);
-    std::printf("| case | edits | edit → painted, median ms | max ms | edit handlers, median ms | "
-                "edit → trace, median ms | trace → painted, median ms | longest GUI stall while computing, ms | "
-                "longest GUI stall, ms | paint |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    std::printf(
+        "| case | edits | edit → painted, median ms | max ms | edit handlers, median ms | "
+        "edit → trace, median ms | trace → painted, median ms | longest GUI stall while computing, ms | "
+        "longest GUI stall, ms | longest GUI stall in GUI-thread CPU, ms | GUI thread CPU per edit, median ms | "
+        "process CPU per edit, median ms | paint |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     bool allPainted = true;
     for (const Case& c : kCases) {
         if (!wanted.isEmpty() && !wanted.contains(QString::fromLatin1(c.id)))

@@ -8,6 +8,8 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <functional>
+
 class QWidget;
 
 namespace attnlab::bench {
@@ -19,15 +21,25 @@ struct EditTiming {
     double paintMs = -1;       // the watched widget received its first paint event after that
     double doneMs = -1;        // the event that painted it returned: the new picture is in the backing store
     double stallMs = 0;        // longest gap between 1 ms ticks of the GUI event loop, edit to done
+    double cpuStallMs = 0;     // the most GUI-thread CPU time spent within one such gap (load-proof)
     double computeStallMs = 0; // the same while the worker computes (handlers returned → trace)
     bool forced = false;       // no paint came on its own, so the bench called repaint() (reported)
+    // CPU time, edit to done: a shared machine stretches wall time, but hardly the work itself.
+    double guiCpuMs = 0;     // the GUI thread's
+    double processCpuMs = 0; // all threads' (the worker, the engine's and BLAS's threads, the GUI thread)
 };
 
 class ProbeApplication : public QApplication {
 public:
     ProbeApplication(int& argc, char** argv);
 
-    void watch(const QWidget* widget) { watched_ = widget; }
+    // `current` says whether the watched widget now shows the edit's trace: a paint of the old picture
+    // (big heatmaps keep it while the new ones render on a worker) does not count as painted.
+    void watch(const QWidget* widget, std::function<bool()> current = {})
+    {
+        watched_ = widget;
+        current_ = std::move(current);
+    }
     void arm(); // the edit starts now
     void handlersReturned() { handlersAt_ = clock_.nsecsElapsed(); }
     void traceArrived(); // the session delivered the edit's trace
@@ -46,6 +58,7 @@ private:
     void closeGap(qint64 now); // a gap between ticks ends at `now`
 
     const QWidget* watched_ = nullptr;
+    std::function<bool()> current_;
     QElapsedTimer clock_;
     QTimer ticker_;
     int depth_ = 0;
@@ -58,7 +71,11 @@ private:
     qint64 doneAt_ = -1;
     qint64 lastTick_ = 0;
     qint64 maxGap_ = 0;
+    qint64 lastTickCpu_ = 0; // the GUI thread's CPU time at the last tick
+    qint64 maxCpuGap_ = 0;
     qint64 maxComputeGap_ = 0;
+    qint64 guiCpuAt_ = 0, processCpuAt_ = 0;     // at arm()
+    qint64 guiCpuDone_ = 0, processCpuDone_ = 0; // at done
 };
 
 } // namespace attnlab::bench

@@ -159,6 +159,7 @@ private Q_SLOTS:
 
     void trainingModeAddsTheDropoutStageAndItsHeatmap()
     {
+        session_->setView(ViewMode::Heatmaps); // a tab behind another is brought up to date when shown
         HeatmapsView* view = window_->heatmapsView();
         auto* dropoutButton = view->findChild<QPushButton*>(QStringLiteral("heatmap-kind-3"));
         QVERIFY(!dropoutButton->isEnabled()); // eval mode: no dropout stage to show

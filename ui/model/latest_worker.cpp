@@ -27,6 +27,26 @@ void LatestWorker::request(Task task)
         start();
 }
 
+void LatestWorker::runHere(const Task& task)
+{
+    pending_ = nullptr;
+    const quint64 generation = ++generation_;
+    stoppedByUser_ = false;
+    if (running_)
+        *flag_ = true; // stale now: finish() will report it as such
+    const std::atomic<bool> never{false};
+    Delivery delivery = task(&never);
+    ++deliveringHere_;
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, delivery] {
+            --deliveringHere_;
+            // A newer request since then makes this one stale, as it would a worker's.
+            delivery(generation == generation_ ? Outcome::Current : Outcome::Stale);
+        },
+        Qt::QueuedConnection);
+}
+
 void LatestWorker::cancel()
 {
     pending_ = nullptr;

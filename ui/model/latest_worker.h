@@ -30,11 +30,15 @@ public:
     ~LatestWorker() override; // cancels the running computation and waits for its thread
 
     void request(Task task);
+    // The same, computed right here on the owner's thread: for work too small to be worth a thread
+    // hop (the book's six tokens). It overtakes whatever runs or waits, as a newer request does, and
+    // its delivery is queued like a worker's, so callers see the same order of events either way.
+    void runHere(const Task& task);
     // Forgets a request not started yet. A running one goes on, since it may still deliver a valid result.
     void dropPending() { pending_ = nullptr; }
     // Stops the running computation at its next stage boundary and forgets any pending request.
     void cancel();
-    bool busy() const { return running_ || pending_; }
+    bool busy() const { return running_ || pending_ || deliveringHere_ > 0; }
     bool cancelling() const { return running_ && flag_ && flag_->load(); }
 
 private:
@@ -47,6 +51,7 @@ private:
     quint64 generation_ = 0;
     bool running_ = false;
     bool stoppedByUser_ = false; // cancel() was called on the running computation
+    int deliveringHere_ = 0;     // runHere() results queued for delivery
 };
 
 } // namespace attnlab::ui

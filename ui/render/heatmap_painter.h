@@ -43,6 +43,10 @@ public:
     const QStringList& tokens() const { return tokens_; }
     void setSelected(bool selected) { style_.selected = selected; } // keeps the rendered image
     const ColorScale& scale() const { return scale_; }
+    // A picture of the cells rendered elsewhere (renderImage on a worker); paint() uses it when its
+    // size is the matrix size on screen, so a big matrix is never rendered on the GUI thread.
+    void setImage(QImage image) { cache_ = std::move(image); }
+    const QImage& image() const { return cache_; } // the cells as last drawn (or set)
 
     // The cells at exactly `size` pixels: block averages when downsampling, masked cells hatched.
     static QImage renderImage(const HeatmapSlice& slice, const ColorScale& scale, QSize size);

@@ -29,6 +29,12 @@ void HeatmapWidget::setHeatmap(HeatmapPainter painter)
     update();
 }
 
+QSize HeatmapWidget::imageSize(const HeatmapPainter& painter) const
+{
+    const QRectF m = painter.matrixRect(QRectF(rect()).adjusted(4, 4, -4, -4)); // as paintEvent draws it
+    return QSize(static_cast<int>(m.width()), static_cast<int>(m.height()));
+}
+
 QString HeatmapWidget::describe(const HeatmapHit& hit) const
 {
     const QStringList labels = painter_.tokens();

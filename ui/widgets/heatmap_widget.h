@@ -17,7 +17,8 @@ public:
     explicit HeatmapWidget(QWidget* parent = nullptr);
     void setHeatmap(HeatmapPainter painter);
     const HeatmapPainter& heatmap() const { return painter_; }
-    QString describe(const HeatmapHit& hit) const; // "query 'journey' (1) → key 'Your' (0): weight 0.5123"
+    QSize imageSize(const HeatmapPainter& painter) const; // the matrix's pixels at this widget's size
+    QString describe(const HeatmapHit& hit) const;        // "query 'journey' (1) → key 'Your' (0): weight 0.5123"
 
     // The keyboard's cell (query row, key column), and what the table interface reads.
     int currentRow() const { return row_; }

@@ -1,6 +1,7 @@
 #include "widgets/tensor_grid.h"
 
 #include "render/heatmap_painter.h"
+#include "widgets/refresh_when_shown.h"
 #include "model/session.h"
 
 #include <QHBoxLayout>
@@ -70,9 +71,10 @@ TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), ses
 
     connect(batch_, &QSpinBox::valueChanged, session_, &Session::setBatchIndex);
     connect(head_, &QSpinBox::valueChanged, session_, &Session::setHead);
-    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+    auto* whenShown = new RefreshWhenShown(this, [this] { refresh(); }); // a table nobody sees waits
+    connect(session_, &Session::changed, this, [whenShown](ChangeFlags flags) {
         if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head))
-            refresh();
+            whenShown->request();
     });
     refresh();
 }

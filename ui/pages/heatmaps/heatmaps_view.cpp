@@ -2,8 +2,10 @@
 
 #include "gpt/head_measures.h"
 #include "render/head_colors.h"
-#include "widgets/heatmap_widget.h"
+#include "model/latest_worker.h"
 #include "model/session.h"
+#include "widgets/heatmap_widget.h"
+#include "widgets/refresh_when_shown.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -18,6 +20,14 @@
 #include <cmath>
 
 namespace attnlab::ui {
+
+namespace {
+
+// From here on (256 × 256 cells per head) the twelve pictures are rendered off the GUI thread: at
+// 1,024 tokens they took ~100 ms there, a visible freeze after every edit.
+constexpr std::int64_t kImagesOffThreadCells = 256 * 256;
+
+} // namespace
 
 HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
@@ -87,10 +97,12 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     connect(kinds_, &QButtonGroup::idClicked, this,
             [this](int id) { session_->setHeatmapKind(static_cast<AttentionMatrix>(id)); });
     connect(batch_, &QSpinBox::valueChanged, this, [this](int v) { session_->setBatchIndex(v); });
+    images_ = new LatestWorker(this);
+    refresh_ = new RefreshWhenShown(this, [this] { rebuild(); });
     connect(scaleChoice_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & (ChangeFlag::Trace | ChangeFlag::View | ChangeFlag::Head))
-            rebuild();
+            refresh_->request();
     });
     rebuild();
 }
@@ -117,7 +129,7 @@ void HeatmapsView::rebuild()
     const int batch = session_->batchIndex();
     const int mode = scaleChoice_->currentData().toInt();
     if (trace == shownTrace_ && static_cast<int>(kind) == shownKind_ && batch == shownBatch_ && mode == shownScale_) {
-        updateSelection();
+        updateSelection(true);
         return;
     }
     shownTrace_ = trace;
@@ -136,6 +148,7 @@ void HeatmapsView::rebuild()
         delete small_.back();
         small_.pop_back();
     }
+    std::vector<HeatmapPainter> painters;
     for (int h = 0; h < heads; ++h) {
         if (h >= static_cast<int>(small_.size())) {
             auto* w = new HeatmapWidget;
@@ -166,12 +179,62 @@ void HeatmapsView::rebuild()
                                .arg(m.previous, 0, 'f', 2)
                                .arg(m.first, 0, 'f', 2);
         }
-        small_[static_cast<std::size_t>(h)]->setHeatmap(
-            HeatmapPainter(heatmapSlice(trace, kind, h, batch), scale, tokens, style));
+        painters.emplace_back(heatmapSlice(trace, kind, h, batch), scale, tokens, style);
     }
     columns_ = 0;
     placeSmallMultiples();
-    updateSelection();
+    const HeatmapSlice first = painters.empty() ? HeatmapSlice{} : painters.front().slice();
+    if (static_cast<std::int64_t>(first.rows) * first.cols < kImagesOffThreadCells) {
+        images_->cancel(); // a picture still rendering for an older trace must not replace these
+        showPainters(std::move(painters), largePainter(kind, scale));
+        return;
+    }
+    // Big matrices: every picture is rendered on a worker at the size it will be drawn, and the new
+    // painters replace the old ones only when all are ready, so the window keeps answering and never
+    // shows some heads of the new trace beside heads of the old one. A newer edit overtakes this.
+    painters.push_back(largePainter(kind, scale));
+    std::vector<QSize> sizes;
+    for (std::size_t i = 0; i < painters.size(); ++i)
+        sizes.push_back((i < small_.size() ? small_[i] : large_)->imageSize(painters[i]));
+    images_->request([this, painters = std::move(painters),
+                      sizes = std::move(sizes)](const std::atomic<bool>* cancel) mutable -> LatestWorker::Delivery {
+        for (std::size_t i = 0; i < painters.size() && !*cancel; ++i)
+            painters[i].setImage(HeatmapPainter::renderImage(painters[i].slice(), painters[i].scale(), sizes[i]));
+        return [this, painters = std::move(painters)](LatestWorker::Outcome outcome) mutable {
+            if (outcome != LatestWorker::Outcome::Current)
+                return;
+            HeatmapPainter large = std::move(painters.back());
+            painters.pop_back();
+            showPainters(std::move(painters), std::move(large));
+        };
+    });
+}
+
+HeatmapPainter HeatmapsView::largePainter(AttentionMatrix kind, const ColorScale& scale) const
+{
+    const int heads = session_->headCount(), head = session_->head();
+    const HeatmapSlice slice = heatmapSlice(session_->trace(), kind, head, session_->batchIndex());
+    HeatmapStyle style;
+    style.title = QStringLiteral("head %1 of %2 · %3 · %4 × %4 tokens")
+                      .arg(head)
+                      .arg(heads)
+                      .arg(heatmapKindTitle(kind))
+                      .arg(slice.rows);
+    style.accent = headColor(head, heads);
+    style.fontPx = slice.rows > 64 ? 13 : 16;
+    large_->setAccessibleName(style.title);
+    large_->setAccessibleDescription(tr("The selected head's attention matrix as a table: rows are the query tokens, "
+                                        "columns the key tokens. Arrow keys move through its cells, Home and End "
+                                        "to the ends of a row, Ctrl+Home and Ctrl+End to the corners."));
+    return HeatmapPainter(slice, scale, session_->tokenLabels(), style);
+}
+
+void HeatmapsView::showPainters(std::vector<HeatmapPainter> painters, HeatmapPainter large)
+{
+    for (std::size_t h = 0; h < painters.size() && h < small_.size(); ++h)
+        small_[h]->setHeatmap(std::move(painters[h]));
+    large_->setHeatmap(std::move(large));
+    updateSelection(false);
 }
 
 void HeatmapsView::resizeEvent(QResizeEvent* event)
@@ -206,9 +269,8 @@ void HeatmapsView::placeSmallMultiples()
     }
 }
 
-void HeatmapsView::updateSelection()
+void HeatmapsView::updateSelection(bool newHead)
 {
-    const auto trace = session_->trace();
     const int heads = session_->headCount(), head = session_->head();
     const auto kind = static_cast<AttentionMatrix>(shownKind_);
     for (int h = 0; h < static_cast<int>(small_.size()); ++h) {
@@ -216,21 +278,9 @@ void HeatmapsView::updateSelection()
         painter.setSelected(h == head);
         small_[static_cast<std::size_t>(h)]->setHeatmap(painter);
     }
-    const HeatmapSlice slice = heatmapSlice(trace, kind, head, session_->batchIndex());
-    HeatmapStyle style;
-    style.title = QStringLiteral("head %1 of %2 · %3 · %4 × %4 tokens")
-                      .arg(head)
-                      .arg(heads)
-                      .arg(heatmapKindTitle(kind))
-                      .arg(slice.rows);
-    style.accent = headColor(head, heads);
-    style.fontPx = slice.rows > 64 ? 13 : 16;
-    large_->setAccessibleName(style.title);
-    large_->setAccessibleDescription(tr("The selected head's attention matrix as a table: rows are the query tokens, "
-                                        "columns the key tokens. Arrow keys move through its cells, Home and End "
-                                        "to the ends of a row, Ctrl+Home and Ctrl+End to the corners."));
-    large_->setHeatmap(HeatmapPainter(slice, small_.empty() ? ColorScale{} : small_.front()->heatmap().scale(),
-                                      session_->tokenLabels(), style));
+    if (newHead)
+        large_->setHeatmap(largePainter(kind, small_.empty() ? ColorScale{} : small_.front()->heatmap().scale()));
+    const HeatmapSlice& slice = large_->heatmap().slice();
     QString text = tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: keys). "
                       "Click a head to enlarge it.")
                        .arg(heads)

@@ -2,9 +2,13 @@
 // Every head's attention matrix as small multiples, and the selected head large with token labels,
 // legend and hover. Scores, masked scores, weights and dropout are one click apart, all read from
 // the trace (the masked scores tell which zero weights were masked).
+#include "forward/stage_facts.h"
+#include "render/heatmap_painter.h"
+
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QButtonGroup;
 class QComboBox;
@@ -19,6 +23,8 @@ struct Trace;
 namespace attnlab::ui {
 
 class HeatmapWidget;
+class LatestWorker;
+class RefreshWhenShown;
 class Session;
 
 class HeatmapsView : public QWidget {
@@ -35,7 +41,9 @@ protected:
 private:
     void placeSmallMultiples();
     void rebuild(); // new trace, kind or batch: new slices, new scale
-    void updateSelection();
+    HeatmapPainter largePainter(AttentionMatrix kind, const ColorScale& scale) const; // the selected head
+    void showPainters(std::vector<HeatmapPainter> painters, HeatmapPainter large);    // new pictures, all at once
+    void updateSelection(bool newHead); // the frames; newHead: the large view shows session's head
 
     Session* session_;
     QButtonGroup* kinds_;
@@ -47,6 +55,8 @@ private:
     QGridLayout* gridLayout_;
     std::vector<HeatmapWidget*> small_;
     HeatmapWidget* large_;
+    LatestWorker* images_;      // big matrices' pictures, newest trace wins
+    RefreshWhenShown* refresh_; // hidden behind another tab, rebuilt when shown
     std::shared_ptr<const Trace> shownTrace_;
     int shownKind_ = -1;
     int shownBatch_ = -1;

@@ -1,0 +1,152 @@
+// When views update (issue 16, edits within a frame): a page behind another tab is not rebuilt after
+// an edit but shows the current trace the moment it is shown; big heatmaps get their pictures from a
+// worker, identical to the GUI thread's; small settings computed on the GUI thread still let the
+// newest edit win over a large computation still running, in either order.
+#include "common/session_fixtures.h"
+#include "pages/heatmaps/heatmaps_view.h"
+#include "pages/stepper/stepper_view.h"
+#include "widgets/heatmap_widget.h"
+#include "widgets/tensor_grid.h"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+using testing::idle;
+
+namespace {
+
+bool heatmapsShow(HeatmapsView* view, const std::shared_ptr<const Trace>& trace)
+{
+    bool all = view->selectedHeatmap()->heatmap().slice().trace == trace && !view->smallMultiples().empty();
+    for (const HeatmapWidget* w : view->smallMultiples())
+        all = all && w->heatmap().slice().trace == trace;
+    return all;
+}
+
+QStringList cells(const QTableWidget* table)
+{
+    QStringList out;
+    for (int r = 0; r < table->rowCount(); ++r)
+        for (int c = 0; c < table->columnCount(); ++c)
+            out << (table->item(r, c) ? table->item(r, c)->text() : QString());
+    return out;
+}
+
+} // namespace
+
+class TestUiRefresh : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanup()
+    {
+        window_.reset();
+        session_.reset();
+    }
+
+    // An edit made on the stepper tab: the heatmaps tab waits, then shows the edit's trace when shown.
+    void hiddenHeatmapsShowTheCurrentTraceWhenShown_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<int>("tokens"); // 0: the preset's own input
+        QTest::newRow("book, 2 x 6 tokens (pictures drawn in the paint)") << QStringLiteral("book") << 0;
+        QTest::newRow("GPT-2 small, 16 tokens") << QStringLiteral("gpt2-small") << 16;
+        QTest::newRow("GPT-2 small, 512 tokens (pictures from the worker)") << QStringLiteral("gpt2-small") << 512;
+    }
+    void hiddenHeatmapsShowTheCurrentTraceWhenShown()
+    {
+        QFETCH(QString, preset);
+        QFETCH(int, tokens);
+        testing::openWindow(session_, window_, preset);
+        if (tokens)
+            session_->setInputShape(1, tokens);
+        session_->setView(ViewMode::Heatmaps);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 60000);
+        HeatmapsView* view = window_->heatmapsView();
+        QTRY_VERIFY_WITH_TIMEOUT(heatmapsShow(view, session_->trace()), 10000);
+
+        session_->setView(ViewMode::Stepper);
+        QVERIFY(!view->isVisible());
+        window_->findChild<QCheckBox*>(QStringLiteral("qkv_bias"))->click(); // new weights, new trace
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 60000);
+        const auto edited = session_->trace();
+        QVERIFY(!heatmapsShow(view, edited)); // nobody looked: not rebuilt
+
+        session_->setView(ViewMode::Heatmaps);
+        QVERIFY(view->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(heatmapsShow(view, edited), 10000);
+        QCOMPARE(view->smallMultiples().size(), static_cast<std::size_t>(session_->headCount()));
+        QCOMPARE(view->selectedHeatmap()->heatmap().slice().rows, tokens ? tokens : 6);
+    }
+
+    // The pictures a worker rendered are the ones the GUI thread would have drawn, at the size drawn.
+    void workerPicturesMatchTheGuiThreads()
+    {
+        testing::openWindow(session_, window_, QStringLiteral("gpt2-small"));
+        session_->setView(ViewMode::Heatmaps);
+        session_->setInputShape(1, 512);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 60000);
+        HeatmapsView* view = window_->heatmapsView();
+        QTRY_VERIFY_WITH_TIMEOUT(heatmapsShow(view, session_->trace()), 10000);
+        window_->findChild<QCheckBox*>(QStringLiteral("qkv_bias"))->click(); // sizes are settled now
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && heatmapsShow(view, session_->trace()), 60000);
+        std::vector<HeatmapWidget*> widgets = view->smallMultiples();
+        widgets.push_back(view->selectedHeatmap());
+        for (HeatmapWidget* w : widgets) {
+            const HeatmapPainter& painter = w->heatmap();
+            const QSize size = w->imageSize(painter);
+            QVERIFY(!size.isEmpty());
+            QCOMPARE(painter.image().size(), size);
+            QVERIFY(painter.image() == HeatmapPainter::renderImage(painter.slice(), painter.scale(), size));
+        }
+    }
+
+    // The stepper's table, left stale behind the heatmaps tab, matches a fresh one when shown.
+    void hiddenTensorGridShowsTheCurrentStageWhenShown()
+    {
+        testing::openWindow(session_, window_, QStringLiteral("book"));
+        session_->setView(ViewMode::Heatmaps);
+        auto* grid = window_->findChild<TensorGrid*>();
+        QVERIFY(grid && !grid->isVisible());
+        window_->findChild<QCheckBox*>(QStringLiteral("qkv_bias"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
+        session_->setStageIndex(session_->stageIndex() + 1);
+        session_->setView(ViewMode::Stepper);
+        QVERIFY(grid->isVisible());
+        TensorGrid fresh(session_.get()); // never shown: refreshes at once, the reference
+        QCOMPARE(grid->summary()->text(), fresh.summary()->text());
+        QCOMPARE(cells(grid->table()), cells(fresh.table()));
+    }
+
+    // Newest request wins whichever of the two runs where: a small edit after a large one, and the reverse.
+    void newestEditWinsAcrossGuiThreadAndWorker_data()
+    {
+        QTest::addColumn<bool>("smallLast");
+        QTest::newRow("large (worker) then small (GUI thread)") << true;
+        QTest::newRow("small (GUI thread) then large (worker)") << false;
+    }
+    void newestEditWinsAcrossGuiThreadAndWorker()
+    {
+        QFETCH(bool, smallLast);
+        testing::openWindow(session_, window_, QStringLiteral("gpt2-small"));
+        const std::int64_t first = smallLast ? 1024 : 8, last = smallLast ? 8 : 1024;
+        session_->setInputShape(1, first);
+        session_->setInputShape(1, last);
+        QVERIFY(session_->busy());
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 60000);
+        QCOMPARE(session_->trace()->stages.front().tensor.size(1), last);
+        QTest::qWait(200); // nothing late may replace it
+        QCOMPARE(session_->trace()->stages.front().tensor.size(1), last);
+        QVERIFY(!session_->busy());
+    }
+
+private:
+    std::unique_ptr<Session> session_;
+    std::unique_ptr<MainWindow> window_;
+};
+
+QTEST_MAIN(TestUiRefresh)
+#include "test_ui_refresh.moc"
