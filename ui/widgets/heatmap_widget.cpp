@@ -1,5 +1,7 @@
 #include "widgets/heatmap_widget.h"
 
+#include "render/render_style.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -37,7 +39,7 @@ QString HeatmapWidget::describe(const HeatmapHit& hit) const
 void HeatmapWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    painter_.paint(p, QRectF(rect()).adjusted(4, 4, -4, -4));
+    painter_.paint(p, QRectF(rect()).adjusted(4, 4, -4, -4), RenderStyle::fromPalette(palette(), backgroundRole()));
 }
 
 void HeatmapWidget::mouseMoveEvent(QMouseEvent* event)
