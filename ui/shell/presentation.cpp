@@ -56,6 +56,10 @@ QPalette contrastPalette(bool dark)
     p.setColor(QPalette::ToolTipBase, bg);
     p.setColor(QPalette::ToolTipText, fg);
     p.setColor(QPalette::PlaceholderText, fg);
+    // Greyed out, still legible (3:1): without its own disabled colours a disabled control looks live.
+    const QColor disabled = dark ? QColor(0x9a, 0x9a, 0x9a) : QColor(0x6e, 0x6e, 0x6e);
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::PlaceholderText})
+        p.setColor(QPalette::Disabled, role, disabled);
     return p;
 }
 
