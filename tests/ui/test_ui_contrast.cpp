@@ -10,6 +10,7 @@
 #include "lessons/divergence.h"
 #include "model/lesson_state.h"
 #include "pages/debug/bug_view.h"
+#include "pages/stepper/stepper_view.h"
 #include "render/design_layout_painter.h"
 #include "render/divergence_painter.h"
 #include "render/heatmap_painter.h"
@@ -18,6 +19,7 @@
 #include "render/shape_diagram_painter.h"
 #include "render/tradeoff_chart_painter.h"
 #include "common/session_fixtures.h"
+#include "shell/exporters.h"
 #include "shell/presentation.h"
 #include "widgets/source_view.h"
 
@@ -28,6 +30,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <functional>
@@ -425,6 +428,42 @@ private Q_SLOTS:
         QApplication::setPalette(before);
         QCoreApplication::processEvents();
         QVERIFY(source->extraSelections().front().format.background().color() != dark.lineFill);
+    }
+
+    // Exports: in the theme in use by default, in dark ink on white with "Print colours"; either way the
+    // window keeps its theme afterwards.
+    void exportColours_data()
+    {
+        QTest::addColumn<bool>("print");
+        QTest::newRow("theme in use (dark)") << false;
+        QTest::newRow("print colours") << true;
+    }
+    void exportColours()
+    {
+        QFETCH(bool, print);
+        const QPalette before = QApplication::palette();
+        const QPalette darkPalette = PresentationMode::palette(Theme::Dark, false);
+        QApplication::setPalette(darkPalette);
+        std::unique_ptr<Session> session;
+        std::unique_ptr<MainWindow> window;
+        testing::openWindow(session, window, QStringLiteral("book"), QSize(1400, 900));
+        auto* diagram = window->findChild<QWidget*>(QStringLiteral("shape-diagram"));
+        QVERIFY(diagram);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("view.png"));
+        QString error;
+        QVERIFY2(exportPng(window->stepperView(), path, &error, print ? PictureColours::Print : PictureColours::Theme),
+                 qPrintable(error));
+        const QImage image(path);
+        QVERIFY(!image.isNull());
+        const QPoint corner = diagram->mapTo(window->stepperView(), QPoint(4, diagram->height() - 4));
+        const QColor expected =
+            print ? RenderStyle::printPalette().color(QPalette::Base) : darkPalette.color(QPalette::Base);
+        QCOMPARE(image.pixelColor(corner).name(), expected.name());
+        QCOMPARE(diagram->palette().color(QPalette::Base).name(), darkPalette.color(QPalette::Base).name());
+        window.reset();
+        session.reset();
+        QApplication::setPalette(before);
     }
 };
 

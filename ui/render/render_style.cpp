@@ -86,8 +86,11 @@ RenderStyle RenderStyle::fromPalette(const QPalette& palette, QPalette::ColorRol
     const QPalette::ColorRole inkRole =
         surface == QPalette::Base || surface == QPalette::AlternateBase ? QPalette::Text : QPalette::WindowText;
     s.dark = relativeLuminance(s.background) < 0.18;
-    s.highContrast = contrastRatio(palette.color(inkRole), s.background) >= 15.0 &&
-                     (relativeLuminance(s.background) < 0.002 || relativeLuminance(s.background) > 0.99);
+    // A high-contrast palette is pure black and white in its window colours (presentation.cpp's); a light
+    // theme's white Base with black text is not one, its window is grey.
+    const auto pure = [](const QColor& c) { return relativeLuminance(c) < 0.001 || relativeLuminance(c) > 0.999; };
+    s.highContrast = pure(palette.color(QPalette::Window)) && pure(palette.color(QPalette::WindowText)) &&
+                     pure(s.background) && contrastRatio(palette.color(inkRole), s.background) > 20.0;
     s.panel = s.highContrast ? s.background : mixColors(s.background, palette.color(inkRole), s.dark ? 0.08 : 0.045);
     s.text = withContrast(palette.color(inkRole), s.panel, s.target());
     s.text = withContrast(s.text, s.background, s.target());
