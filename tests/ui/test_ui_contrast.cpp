@@ -22,6 +22,7 @@
 #include "shell/exporters.h"
 #include "shell/presentation.h"
 #include "widgets/source_view.h"
+#include "widgets/themed.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -425,6 +426,14 @@ private Q_SLOTS:
             RenderStyle::fromPalette(PresentationMode::palette(Theme::Dark, false), QPalette::Base);
         QCOMPARE(source->extraSelections().front().format.background().color(), dark.lineFill);
         QCOMPARE(source->extraSelections().front().format.foreground().color(), dark.lineText);
+        // Style-sheet colours follow too: the call line's error state (a call that does not parse), in dark.
+        session->setCallText(QStringLiteral("MultiHeadAttention(3, 4,"));
+        QTRY_VERIFY_WITH_TIMEOUT(session->callError().has_value(), 10000);
+        QCoreApplication::processEvents();
+        auto* call = window->findChild<QWidget*>(QStringLiteral("call-line"));
+        QVERIFY(call);
+        QVERIFY2(call->styleSheet().contains(cssColor(styleFor(call).differsFill)), qPrintable(call->styleSheet()));
+        QVERIFY(relativeLuminance(styleFor(call).differsFill) < 0.18); // a dark tint, not the light theme's
         QApplication::setPalette(before);
         QCoreApplication::processEvents();
         QVERIFY(source->extraSelections().front().format.background().color() != dark.lineFill);

@@ -14,6 +14,7 @@
 
 #include <QPainter>
 #include <QSaveFile>
+#include <QCoreApplication>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -70,11 +71,14 @@ public:
         hadOwn_ = widget_->testAttribute(Qt::WA_SetPalette);
         before_ = widget_->palette();
         widget_->setPalette(RenderStyle::printPalette());
+        QCoreApplication::sendPostedEvents(); // the style sheets' refreshes (followPalette) run queued
     }
     ~PrintColoursScope()
     {
-        if (widget_)
-            widget_->setPalette(hadOwn_ ? before_ : QPalette()); // an empty palette inherits again
+        if (!widget_)
+            return;
+        widget_->setPalette(hadOwn_ ? before_ : QPalette()); // an empty palette inherits again
+        QCoreApplication::sendPostedEvents();
     }
     PrintColoursScope(const PrintColoursScope&) = delete;
     PrintColoursScope& operator=(const PrintColoursScope&) = delete;

@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QEvent>
+#include <QMetaObject>
 #include <QWidget>
 
 namespace attnlab::ui {
@@ -17,11 +18,21 @@ public:
 
     bool eventFilter(QObject*, QEvent* event) override
     {
-        // Re-entrancy guard: a refresh that sets a style sheet sends a palette change of its own.
-        if (!busy_ && (event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange)) {
-            busy_ = true;
-            refresh_();
-            busy_ = false;
+        // Queued: the event reaches this filter before the widget (and its children) take the new palette,
+        // so the refresh runs once the change has gone through the whole tree. A refresh that sets a style
+        // sheet sends palette changes of its own; those are ignored.
+        const bool change = event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange;
+        if (change && !busy_ && !pending_) {
+            pending_ = true;
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    pending_ = false;
+                    busy_ = true;
+                    refresh_();
+                    busy_ = false;
+                },
+                Qt::QueuedConnection);
         }
         return false;
     }
@@ -29,6 +40,7 @@ public:
 private:
     std::function<void()> refresh_;
     bool busy_ = false;
+    bool pending_ = false;
 };
 
 } // namespace
