@@ -1,6 +1,7 @@
 // attention-lab: the GUI. The options set up the session exactly as a student would by hand, so
 // --screenshot pictures (the README's, the tests') show what the app really shows.
 #include "shell/app_shell.h"
+#include "shell/presentation.h"
 #include "call/call_parser.h"
 #include "pages/designs/designs_view.h"
 #include "render/heatmap_source.h"
@@ -106,6 +107,9 @@ int main(int argc, char** argv)
          QStringLiteral("Trade-offs tab: time the forward pass for every num_heads on start (as its button does).")},
         {QStringLiteral("screenshot"), QStringLiteral("Wait for the computation, save the window as a PNG, and exit."),
          QStringLiteral("FILE.png")},
+        {QStringLiteral("theme"),
+         QStringLiteral("Colours for this run: light, dark, high-contrast or system (View > Theme keeps a choice)."),
+         QStringLiteral("THEME")},
     });
     addShellOptions(parser);   // --open, --save-session, --presentation, --guide (ui/shell/app_shell.h)
     addWeightsOptions(parser); // --weights, --layer, --weights-dialog (ui/shell/weights_actions.h)
@@ -174,6 +178,9 @@ int main(int argc, char** argv)
                        .arg(parser.value("head")));
         session.setHead(h); // the session applies it when the trace arrives
     }
+    const auto theme = parser.isSet("theme") ? themeNamed(parser.value("theme")) : std::optional<ThemeChoice>{};
+    if (parser.isSet("theme") && !theme)
+        refuse(QStringLiteral("--theme takes %1, not '%2'.").arg(themeNames().join(", "), parser.value("theme")));
     if (parser.isSet("view")) {
         const QString v = parser.value("view");
         const QStringList views{QStringLiteral("stepper"), QStringLiteral("heatmaps"), QStringLiteral("debug"),
@@ -261,6 +268,8 @@ int main(int argc, char** argv)
                     refuse(QString::fromStdString(d.message));
     });
     AppShell shell(&window, &session, parser); // menus, sessions, undo, presentation, lessons
+    if (theme)
+        shell.presentation()->useForThisRun(*theme);
     window.show();
     return QApplication::exec();
 }

@@ -7,6 +7,7 @@
 #include "model/session.h"
 #include "pages/debug/debug_view.h"
 #include "pages/debug/your_code_view.h"
+#include "render/render_style.h"
 #include "shell/app_shell.h"
 #include "shell/compare_actions.h"
 #include "shell/main_window.h"
@@ -35,7 +36,8 @@ int rowOf(const QTableWidget* table, const QString& text)
 
 bool highlighted(const QTableWidget* table, int row)
 {
-    return row >= 0 && table->item(row, 0)->background().color() == QColor(0xfd, 0xe3, 0xe1);
+    return row >= 0 && table->item(row, 0)->background().color() ==
+                           RenderStyle::fromPalette(table->palette(), QPalette::Base).differsFill;
 }
 
 } // namespace

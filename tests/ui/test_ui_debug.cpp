@@ -9,6 +9,7 @@
 #include "pages/debug/contract_view.h"
 #include "pages/debug/debug_view.h"
 #include "widgets/divergence_widget.h"
+#include "widgets/themed.h"
 #include "render/divergence_painter.h"
 #include "forward/experiment.h"
 #include "shell/main_window.h"
@@ -113,8 +114,9 @@ private Q_SLOTS:
         QCOMPARE(chips.size(), 5);
         QCOMPARE(view->chips()->chipText(3), QStringLiteral("dropout = 12"));
         QCOMPARE(view->chips()->chipText(4), QStringLiteral("num_heads = 0.0"));
-        QVERIFY(chips[3]->styleSheet().contains("#d35400"));
-        QVERIFY(!chips[0]->styleSheet().contains("#d35400"));
+        const QString flaggedBorder = QStringLiteral("border: 2px solid %1").arg(cssColor(styleFor(chips[3]).warning));
+        QVERIFY(chips[3]->styleSheet().contains(flaggedBorder));
+        QVERIFY(!chips[0]->styleSheet().contains(flaggedBorder));
 
         // The core's finding, with its sentence, is what the card says.
         ContractInput input;

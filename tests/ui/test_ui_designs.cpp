@@ -2,6 +2,7 @@
 // head slices wear the stepper's head colours, the totals shown are PyTorch's, the matched-width
 // wrapper explains why it cannot exist, and the equivalence shown is below 1e-5.
 #include "render/design_layout_painter.h"
+#include "render/render_style.h"
 #include "widgets/design_layout_widget.h"
 #include "pages/designs/designs_view.h"
 #include "model/equivalence_job.h"
@@ -128,7 +129,8 @@ private Q_SLOTS:
         const QSize size(1230, 720);
         const QImage image = render(painter, size);
         const DesignColumn col = painter.geometry(QRectF(QPointF(0, 0), QSizeF(size))).columns[2];
-        QCOMPARE(at(image, QPointF(col.body.right() - 8, col.body.top() + col.body.height() / 2)), qRgb(252, 236, 236));
+        QCOMPARE(at(image, QPointF(col.body.right() - 8, col.body.top() + col.body.height() / 2)),
+                 RenderStyle::print().differsFill.rgb());
         QVERIFY(window.designsView()->equivalenceLabel()->text().contains(QStringLiteral("no matched-width wrapper")));
     }
 

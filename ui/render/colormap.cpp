@@ -61,6 +61,11 @@ QRgb ColorScale::map(double value) const
     return diverging(half > 0 ? value / half : 0.0);
 }
 
+QString ColorScale::kindName() const
+{
+    return kind == Kind::Diverging ? QStringLiteral("diverging, centred on 0") : QStringLiteral("sequential");
+}
+
 double ColorScale::valueAt(double t) const
 {
     if (kind == Kind::Sequential && logarithmic && lo > 0 && hi > lo)

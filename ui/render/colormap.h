@@ -28,6 +28,7 @@ struct ColorScale {
     QString scaleName; // what the legend says about the mapping: "linear 0–1", "log", ...
 
     QRgb map(double value) const;
+    QString kindName() const;                       // "sequential" or "diverging, centred on 0": what the legend says
     double valueAt(double t) const;                 // the value drawn at position t in [0, 1] of the legend
     static ColorScale weights(double max);          // [0, max(1, max)]
     static ColorScale scores(double maxAbs);        // symmetric around 0

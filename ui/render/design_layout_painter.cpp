@@ -13,9 +13,7 @@ namespace attnlab::ui {
 
 namespace {
 
-const QColor kText(30, 30, 30);
-const QColor kShared(112, 124, 136); // a block no head owns (out_proj.bias)
-const QColor kTrap(190, 30, 30);
+const QColor kShared(112, 124, 136); // a block no head owns (out_proj.bias): data, like the head colours
 
 QColor mix(const QColor& a, const QColor& b, double t)
 {
@@ -87,10 +85,11 @@ QColor DesignLayoutPainter::fillColor(const DesignShape& s) const
     return c;
 }
 
-void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect) const
+void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
 {
     if (!valid())
         return;
+    style_ = style;
     p.save();
     QFont font = p.font();
     font.setPixelSize(fontPx_);
@@ -112,7 +111,7 @@ void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect) const
         }
     }
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(QColor(50, 50, 50, 170), 1));
+    p.setPen(QPen(style_.frame, 1));
     for (const DesignShape& s : g.shapes)
         if ((s.kind == DesignShape::Kind::Weight || s.kind == DesignShape::Kind::Bias) && s.rect.height() >= 4)
             p.drawRect(s.rect);
@@ -131,15 +130,14 @@ void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect) const
 void DesignLayoutPainter::paintRoleLabels(QPainter& p, const DesignGeometry& g) const
 {
     const QFontMetricsF fm(p.font());
-    p.setPen(kText);
     for (const DesignShape& s : g.shapes) {
         if (s.kind != DesignShape::Kind::Weight || s.head > 0)
             continue; // the first module of each column is labelled; the others repeat it
         QString label = roleTitle(s.role);
         if (fm.horizontalAdvance(label) > s.rect.width() + 18)
             label = s.role == Role::OutProj ? QStringLiteral("out") : label.right(label.size() - 2).left(1).toUpper();
-        p.drawText(QRectF(s.rect.center().x() - 60, s.rect.top() - fm.height() - 2, 120, fm.height()),
-                   Qt::AlignHCenter | Qt::AlignBottom, label);
+        style_.drawText(p, QRectF(s.rect.center().x() - 60, s.rect.top() - fm.height() - 2, 120, fm.height()),
+                        Qt::AlignHCenter | Qt::AlignBottom, label, style_.text, style_.background);
     }
 }
 
@@ -152,38 +150,39 @@ void DesignLayoutPainter::paintHeader(QPainter& p, const DesignColumn& col, cons
     bold.setPixelSize(fontPx_ + 3);
     p.save();
     p.setFont(bold);
-    p.setPen(kText);
-    p.drawText(QRectF(col.header.left(), col.header.top(), col.header.width(), line * 1.4),
-               Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(design_title(d.design)));
+    const QColor bg = style_.background;
+    style_.drawText(p, QRectF(col.header.left(), col.header.top(), col.header.width(), line * 1.4),
+                    Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(design_title(d.design)), style_.text, bg);
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setPixelSize(fontPx_ - 2);
     p.setFont(mono);
-    p.setPen(QColor(70, 70, 70));
     const QString call =
         d.exists ? QString::fromStdString(positional_call(d.config)) : QStringLiteral("(cannot be built)");
-    p.drawText(QRectF(col.header.left(), col.header.top() + line * 1.4, col.header.width(), line),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetricsF(mono).elidedText(call, Qt::ElideRight, col.header.width()));
+    style_.drawText(p, QRectF(col.header.left(), col.header.top() + line * 1.4, col.header.width(), line),
+                    Qt::AlignLeft | Qt::AlignVCenter,
+                    QFontMetricsF(mono).elidedText(call, Qt::ElideRight, col.header.width()), style_.muted, bg);
     p.restore();
     if (d.exists)
-        p.drawText(QRectF(col.header.left(), col.header.top() + line * 2.4, col.header.width(), line),
-                   Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(subtitle(d), Qt::ElideRight, col.header.width()));
+        style_.drawText(p, QRectF(col.header.left(), col.header.top() + line * 2.4, col.header.width(), line),
+                        Qt::AlignLeft | Qt::AlignVCenter,
+                        fm.elidedText(subtitle(d), Qt::ElideRight, col.header.width()), style_.text, bg);
     if (d.exists)
         return;
     // The reason sits where the drawing would be.
     const QRectF box = col.body.adjusted(0, 4, 0, -col.body.height() / 3);
-    p.setPen(QPen(kTrap, 2));
-    p.setBrush(QColor(252, 236, 236));
+    p.setPen(QPen(style_.differs, 2));
+    p.setBrush(style_.differsFill);
     p.drawRoundedRect(box, 6, 6);
-    p.setPen(kText);
+    const QColor ink = style_.readable(style_.text, style_.differsFill);
     QFont b = p.font();
     b.setBold(true);
     p.save();
     p.setFont(b);
-    p.drawText(box.adjusted(12, 10, -12, 0), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("PyTorch cannot build this"));
+    style_.drawText(p, box.adjusted(12, 10, -12, 0), Qt::AlignLeft | Qt::AlignTop,
+                    QStringLiteral("PyTorch cannot build this"), ink, style_.differsFill);
     p.restore();
-    p.drawText(box.adjusted(12, 14 + line, -12, -10), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-               QString::fromStdString(d.why_not));
+    style_.drawText(p, box.adjusted(12, 14 + line, -12, -10), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                    QString::fromStdString(d.why_not), ink, style_.differsFill);
 }
 
 std::vector<DesignFooterLine> DesignLayoutPainter::footerLines(const DesignLayout& d) const
@@ -230,15 +229,17 @@ void DesignLayoutPainter::paintFooter(QPainter& p, const DesignColumn& col, cons
     p.save();
     for (const DesignFooterLine& l : footerLines(d)) {
         p.setFont(l.bold ? bold : p.font());
-        p.setPen(l.trap ? kTrap : kText);
+        const QColor ink = l.trap ? style_.differs : style_.text;
+        p.setPen(ink);
         if (l.bold && !l.right.isEmpty()) { // the total: ruled off from the parts
             p.drawLine(QPointF(col.footer.left(), y + 2), QPointF(col.footer.right(), y + 2));
             y += 4;
         }
         const QRectF r(col.footer.left(), y, col.footer.width(), line);
         const double room = r.width() - (l.right.isEmpty() ? 0 : fm.horizontalAdvance(l.right) + 12);
-        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(l.left, Qt::ElideRight, room));
-        p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, l.right);
+        style_.drawText(p, r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(l.left, Qt::ElideRight, room), ink,
+                        style_.background);
+        style_.drawText(p, r, Qt::AlignRight | Qt::AlignVCenter, l.right, ink, style_.background);
         y += line;
     }
     p.restore();
@@ -254,17 +255,17 @@ void DesignLayoutPainter::paintMask(QPainter& p, const DesignColumn& col, const 
     for (int i = copies - 1; i >= 0; --i) { // a wrapper holds one per head: drawn as a stack
         const QRectF r = mask.rect.translated(i * offset, i * offset);
         p.setPen(Qt::NoPen);
-        p.setBrush(Qt::white);
+        p.setBrush(style_.background);
         p.drawRect(r);
         QPainterPath future; // the causal mask's ones: keys after the query
         future.moveTo(r.topLeft());
         future.lineTo(r.topRight());
         future.lineTo(r.bottomRight());
         future.closeSubpath();
-        p.setBrush(QBrush(QColor(150, 150, 150), Qt::BDiagPattern));
+        p.setBrush(QBrush(style_.muted, Qt::BDiagPattern));
         p.drawPath(future);
         p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(QColor(60, 60, 60), 1.5, Qt::DashLine));
+        p.setPen(QPen(style_.frame, 1.5, Qt::DashLine));
         p.drawRect(r);
     }
     p.restore();
@@ -276,8 +277,7 @@ void DesignLayoutPainter::paintMask(QPainter& p, const DesignColumn& col, const 
         label += QStringLiteral("\n× %1, one per head").arg(d.buffers.size());
     if (mask.rect.width() < static_cast<double>(d.buffers.front().shape[0]) * scale - 0.5)
         label += QStringLiteral("\n(drawn smaller than scale)");
-    p.setPen(QColor(60, 60, 60));
-    p.drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label);
+    style_.drawText(p, text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label, style_.text, style_.background);
 }
 
 } // namespace attnlab::ui

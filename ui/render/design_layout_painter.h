@@ -5,6 +5,7 @@
 // causal mask as a dashed buffer (state, not a parameter), and under each column the parameter
 // count per role, the total and the output width -- or, for a design PyTorch cannot build, why not.
 #include "render/design_geometry.h"
+#include "render/render_style.h"
 
 #include <QColor>
 #include <QPainter>
@@ -22,7 +23,7 @@ public:
     DesignLayoutPainter() = default;
     explicit DesignLayoutPainter(DesignComparison comparison, int fontPx = 15);
 
-    void paint(QPainter& painter, const QRectF& rect) const;
+    void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
     DesignGeometry geometry(const QRectF& rect) const;
     const DesignComparison& comparison() const { return comparison_; }
     bool valid() const { return !comparison_.designs.empty(); }
@@ -42,6 +43,7 @@ private:
 
     DesignComparison comparison_;
     int fontPx_ = 15;
+    mutable RenderStyle style_; // the one paint() was given
 };
 
 } // namespace attnlab::ui

@@ -10,11 +10,6 @@ namespace attnlab::ui {
 
 namespace {
 
-const QColor kText(30, 30, 30);
-const QColor kMuted(95, 95, 95);
-const QColor kSame(0x00, 0x7a, 0x4d);
-const QColor kDiffer(0xc0, 0x1c, 0x1c);
-
 QFont pixelFont(double px, bool bold = false, bool mono = false)
 {
     QFont f;
@@ -27,15 +22,26 @@ QFont pixelFont(double px, bool bold = false, bool mono = false)
 
 } // namespace
 
-QColor DivergencePainter::statusColor(const std::string& status)
+QColor DivergencePainter::statusColor(const std::string& status, const RenderStyle& style)
 {
     if (status == "same")
-        return kSame;
+        return style.same;
     if (status == "values")
-        return QColor(0xb3, 0x5c, 0x00);
+        return style.warning;
     if (status == "not-reached")
-        return QColor(0x80, 0x80, 0x80);
-    return kDiffer; // shape, error
+        return style.muted;
+    return style.differs; // shape, error
+}
+
+QColor DivergencePainter::statusFill(const std::string& status, const RenderStyle& style)
+{
+    if (status == "same")
+        return style.sameFill;
+    if (status == "values")
+        return style.warningFill;
+    if (status == "not-reached")
+        return style.panel;
+    return style.differsFill;
 }
 
 QString DivergencePainter::statusText(const std::string& status)
@@ -57,9 +63,8 @@ double DivergencePainter::paintHeader(QPainter& p, const QRectF& rect) const
     const QFont title = pixelFont(26 * s, true, true);
     const double h = QFontMetricsF(title).height();
     p.setFont(title);
-    p.setPen(kText);
-    p.drawText(QRectF(rect.left(), rect.top(), rect.width(), h), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::fromStdString(card_.row.stage));
+    style_.drawText(p, QRectF(rect.left(), rect.top(), rect.width(), h), Qt::AlignLeft | Qt::AlignVCenter,
+                    QString::fromStdString(card_.row.stage), style_.text, style_.background);
     // The verdict as a pill under the name, led by the marker when this is where the runs first part.
     QString verdict = statusText(card_.row.status);
     if (card_.first)
@@ -67,13 +72,14 @@ double DivergencePainter::paintHeader(QPainter& p, const QRectF& rect) const
     const QFont bf = pixelFont(18 * s, true);
     const double ph = QFontMetricsF(bf).height() + 10 * s;
     const QRectF pill(rect.left(), rect.top() + h + 6 * s, QFontMetricsF(bf).horizontalAdvance(verdict) + 28 * s, ph);
-    const QColor ink = statusColor(card_.row.status);
+    const QColor ink = statusColor(card_.row.status, style_);
+    const QColor pillFill = card_.first ? ink : style_.background;
     p.setPen(QPen(ink, 2));
-    p.setBrush(card_.first ? ink : QColor(255, 255, 255));
+    p.setBrush(pillFill);
     p.drawRoundedRect(pill, ph / 2, ph / 2);
     p.setFont(bf);
-    p.setPen(card_.first ? QColor(Qt::white) : ink);
-    p.drawText(pill, Qt::AlignCenter, verdict);
+    style_.drawText(p, pill, Qt::AlignCenter, verdict, card_.first ? style_.readable(style_.background, ink) : ink,
+                    pillFill);
     return pill.bottom() + 16 * s;
 }
 
@@ -84,9 +90,9 @@ double DivergencePainter::paintShapeRow(QPainter& p, double top, const QRectF& r
     const double s = scale_;
     const QFont labelFont = pixelFont(17 * s, true), nameFont = pixelFont(14 * s), sizeFont = pixelFont(24 * s, true);
     p.setFont(labelFont);
-    p.setPen(kMuted);
-    p.drawText(QPointF(rect.left(), top + QFontMetricsF(labelFont).ascent()),
-               label + QStringLiteral("   ") + QString::fromStdString(shape_to_string(shape)));
+    style_.drawText(p, QPointF(rect.left(), top + QFontMetricsF(labelFont).ascent()),
+                    label + QStringLiteral("   ") + QString::fromStdString(shape_to_string(shape)), style_.muted,
+                    style_.background);
     top += QFontMetricsF(labelFont).height() + 6 * s;
     double x = rect.left();
     const double h = 62 * s;
@@ -96,21 +102,23 @@ double DivergencePainter::paintShapeRow(QPainter& p, double top, const QRectF& r
         const double w = std::max({QFontMetricsF(nameFont).horizontalAdvance(name) + 20 * s,
                                    QFontMetricsF(sizeFont).horizontalAdvance(size) + 24 * s, 74 * s});
         const QRectF r(x, top, w, h);
-        QColor fill(0xe8, 0xee, 0xf6), border = kText;
+        QColor fill = style_.infoFill, border = style_.frame;
+        bool differs = false;
         if (compare) {
             const bool same = i < compare->size() && (*compare)[i] == shape[i] && compare->size() == shape.size();
-            fill = same ? QColor(0xe3, 0xf4, 0xea) : QColor(0xfb, 0xdc, 0xdc);
-            border = same ? kSame : kDiffer;
+            fill = same ? style_.sameFill : style_.differsFill;
+            border = same ? style_.same : style_.differs;
+            differs = !same;
         }
-        p.setPen(QPen(border, (compare && border == kDiffer ? 3 : 1.6) * s));
+        p.setPen(QPen(border, (differs ? 3 : 1.6) * s));
         p.setBrush(fill);
         p.drawRoundedRect(r, 7 * s, 7 * s);
-        p.setPen(kMuted);
         p.setFont(nameFont);
-        p.drawText(r.adjusted(0, 4 * s, 0, 0), Qt::AlignHCenter | Qt::AlignTop, name);
-        p.setPen(compare && border == kDiffer ? kDiffer : kText);
+        style_.drawText(p, r.adjusted(0, 4 * s, 0, 0), Qt::AlignHCenter | Qt::AlignTop, name,
+                        style_.readable(style_.muted, fill), fill);
         p.setFont(sizeFont);
-        p.drawText(r.adjusted(0, 0, 0, -5 * s), Qt::AlignHCenter | Qt::AlignBottom, size);
+        style_.drawText(p, r.adjusted(0, 0, 0, -5 * s), Qt::AlignHCenter | Qt::AlignBottom, size,
+                        style_.readable(differs ? style_.differs : style_.text, fill), fill);
         x += w + 12 * s;
     }
     return top + h + 18 * s;
@@ -128,20 +136,20 @@ double DivergencePainter::paintMessage(QPainter& p, double top, const QRectF& re
     p.setPen(QPen(ink, 1.5));
     p.setBrush(fill);
     p.drawRoundedRect(box, 6 * s, 6 * s);
-    p.setPen(ink);
     if (!title.isEmpty()) {
         p.setFont(titleFont);
-        p.drawText(QRectF(box.left() + pad, box.top() + pad, box.width() - 2 * pad, th), Qt::AlignLeft, title);
+        style_.drawText(p, QRectF(box.left() + pad, box.top() + pad, box.width() - 2 * pad, th), Qt::AlignLeft, title,
+                        style_.readable(ink, fill), fill);
     }
     p.setFont(body);
-    p.setPen(kText);
-    p.drawText(QRectF(box.left() + pad, box.top() + pad + th, box.width() - 2 * pad, bound.height()), Qt::TextWordWrap,
-               text);
+    style_.drawText(p, QRectF(box.left() + pad, box.top() + pad + th, box.width() - 2 * pad, bound.height()),
+                    Qt::TextWordWrap, text, style_.readable(style_.text, fill), fill);
     return box.bottom() + 12 * s;
 }
 
-void DivergencePainter::paint(QPainter& p, const QRectF& rect) const
+void DivergencePainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
 {
+    style_ = style;
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
     scale_ = std::clamp(std::min(rect.width() / 470.0, rect.height() / 420.0), 0.75, 1.3);
@@ -152,7 +160,7 @@ void DivergencePainter::paint(QPainter& p, const QRectF& rect) const
         y = paintMessage(p, y, rect,
                          QCoreApplication::translate("DivergencePainter",
                                                      "The buggy module cannot even be constructed; PyTorch says:"),
-                         message, true, kDiffer, QColor(0xfd, 0xec, 0xea));
+                         message, true, style_.differs, style_.differsFill);
         p.restore();
         return;
     }
@@ -166,22 +174,22 @@ void DivergencePainter::paint(QPainter& p, const QRectF& rect) const
         paintMessage(p, y, rect,
                      QCoreApplication::translate("DivergencePainter",
                                                  "The buggy code cannot compute this stage; PyTorch raises:"),
-                     message, true, kDiffer, QColor(0xfd, 0xec, 0xea));
+                     message, true, style_.differs, style_.differsFill);
     else if (row.status == "not-reached")
         paintMessage(
             p, y, rect, QString(),
             QCoreApplication::translate("DivergencePainter", "Not computed: the buggy run already stopped at %1.")
                 .arg(card_.stoppedAt),
-            false, kMuted, QColor(0xf3, 0xf3, 0xf3));
+            false, style_.muted, style_.panel);
     else if (row.status == "same")
         paintMessage(
             p, y, rect, QString(),
             QCoreApplication::translate("DivergencePainter",
                                         "Same shape and same values as the book's (within rtol 1e-4, atol 1e-5)."),
-            false, kSame, QColor(0xe3, 0xf4, 0xea));
+            false, style_.same, style_.sameFill);
     else
-        paintMessage(p, y, rect, QString(), message, false, statusColor(row.status),
-                     row.status == "values" ? QColor(0xfd, 0xf1, 0xe0) : QColor(0xfd, 0xec, 0xea));
+        paintMessage(p, y, rect, QString(), message, false, statusColor(row.status, style_),
+                     statusFill(row.status, style_));
     p.restore();
 }
 

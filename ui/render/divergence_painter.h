@@ -4,6 +4,7 @@
 // verdict (same / shape / values / error / not reached) as a badge, and the core's sentence or
 // PyTorch's error message underneath.
 #include "lessons/divergence.h"
+#include "render/render_style.h"
 
 #include <QPainter>
 #include <QRectF>
@@ -24,9 +25,11 @@ struct DivergenceCard {
 class DivergencePainter {
 public:
     explicit DivergencePainter(const DivergenceCard& card) : card_(card) {}
-    void paint(QPainter& painter, const QRectF& rect) const;
+    void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
 
-    static QColor statusColor(const std::string& status); // shared with the stage lists
+    // Shared with the stage lists: the verdict's ink and its tinted fill in `style`.
+    static QColor statusColor(const std::string& status, const RenderStyle& style);
+    static QColor statusFill(const std::string& status, const RenderStyle& style);
     static QString statusText(const std::string& status);
 
 private:
@@ -39,6 +42,7 @@ private:
 
     const DivergenceCard& card_;
     mutable double scale_ = 1.0;
+    mutable RenderStyle style_; // the one paint() was given
 };
 
 } // namespace attnlab::ui

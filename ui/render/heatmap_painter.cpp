@@ -1,5 +1,7 @@
 #include "render/heatmap_painter.h"
 
+#include "render/render_style.h"
+
 #include <QFontMetricsF>
 #include <QLinearGradient>
 #include <QPainter>
@@ -13,14 +15,15 @@ namespace {
 
 constexpr double kGap = 8;
 
-QColor textColor()
-{
-    return QColor(30, 30, 30);
-}
-
 int legendWidth(int fontPx)
 {
     return fontPx * 6;
+}
+
+// Black or white, whichever reads on a data cell: the colour scales stay fixed in every theme.
+QColor inkOnCell(const QColor& cell)
+{
+    return contrastRatio(Qt::black, cell) >= contrastRatio(Qt::white, cell) ? QColor(Qt::black) : QColor(Qt::white);
 }
 
 double labelWidth(const QFont& font, const QStringList& tokens)
@@ -86,7 +89,7 @@ QRectF HeatmapPainter::matrixRect(const QRectF& rect) const
     return QRectF(left, top, side, side);
 }
 
-void HeatmapPainter::paint(QPainter& p, const QRectF& rect) const
+void HeatmapPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& rs) const
 {
     p.save();
     QFont font = p.font();
@@ -100,9 +103,8 @@ void HeatmapPainter::paint(QPainter& p, const QRectF& rect) const
         const QRectF titleRect(m.left(), rect.top(), std::max(m.width(), rect.width() / 2), m.top() - rect.top());
         if (style_.accent.alpha() > 0)
             p.fillRect(QRectF(titleRect.left(), titleRect.top() + 3, 6, titleRect.height() - 8), style_.accent);
-        p.setPen(textColor());
-        p.drawText(titleRect.adjusted(style_.accent.alpha() > 0 ? 11 : 0, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                   style_.title);
+        rs.drawText(p, titleRect.adjusted(style_.accent.alpha() > 0 ? 11 : 0, 0, 0, 0),
+                    Qt::AlignLeft | Qt::AlignVCenter, style_.title, rs.text, rs.background);
         p.setFont(font);
     }
     if (!slice_.valid() || m.width() < 2) {
@@ -123,19 +125,18 @@ void HeatmapPainter::paint(QPainter& p, const QRectF& rect) const
         for (int i = 1; i < slice_.rows; ++i)
             p.fillRect(QRectF(m.left(), std::round(m.top() + i * cell), m.width(), 1), line);
     }
-    paintValues(p, m);
-    p.setPen(QPen(style_.accent.alpha() > 0 ? style_.accent : QColor(90, 90, 90), style_.selected ? 5 : 2));
+    paintValues(p, m, rs);
+    p.setPen(QPen(style_.accent.alpha() > 0 ? style_.accent : rs.frame, style_.selected ? 5 : 2));
     p.setBrush(Qt::NoBrush);
     p.drawRect(m.adjusted(-1, -1, 1, 1));
     if (style_.axes)
-        paintAxes(p, m);
+        paintAxes(p, m, rs);
     if (style_.legend)
-        paintLegend(p, legendRect(rect));
+        paintLegend(p, legendRect(rect), rs);
     if (!style_.footer.isEmpty()) {
-        p.setPen(textColor());
-        p.drawText(
-            QRectF(m.left(), m.bottom() + kGap, std::max(m.width(), rect.width() - 4), rect.bottom() - m.bottom()),
-            Qt::AlignLeft | Qt::AlignTop, style_.footer);
+        rs.drawText(
+            p, QRectF(m.left(), m.bottom() + kGap, std::max(m.width(), rect.width() - 4), rect.bottom() - m.bottom()),
+            Qt::AlignLeft | Qt::AlignTop, style_.footer, rs.text, rs.background);
     }
     p.restore();
 }
@@ -153,7 +154,7 @@ std::optional<HeatmapHit> HeatmapPainter::hitTest(const QRectF& rect, const QPoi
     return hit;
 }
 
-void HeatmapPainter::paintValues(QPainter& p, const QRectF& m) const
+void HeatmapPainter::paintValues(QPainter& p, const QRectF& m, const RenderStyle& rs) const
 {
     const double cell = m.width() / slice_.cols;
     if (cell < style_.fontPx * 3.4)
@@ -165,70 +166,85 @@ void HeatmapPainter::paintValues(QPainter& p, const QRectF& m) const
             const float v = slice_.value(r, c);
             if (slice_.masked(r, c) && !std::isinf(v))
                 continue;
-            const QColor bg = slice_.masked(r, c) ? QColor(kMaskedLight) : QColor(scale_.map(v));
-            p.setPen(slice_.masked(r, c) ? QColor(40, 40, 40) : (bg.lightnessF() > 0.55 ? Qt::black : Qt::white));
-            p.drawText(box, Qt::AlignCenter, formatValue(v));
+            // On the hatch the text crosses both greys: the darker one is the one to read against.
+            const QColor bg = slice_.masked(r, c) ? QColor(kMaskedDark) : QColor(scale_.map(v));
+            rs.drawText(p, box, Qt::AlignCenter, formatValue(v), inkOnCell(bg), bg);
         }
 }
 
-void HeatmapPainter::paintAxes(QPainter& p, const QRectF& m) const
+void HeatmapPainter::paintAxes(QPainter& p, const QRectF& m, const RenderStyle& rs) const
 {
     const QFontMetricsF fm(p.font());
     const double line = fm.height();
     const double cell = m.height() / slice_.rows;
     const int step = labelStep(cell, line * 0.95);
     const double labels = std::min(labelWidth(p.font(), tokens_), style_.fontPx * 7.0);
-    p.setPen(textColor());
+    const QColor ink = rs.text, bg = rs.background;
     for (int r = 0; r < slice_.rows && r < tokens_.size(); r += step) {
         const QRectF box(m.left() - kGap - labels, m.top() + r * cell + cell / 2 - line / 2, labels, line);
-        p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(tokens_[r], Qt::ElideRight, labels));
+        rs.drawText(p, box, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(tokens_[r], Qt::ElideRight, labels), ink,
+                    bg);
     }
     for (int c = 0; c < slice_.cols && c < tokens_.size(); c += step) { // vertical key labels under the matrix
         p.save();
         p.translate(m.left() + c * cell + cell / 2 + line / 2 - 2, m.bottom() + kGap);
         p.rotate(90);
-        p.drawText(QRectF(0, 0, labels, line), Qt::AlignLeft | Qt::AlignVCenter,
-                   fm.elidedText(tokens_[c], Qt::ElideRight, labels));
+        rs.drawText(p, QRectF(0, 0, labels, line), Qt::AlignLeft | Qt::AlignVCenter,
+                    fm.elidedText(tokens_[c], Qt::ElideRight, labels), ink, bg);
         p.restore();
     }
     QFont bold = p.font();
     bold.setBold(true);
     p.setFont(bold);
-    p.drawText(QRectF(m.left(), m.bottom() + kGap + labels, m.width(), line), Qt::AlignCenter,
-               QStringLiteral("key  (the token attended to) →"));
+    rs.drawText(p, QRectF(m.left(), m.bottom() + kGap + labels, m.width(), line), Qt::AlignCenter,
+                QStringLiteral("key  (the token attended to) →"), ink, bg);
     p.save();
     p.translate(m.left() - 2 * kGap - labels - line, m.bottom());
     p.rotate(-90);
-    p.drawText(QRectF(0, 0, m.height(), line), Qt::AlignCenter, QStringLiteral("query  (the token looking) →"));
+    rs.drawText(p, QRectF(0, 0, m.height(), line), Qt::AlignCenter, QStringLiteral("query  (the token looking) →"), ink,
+                bg);
     p.restore();
 }
 
-void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area) const
+void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area, const RenderStyle& rs) const
 {
     const QFontMetricsF fm(p.font());
     const double line = fm.height();
-    const QRectF bar(area.left(), area.top() + line * 2.7, style_.fontPx * 1.4, std::min(area.height() * 0.55, 320.0));
+    QFont small = p.font();
+    small.setPixelSize(std::max(10, style_.fontPx - 3));
+    small.setItalic(true);
+    // Which kind of scale (diverging around 0 for signed scores, sequential for weights), then which
+    // mapping: a log scale read as linear would mislead as much as a diverging one read as sequential.
+    const QString kind = scale_.kindName(), mapping = scale_.scaleName;
+    const double smallLine = QFontMetricsF(small).height();
+    const QRectF kindRect(
+        area.left(), area.top() + line * 1.3, area.width() + kGap,
+        QFontMetricsF(small).boundingRect(QRectF(0, 0, area.width() + kGap, 1000), Qt::TextWordWrap, kind).height());
+    const double barTop = kindRect.bottom() + smallLine * (mapping.isEmpty() ? 0.4 : 1.4);
+    const QRectF bar(area.left(), barTop, style_.fontPx * 1.4, std::min(area.height() * 0.55, 320.0));
     QImage ramp(1, 256, QImage::Format_RGB32);
     for (int i = 0; i < 256; ++i)
         ramp.setPixel(0, 255 - i, scale_.map(scale_.valueAt(i / 255.0)));
     p.drawImage(bar, ramp);
-    p.setPen(QColor(90, 90, 90));
+    p.setPen(rs.frame);
     p.drawRect(bar);
-    p.setPen(textColor());
-    p.drawText(QRectF(area.left(), area.top(), area.width(), line * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
-               scale_.kind == ColorScale::Kind::Sequential ? QStringLiteral("weight") : QStringLiteral("score"));
-    p.save(); // which mapping is in use: a log scale read as linear would mislead
-    QFont small = p.font();
-    small.setPixelSize(std::max(10, style_.fontPx - 3));
-    small.setItalic(true);
+    const QColor ink = rs.text, bg = rs.background;
+    rs.drawText(p, QRectF(area.left(), area.top(), area.width(), line * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
+                scale_.kind == ColorScale::Kind::Sequential ? QStringLiteral("weight") : QStringLiteral("score"), ink,
+                bg);
+    p.save();
     p.setFont(small);
-    p.drawText(QRectF(area.left(), area.top() + line * 1.3, area.width() + kGap, line * 1.2),
-               Qt::AlignLeft | Qt::AlignVCenter, scale_.scaleName);
+    rs.drawText(p, kindRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, kind, rs.muted, bg);
+    if (!mapping.isEmpty())
+        rs.drawText(p, QRectF(area.left(), kindRect.bottom(), area.width() + kGap, smallLine * 1.2),
+                    Qt::AlignLeft | Qt::AlignVCenter, mapping, rs.muted, bg);
     p.restore();
     const double tx = bar.right() + 5;
-    p.drawText(QPointF(tx, bar.top() + line * 0.7), formatExact(static_cast<float>(scale_.valueAt(1.0)), 2));
-    p.drawText(QPointF(tx, bar.center().y() + line * 0.3), formatExact(static_cast<float>(scale_.valueAt(0.5)), 2));
-    p.drawText(QPointF(tx, bar.bottom()), formatExact(static_cast<float>(scale_.valueAt(0.0)), 2));
+    rs.drawText(p, QPointF(tx, bar.top() + line * 0.7), formatExact(static_cast<float>(scale_.valueAt(1.0)), 2), ink,
+                bg);
+    rs.drawText(p, QPointF(tx, bar.center().y() + line * 0.3), formatExact(static_cast<float>(scale_.valueAt(0.5)), 2),
+                ink, bg);
+    rs.drawText(p, QPointF(tx, bar.bottom()), formatExact(static_cast<float>(scale_.valueAt(0.0)), 2), ink, bg);
     if (!slice_.maskSource)
         return;
     const QRectF swatch(area.left(), bar.bottom() + line, bar.width(), bar.width());
@@ -237,9 +253,10 @@ void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area) const
         for (int x = 0; x < hatch.width(); ++x)
             hatch.setPixel(x, y, maskedColor(x, y));
     p.drawImage(swatch.topLeft(), hatch);
+    p.setPen(rs.frame);
     p.drawRect(swatch);
-    p.drawText(QRectF(area.left(), swatch.bottom() + 4, area.width(), line * 2.2), Qt::AlignLeft | Qt::TextWordWrap,
-               QStringLiteral("masked\n(future)"));
+    rs.drawText(p, QRectF(area.left(), swatch.bottom() + 4, area.width(), line * 2.2), Qt::AlignLeft | Qt::TextWordWrap,
+                QStringLiteral("masked\n(future)"), ink, bg);
 }
 
 } // namespace attnlab::ui

@@ -5,6 +5,7 @@
 // exact value of a single cell.
 #include "render/colormap.h"
 #include "render/heatmap_source.h"
+#include "render/render_style.h"
 
 #include <QImage>
 #include <QRectF>
@@ -36,7 +37,7 @@ public:
     HeatmapPainter() = default;
     HeatmapPainter(HeatmapSlice slice, ColorScale scale, QStringList tokens, HeatmapStyle style);
 
-    void paint(QPainter& painter, const QRectF& rect) const;
+    void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
     QRectF matrixRect(const QRectF& rect) const; // where the cells go inside rect
     std::optional<HeatmapHit> hitTest(const QRectF& rect, const QPointF& pos) const;
     const HeatmapSlice& slice() const { return slice_; }
@@ -52,9 +53,9 @@ public:
     static QImage renderImage(const HeatmapSlice& slice, const ColorScale& scale, QSize size);
 
 private:
-    void paintAxes(QPainter& p, const QRectF& m) const;
-    void paintValues(QPainter& p, const QRectF& m) const;
-    void paintLegend(QPainter& p, const QRectF& area) const;
+    void paintAxes(QPainter& p, const QRectF& m, const RenderStyle& rs) const;
+    void paintValues(QPainter& p, const QRectF& m, const RenderStyle& rs) const;
+    void paintLegend(QPainter& p, const QRectF& area, const RenderStyle& rs) const;
     QRectF legendRect(const QRectF& rect) const;
 
     HeatmapSlice slice_;

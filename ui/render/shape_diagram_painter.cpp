@@ -1,6 +1,7 @@
 #include "render/shape_diagram_painter.h"
 
 #include "render/head_colors.h"
+#include "render/render_style.h"
 #include "render/stage_captions.h"
 
 #include <QFontMetricsF>
@@ -13,19 +14,17 @@ namespace attnlab::ui {
 
 namespace {
 
-const QColor kText(30, 30, 30);
-const QColor kMuted(95, 95, 95);
-const QColor kMoved(0xd5, 0x5e, 0x00); // axes that trade places (Okabe-Ito vermillion)
-
-QColor axisFill(const std::string& axis)
+// Each axis keeps one hue in every stage, tinted into the theme's background.
+QColor axisFill(const RenderStyle& style, const std::string& axis)
 {
+    const double amount = style.highContrast ? 0.0 : (style.dark ? 0.32 : 0.2);
     if (axis == "b")
-        return QColor(0xdf, 0xe7, 0xf2);
+        return style.tint(QColor(0x5b, 0x7f, 0xb8), amount);
     if (axis == "num_tokens")
-        return QColor(0xd9, 0xf0, 0xd3);
+        return style.tint(QColor(0x4c, 0xaf, 0x50), amount);
     if (axis == "d_in")
-        return QColor(0xfd, 0xe0, 0xc5);
-    return QColor(0xcf, 0xe3, 0xf7);
+        return style.tint(QColor(0xf0, 0x8a, 0x24), amount);
+    return style.tint(QColor(0x2f, 0x8f, 0xe8), amount);
 }
 
 QFont pixelFont(double px, bool bold = false)
@@ -142,13 +141,12 @@ void ShapeDiagramPainter::drawHeadStripes(QPainter& p, const QRectF& r, bool lab
     for (int h = 0; h < heads_; ++h) {
         const QRectF s(r.left() + h * w, r.top(), w, r.height());
         p.fillRect(s, headColor(h, heads_));
-        if (roomForLabels) {
-            p.setPen(Qt::black);
-            p.drawText(s.adjusted(0, 0, 0, -3), Qt::AlignHCenter | Qt::AlignBottom, QString::number(h));
-        }
+        if (roomForLabels)
+            style_.drawText(p, s.adjusted(0, 0, 0, -3), Qt::AlignHCenter | Qt::AlignBottom, QString::number(h),
+                            style_.inkOn(headColor(h, heads_)), headColor(h, heads_));
     }
     if (head_ >= 0 && head_ < heads_) { // the selected head, as in the heatmaps
-        p.setPen(QPen(Qt::black, 3 * scale_));
+        p.setPen(QPen(style_.text, 3 * scale_));
         p.drawRect(QRectF(r.left() + head_ * w, r.top(), w, r.height()).adjusted(1, 1, -1, -1));
     }
 }
@@ -167,10 +165,10 @@ void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStripe
         else
             drawHeadStripes(p, b.rect, true);
     } else {
-        p.fillRect(b.rect, axisFill(b.axis));
+        p.fillRect(b.rect, axisFill(style_, b.axis));
     }
     p.restore();
-    p.setPen(QPen(kText, 1.6 * scale_));
+    p.setPen(QPen(style_.frame, 1.6 * scale_));
     p.setBrush(Qt::NoBrush);
     p.drawPath(path);
 
@@ -184,15 +182,18 @@ void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStripe
     const QRectF plate(b.rect.center().x() - textW / 2, b.rect.center().y() - (lineName + lineSize) / 2 - 2, textW,
                        lineName + lineSize + 4);
     if (striped || headColoured) {
-        p.setBrush(QColor(255, 255, 255, 215));
+        p.setBrush(style_.panel);
         p.setPen(Qt::NoPen);
         p.drawRoundedRect(plate, 4, 4);
     }
-    p.setPen(kText);
+    const QColor under = striped || headColoured ? style_.panel : axisFill(style_, b.axis);
+    const QColor ink = style_.readable(style_.text, under);
     p.setFont(nameFont);
-    p.drawText(QRectF(plate.left(), plate.top() + 2, plate.width(), lineName), Qt::AlignCenter, name);
+    style_.drawText(p, QRectF(plate.left(), plate.top() + 2, plate.width(), lineName), Qt::AlignCenter, name, ink,
+                    under);
     p.setFont(sizeFont);
-    p.drawText(QRectF(plate.left(), plate.top() + 2 + lineName, plate.width(), lineSize), Qt::AlignCenter, size);
+    style_.drawText(p, QRectF(plate.left(), plate.top() + 2 + lineName, plate.width(), lineSize), Qt::AlignCenter, size,
+                    ink, under);
 }
 
 double ShapeDiagramPainter::paintHeader(QPainter& p, const QRectF& rect) const
@@ -200,37 +201,38 @@ double ShapeDiagramPainter::paintHeader(QPainter& p, const QRectF& rect) const
     double y = rect.top();
     const QFont title = pixelFont(26 * scale_, true);
     p.setFont(title);
-    p.setPen(kText);
+    const QColor bg = style_.background;
     const double th = QFontMetricsF(title).height();
     const QString name = QString::fromStdString(stage_.name);
-    p.drawText(QRectF(rect.left(), y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter, name);
+    style_.drawText(p, QRectF(rect.left(), y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter, name, style_.text,
+                    bg);
     const double nameW = QFontMetricsF(title).horizontalAdvance(name);
     p.setFont(pixelFont(22 * scale_));
-    p.setPen(kMuted);
-    p.drawText(QRectF(rect.left() + nameW + 16 * scale_, y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter,
-               QStringLiteral("shape ") + shapeText(stage_.tensor.shape()));
+    style_.drawText(p, QRectF(rect.left() + nameW + 16 * scale_, y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter,
+                    QStringLiteral("shape ") + shapeText(stage_.tensor.shape()), style_.muted, bg);
     y += th + 4 * scale_;
 
     const QFont captionFont = pixelFont(17 * scale_);
     p.setFont(captionFont);
-    p.setPen(kText);
     const QString caption = stageCaption(stage_, trace_.config);
     const QRectF bound = p.boundingRect(QRectF(rect.left(), y, rect.width(), 1000), Qt::TextWordWrap, caption);
-    p.drawText(QRectF(rect.left(), y, rect.width(), bound.height()), Qt::TextWordWrap, caption);
+    style_.drawText(p, QRectF(rect.left(), y, rect.width(), bound.height()), Qt::TextWordWrap, caption, style_.text,
+                    bg);
     y += bound.height() + 6 * scale_;
     const QString formula = opLabel();
     if (!formula.isEmpty()) {
         const QFont f = pixelFont(21 * scale_, true);
         p.setFont(f);
-        p.setPen(kMoved);
-        p.drawText(QRectF(rect.left(), y, rect.width(), QFontMetricsF(f).height()), Qt::AlignLeft, formula);
+        style_.drawText(p, QRectF(rect.left(), y, rect.width(), QFontMetricsF(f).height()), Qt::AlignLeft, formula,
+                        style_.moved, bg);
         y += QFontMetricsF(f).height() + 4 * scale_;
     }
     return y;
 }
 
-void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect) const
+void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
 {
+    style_ = style;
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
     const double s = std::clamp(std::min(rect.width() / 1000.0, rect.height() / 470.0), 0.6, 1.5);
@@ -252,10 +254,9 @@ void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect) const
     };
     auto dims = [&](const std::vector<Block>& row) {
         p.setFont(pixelFont(12 * s));
-        p.setPen(kMuted);
         for (const auto& b : row)
-            p.drawText(QRectF(b.rect.left(), b.rect.top() - 18 * s, b.rect.width(), 16 * s), Qt::AlignCenter,
-                       QStringLiteral("dim %1").arg(b.dim));
+            style_.drawText(p, QRectF(b.rect.left(), b.rect.top() - 18 * s, b.rect.width(), 16 * s), Qt::AlignCenter,
+                            QStringLiteral("dim %1").arg(b.dim), style_.muted, style_.background);
     };
     const double gapRows = 92 * s;
     std::vector<Block> after;
@@ -304,8 +305,8 @@ void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect) const
                     if (a.axis == b.axis) {
                         const bool moved = a.dim != b.dim;
                         drawArrow(p, QPointF(b.rect.center().x(), b.rect.bottom() + 4 * s),
-                                  QPointF(a.rect.center().x(), a.rect.top() - 20 * s), moved ? kMoved : kMuted,
-                                  (moved ? 4 : 2) * s);
+                                  QPointF(a.rect.center().x(), a.rect.top() - 20 * s),
+                                  moved ? style_.moved : style_.muted, (moved ? 4 : 2) * s);
                     }
         } else {
             const Block* d = nullptr;
@@ -317,10 +318,10 @@ void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect) const
                     continue;
                 if (split)
                     drawArrow(p, QPointF(w.rect.center().x(), d->rect.bottom() + 4 * s),
-                              QPointF(w.rect.center().x(), w.rect.top() - 20 * s), kMoved, 4 * s);
+                              QPointF(w.rect.center().x(), w.rect.top() - 20 * s), style_.moved, 4 * s);
                 else
                     drawArrow(p, QPointF(w.rect.center().x(), w.rect.bottom() + 4 * s),
-                              QPointF(w.rect.center().x(), d->rect.top() - 20 * s), kMoved, 4 * s);
+                              QPointF(w.rect.center().x(), d->rect.top() - 20 * s), style_.moved, 4 * s);
             }
         }
     }
@@ -329,11 +330,11 @@ void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect) const
         drawBlock(p, after[i], stage_.layout == LayoutOp::MergeHeads);
     if (square && after.size() >= 2) { // which num_tokens is which
         p.setFont(pixelFont(13 * s, true));
-        p.setPen(kMuted);
         const QString names[2] = {QStringLiteral("(queries)"), QStringLiteral("(keys)")};
         for (int i = 0; i < 2; ++i) {
             const QRectF& r = after[after.size() - 2 + static_cast<std::size_t>(i)].rect;
-            p.drawText(QRectF(r.left(), r.bottom() + 18 * s, r.width(), 18 * s), Qt::AlignCenter, names[i]);
+            style_.drawText(p, QRectF(r.left(), r.bottom() + 18 * s, r.width(), 18 * s), Qt::AlignCenter, names[i],
+                            style_.muted, style_.background);
         }
     }
     drawFooter(
@@ -347,25 +348,26 @@ void ShapeDiagramPainter::drawFooter(QPainter& p, const QRectF& area, const std:
     const double s = scale_;
     const Tensor& t = stage_.tensor;
     p.setFont(pixelFont(13 * s));
-    p.setPen(kMuted);
+    const QColor bg = style_.background;
     for (const auto& b : row)
         if (b.dim >= 0 && b.dim < t.dim())
-            p.drawText(QRectF(b.rect.left(), b.rect.bottom() + 2 * s, b.rect.width(), 17 * s), Qt::AlignCenter,
-                       QStringLiteral("stride %1").arg(t.strides()[static_cast<std::size_t>(b.dim)]));
+            style_.drawText(p, QRectF(b.rect.left(), b.rect.bottom() + 2 * s, b.rect.width(), 17 * s), Qt::AlignCenter,
+                            QStringLiteral("stride %1").arg(t.strides()[static_cast<std::size_t>(b.dim)]), style_.muted,
+                            bg);
 
     double y = area.top() + 46 * s;
     const QFont f = pixelFont(17 * s);
     const double line = QFontMetricsF(f).height() + 6 * s;
     p.setFont(f);
     const bool matches = stage_.expected_shape == t.shape();
-    p.setPen(kText);
-    p.drawText(QPointF(area.left(), y + line * 0.7),
-               QStringLiteral("expected  %1 = %2").arg(axesText(stage_.axes), shapeText(stage_.expected_shape)));
+    style_.drawText(p, QPointF(area.left(), y + line * 0.7),
+                    QStringLiteral("expected  %1 = %2").arg(axesText(stage_.axes), shapeText(stage_.expected_shape)),
+                    style_.text, bg);
     y += line;
-    p.setPen(matches ? QColor(0x00, 0x7a, 0x4d) : QColor(0xc0, 0x1c, 0x1c));
-    p.drawText(QPointF(area.left(), y + line * 0.7),
-               QStringLiteral("produced  %1  %2")
-                   .arg(shapeText(t.shape()), matches ? "✓ as expected" : "✗ differs from the expected shape"));
+    style_.drawText(p, QPointF(area.left(), y + line * 0.7),
+                    QStringLiteral("produced  %1  %2")
+                        .arg(shapeText(t.shape()), matches ? "✓ as expected" : "✗ differs from the expected shape"),
+                    matches ? style_.same : style_.differs, bg);
     y += line + 8 * s;
 
     // Badges: contiguity (the reason contiguous() precedes the final view) and storage sharing.
@@ -378,20 +380,18 @@ void ShapeDiagramPainter::drawFooter(QPainter& p, const QRectF& area, const std:
         p.setPen(QPen(ink, 1.5));
         p.setBrush(fill);
         p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
-        p.setPen(ink);
-        p.drawText(r, Qt::AlignCenter, text);
+        style_.drawText(p, r, Qt::AlignCenter, text, ink, fill);
         x += w + 12 * s;
     };
     if (t.is_contiguous())
-        badge(QStringLiteral("✓ contiguous"), QColor(0xe3, 0xf4, 0xea), QColor(0x00, 0x6b, 0x3c));
+        badge(QStringLiteral("✓ contiguous"), style_.sameFill, style_.same);
     else
-        badge(QStringLiteral("⚠ not contiguous: strides out of order"), QColor(0xfd, 0xe8, 0xd7),
-              QColor(0xa3, 0x40, 0x00));
+        badge(QStringLiteral("⚠ not contiguous: strides out of order"), style_.warningFill, style_.warning);
     if (!stage_.view_of.empty())
         badge(QStringLiteral("view of %1: shares its storage, no copy").arg(QString::fromStdString(stage_.view_of)),
-              QColor(0xe1, 0xee, 0xfb), QColor(0x00, 0x4f, 0x8f));
+              style_.infoFill, style_.info);
     else
-        badge(QStringLiteral("owns new storage"), QColor(0xf1, 0xf1, 0xf1), QColor(0x55, 0x55, 0x55));
+        badge(QStringLiteral("owns new storage"), style_.panel, style_.muted);
 }
 
 } // namespace attnlab::ui

@@ -4,6 +4,7 @@
 // colour per head, kept in later stages), transpose(1, 2) draws axes trading places, and the merge
 // glues heads back. Strides, contiguity and the expected shape sit underneath.
 #include "forward/trace.h"
+#include "render/render_style.h"
 
 #include <QPainter>
 #include <QRectF>
@@ -13,7 +14,7 @@ namespace attnlab::ui {
 class ShapeDiagramPainter {
 public:
     ShapeDiagramPainter(const Trace& trace, int stageIndex, int selectedHead);
-    void paint(QPainter& painter, const QRectF& rect) const;
+    void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
     QString describe() const; // what paint() shows, in words (the widget's accessible description)
 
 private:
@@ -41,6 +42,7 @@ private:
     int head_;
     int heads_;
     mutable double scale_ = 1.0; // fitted to the rect on every paint
+    mutable RenderStyle style_;  // the one paint() was given
 };
 
 } // namespace attnlab::ui

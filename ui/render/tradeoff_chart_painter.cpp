@@ -11,9 +11,7 @@ namespace attnlab::ui {
 
 namespace {
 
-const QColor kText(30, 30, 30);
-const QColor kBar(68, 119, 170);
-const QColor kBand(255, 236, 179); // the current num_heads
+const QColor kBar(68, 119, 170); // data, like the parts' colours
 
 double part(const ForwardCost& c, int i)
 {
@@ -89,17 +87,22 @@ std::optional<std::size_t> TradeoffChartPainter::hitTest(const QRectF& rect, QPo
     return std::nullopt;
 }
 
-void TradeoffChartPainter::paint(QPainter& p, const QRectF& rect) const
+void TradeoffChartPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
 {
     if (t_.rows.empty())
         return;
+    style_ = style;
+    // The current num_heads, marked as the stepper marks the current line; the high-contrast highlight
+    // is too strong to write on, so there it is tinted into the background.
+    band_ = style.highContrast ? style.tint(style.lineFill, 0.35) : style.lineFill;
+    ink_ = style.readable(style.readable(style.text, band_), style.background);
     p.save();
     QFont font = p.font();
     font.setPixelSize(fontPx_);
     p.setFont(font);
     for (std::size_t i = 0; i < t_.rows.size(); ++i)
         if (t_.rows[i].num_heads == selected_)
-            p.fillRect(columnRect(rect, i).adjusted(1, 0, -1, 0), kBand);
+            p.fillRect(columnRect(rect, i).adjusted(1, 0, -1, 0), band_);
     for (int panel = 0; panel < 3; ++panel)
         paintPanel(p, rect, panel);
     paintAxis(p, rect);
@@ -132,9 +135,10 @@ void TradeoffChartPainter::paintPanel(QPainter& p, const QRectF& rect, int panel
     bold.setBold(true);
     p.save();
     p.setFont(bold);
-    p.setPen(kText);
-    p.drawText(QRectF(pr.left(), pr.top() + 2, pr.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetricsF(bold).elidedText(title, Qt::ElideRight, pr.width()));
+    // Titles run across every column, the marked one too: read against both.
+    style_.drawText(p, QRectF(pr.left(), pr.top() + 2, pr.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+                    QFontMetricsF(bold).elidedText(title, Qt::ElideRight, pr.width()), ink_, style_.background);
+    style_.note(ink_, band_, false, title);
     p.restore();
     if (panel == 1) { // legend for the stacked parts
         double x = pr.left();
@@ -144,8 +148,8 @@ void TradeoffChartPainter::paintPanel(QPainter& p, const QRectF& rect, int panel
             const QString label =
                 QStringLiteral("%1 %2").arg(names[static_cast<std::size_t>(i)], shortCount(part(shown.cost, i)));
             p.fillRect(QRectF(x, pr.top() + line * 1.35, line * 0.8, line * 0.8), partColor(i));
-            p.setPen(kText);
-            p.drawText(QPointF(x + line, pr.top() + line * 2.05), label);
+            style_.drawText(p, QPointF(x + line, pr.top() + line * 2.05), label, ink_, style_.background);
+            style_.note(ink_, band_, false, label);
             x += line + fm.horizontalAdvance(label) + line;
         }
     }
@@ -165,12 +169,11 @@ void TradeoffChartPainter::paintPanel(QPainter& p, const QRectF& rect, int panel
         const QString v = panel == 2 ? shortBytes(value(2, i)) : QString();
         const QRectF col = columnRect(rect, i);
         if (panel == 2 && (selected || fm.horizontalAdvance(v) < col.width() - 8)) {
-            p.setPen(kText);
-            p.drawText(QRectF(col.left() - 20, bar.top() - line - 1, col.width() + 40, line),
-                       Qt::AlignHCenter | Qt::AlignBottom, v);
+            style_.drawText(p, QRectF(col.left() - 20, bar.top() - line - 1, col.width() + 40, line),
+                            Qt::AlignHCenter | Qt::AlignBottom, v, ink_, selected ? band_ : style_.background);
         }
     }
-    p.setPen(QColor(150, 150, 150));
+    p.setPen(style_.frame);
     p.drawLine(QPointF(pr.left(), pr.bottom() - 5.5), QPointF(pr.right(), pr.bottom() - 5.5));
 }
 
@@ -179,16 +182,15 @@ void TradeoffChartPainter::paintAxis(QPainter& p, const QRectF& rect) const
     const QRectF a = plotArea(rect);
     const QFontMetricsF fm(p.font());
     const double line = fm.height();
-    p.setPen(kText);
     QFont bold = p.font();
     bold.setBold(true);
     p.save();
     p.setFont(bold);
-    p.drawText(QRectF(rect.left(), a.bottom() + 4, a.left() - rect.left() - 8, line), Qt::AlignRight,
-               QStringLiteral("num_heads"));
+    style_.drawText(p, QRectF(rect.left(), a.bottom() + 4, a.left() - rect.left() - 8, line), Qt::AlignRight,
+                    QStringLiteral("num_heads"), ink_, style_.background);
     p.restore();
-    p.drawText(QRectF(rect.left(), a.bottom() + 4 + line, a.left() - rect.left() - 8, line), Qt::AlignRight,
-               QStringLiteral("head_dim"));
+    style_.drawText(p, QRectF(rect.left(), a.bottom() + 4 + line, a.left() - rect.left() - 8, line), Qt::AlignRight,
+                    QStringLiteral("head_dim"), ink_, style_.background);
     for (std::size_t i = 0; i < t_.rows.size(); ++i) {
         const QRectF col = columnRect(rect, i);
         const bool selected = t_.rows[i].num_heads == selected_;
@@ -196,11 +198,11 @@ void TradeoffChartPainter::paintAxis(QPainter& p, const QRectF& rect) const
         f.setBold(selected);
         p.save();
         p.setFont(f);
-        p.drawText(QRectF(col.left(), a.bottom() + 4, col.width(), line), Qt::AlignHCenter,
-                   QString::number(t_.rows[i].num_heads));
-        p.setPen(QColor(90, 90, 90));
-        p.drawText(QRectF(col.left(), a.bottom() + 4 + line, col.width(), line), Qt::AlignHCenter,
-                   QString::number(t_.rows[i].head_dim));
+        const QColor under = selected ? band_ : style_.background;
+        style_.drawText(p, QRectF(col.left(), a.bottom() + 4, col.width(), line), Qt::AlignHCenter,
+                        QString::number(t_.rows[i].num_heads), ink_, under);
+        style_.drawText(p, QRectF(col.left(), a.bottom() + 4 + line, col.width(), line), Qt::AlignHCenter,
+                        QString::number(t_.rows[i].head_dim), style_.readable(style_.muted, under), under);
         p.restore();
     }
 }

@@ -3,6 +3,7 @@
 // current d_out): parameters, multiply-adds stacked by part (projections, scores, context, out_proj),
 // and the memory one attention-score tensor takes (4*b*H*T*T bytes). The first two stay flat; the
 // third grows with the heads. Columns are hit-testable, so a click can apply that num_heads.
+#include "render/render_style.h"
 #include "designs/tradeoffs.h"
 
 #include <QColor>
@@ -17,7 +18,7 @@ public:
     TradeoffChartPainter() = default;
     TradeoffChartPainter(HeadTradeoffs tradeoffs, std::int64_t selectedHeads, int fontPx = 15);
 
-    void paint(QPainter& painter, const QRectF& rect) const;
+    void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
     std::optional<std::size_t> hitTest(const QRectF& rect, QPointF pos) const; // row under pos
     QRectF columnRect(const QRectF& rect, std::size_t row) const;              // the band a click selects
     QRectF barRect(const QRectF& rect, int panel, std::size_t row) const;      // panel 0, 1 or 2
@@ -36,6 +37,8 @@ private:
     HeadTradeoffs t_;
     std::int64_t selected_ = 0;
     int fontPx_ = 15;
+    mutable RenderStyle style_; // the one paint() was given, its marked-column fill and its ink
+    mutable QColor band_, ink_;
 };
 
 } // namespace attnlab::ui

@@ -8,7 +8,9 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QCheckBox>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -29,16 +31,18 @@ void ExportActions::populateMenu(QMenu* menu)
         return a;
     };
     add(tr("View as &PNG…"), tr("Save the current tab as a PNG picture."), [this] {
-        const QString p = askPath(tr("Export View as PNG"), QStringLiteral("png"), tr("PNG images (*.png)"));
+        bool print = false;
+        const QString p = askPath(tr("Export View as PNG"), QStringLiteral("png"), tr("PNG images (*.png)"), &print);
         QString e;
         if (!p.isEmpty())
-            report(exportViewPng(p, &e), p, e);
+            report(exportViewPng(p, &e, print), p, e);
     });
     add(tr("View as &SVG…"), tr("Save the current tab as an SVG drawing that scales without blurring."), [this] {
-        const QString p = askPath(tr("Export View as SVG"), QStringLiteral("svg"), tr("SVG drawings (*.svg)"));
+        bool print = false;
+        const QString p = askPath(tr("Export View as SVG"), QStringLiteral("svg"), tr("SVG drawings (*.svg)"), &print);
         QString e;
         if (!p.isEmpty())
-            report(exportViewSvg(p, &e), p, e);
+            report(exportViewSvg(p, &e, print), p, e);
     });
     add(tr("Heatmap Values as &CSV…"), tr("Save the selected head's attention matrix as comma-separated numbers."),
         [this] {
@@ -70,15 +74,17 @@ void ExportActions::populateMenu(QMenu* menu)
         });
 }
 
-bool ExportActions::exportViewPng(const QString& path, QString* error)
+bool ExportActions::exportViewPng(const QString& path, QString* error, bool print)
 {
-    return exportPng(viewWidget(*window_, session_->view()), path, error);
+    return exportPng(viewWidget(*window_, session_->view()), path, error,
+                     print ? PictureColours::Print : PictureColours::Theme);
 }
 
-bool ExportActions::exportViewSvg(const QString& path, QString* error)
+bool ExportActions::exportViewSvg(const QString& path, QString* error, bool print)
 {
     const QString title = tr("Attention Lab: %1").arg(session_->callText());
-    return exportSvg(viewWidget(*window_, session_->view()), path, title, error);
+    return exportSvg(viewWidget(*window_, session_->view()), path, title, error,
+                     print ? PictureColours::Print : PictureColours::Theme);
 }
 
 bool ExportActions::exportHeatmapCsv(const QString& path, QString* error)
@@ -120,13 +126,24 @@ QString ExportActions::copyAsPytorch(const QString& weightsPath, QString* error)
     return script;
 }
 
-QString ExportActions::askPath(const QString& title, const QString& suffix, const QString& filter)
+QString ExportActions::askPath(const QString& title, const QString& suffix, const QString& filter, bool* print)
 {
     QFileDialog dialog(window_, title, QStringLiteral("attention-lab.%1").arg(suffix), filter);
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix(suffix);
+    QCheckBox* printBox = nullptr;
+    if (print) { // Qt's own dialog, so the box can sit under the file name
+        dialog.setOption(QFileDialog::DontUseNativeDialog);
+        printBox = new QCheckBox(tr("&Print colours: dark ink on white, whatever the theme"));
+        printBox->setObjectName(QStringLiteral("export-print-colours"));
+        printBox->setToolTip(tr("Leave unticked to export the colours of the theme in use."));
+        if (auto* grid = qobject_cast<QGridLayout*>(dialog.layout()))
+            grid->addWidget(printBox, grid->rowCount(), 0, 1, grid->columnCount());
+    }
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return {};
+    if (print && printBox)
+        *print = printBox->isChecked();
     return dialog.selectedFiles().front();
 }
 

@@ -18,8 +18,9 @@ public:
     void populateMenu(QMenu* exportMenu);
 
     // Without dialogs; false and *error (one sentence) on failure.
-    bool exportViewPng(const QString& path, QString* error);
-    bool exportViewSvg(const QString& path, QString* error);
+    // `print`: dark ink on white whatever the theme (the export dialog's "Print colours" box).
+    bool exportViewPng(const QString& path, QString* error, bool print = false);
+    bool exportViewSvg(const QString& path, QString* error, bool print = false);
     bool exportHeatmapCsv(const QString& path, QString* error);
     bool exportTraceMarkdown(const QString& path, QString* error);
     // Writes the weights and input to `weightsPath`, returns the script (also put on the clipboard).
@@ -29,7 +30,8 @@ Q_SIGNALS:
     void message(const QString& text);
 
 private:
-    QString askPath(const QString& title, const QString& suffix, const QString& filter);
+    // `print`, when given, adds a "Print colours" box to the dialog and receives its state.
+    QString askPath(const QString& title, const QString& suffix, const QString& filter, bool* print = nullptr);
     void report(bool ok, const QString& path, const QString& error);
 
     MainWindow* window_;

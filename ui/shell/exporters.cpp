@@ -8,11 +8,13 @@
 #include "call/python_repr.h"
 #include "model/session.h"
 #include "pages/stepper/stepper_view.h"
+#include "render/render_style.h"
 #include "forward/trace.h"
 #include "pages/tradeoffs/tradeoffs_view.h"
 
 #include <QPainter>
 #include <QSaveFile>
+#include <QCoreApplication>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -55,8 +57,43 @@ QWidget* viewWidget(const MainWindow& window, ViewMode view)
     return window.stepperView();
 }
 
-bool exportPng(QWidget* widget, const QString& path, QString* error)
+namespace {
+
+// Repaints `widget` in the print palette while it lives; every painter and style sheet below it takes
+// its colours from the palette, so the picture is the same view in print colours.
+class PrintColoursScope {
+public:
+    PrintColoursScope(QWidget* widget, PictureColours colours)
+        : widget_(colours == PictureColours::Print ? widget : nullptr)
+    {
+        if (!widget_)
+            return;
+        hadOwn_ = widget_->testAttribute(Qt::WA_SetPalette);
+        before_ = widget_->palette();
+        widget_->setPalette(RenderStyle::printPalette());
+        QCoreApplication::sendPostedEvents(); // the style sheets' refreshes (followPalette) run queued
+    }
+    ~PrintColoursScope()
+    {
+        if (!widget_)
+            return;
+        widget_->setPalette(hadOwn_ ? before_ : QPalette()); // an empty palette inherits again
+        QCoreApplication::sendPostedEvents();
+    }
+    PrintColoursScope(const PrintColoursScope&) = delete;
+    PrintColoursScope& operator=(const PrintColoursScope&) = delete;
+
+private:
+    QWidget* widget_;
+    bool hadOwn_ = false;
+    QPalette before_;
+};
+
+} // namespace
+
+bool exportPng(QWidget* widget, const QString& path, QString* error, PictureColours colours)
 {
+    const PrintColoursScope scope(widget, colours);
     if (widget->grab().save(path, "PNG"))
         return true;
     if (error)
@@ -64,8 +101,9 @@ bool exportPng(QWidget* widget, const QString& path, QString* error)
     return false;
 }
 
-bool exportSvg(QWidget* widget, const QString& path, const QString& title, QString* error)
+bool exportSvg(QWidget* widget, const QString& path, const QString& title, QString* error, PictureColours colours)
 {
+    const PrintColoursScope scope(widget, colours);
     QSvgGenerator svg;
     svg.setFileName(path);
     svg.setSize(widget->size());

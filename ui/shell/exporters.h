@@ -20,8 +20,13 @@ class MainWindow;
 
 QWidget* viewWidget(const MainWindow& window, ViewMode view); // the tab page that shows `view`
 
-bool exportPng(QWidget* widget, const QString& path, QString* error);
-bool exportSvg(QWidget* widget, const QString& path, const QString& title, QString* error);
+// Theme: the colours on screen. Print: dark ink on white (RenderStyle::printPalette) whatever the theme,
+// for handouts and slides with a light background.
+enum class PictureColours { Theme, Print };
+
+bool exportPng(QWidget* widget, const QString& path, QString* error, PictureColours colours = PictureColours::Theme);
+bool exportSvg(QWidget* widget, const QString& path, const QString& title, QString* error,
+               PictureColours colours = PictureColours::Theme);
 
 // One row per query token, one column per key token; masked cells are written as -inf in scores
 // and as 0 in weights, exactly as the trace holds them. The header row names the key tokens.

@@ -1,5 +1,7 @@
 #include "shell/lessons_panel.h"
 
+#include "widgets/themed.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -108,8 +110,9 @@ CheckResult LessonsPanel::check()
     if (lesson_ && !lesson_->steps.empty() && lesson_->steps[static_cast<std::size_t>(step_)].check)
         r = lesson_->steps[static_cast<std::size_t>(step_)].check(context_);
     result_->setText((r.passed ? tr("✔ ") : tr("✘ ")) + r.message);
-    result_->setStyleSheet(r.passed ? QStringLiteral("QLabel { color: #1b5e20; font-weight: bold; }")
-                                    : QStringLiteral("QLabel { color: #b71c1c; font-weight: bold; }"));
+    const RenderStyle style = styleFor(result_);
+    result_->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: bold; }")
+                               .arg(cssColor(r.passed ? style.same : style.differs)));
     return r;
 }
 

@@ -56,10 +56,32 @@ QPalette contrastPalette(bool dark)
     p.setColor(QPalette::ToolTipBase, bg);
     p.setColor(QPalette::ToolTipText, fg);
     p.setColor(QPalette::PlaceholderText, fg);
+    // Greyed out, still legible (3:1): without its own disabled colours a disabled control looks live.
+    const QColor disabled = dark ? QColor(0x9a, 0x9a, 0x9a) : QColor(0x6e, 0x6e, 0x6e);
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::PlaceholderText})
+        p.setColor(QPalette::Disabled, role, disabled);
     return p;
 }
 
 } // namespace
+
+QStringList themeNames()
+{
+    return {QStringLiteral("light"), QStringLiteral("dark"), QStringLiteral("high-contrast"), QStringLiteral("system")};
+}
+
+std::optional<ThemeChoice> themeNamed(const QString& name)
+{
+    if (name == QLatin1String("light"))
+        return ThemeChoice{Theme::Light, false};
+    if (name == QLatin1String("dark"))
+        return ThemeChoice{Theme::Dark, false};
+    if (name == QLatin1String("high-contrast")) // black on white: what a projector in a lit room shows best
+        return ThemeChoice{Theme::Light, true};
+    if (name == QLatin1String("system"))
+        return ThemeChoice{Theme::System, false};
+    return std::nullopt;
+}
 
 PresentationMode::PresentationMode(QMainWindow* window, QObject* parent)
     : QObject(parent), window_(window), basePx_(std::max(QApplication::font().pixelSize(), 12))
@@ -163,6 +185,15 @@ void PresentationMode::setHighContrast(bool on)
     remember();
 }
 
+void PresentationMode::useForThisRun(ThemeChoice choice)
+{
+    rememberChoices_ = false; // a command line's choice is for this run; later menu choices persist
+    highContrast_ = choice.highContrast;
+    contrastAction_->setChecked(choice.highContrast);
+    setTheme(choice.theme);
+    rememberChoices_ = true;
+}
+
 void PresentationMode::setTheme(Theme theme)
 {
     theme_ = theme;
@@ -204,6 +235,8 @@ void PresentationMode::applyPalette()
 
 void PresentationMode::remember() const
 {
+    if (!rememberChoices_)
+        return;
     QSettings settings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab"));
     settings.setValue(QStringLiteral("view/zoom"), zoom_);
     settings.setValue(QStringLiteral("view/theme"), static_cast<int>(theme_));

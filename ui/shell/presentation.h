@@ -4,6 +4,9 @@
 // so themes are palettes; System hands the palette back to the platform. Choices persist (QSettings).
 #include <QObject>
 #include <QPalette>
+#include <QStringList>
+
+#include <optional>
 
 class QAction;
 class QActionGroup;
@@ -15,6 +18,14 @@ class QWidget;
 namespace attnlab::ui {
 
 enum class Theme { System, Light, Dark };
+
+// What --theme names: a theme and whether the high-contrast palette is on top of it.
+struct ThemeChoice {
+    Theme theme = Theme::System;
+    bool highContrast = false;
+};
+std::optional<ThemeChoice> themeNamed(const QString& name); // light, dark, high-contrast, system
+QStringList themeNames();
 
 class PresentationMode : public QObject {
     Q_OBJECT
@@ -36,7 +47,8 @@ public:
     void setHighContrast(bool on);
     Theme theme() const { return theme_; }
     void setTheme(Theme theme);
-    int fontPixelSize() const; // what the application font is now
+    void useForThisRun(ThemeChoice choice); // --theme: applied, not remembered
+    int fontPixelSize() const;              // what the application font is now
     QAction* presentationAction() const { return presentAction_; }
 
     static QPalette palette(Theme theme, bool highContrast); // for System: the platform's own
@@ -54,6 +66,7 @@ private:
     double zoom_ = 1.0;
     bool presenting_ = false;
     bool highContrast_ = false;
+    bool rememberChoices_ = true; // off while --theme applies its choice
     Theme theme_ = Theme::System;
     Qt::WindowStates stateBefore_;
     QAction* presentAction_;

@@ -1,5 +1,7 @@
 #include "widgets/call_line.h"
 
+#include "widgets/themed.h"
+
 #include "call/call_parser.h"
 #include "model/session.h"
 
@@ -38,6 +40,7 @@ CallLine::CallLine(Session* session, QWidget* parent) : QLineEdit(parent), sessi
         if (flags & (ChangeFlag::Settings | ChangeFlag::Diagnostics))
             refresh();
     });
+    followPalette(this, [this] { refresh(); });
     refresh();
 }
 
@@ -47,7 +50,11 @@ void CallLine::refresh()
     if (text() != session_->callText())
         setText(session_->callText());
     const bool bad = session_->callError().has_value();
-    setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 3px solid #c0392b; background: #fdecea; }") : QString());
+    const RenderStyle style = styleFor(this);
+    setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 3px solid %1; background: %2; color: %3; }")
+                            .arg(cssColor(style.differs), cssColor(style.differsFill),
+                                 cssColor(style.readable(style.text, style.differsFill)))
+                      : QString());
     setToolTip(bad ? QString::fromStdString(session_->callError()->with_caret(text().toStdString())) : QString());
     // Screen readers hear the caret message, or what the field is for (the slot tips follow the mouse).
     setAccessibleDescription(bad ? QString::fromStdString(session_->callError()->message)

@@ -1,6 +1,7 @@
 #include "widgets/config_panel.h"
 
 #include "model/presets.h"
+#include "widgets/themed.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -115,6 +116,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
         if (flags & (ChangeFlag::Settings | ChangeFlag::Diagnostics))
             refresh();
     });
+    followPalette(this, [this] { refresh(); });
     refresh();
 }
 
@@ -163,8 +165,10 @@ void ConfigPanel::refresh()
             d->setValue(values.at(slot));
         const bool inCall = slot == "batch" || slot == "num_tokens" || hasSlot(slot);
         spin->setEnabled(inCall && !(slot == "batch" && !c.is_batched()));
-        spin->setStyleSheet(bad.count(slot) ? QStringLiteral("QAbstractSpinBox { border: 3px solid #c0392b; }")
-                                            : QString());
+        spin->setStyleSheet(
+            bad.count(slot)
+                ? QStringLiteral("QAbstractSpinBox { border: 3px solid %1; }").arg(cssColor(styleFor(spin).differs))
+                : QString());
     }
     {
         const QSignalBlocker block(bias_);
@@ -194,11 +198,12 @@ void ConfigPanel::refresh()
                          .arg(c.d_out)
                          .arg(c.num_heads)
                          .arg(c.head_dim())
-                   : tr("<span style='font-size:20px; color:#c0392b'><b>head_dim</b> = %1 / %2 = %3 <b>✗ not "
+                   : tr("<span style='font-size:20px; color:%4'><b>head_dim</b> = %1 / %2 = %3 <b>✗ not "
                         "whole</b></span>")
                          .arg(c.d_out)
                          .arg(c.num_heads)
-                         .arg(double(c.d_out) / c.num_heads, 0, 'f', 2);
+                         .arg(double(c.d_out) / c.num_heads, 0, 'f', 2)
+                         .arg(cssColor(styleFor(this).differs));
     } else if (c.kind == ModuleKind::MultiHeadAttentionWrapper) {
         text = tr("output width = num_heads × d_out = %1 × %2 = <b>%3</b>")
                    .arg(c.num_heads)

@@ -1,5 +1,7 @@
 #include "widgets/design_layout_widget.h"
 
+#include "render/render_style.h"
+
 #include "render/number_format.h"
 
 #include <QHelpEvent>
@@ -76,8 +78,8 @@ QString DesignLayoutWidget::describe(QPointF pos) const
 void DesignLayoutWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    p.fillRect(rect(), Qt::white);
-    painter_.paint(p, drawingRect());
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    painter_.paint(p, drawingRect(), RenderStyle::fromPalette(palette(), QPalette::Base));
 }
 
 bool DesignLayoutWidget::event(QEvent* e)

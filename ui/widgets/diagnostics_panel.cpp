@@ -1,5 +1,7 @@
 #include "widgets/diagnostics_panel.h"
 
+#include "widgets/themed.h"
+
 #include "model/session.h"
 
 #include <QFrame>
@@ -12,30 +14,33 @@ namespace attnlab::ui {
 
 namespace {
 
-QString accent(Severity severity)
+// The severity's accent (border and heading) and the card's tinted fill.
+std::pair<QColor, QColor> accent(const RenderStyle& style, Severity severity)
 {
     switch (severity) {
-    case Severity::Error: return QStringLiteral("#c0392b");
-    case Severity::Warning: return QStringLiteral("#b9770e");
+    case Severity::Error: return {style.differs, style.differsFill};
+    case Severity::Warning: return {style.warning, style.warningFill};
     case Severity::Note: break;
     }
-    return QStringLiteral("#2471a3");
+    return {style.info, style.infoFill};
 }
 
-QWidget* card(Session* session, const Diagnostic& d)
+QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
 {
     auto* frame = new QFrame;
     frame->setObjectName(QString::fromStdString("diagnostic-" + d.code));
+    const auto [ink, fill] = accent(style, d.severity);
     frame->setStyleSheet(
-        QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: %3; border-radius: 4px; }")
-            .arg(frame->objectName(), accent(d.severity), d.severity == Severity::Error ? "#fdecea" : "#eef5fb"));
+        QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: %3; border-radius: 4px; }"
+                       " QFrame#%1 QLabel { color: %4; }")
+            .arg(frame->objectName(), cssColor(ink), cssColor(fill), cssColor(style.readable(style.text, fill))));
     auto* layout = new QVBoxLayout(frame);
     layout->setContentsMargins(10, 6, 8, 6);
     const QString heading = QString::fromStdString(severity_name(d.severity)) +
                             (d.slot.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(d.slot));
-    auto* message =
-        new QLabel(QStringLiteral("<b style='color:%1'>%2</b><br>%3")
-                       .arg(accent(d.severity), heading, QString::fromStdString(d.message).toHtmlEscaped()));
+    auto* message = new QLabel(
+        QStringLiteral("<b style='color:%1'>%2</b><br>%3")
+            .arg(cssColor(style.readable(ink, fill)), heading, QString::fromStdString(d.message).toHtmlEscaped()));
     message->setWordWrap(true);
     message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(message);
@@ -66,6 +71,7 @@ DiagnosticsPanel::DiagnosticsPanel(Session* session, QWidget* parent) : QWidget(
         if (flags & ChangeFlag::Diagnostics)
             rebuild();
     });
+    followPalette(this, [this] { rebuild(); });
     rebuild();
 }
 
@@ -80,15 +86,16 @@ void DiagnosticsPanel::rebuild()
         }
         delete item;
     }
+    const RenderStyle style = styleFor(this);
     // Errors first: they are why nothing new is being computed.
     for (Severity s : {Severity::Error, Severity::Warning, Severity::Note})
         for (const auto& d : session_->diagnostics())
             if (d.severity == s)
-                cards_->addWidget(card(session_, d));
+                cards_->addWidget(card(session_, d, style));
     if (session_->diagnostics().empty()) {
         auto* ok = new QLabel(tr("✓ The call is valid."));
         ok->setObjectName(QStringLiteral("diagnostics-ok"));
-        ok->setStyleSheet(QStringLiteral("color: #1e8449; font-weight: bold;"));
+        ok->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(cssColor(style.same)));
         cards_->addWidget(ok);
     }
 }

@@ -1,5 +1,7 @@
 #include "widgets/divergence_widget.h"
 
+#include "render/render_style.h"
+
 #include "model/bug_lesson.h"
 #include "render/divergence_painter.h"
 
@@ -38,7 +40,8 @@ void DivergenceWidget::paintEvent(QPaintEvent*)
     DivergenceCard c;
     if (!card(c))
         return;
-    DivergencePainter(c).paint(p, QRectF(rect()).adjusted(16, 14, -16, -10));
+    DivergencePainter(c).paint(p, QRectF(rect()).adjusted(16, 14, -16, -10),
+                               RenderStyle::fromPalette(palette(), backgroundRole()));
 }
 
 } // namespace attnlab::ui

@@ -1,5 +1,6 @@
 #include "widgets/heatmap_widget.h"
 
+#include "render/render_style.h"
 #include "widgets/heatmap_accessible.h"
 
 #include <QMouseEvent>
@@ -52,7 +53,7 @@ QString HeatmapWidget::describe(const HeatmapHit& hit) const
 void HeatmapWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    painter_.paint(p, paintRect());
+    painter_.paint(p, paintRect(), RenderStyle::fromPalette(palette(), backgroundRole()));
     if (hasFocus())
         paintCurrentCell(p);
 }

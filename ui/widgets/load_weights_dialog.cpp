@@ -1,5 +1,7 @@
 #include "widgets/load_weights_dialog.h"
 
+#include "widgets/themed.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -53,10 +55,9 @@ void LoadWeightsDialog::build()
     heads_->setAccessibleName(tr("num_heads"));
     heads_->setToolTip(tr("Every divisor of d_out splits it into equal heads of head_dim = d_out / num_heads."));
     headsNote_ = selectable(new QLabel, true);
-    headsNote_->setStyleSheet(QStringLiteral("color: #444;"));
     error_ = selectable(new QLabel, true);
     error_->setAccessibleName(tr("Why the file cannot be loaded"));
-    error_->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
+    error_->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(cssColor(styleFor(this).differs)));
     buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     loadButton()->setText(tr("&Load"));
     loadButton()->setToolTip(tr("Compute the attention of these weights; Edit > Undo goes back."));

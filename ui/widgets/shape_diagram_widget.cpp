@@ -1,5 +1,7 @@
 #include "widgets/shape_diagram_widget.h"
 
+#include "render/render_style.h"
+
 #include "model/session.h"
 #include "render/shape_diagram_painter.h"
 
@@ -40,7 +42,7 @@ void ShapeDiagramWidget::paintEvent(QPaintEvent*)
         return;
     }
     ShapeDiagramPainter(*trace, session_->stageIndex(), session_->head())
-        .paint(p, QRectF(rect()).adjusted(16, 12, -16, -8));
+        .paint(p, QRectF(rect()).adjusted(16, 12, -16, -8), RenderStyle::fromPalette(palette(), backgroundRole()));
 }
 
 } // namespace attnlab::ui

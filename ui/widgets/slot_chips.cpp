@@ -1,6 +1,7 @@
 #include "lessons/contract.h"
 
 #include "widgets/slot_chips.h"
+#include "widgets/themed.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -49,29 +50,32 @@ void SlotChips::setReport(const ContractReport& report)
     }
     className_->setText(QString::fromStdString(report.class_name) + "(");
     const std::vector<std::string> flagged = flagged_slots(report);
+    const RenderStyle style = styleFor(this);
     int position = 0, insertAt = 1;
     for (const ContractValue& v : report.values) {
         const QString slot = QString::fromStdString(v.slot);
         const QString value = QString::fromStdString(v.text).toHtmlEscaped();
         const QString how = v.keyword ? tr("keyword") : tr("#%1 by position").arg(++position);
-        QString border = QStringLiteral("#5b7db1"), fill = QStringLiteral("#eef3fb"), ink = QStringLiteral("#1c3d6e");
+        QColor border = style.info, fill = style.infoFill;
         if (slot.isEmpty()) {
-            border = QStringLiteral("#c0392b"), fill = QStringLiteral("#fdecea"), ink = QStringLiteral("#a31515");
+            border = style.differs, fill = style.differsFill;
         } else if (std::find(flagged.begin(), flagged.end(), v.slot) != flagged.end()) {
-            border = QStringLiteral("#d35400"), fill = QStringLiteral("#fdebd0"), ink = QStringLiteral("#a04000");
+            border = style.warning, fill = style.warningFill;
         }
+        const QColor ink = style.readable(border, fill), text = style.readable(style.text, fill);
         auto* chip =
-            new QLabel(QStringLiteral("<div style='color:#666; font-size:13px'>%1</div>"
+            new QLabel(QStringLiteral("<div style='color:%5; font-size:13px'>%1</div>"
                                       "<div style='color:%2; font-size:17px'><b>%3</b></div>"
                                       "<div style='font-family:DejaVu Sans Mono; font-size:24px'><b>%4</b></div>")
-                           .arg(how, ink, slot.isEmpty() ? tr("no slot") : slot, value));
+                           .arg(how, cssColor(ink), slot.isEmpty() ? tr("no slot") : slot, value,
+                                cssColor(style.readable(style.muted, fill))));
         chip->setObjectName(QStringLiteral("chip-%1").arg(slot.isEmpty() ? QStringLiteral("none") : slot));
         chip->setAccessibleName(
             QStringLiteral("%1 = %2").arg(slot.isEmpty() ? tr("no slot") : slot, QString::fromStdString(v.text)));
         chip->setAlignment(Qt::AlignCenter);
-        chip->setStyleSheet(QStringLiteral("QLabel { border: 2px solid %1; background: %2; border-radius: 8px; "
-                                           "padding: 4px 12px; }")
-                                .arg(border, fill));
+        chip->setStyleSheet(QStringLiteral("QLabel { border: 2px solid %1; background: %2; color: %3; "
+                                           "border-radius: 8px; padding: 4px 12px; }")
+                                .arg(cssColor(border), cssColor(fill), cssColor(text)));
         row_->insertWidget(insertAt++, chip);
     }
 }

@@ -1,5 +1,7 @@
 #include "widgets/source_view.h"
 
+#include "render/render_style.h"
+
 #include "forward/module_source.h"
 #include "model/session.h"
 
@@ -24,6 +26,13 @@ SourceView::SourceView(Session* session, QWidget* parent) : QPlainTextEdit(paren
     refresh();
 }
 
+void SourceView::changeEvent(QEvent* event)
+{
+    QPlainTextEdit::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        refresh(); // the highlighted line's colours come from the palette
+}
+
 void SourceView::refresh()
 {
     const auto trace = session_->trace();
@@ -41,7 +50,9 @@ void SourceView::refresh()
     QList<QTextEdit::ExtraSelection> selections;
     if (line_ >= 0) {
         QTextEdit::ExtraSelection sel;
-        sel.format.setBackground(QColor(0xff, 0xe0, 0x8a));
+        const RenderStyle style = RenderStyle::fromPalette(palette(), QPalette::Base);
+        sel.format.setBackground(style.lineFill);
+        sel.format.setForeground(style.lineText);
         sel.format.setProperty(QTextFormat::FullWidthSelection, true);
         sel.cursor = QTextCursor(document()->findBlockByNumber(line_));
         selections << sel;

@@ -13,6 +13,9 @@ public:
     explicit SourceView(Session* session, QWidget* parent = nullptr);
     int highlightedLine() const { return line_; } // index into module_source(kind); -1 when none
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void refresh();
 

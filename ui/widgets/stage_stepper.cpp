@@ -43,7 +43,6 @@ StageStepper::StageStepper(Session* session, QWidget* parent) : QWidget(parent),
     layout->addWidget(position_);
     auto* keys = new QLabel(tr("→ / Space: next   ← : back"));
     keys->setAlignment(Qt::AlignCenter);
-    keys->setStyleSheet(QStringLiteral("color: #555;"));
     layout->addWidget(keys);
     layout->addLayout(buttons);
 

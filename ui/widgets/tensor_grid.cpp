@@ -1,5 +1,7 @@
 #include "widgets/tensor_grid.h"
 
+#include "render/colormap.h"
+
 #include "render/heatmap_painter.h"
 #include "widgets/refresh_when_shown.h"
 #include "model/session.h"
@@ -167,8 +169,10 @@ void TensorGrid::refresh()
             const float v = at(r, c);
             auto* item = new QTableWidgetItem(gridValue(v));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (std::isinf(v))
-                item->setBackground(QColor(0xc8, 0xc8, 0xc8));
+            if (std::isinf(v)) { // −∞: the masked grey of the heatmaps, with ink that reads on it
+                item->setBackground(QColor(kMaskedLight));
+                item->setForeground(QColor(Qt::black));
+            }
             table_->setItem(r, c, item);
         }
 }

@@ -1,5 +1,7 @@
 #include "widgets/token_chips.h"
 
+#include "render/render_style.h"
+
 #include <QPainter>
 
 namespace attnlab::ui {
@@ -78,25 +80,27 @@ void TokenChips::paintEvent(QPaintEvent*)
     QFont small = font();
     small.setPixelSize(std::max(9, fm.height() * 3 / 4));
     const auto rects = flow(width());
+    const RenderStyle style = RenderStyle::fromPalette(palette(), backgroundRole());
     for (std::size_t i = 0; i < rects.size(); ++i) {
         const bool unk = tokens_.unknown[i];
         const QRect r = rects[i];
+        const QColor fill = unk ? style.differsFill : style.infoFill;
+        const QColor ink = style.readable(unk ? style.differs : style.text, fill);
         p.setPen(Qt::NoPen);
-        p.setBrush(unk ? QColor(0xf6, 0xd2, 0xcc) : QColor(0xdf, 0xe8, 0xf3));
+        p.setBrush(fill);
         p.drawRoundedRect(r, 4, 4);
         QFont f = font();
         f.setStrikeOut(unk); // the word as typed, which the model never sees
         p.setFont(f);
-        p.setPen(unk ? QColor(0x8a, 0x1c, 0x0c) : QColor(0x1c, 0x2a, 0x3a));
         const QRect top(r.left() + kPad, r.top() + kPad / 2, r.width() - 2 * kPad, fm.height());
-        p.drawText(top, Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(tokens_.tokens[i]));
+        style.drawText(p, top, Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(tokens_.tokens[i]), ink, fill);
         if (unk) {
             p.setFont(font());
-            p.drawText(top, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("<|unk|>"));
+            style.drawText(p, top, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("<|unk|>"), ink, fill);
         }
         p.setFont(small);
-        p.drawText(QRect(top.left(), top.bottom(), top.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                   QString::number(tokens_.ids[i]));
+        style.drawText(p, QRect(top.left(), top.bottom(), top.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                       QString::number(tokens_.ids[i]), ink, fill);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "widgets/tradeoff_chart_widget.h"
 
+#include "render/render_style.h"
+
 #include "render/number_format.h"
 
 #include <QMouseEvent>
@@ -39,8 +41,8 @@ QRectF TradeoffChartWidget::chartRect() const
 void TradeoffChartWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    p.fillRect(rect(), Qt::white);
-    painter_.paint(p, chartRect());
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    painter_.paint(p, chartRect(), RenderStyle::fromPalette(palette(), QPalette::Base));
 }
 
 void TradeoffChartWidget::mouseMoveEvent(QMouseEvent* event)

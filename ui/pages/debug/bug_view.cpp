@@ -3,6 +3,7 @@
 #include "model/bug_lesson.h"
 #include "model/session.h"
 #include "widgets/divergence_widget.h"
+#include "widgets/themed.h"
 #include "pages/debug/stage_compare_lists.h"
 
 #include <QComboBox>
@@ -12,18 +13,18 @@
 
 namespace attnlab::ui {
 
-QString bugDiffHtml(const BugInfo& info)
+QString bugDiffHtml(const BugInfo& info, const RenderStyle& style)
 {
-    const auto line = [](const char* sign, const std::string& text, const char* ink, const char* fill, bool strike) {
+    const auto line = [](const char* sign, const std::string& text, const QColor& ink, const QColor& fill,
+                         bool strike) {
         const QString body = QString::fromStdString(text).toHtmlEscaped();
         return QStringLiteral(
                    "<tr><td style='background:%3; color:%2; padding:3px 8px; white-space:pre'>%1 %4</td></tr>")
-            .arg(QString::fromUtf8(sign), QString::fromUtf8(ink), QString::fromUtf8(fill),
-                 strike ? "<s>" + body + "</s>" : body);
+            .arg(QString::fromUtf8(sign), cssColor(ink), cssColor(fill), strike ? "<s>" + body + "</s>" : body);
     };
     return QStringLiteral("<table cellspacing='0' width='100%'>") +
-           line("−", info.book_line, "#a31515", "#fde3e1", true) +
-           line("+", info.buggy_line, "#116329", "#dcf5e0", false) + QStringLiteral("</table>");
+           line("−", info.book_line, style.differs, style.differsFill, true) +
+           line("+", info.buggy_line, style.same, style.sameFill, false) + QStringLiteral("</table>");
 }
 
 BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
@@ -48,7 +49,6 @@ BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
     explanation_->setWordWrap(true);
     input_ = new QLabel;
     input_->setObjectName(QStringLiteral("bug-input"));
-    input_->setStyleSheet(QStringLiteral("color: #555;"));
     input_->setWordWrap(true);
     verdict_ = new QLabel;
     verdict_->setObjectName(QStringLiteral("divergence-verdict"));
@@ -73,6 +73,7 @@ BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
     connect(picker_, &QComboBox::currentIndexChanged, lesson_,
             [this](int i) { lesson_->setBug(static_cast<Bug>(picker_->itemData(i).toInt())); });
     connect(lesson_, &BugLesson::changed, this, &BugView::refresh);
+    followPalette(this, [this] { refresh(); });
     refresh();
 }
 
@@ -101,14 +102,19 @@ void BugView::refresh()
         const QSignalBlocker block(picker_);
         picker_->setCurrentIndex(index);
     }
-    diff_->setText(bugDiffHtml(info));
+    const RenderStyle theme = styleFor(this);
+    diff_->setText(bugDiffHtml(info, theme));
     explanation_->setText(QString::fromStdString(info.explanation));
     const auto& d = lesson_->diagnosis();
-    QString style = QStringLiteral("border-left: 6px solid %1; background: %2; padding: 6px 10px; font-size: 18px;");
+    const auto style = [&theme](const QColor& accent, const QColor& fill) {
+        return QStringLiteral("border-left: 6px solid %1; background: %2; color: %3; padding: 6px 10px; "
+                              "font-size: 18px;")
+            .arg(cssColor(accent), cssColor(fill), cssColor(theme.readable(theme.text, fill)));
+    };
     if (!d) {
         input_->clear();
         verdict_->setText(lesson_->error());
-        verdict_->setStyleSheet(style.arg("#b9770e", "#fdf2e0"));
+        verdict_->setStyleSheet(style(theme.warning, theme.warningFill));
         return;
     }
     const Tensor& x = d->correct.stages.front().tensor;
@@ -123,11 +129,11 @@ void BugView::refresh()
         verdict_->setText(tr("▶ <b>First divergence at <code>%1</code></b> (%2): %3")
                               .arg(QString::fromStdString(d->first->stage), QString::fromStdString(d->first->kind),
                                    QString::fromStdString(d->first->message).toHtmlEscaped()));
-        verdict_->setStyleSheet(style.arg("#c0392b", "#fdecea"));
+        verdict_->setStyleSheet(style(theme.differs, theme.differsFill));
     } else {
         verdict_->setText(tr("✓ <b>No divergence with these settings</b>: %1")
                               .arg(QString::fromStdString(d->why_none).toHtmlEscaped()));
-        verdict_->setStyleSheet(style.arg("#1e8449", "#e3f4ea"));
+        verdict_->setStyleSheet(style(theme.same, theme.sameFill));
     }
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include "render/render_style.h"
 // The "injected bugs" section of the Debugging tab: pick a bug from the catalogue, read its one-line
 // diff and what it does, and see the book's run and the buggy run side by side with the first
 // diverging stage marked, its expected and observed shapes, and PyTorch's message when it fails.
@@ -44,6 +45,6 @@ private:
 };
 
 // The one-line change as a diff: the book's line struck through in red, the buggy line in green.
-QString bugDiffHtml(const BugInfo& info);
+QString bugDiffHtml(const BugInfo& info, const RenderStyle& style = RenderStyle::print());
 
 } // namespace attnlab::ui

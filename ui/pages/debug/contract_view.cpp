@@ -4,6 +4,7 @@
 
 #include "model/session.h"
 #include "widgets/slot_chips.h"
+#include "widgets/themed.h"
 
 #include <QFormLayout>
 #include <QFrame>
@@ -94,6 +95,7 @@ ContractView::ContractView(Session* session, QWidget* parent)
         if (flags & (ChangeFlag::Settings | ChangeFlag::Lesson))
             followSession();
     });
+    followPalette(this, [this] { refresh(); });
     followSession();
 }
 
@@ -125,16 +127,19 @@ void ContractView::clearCards()
     }
 }
 
-QWidget* ContractView::noteCard(const QString& title, const QString& text, const QString& accent, const QString& name)
+QWidget* ContractView::noteCard(const QString& title, const QString& text, const QColor& accent, const QColor& fill,
+                                const QString& name)
 {
+    const RenderStyle style = styleFor(this);
     auto* frame = new QFrame;
     frame->setObjectName(name);
-    frame->setStyleSheet(QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: #f7f7f7; "
-                                        "border-radius: 4px; }")
-                             .arg(name, accent));
+    frame->setStyleSheet(QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: %3; "
+                                        "border-radius: 4px; } QFrame#%1 QLabel { color: %4; }")
+                             .arg(name, cssColor(accent), cssColor(fill), cssColor(style.readable(style.text, fill))));
     auto* layout = new QVBoxLayout(frame);
-    auto* label = new QLabel(QStringLiteral("<b style='color:%1; font-size:18px'>%2</b><br>%3")
-                                 .arg(accent, title.toHtmlEscaped(), text.toHtmlEscaped()));
+    auto* label =
+        new QLabel(QStringLiteral("<b style='color:%1; font-size:18px'>%2</b><br>%3")
+                       .arg(cssColor(style.readable(accent, fill)), title.toHtmlEscaped(), text.toHtmlEscaped()));
     label->setObjectName(name + QStringLiteral("-text"));
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -145,7 +150,8 @@ QWidget* ContractView::noteCard(const QString& title, const QString& text, const
 QWidget* ContractView::findingCard(const ContractFinding& f)
 {
     const QString code = QString::fromStdString(f.code);
-    QWidget* card = noteCard(findingTitle(f.code), QString::fromStdString(f.message), QStringLiteral("#d35400"),
+    const RenderStyle style = styleFor(this);
+    QWidget* card = noteCard(findingTitle(f.code), QString::fromStdString(f.message), style.warning, style.warningFill,
                              QStringLiteral("finding-") + code);
     if (!f.suggested_call.empty()) {
         const QString fixed = QString::fromStdString(f.suggested_call);
@@ -173,22 +179,23 @@ void ContractView::refresh()
     *report_ = check_contract(call_->text().toStdString(), input);
     chips_->setReport(*report_);
     clearCards();
+    const RenderStyle style = styleFor(this);
     for (const ContractFinding& f : report_->findings)
         cards_->addWidget(findingCard(f));
     if (report_->error && report_->findings.empty())
         cards_->addWidget(noteCard(tr("The call does not bind"), QString::fromStdString(report_->error->message),
-                                   QStringLiteral("#c0392b"), QStringLiteral("contract-error")));
+                                   style.differs, style.differsFill, QStringLiteral("contract-error")));
     if (report_->findings.empty())
         for (const Diagnostic& d : report_->diagnostics)
             if (d.severity == Severity::Error)
                 cards_->addWidget(noteCard(tr("error · %1").arg(QString::fromStdString(d.slot)),
-                                           QString::fromStdString(d.message), QStringLiteral("#c0392b"),
+                                           QString::fromStdString(d.message), style.differs, style.differsFill,
                                            QStringLiteral("contract-diagnostic-") + QString::fromStdString(d.code)));
     if (!report_->error && report_->findings.empty() && !has_error(report_->diagnostics)) {
         auto* ok = new QLabel(tr("✓ Every value fills the slot the book's %1 gives it.")
                                   .arg(QString::fromStdString(report_->class_name)));
         ok->setObjectName(QStringLiteral("contract-ok"));
-        ok->setStyleSheet(QStringLiteral("color: #1e8449; font-weight: bold; font-size: 18px;"));
+        ok->setStyleSheet(QStringLiteral("color: %1; font-weight: bold; font-size: 18px;").arg(cssColor(style.same)));
         cards_->addWidget(ok);
         if (call_->text() != session_->callText()) {
             auto* apply = new QPushButton(tr("Use this call in the session"));

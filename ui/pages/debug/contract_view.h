@@ -36,7 +36,8 @@ private:
     void followSession();
     void refresh();
     QWidget* findingCard(const ContractFinding& finding);
-    QWidget* noteCard(const QString& title, const QString& text, const QString& accent, const QString& name);
+    QWidget* noteCard(const QString& title, const QString& text, const QColor& accent, const QColor& fill,
+                      const QString& name);
     void clearCards();
 
     Session* session_;

@@ -2,6 +2,7 @@
 
 #include "model/bug_lesson.h"
 #include "render/divergence_painter.h"
+#include "widgets/themed.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -28,7 +29,7 @@ public:
         QStyledItemDelegate::paint(p, o, index);
         if (selected) {
             p->save();
-            p->setPen(QPen(QColor(0x1f, 0x5f, 0xa8), 3));
+            p->setPen(QPen(RenderStyle::fromPalette(option.palette, QPalette::Base).info, 3));
             p->drawRect(QRectF(o.rect).adjusted(1.5, 1.5, -1.5, -1.5));
             p->restore();
         }
@@ -50,16 +51,22 @@ QString shapeText(const Shape& shape)
     return shape.empty() ? QStringLiteral("—") : QString::fromStdString(shape_to_string(shape));
 }
 
-void mark(QListWidgetItem* item, bool first, const QColor& tint)
+// Every tinted row gets its ink with it: a fill without a foreground reads dark on dark in a dark theme.
+void mark(QListWidgetItem* item, bool first, const QColor& tint, const QColor& ink, const RenderStyle& style)
 {
     item->setData(StageCompareLists::kFirstDivergenceRole, first);
+    QColor fill = tint;
     if (first) {
         QFont f = item->font();
         f.setBold(true);
         item->setFont(f);
-        item->setBackground(QColor(0xf5, 0xb7, 0xb1));
-    } else if (tint.isValid()) {
-        item->setBackground(tint);
+        fill = style.tint(style.differs, style.dark ? 0.4 : 0.3);
+    }
+    if (fill.isValid()) {
+        item->setBackground(fill);
+        item->setForeground(style.readable(ink.isValid() ? ink : style.text, fill));
+    } else if (ink.isValid()) {
+        item->setForeground(style.readable(ink, style.background));
     }
 }
 
@@ -97,6 +104,7 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
     layout->addWidget(book_, 1, 0);
     layout->addWidget(buggy_, 1, 1);
     connect(lesson_, &BugLesson::changed, this, &StageCompareLists::rebuild);
+    followPalette(this, [this] { rebuild(); });
     connect(lesson_, &BugLesson::rowSelected, this, &StageCompareLists::select);
     rebuild();
 }
@@ -114,8 +122,10 @@ void StageCompareLists::rebuild()
     const QSignalBlocker b1(book_), b2(buggy_);
     book_->clear();
     buggy_->clear();
+    const RenderStyle style = RenderStyle::fromPalette(book_->palette(), QPalette::Base);
     buggyTitle_->setText(
-        tr("<b style='color:#c0392b'>With the bug: %1</b>").arg(QString::fromStdString(bug_info(lesson_->bug()).name)));
+        tr("<b style='color:%2'>With the bug: %1</b>")
+            .arg(QString::fromStdString(bug_info(lesson_->bug()).name), cssColor(styleFor(buggyTitle_).differs)));
     const auto& d = lesson_->diagnosis();
     if (!d)
         return;
@@ -126,22 +136,18 @@ void StageCompareLists::rebuild()
         const bool config = row.stage == "config";
         auto* left =
             new QListWidgetItem(rowText(isFirst, row.stage, config ? tr("ok") : shapeText(row.expected_shape)));
-        mark(left, isFirst, QColor());
+        mark(left, isFirst, QColor(), QColor(), style);
         book_->addItem(left);
         const QString verdict = DivergencePainter::statusText(row.status).left(1);
         auto* right =
             new QListWidgetItem(rowText(isFirst, row.stage, shapeText(row.observed_shape).leftJustified(16)) + verdict);
         right->setToolTip(DivergencePainter::statusText(row.status));
-        QColor tint;
-        if (row.status == "shape" || row.status == "error")
-            tint = QColor(0xfd, 0xec, 0xea);
-        else if (row.status == "values")
-            tint = QColor(0xfd, 0xf1, 0xe0);
-        if (row.status == "not-reached")
-            right->setForeground(QColor(0x90, 0x90, 0x90));
-        else if (row.status != "same")
-            right->setForeground(DivergencePainter::statusColor(row.status));
-        mark(right, isFirst, tint);
+        QColor tint, ink;
+        if (row.status == "shape" || row.status == "error" || row.status == "values")
+            tint = DivergencePainter::statusFill(row.status, style);
+        if (row.status != "same")
+            ink = DivergencePainter::statusColor(row.status, style);
+        mark(right, isFirst, tint, ink, style);
         buggy_->addItem(right);
     }
     select();

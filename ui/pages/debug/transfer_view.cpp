@@ -1,6 +1,7 @@
 #include "pages/debug/transfer_view.h"
 
 #include "model/session.h"
+#include "widgets/themed.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -34,23 +35,25 @@ QLabel* wrapped(const QString& name)
 
 void showTransferBadge(QLabel* badge, const TransferResult& r)
 {
-    QString text, ink, fill;
+    const RenderStyle style = styleFor(badge);
+    QString text;
+    QColor ink, fill;
     if (r.status == "match") {
         text = QObject::tr("✓ match");
-        ink = QStringLiteral("#0b6b3a"), fill = QStringLiteral("#dff3e6");
+        ink = style.same, fill = style.sameFill;
     } else if (r.status == "mismatch") {
         text = QObject::tr("≠ mismatch   max |diff| = %1").arg(r.max_abs_diff.value_or(0.0), 0, 'g', 3);
-        ink = QStringLiteral("#8a4b00"), fill = QStringLiteral("#fdecc8");
+        ink = style.warning, fill = style.warningFill;
     } else {
         text = QObject::tr("✗ error");
-        ink = QStringLiteral("#a31515"), fill = QStringLiteral("#fbdcdc");
+        ink = style.differs, fill = style.differsFill;
     }
     badge->setText(text);
     badge->setProperty("status", QString::fromStdString(r.status));
     badge->setStyleSheet(
         QStringLiteral("QLabel { color: %1; background: %2; border: 2px solid %1; border-radius: 16px; "
                        "padding: 4px 18px; font-size: 24px; font-weight: bold; }")
-            .arg(ink, fill));
+            .arg(cssColor(ink), cssColor(fill)));
 }
 
 TransferView::TransferView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
@@ -131,6 +134,7 @@ TransferView::TransferView(Session* session, QWidget* parent) : QWidget(parent),
         if ((flags & ChangeFlag::Lesson) && shown_ != spec())
             refresh();
     });
+    followPalette(this, [this] { refresh(); });
     refresh();
 }
 
@@ -190,25 +194,28 @@ void TransferView::refresh()
         }
     }
     const auto code = transfer_code(s);
+    const RenderStyle style = styleFor(this);
+    const QString changedCss =
+        QStringLiteral("color: %1; background: %2;").arg(cssColor(style.differs), cssColor(style.differsFill));
     for (std::size_t i = 0; i < 3; ++i) {
         transpose_[i]->setEnabled(s.lines[i].written);
         code_[i]->setText(QString::fromStdString(code[i]));
         const bool book = s.lines[i].written && s.lines[i].transpose;
-        code_[i]->setStyleSheet(book ? QString() : QStringLiteral("color: #a31515; background: #fde3e1;"));
+        code_[i]->setStyleSheet(book ? QString() : changedCss);
     }
     result_ = run_transfer(s, kSeed);
     showTransferBadge(badge_, result_);
     QString text = QString::fromStdString(result_.message).toHtmlEscaped();
     if (!result_.pytorch_error.empty())
-        text += QStringLiteral("<br><span style='font-family:DejaVu Sans Mono; color:#a31515'>RuntimeError: %1</span>")
-                    .arg(QString::fromStdString(result_.pytorch_error).toHtmlEscaped());
+        text += QStringLiteral("<br><span style='font-family:DejaVu Sans Mono; color:%2'>RuntimeError: %1</span>")
+                    .arg(QString::fromStdString(result_.pytorch_error).toHtmlEscaped(), cssColor(style.differs));
     message_->setText(text);
 
     // The checkpoint's lines as the boxes write them: the split, then one assignment per part.
     const Gpt2Split split = split_c_attn(Tensor::zeros({1, 3}));
-    const auto html = [](const QString& line, bool changed) {
+    const auto html = [&changedCss](const QString& line, bool changed) {
         return QStringLiteral("<div style='white-space:pre;%2'>%1</div>")
-            .arg(line.toHtmlEscaped(), changed ? QStringLiteral("color:#a31515; background:#fde3e1") : QString());
+            .arg(line.toHtmlEscaped(), changed ? changedCss : QString());
     };
     QString gpt2Lines = html(QString::fromStdString(split.code[0]), false);
     for (std::size_t i = 0; i < 3; ++i) {

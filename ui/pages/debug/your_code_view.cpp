@@ -2,6 +2,7 @@
 
 #include "lessons/bugs.h"
 #include "model/recording_compare.h"
+#include "widgets/themed.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,8 +17,11 @@ namespace attnlab::ui {
 
 namespace {
 
-const QColor kDiverges(0xfd, 0xe3, 0xe1); // the same red and green as the injected-bug diff
-const QColor kSame(0xdc, 0xf5, 0xe0);
+// The tables' row tints: the same red and green as the injected-bug diff, from the table's palette.
+RenderStyle tableStyle(const QTableWidget* t)
+{
+    return RenderStyle::fromPalette(t->palette(), QPalette::Base);
+}
 
 QString shapeText(const Shape& s)
 {
@@ -41,12 +45,13 @@ QTableWidget* makeTable(const QStringList& headers, const QString& name)
 
 void setRow(QTableWidget* t, int row, const QStringList& cells, const QColor& fill)
 {
+    const RenderStyle style = tableStyle(t);
     for (int c = 0; c < cells.size(); ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
-        if (fill.isValid())
+        if (fill.isValid()) {
             item->setBackground(fill);
-        if (fill.isValid())
-            item->setForeground(QColor(0x20, 0x20, 0x20)); // readable on the pale fill in dark themes too
+            item->setForeground(style.readable(style.text, fill));
+        }
         t->setItem(row, c, item);
     }
 }
@@ -63,7 +68,6 @@ YourCodeView::YourCodeView(RecordingCompare* model, QWidget* parent) : QWidget(p
     message_ = new QLabel;
     message_->setObjectName(QStringLiteral("your-code-message"));
     message_->setWordWrap(true);
-    message_->setStyleSheet(QStringLiteral("color: #a31515;"));
     message_->hide();
     // Item views read their description from accessibleDescription, not from a tooltip.
     lines_ = makeTable({tr("line"), tr("your forward"), tr("what it holds")}, QStringLiteral("your-code-lines"));
@@ -93,11 +97,13 @@ YourCodeView::YourCodeView(RecordingCompare* model, QWidget* parent) : QWidget(p
     layout->addLayout(sideBySide, 1);
     layout->addWidget(summary_);
     connect(model_, &RecordingCompare::changed, this, &YourCodeView::refresh);
+    followPalette(this, [this] { refresh(); });
     refresh();
 }
 
 void YourCodeView::refresh()
 {
+    message_->setStyleSheet(QStringLiteral("color: %1;").arg(cssColor(styleFor(message_).differs)));
     message_->setVisible(!model_->error().isEmpty());
     message_->setText(model_->error());
     if (!model_->hasResult())
@@ -147,7 +153,7 @@ void YourCodeView::fillLines()
         const int row = lines_->rowCount();
         lines_->insertRow(row);
         setRow(lines_, row, {QString::number(line), text[i].mid(std::max(0, indent)), holds.join(QStringLiteral("; "))},
-               line == highlighted_ ? kDiverges : QColor());
+               line == highlighted_ ? tableStyle(lines_).differsFill : QColor());
     }
     lines_->resizeColumnToContents(0);
     lines_->resizeColumnToContents(1);
@@ -180,11 +186,12 @@ void YourCodeView::fillStages()
         const int row = stages_->rowCount();
         stages_->insertRow(row);
         setRow(stages_, row, {QString::fromStdString(s.stage), shapeText(s.shape), reached},
-               here ? kDiverges : (s.reach >= 0 ? kSame : QColor()));
+               here ? tableStyle(stages_).differsFill : (s.reach >= 0 ? tableStyle(stages_).sameFill : QColor()));
     }
     if (r.stages.empty() && r.first) { // no module takes the weights: the call itself diverges
         stages_->insertRow(0);
-        setRow(stages_, 0, {QStringLiteral("config"), QString(), tr("✗ first divergence")}, kDiverges);
+        setRow(stages_, 0, {QStringLiteral("config"), QString(), tr("✗ first divergence")},
+               tableStyle(stages_).differsFill);
     }
     stages_->resizeColumnsToContents();
 }

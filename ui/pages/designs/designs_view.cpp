@@ -4,6 +4,7 @@
 #include "model/equivalence_job.h"
 #include "render/head_colors.h"
 #include "model/session.h"
+#include "widgets/themed.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
@@ -52,6 +53,7 @@ DesignsView::DesignsView(Session* session, QWidget* parent) : QWidget(parent), s
         if (flags & ChangeFlag::Settings)
             refresh();
     });
+    followPalette(this, [this] { showEquivalence(); });
     refresh();
 }
 
@@ -130,8 +132,8 @@ void DesignsView::showEquivalence()
            "adding out_proj: %9.<br>")
             .arg(hd)
             .arg(QString::number(e->max_abs_diff, 'e', 2))
-            .arg(ok ? QStringLiteral("<span style='color:#1a7f37'>✓ equal</span>")
-                    : QStringLiteral("<span style='color:#be1e1e'>✗ differ</span>"))
+            .arg(ok ? QStringLiteral("<span style='color:%1'>✓ equal</span>").arg(cssColor(styleFor(this).same))
+                    : QStringLiteral("<span style='color:%1'>✗ differ</span>").arg(cssColor(styleFor(this).differs)))
             .arg(kEquivalenceTolerance)
             .arg(spec.batch)
             .arg(spec.num_tokens)
