@@ -6,6 +6,7 @@
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
+#include "shell/screen_fit.h"
 #include "widgets/config_panel.h"
 #include "model/presets.h"
 #include "model/session_file.h"
@@ -116,6 +117,11 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     while (column && !qobject_cast<QScrollArea*>(column))
         column = column->parentWidget();
     presentation_->setSidePanel(column);
+    presentation_->setSidePanelNeeded(session_->hasErrors());
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Diagnostics)
+            presentation_->setSidePanelNeeded(session_->hasErrors());
+    });
     lessons_ = new LessonsPanel(session_, window_);
     dock_ = new QDockWidget(tr("Guided lessons"), window_);
     dock_->setObjectName(QStringLiteral("lessons-dock"));
@@ -135,9 +141,12 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     buildMenus();
 
     const bool batch = batchRun(parser);
+    fitToScreen(window_); // the designed size where the screen has room for it, else the screen's room
     if (!batch) {
+        // A geometry remembered on a larger monitor is brought within this one.
         window_->restoreGeometry(settings()->value(QStringLiteral("window/geometry")).toByteArray());
         window_->restoreState(settings()->value(QStringLiteral("window/state")).toByteArray());
+        keepOnScreen(window_);
         connect(qApp, &QApplication::aboutToQuit, this,
                 [this] { rememberState(*window_, *session_, !presentation_->presenting()); });
     }
@@ -163,6 +172,15 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         compare_->openRecording(parser.value(QStringLiteral("compare")), false);
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
+    // Once the window is up its frame is known, and opening the lessons dock may have asked for more
+    // width than the screen has: bring it back within the screen (a full-screen window is the screen).
+    const auto withinScreen = [this] {
+        if (!(window_->windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized)))
+            keepOnScreen(window_);
+    };
+    QTimer::singleShot(0, this, withinScreen);
+    connect(dock_, &QDockWidget::visibilityChanged, this,
+            [this, withinScreen](bool) { QTimer::singleShot(0, this, withinScreen); });
     if (parser.isSet(QStringLiteral("save-session")))
         saveSessionWhenComputed(parser.value(QStringLiteral("save-session")),
                                 !parser.isSet(QStringLiteral("screenshot")));
