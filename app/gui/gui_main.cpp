@@ -247,8 +247,11 @@ int main(int argc, char** argv)
         window.tradeoffsView()->showMeasured();
         window.tradeoffsView()->timing()->measure();
     }
+    // Settings in error from the start are the picture's subject: a pass of the preset's settings
+    // still running when --call replaced them may end refused by the engine, which is no reason to stop.
+    const bool startsInError = session.hasErrors();
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
-        if (!screenshot.isEmpty() && (flags & ChangeFlag::Diagnostics) && !session.busy())
+        if (!screenshot.isEmpty() && !startsInError && (flags & ChangeFlag::Diagnostics) && !session.busy())
             for (const auto& d : session.diagnostics())
                 if (d.code == "engine")
                     refuse(QString::fromStdString(d.message));

@@ -8,6 +8,7 @@
 #include "shell/presentation.h"
 #include "shell/screen_fit.h"
 #include "widgets/config_panel.h"
+#include "widgets/diagnostics_panel.h"
 #include "model/presets.h"
 #include "model/session_file.h"
 #include "model/undo_commands.h"
@@ -118,9 +119,20 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         column = column->parentWidget();
     presentation_->setSidePanel(column);
     presentation_->setSidePanelNeeded(session_->hasErrors());
-    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
-        if (flags & ChangeFlag::Diagnostics)
-            presentation_->setSidePanelNeeded(session_->hasErrors());
+    // What is wrong sits under the spin boxes, below the fold of a 720-pixel screen: bring it into
+    // view once the cards are laid out.
+    const auto showDiagnostics = [this, column] {
+        auto* area = qobject_cast<QScrollArea*>(column);
+        auto* panel = window_->findChild<DiagnosticsPanel*>();
+        if (area && panel && session_->hasErrors())
+            area->ensureWidgetVisible(panel, 0, 8);
+    };
+    QTimer::singleShot(0, this, showDiagnostics);
+    connect(session_, &Session::changed, this, [this, showDiagnostics](ChangeFlags flags) {
+        if (!(flags & ChangeFlag::Diagnostics))
+            return;
+        presentation_->setSidePanelNeeded(session_->hasErrors());
+        QTimer::singleShot(0, this, showDiagnostics);
     });
     lessons_ = new LessonsPanel(session_, window_);
     dock_ = new QDockWidget(tr("Guided lessons"), window_);
