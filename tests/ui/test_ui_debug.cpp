@@ -90,7 +90,8 @@ private Q_SLOTS:
         QVERIFY(debug_->isVisible());
         tabs->setCurrentIndex(0);
         QCOMPARE(session_->view(), ViewMode::Stepper);
-        tabs->setCurrentWidget(debug_);
+        tabs->setCurrentIndex(2); // the Debugging tab
+        QVERIFY(tabs->currentWidget()->isAncestorOf(debug_));
         QCOMPARE(session_->view(), ViewMode::Debug);
     }
 
