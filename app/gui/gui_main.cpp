@@ -130,15 +130,10 @@ int main(int argc, char** argv)
     session.applyPreset(*preset);
     if (const QString refused = applyStartupState(parser, session); !refused.isEmpty())
         refuse(refused);
-    if (parser.isSet("call")) {
-        const std::string call = parser.value("call").toStdString();
-        const ParsedCall parsed = parse_call(call);
-        if (!parsed.ok())
-            refuse(QStringLiteral("--call: %1 (column %2)")
-                       .arg(QString::fromStdString(parsed.error->message))
-                       .arg(parsed.error->column + 1));
+    // A call that does not parse, or parses into settings that do not validate, is what the app is
+    // built to explain: it goes to the call line as if typed there, and the window opens on its message.
+    if (parser.isSet("call"))
         session.setCallText(parser.value("call"));
-    }
     std::int64_t batch = session.batch(), tokens = session.numTokens();
     if (parser.isSet("batch"))
         batch = positiveOption(parser, "batch");
@@ -149,11 +144,8 @@ int main(int argc, char** argv)
         refuse(refused);
     if (const QString refused = applyStartupText(parser, session); !refused.isEmpty())
         refuse(refused);
-    for (const auto& d : session.diagnostics())
-        if (d.severity == Severity::Error)
-            refuse(QString::fromStdString(d.message));
 
-    if (parser.isSet("stage")) {
+    if (parser.isSet("stage") && !session.hasErrors()) { // settings in error have no stages yet to name
         const auto names = stage_names(session.config(), session.training() && session.config().dropout > 0);
         QStringList valid;
         for (const auto& n : names)
@@ -220,14 +212,15 @@ int main(int argc, char** argv)
                                                           : DebugSection::Transfer);
     }
 
-    MainWindow window(&session);
-    window.resize(1600, 1000);
+    MainWindow window(&session); // AppShell sizes it to the screen
     const QString screenshot = parser.value("screenshot");
     constexpr int kPaintSettleMs = 250;
     // The picture is taken once the trace is in and, when the comparison view is shown, its equivalence
     // check too (it runs on a worker of its own). Queued, so the views have taken the change first.
+    // Settings with an error compute nothing: the picture is then of the window showing why.
+    const auto computed = [&] { return !session.busy() && (session.trace() || session.hasErrors()); };
     const auto shootWhenReady = [&] {
-        if (screenshot.isEmpty() || session.busy() || !session.trace())
+        if (screenshot.isEmpty() || !computed())
             return;
         if (window.designsView()->isVisible() && window.designsView()->computing())
             return;
@@ -236,7 +229,7 @@ int main(int argc, char** argv)
         // The computation is done; the views still lay out and paint what it changed (slowly under the
         // sanitizers), so the picture is taken once that has settled.
         QTimer::singleShot(kPaintSettleMs, &window, [&] {
-            if (session.busy() || (window.designsView()->isVisible() && window.designsView()->computing()))
+            if (!computed() || (window.designsView()->isVisible() && window.designsView()->computing()))
                 return; // something new started meanwhile: its end calls again
             QPixmap picture = window.grab();
             if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
@@ -252,7 +245,7 @@ int main(int argc, char** argv)
         });
     };
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
-        if (flags & ChangeFlag::Trace)
+        if ((flags & ChangeFlag::Trace) || ((flags & ChangeFlag::Diagnostics) && session.hasErrors()))
             shootWhenReady();
     });
     QObject::connect(window.designsView()->equivalenceJob(), &EquivalenceJob::finished, &window, shootWhenReady);
@@ -261,8 +254,11 @@ int main(int argc, char** argv)
         window.tradeoffsView()->showMeasured();
         window.tradeoffsView()->timing()->measure();
     }
+    // Settings in error from the start are the picture's subject: a pass of the preset's settings
+    // still running when --call replaced them may end refused by the engine, which is no reason to stop.
+    const bool startsInError = session.hasErrors();
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
-        if (!screenshot.isEmpty() && (flags & ChangeFlag::Diagnostics) && !session.busy())
+        if (!screenshot.isEmpty() && !startsInError && (flags & ChangeFlag::Diagnostics) && !session.busy())
             for (const auto& d : session.diagnostics())
                 if (d.code == "engine")
                     refuse(QString::fromStdString(d.message));
@@ -271,5 +267,7 @@ int main(int argc, char** argv)
     if (theme)
         shell.presentation()->useForThisRun(*theme);
     window.show();
+    if (session.hasErrors()) // nothing will be computed, so no change will come to take the picture
+        QTimer::singleShot(0, &window, shootWhenReady);
     return QApplication::exec();
 }

@@ -6,7 +6,9 @@
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
+#include "shell/screen_fit.h"
 #include "widgets/config_panel.h"
+#include "widgets/diagnostics_panel.h"
 #include "model/presets.h"
 #include "model/session_file.h"
 #include "model/undo_commands.h"
@@ -116,6 +118,22 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     while (column && !qobject_cast<QScrollArea*>(column))
         column = column->parentWidget();
     presentation_->setSidePanel(column);
+    presentation_->setSidePanelNeeded(session_->hasErrors());
+    // What is wrong sits under the spin boxes, below the fold of a 720-pixel screen: bring it into
+    // view once the cards are laid out.
+    const auto showDiagnostics = [this, column] {
+        auto* area = qobject_cast<QScrollArea*>(column);
+        auto* panel = window_->findChild<DiagnosticsPanel*>();
+        if (area && panel && session_->hasErrors())
+            area->ensureWidgetVisible(panel, 0, 8);
+    };
+    QTimer::singleShot(0, this, showDiagnostics);
+    connect(session_, &Session::changed, this, [this, showDiagnostics](ChangeFlags flags) {
+        if (!(flags & ChangeFlag::Diagnostics))
+            return;
+        presentation_->setSidePanelNeeded(session_->hasErrors());
+        QTimer::singleShot(0, this, showDiagnostics);
+    });
     lessons_ = new LessonsPanel(session_, window_);
     dock_ = new QDockWidget(tr("Guided lessons"), window_);
     dock_->setObjectName(QStringLiteral("lessons-dock"));
@@ -135,9 +153,12 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     buildMenus();
 
     const bool batch = batchRun(parser);
+    fitToScreen(window_); // the designed size where the screen has room for it, else the screen's room
     if (!batch) {
+        // A geometry remembered on a larger monitor is brought within this one.
         window_->restoreGeometry(settings()->value(QStringLiteral("window/geometry")).toByteArray());
         window_->restoreState(settings()->value(QStringLiteral("window/state")).toByteArray());
+        keepOnScreen(window_);
         connect(qApp, &QApplication::aboutToQuit, this,
                 [this] { rememberState(*window_, *session_, !presentation_->presenting()); });
     }
@@ -163,6 +184,15 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         compare_->openRecording(parser.value(QStringLiteral("compare")), false);
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
+    // Once the window is up its frame is known, and opening the lessons dock may have asked for more
+    // width than the screen has: bring it back within the screen (a full-screen window is the screen).
+    const auto withinScreen = [this] {
+        if (!(window_->windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized)))
+            keepOnScreen(window_);
+    };
+    QTimer::singleShot(0, this, withinScreen);
+    connect(dock_, &QDockWidget::visibilityChanged, this,
+            [this, withinScreen](bool) { QTimer::singleShot(0, this, withinScreen); });
     if (parser.isSet(QStringLiteral("save-session")))
         saveSessionWhenComputed(parser.value(QStringLiteral("save-session")),
                                 !parser.isSet(QStringLiteral("screenshot")));

@@ -63,13 +63,28 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFixedWidth(370);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setObjectName(QStringLiteral("settings-column"));
 
     tabs_ = new ViewTabs;
-    tabs_->addTab(stepper_, tr("① Step through the forward pass"));
-    tabs_->addTab(heatmaps_, tr("② Attention heatmaps, per head"));
-    tabs_->addTab(debug_, tr("③ Debugging"));
-    tabs_->addTab(designs_, tr("④ Wrapper vs integrated"));
-    tabs_->addTab(tradeoffs_, tr("⑤ Heads: the trade-offs"));
+    const std::pair<QWidget*, ViewMode> pages[] = {{stepper_, ViewMode::Stepper},
+                                                   {heatmaps_, ViewMode::Heatmaps},
+                                                   {debug_, ViewMode::Debug},
+                                                   {designs_, ViewMode::Designs},
+                                                   {tradeoffs_, ViewMode::Tradeoffs}};
+    const QString titles[] = {tr("① Step through the forward pass"), tr("② Attention heatmaps, per head"),
+                              tr("③ Debugging"), tr("④ Wrapper vs integrated"), tr("⑤ Heads: the trade-offs")};
+    for (int i = 0; i < 5; ++i) {
+        // On a 1280×720 projector with presentation type a page can be larger than its room: it
+        // scrolls instead of pushing the window past the screen or cutting off what it shows.
+        auto* area = new QScrollArea;
+        area->setObjectName(QStringLiteral("page-scroll"));
+        area->setWidget(pages[i].first);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setProperty("viewMode", static_cast<int>(pages[i].second));
+        pages[i].first->setProperty("viewMode", static_cast<int>(pages[i].second));
+        tabs_->addTab(area, titles[i]);
+    }
     // A tab's tooltip is its accessible description; Ctrl+PageDown/PageUp switch tabs from anywhere.
     tabs_->setTabToolTip(0, tr("Stage by stage: the shape, the book's line of code and the values (Ctrl+PageDown: "
                                "next view)."));
@@ -77,11 +92,6 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     tabs_->setTabToolTip(2, tr("The argument contract, injected bugs, weight transfer, and your own code."));
     tabs_->setTabToolTip(3, tr("The same attention as a wrapper of heads and as one integrated module."));
     tabs_->setTabToolTip(4, tr("What more or fewer heads cost, counted and measured."));
-    stepper_->setProperty("viewMode", static_cast<int>(ViewMode::Stepper));
-    heatmaps_->setProperty("viewMode", static_cast<int>(ViewMode::Heatmaps));
-    debug_->setProperty("viewMode", static_cast<int>(ViewMode::Debug));
-    designs_->setProperty("viewMode", static_cast<int>(ViewMode::Designs));
-    tradeoffs_->setProperty("viewMode", static_cast<int>(ViewMode::Tradeoffs));
     tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
     connect(tabs_, &QTabWidget::currentChanged, session_, [this](int i) {
         session_->setView(static_cast<ViewMode>(tabs_->widget(i)->property("viewMode").toInt()));
@@ -94,10 +104,11 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     callRow->addWidget(callLine_, 1);
     auto* right = new QVBoxLayout;
     right->addLayout(callRow);
+    auto* central = new QWidget;
+    right->addWidget(new CallErrorLabel(session_, central)); // a parent first: it shows and hides itself
     right->addWidget(new TextInputPanel(session_));
     right->addWidget(tabs_, 1);
 
-    auto* central = new QWidget;
     auto* layout = new QHBoxLayout(central);
     layout->addWidget(scroll);
     layout->addLayout(right, 1);

@@ -158,7 +158,7 @@ void PresentationMode::setPresenting(bool on)
         window_->setWindowState(stateBefore_ | Qt::WindowFullScreen);
         if (sidePanel_) {
             sidePanelWasVisible_ = !sidePanel_->isHidden();
-            sidePanel_->hide();
+            sidePanel_->setVisible(sidePanelNeeded_);
         }
     } else {
         window_->setWindowState(stateBefore_ & ~Qt::WindowFullScreen);
@@ -166,6 +166,13 @@ void PresentationMode::setPresenting(bool on)
             sidePanel_->setVisible(sidePanelWasVisible_);
     }
     applyFont();
+}
+
+void PresentationMode::setSidePanelNeeded(bool needed)
+{
+    sidePanelNeeded_ = needed;
+    if (presenting_ && sidePanel_)
+        sidePanel_->setVisible(needed);
 }
 
 void PresentationMode::setZoom(double zoom)

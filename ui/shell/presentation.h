@@ -38,6 +38,9 @@ public:
     // A column hidden while presenting, so the stage and the heatmaps get the whole projector
     // (the call line above them still says every setting).
     void setSidePanel(QWidget* panel) { sidePanel_ = panel; }
+    // While the settings are in error the side panel holds what is wrong and its fixes: it stays in
+    // view while presenting, and goes again once the settings are fixed.
+    void setSidePanelNeeded(bool needed);
 
     bool presenting() const { return presenting_; }
     void setPresenting(bool on);
@@ -62,6 +65,7 @@ private:
     QShortcut* escape_;
     QWidget* sidePanel_ = nullptr;
     bool sidePanelWasVisible_ = true;
+    bool sidePanelNeeded_ = false;
     int basePx_;
     double zoom_ = 1.0;
     bool presenting_ = false;

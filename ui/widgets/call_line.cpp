@@ -100,3 +100,37 @@ bool CallLine::event(QEvent* event)
 }
 
 } // namespace attnlab::ui
+
+namespace attnlab::ui {
+
+CallErrorLabel::CallErrorLabel(Session* session, QWidget* parent) : QLabel(parent), session_(session)
+{
+    setObjectName(QStringLiteral("call-error"));
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setStyleHint(QFont::Monospace);
+    setFont(mono); // the caret lines up only in a fixed-width face
+    setTextFormat(Qt::PlainText);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    setStyleSheet(QStringLiteral("QLabel { border-left: 6px solid #c0392b; padding: 4px 8px; }"));
+    setAccessibleName(tr("Call error"));
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Settings | ChangeFlag::Diagnostics))
+            refresh();
+    });
+    refresh();
+}
+
+void CallErrorLabel::refresh()
+{
+    const auto& error = session_->callError();
+    if (!error) {
+        hide();
+        clear();
+        return;
+    }
+    setText(QString::fromStdString(error->with_caret(session_->callText().toStdString())));
+    setAccessibleDescription(QString::fromStdString(error->message));
+    show();
+}
+
+} // namespace attnlab::ui

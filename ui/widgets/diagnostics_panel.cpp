@@ -3,6 +3,7 @@
 #include "widgets/themed.h"
 
 #include "model/session.h"
+#include "widgets/flow_layout.h"
 
 #include <QFrame>
 #include <QHBoxLayout>
@@ -45,7 +46,7 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
     message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(message);
     if (!d.fixes.empty()) {
-        auto* row = new QHBoxLayout;
+        auto* row = new FlowLayout; // wraps: a d_out with many divisors offers many fixes
         for (const Fix& fix : d.fixes) {
             auto* button =
                 new QPushButton(QStringLiteral("%1 = %2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
@@ -55,7 +56,6 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
             QObject::connect(button, &QPushButton::clicked, session, [session, fix] { session->applyFix(fix); });
             row->addWidget(button);
         }
-        row->addStretch(1);
         layout->addLayout(row);
     }
     return frame;

@@ -3,6 +3,7 @@
 #include "gpt/gpt_input.h"
 #include "gpt/model_paths.h"
 #include "tensor/error.h"
+#include "widgets/flow_layout.h"
 #include "widgets/token_chips.h"
 
 #include <QCheckBox>
@@ -47,15 +48,19 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     chips_->setAccessibleName(tr("Tokens of the sentence"));
     chips_->setFocusPolicy(Qt::TabFocus); // a screen reader's user reaches the tokens and hears them
 
-    auto* row = new QHBoxLayout;
-    row->setContentsMargins(0, 0, 0, 0);
+    // The choices wrap and the sentence about them goes under them when the window is narrow (a
+    // 1280-pixel projector with the lessons dock open): in one row they made the window wider than it.
+    auto* row = new FlowLayout;
     row->addWidget(enabled_);
     row->addWidget(variant_);
     row->addWidget(layer_);
-    row->addWidget(about_, 1);
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addLayout(row);
+    top->addWidget(about_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(row);
+    layout->addLayout(top);
     layout->addWidget(text_);
     layout->addWidget(chips_);
 

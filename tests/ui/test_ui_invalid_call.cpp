@@ -1,0 +1,174 @@
+// An invalid call opens (issue 16): `attention-lab --call C` with a call that does not validate, or
+// does not even parse, opens the window on what is wrong (exit 0, and --screenshot takes the
+// picture); only a bad option or an unreadable file stops it starting (one sentence, exit 1). The
+// window, given the call as gui_main gives it, shows it in the call line, the caret message under
+// it when it does not parse, and the diagnostics with their fixes when it does.
+#include "call/call_parser.h"
+#include "model/session.h"
+#include "shell/main_window.h"
+#include "widgets/call_line.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QImage>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString stderrText;
+};
+
+Run runGui(const QStringList& arguments)
+{
+    QProcess gui;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    gui.setProcessEnvironment(env);
+    gui.start(QStringLiteral(ATTNLAB_GUI_PATH), arguments);
+    if (!gui.waitForFinished(120000)) {
+        gui.kill();
+        gui.waitForFinished();
+        return {};
+    }
+    return {gui.exitStatus() == QProcess::NormalExit ? gui.exitCode() : -1,
+            QString::fromUtf8(gui.readAllStandardError())};
+}
+
+void addCallRows()
+{
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<bool>("parses");
+    QTest::addColumn<QString>("says"); // a word of the diagnostic or of the caret message
+    QTest::newRow("d_out not divisible by num_heads")
+        << "MultiHeadAttention(768, 770, 1024, 0.0, 12)" << true << "cannot be split evenly";
+    QTest::newRow("context_length 0") << "MultiHeadAttention(768, 768, 0, 0.0, 12)" << true << "context_length";
+    QTest::newRow("dropout 1.5") << "MultiHeadAttention(768, 768, 1024, 1.5, 12)" << true << "dropout";
+    QTest::newRow("num_heads 0") << "MultiHeadAttention(768, 768, 1024, 0.0, 0)" << true << "num_heads";
+    QTest::newRow("missing argument") << "MultiHeadAttention(768, 768, , 0.0, 12)" << false << "^";
+    QTest::newRow("unclosed call") << "MultiHeadAttention(768, 768, 1024, 0.0, 12" << false << "^";
+    QTest::newRow("unknown class") << "Attention(3, 2)" << false << "^";
+    QTest::newRow("valid") << "MultiHeadAttention(768, 768, 1024, 0.0, 12)" << true << "";
+}
+
+} // namespace
+
+class TestUiInvalidCall : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void theWindowShowsTheCallAndWhatIsWrong_data() { addCallRows(); }
+
+    void theWindowShowsTheCallAndWhatIsWrong()
+    {
+        QFETCH(QString, call);
+        QFETCH(bool, parses);
+        QFETCH(QString, says);
+        QCOMPARE(parse_call(call.toStdString()).ok(), parses); // the row is what it claims to be
+        Session session;
+        session.setCallText(call); // what gui_main does with --call
+        MainWindow window(&session);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        auto* line = window.findChild<CallLine*>(QStringLiteral("call-line"));
+        QVERIFY(line);
+        QCOMPARE(line->text(), call);
+        auto* caret = window.findChild<QLabel*>(QStringLiteral("call-error"));
+        QVERIFY(caret);
+        QCOMPARE(caret->isVisible(), !parses);
+        if (!parses) {
+            // The message, the call, and a caret under the column the parser stopped at.
+            const auto error = parse_call(call.toStdString()).error;
+            const QStringList lines = caret->text().split(QLatin1Char('\n'));
+            QCOMPARE(lines.size(), 3);
+            QCOMPARE(lines[0], QString::fromStdString(error->message));
+            QCOMPARE(lines[1], call);
+            QCOMPARE(lines[2].indexOf(QLatin1Char('^')), static_cast<int>(error->column));
+        }
+
+        int fixes = 0;
+        for (const auto& d : session.diagnostics())
+            fixes += static_cast<int>(d.fixes.size());
+        if (says.isEmpty()) {
+            QVERIFY(!session.hasErrors());
+            QVERIFY(window.findChild<QLabel*>(QStringLiteral("diagnostics-ok")));
+            return;
+        }
+        QVERIFY(session.hasErrors());
+        bool found = false;
+        for (const auto& d : session.diagnostics()) {
+            if (d.severity != Severity::Error)
+                continue;
+            auto* card = window.findChild<QWidget*>(QString::fromStdString("diagnostic-" + d.code));
+            QVERIFY2(card && card->isVisible(), d.code.c_str());
+            found = found || QString::fromStdString(d.message).contains(says) || caret->text().contains(says);
+        }
+        QVERIFY2(found, qPrintable(says));
+        int buttons = 0;
+        for (auto* b : window.findChildren<QPushButton*>())
+            buttons += b->objectName().startsWith(QLatin1String("fix-")) && b->isVisible();
+        QCOMPARE(buttons, fixes);
+        if (call.contains(QLatin1String("770"))) // the example of the issue: each fix is a button
+            QVERIFY(window.findChild<QPushButton*>(QStringLiteral("fix-d_out-768")));
+    }
+
+    void theAppOpensOnAnInvalidCall_data() { addCallRows(); }
+
+    // The real program: it starts, takes the picture of what it shows, and exits 0.
+    void theAppOpensOnAnInvalidCall()
+    {
+        QFETCH(QString, call);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("shot.png"));
+        const Run run = runGui({QStringLiteral("--call"), call, QStringLiteral("--tokens"), QStringLiteral("8"),
+                                QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stderrText));
+        const QImage picture(png);
+        QVERIFY(!picture.isNull());
+        QVERIFY(picture.width() >= 640 && picture.height() >= 480);
+    }
+
+    void onlyBadOptionsAndUnreadableFilesStopIt_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("says");
+        const QString valid = QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)");
+        QTest::newRow("--tokens not a number") << QStringList{"--call", valid, "--tokens", "many"} << "--tokens";
+        QTest::newRow("--tokens 0") << QStringList{"--call", valid, "--tokens", "0"} << "--tokens";
+        QTest::newRow("unknown view") << QStringList{"--view", "gallery"} << "--view";
+        QTest::newRow("unknown preset") << QStringList{"--preset", "gpt5"} << "preset";
+        QTest::newRow("--preset and --call") << QStringList{"--preset", "book", "--call", valid} << "either";
+        QTest::newRow("unreadable session file")
+            << QStringList{"--open", "/nonexistent/lesson.attnlab.json"} << "lesson.attnlab.json";
+        QTest::newRow("unknown option") << QStringList{"--colour", "red"} << "colour";
+    }
+
+    void onlyBadOptionsAndUnreadableFilesStopIt()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const Run run = runGui(arguments + QStringList{"--screenshot", dir.filePath(QStringLiteral("never.png"))});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.stderrText.contains(says), qPrintable(run.stderrText));
+        // One sentence (the platform may add warnings of its own on other lines).
+        QStringList said;
+        for (const QString& line : run.stderrText.split(QLatin1Char('\n')))
+            if (line.startsWith(QLatin1String("attention-lab:")) || line.startsWith(QLatin1String("Unknown option")))
+                said << line;
+        QVERIFY2(said.size() == 1 && said.front().endsWith(QLatin1Char('.')), qPrintable(run.stderrText));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("never.png"))));
+    }
+};
+
+QTEST_MAIN(TestUiInvalidCall)
+#include "test_ui_invalid_call.moc"

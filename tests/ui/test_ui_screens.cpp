@@ -1,0 +1,419 @@
+// The screens classrooms have (issue 16): a 1280×720 projector, a 1366×768 laptop and a 1920×1080
+// monitor, given to the offscreen platform as three screens side by side (its configfile). On each,
+// with and without presentation mode and the lessons dock, on every page: the window stays within the
+// screen (presentation fills it exactly), and what the page shows (the shape diagram and its badges,
+// the diagnostics' fixes, buttons and labels) is inside the window, or reachable by scrolling.
+#include "common/session_fixtures.h"
+#include "model/presets.h"
+#include "model/session.h"
+#include "shell/app_shell.h"
+#include "shell/lessons_panel.h"
+#include "shell/main_window.h"
+#include "shell/presentation.h"
+#include "shell/screen_fit.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QPainter>
+#include <QPicture>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+using testing::idle;
+
+namespace {
+
+const QSize kScreens[] = {{1280, 720}, {1366, 768}, {1920, 1080}};
+
+QString sizeName(QSize s)
+{
+    return QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
+}
+
+QScreen* screenOfSize(QSize size)
+{
+    for (QScreen* s : QGuiApplication::screens())
+        if (s->geometry().size() == size)
+            return s;
+    return nullptr;
+}
+
+QString describe(const QWidget* w)
+{
+    QString name = w->objectName().isEmpty() ? QString::fromLatin1(w->metaObject()->className()) : w->objectName();
+    if (const auto* label = qobject_cast<const QLabel*>(w))
+        name += QStringLiteral(" '%1'").arg(label->text().left(40));
+    if (const auto* button = qobject_cast<const QAbstractButton*>(w))
+        name += QStringLiteral(" '%1'").arg(button->text().left(40));
+    return name;
+}
+
+// Empty when `w` can be seen whole: scrolled into view in each scroll area around it, its rectangle
+// lies inside every ancestor up to the window (a child outside its parent is cut off). A widget
+// larger than a scroll area's viewport counts when it is as wide as the viewport allows and its
+// top-left corner shows, since the rest is then reachable by scrolling.
+QString clippedReason(QWidget* w, QWidget* window)
+{
+    for (QWidget* p = w->parentWidget(); p && p != window; p = p->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(p)) {
+            area->ensureWidgetVisible(w, 0, 0);
+            if (area->widget() && area->widget()->isAncestorOf(w)) { // larger than the viewport: its start
+                const QPoint at = w->mapTo(area->widget(), QPoint(0, 0));
+                area->ensureVisible(at.x(), at.y(), 0, 0);
+            }
+        }
+    QRect r(QPoint(0, 0), w->size()); // what is left of w to see, in the coordinates of `child`'s parent
+    for (QWidget *child = w, *p = w->parentWidget(); p; child = p, p = p->parentWidget()) {
+        r.translate(child->pos());
+        auto* scrolling = p->parentWidget() ? qobject_cast<QAbstractScrollArea*>(p->parentWidget()) : nullptr;
+        if (scrolling && !qobject_cast<QScrollArea*>(scrolling) && scrolling->viewport() == p)
+            return {}; // a cell widget of an item view: the view scrolls to it
+        const bool viewport = scrolling && scrolling->viewport() == p;
+        const bool inside = viewport
+                                ? p->rect().contains(r.topLeft()) &&
+                                      (p->rect().contains(r) || r.width() >= p->width() || r.height() >= p->height())
+                                : p->rect().contains(r);
+        if (!inside)
+            return QStringLiteral("%1 at (%2,%3) %4x%5 lies outside %6 (%7x%8)")
+                .arg(describe(w))
+                .arg(r.x())
+                .arg(r.y())
+                .arg(r.width())
+                .arg(r.height())
+                .arg(describe(p))
+                .arg(p->width())
+                .arg(p->height());
+        if (viewport)
+            r = r.intersected(p->rect()); // the rest is reached by scrolling
+        if (p == window)
+            break;
+    }
+    return {};
+}
+
+// Every visible label with text and every visible button of `page`, and the shape diagram.
+QList<QWidget*> shownWidgets(QWidget* page)
+{
+    QList<QWidget*> out;
+    for (QWidget* w : page->findChildren<QWidget*>()) {
+        if (!w->isVisible() || w->width() <= 0)
+            continue;
+        const auto* label = qobject_cast<QLabel*>(w);
+        if ((label && !label->text().isEmpty()) || qobject_cast<QAbstractButton*>(w) ||
+            w->objectName() == QLatin1String("shape-diagram"))
+            out << w;
+    }
+    return out;
+}
+
+struct Setup {
+    Session session;
+    MainWindow window{&session};
+    QCommandLineParser parser;
+    std::unique_ptr<AppShell> shell;
+
+    Setup(QScreen* screen, const QString& call)
+    {
+        if (call.isEmpty())
+            session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        else
+            session.setCallText(call);
+        window.setScreen(screen);
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")}); // no remembered geometry
+        parser.parse({"attention-lab", "--screenshot", "x.png"});
+        shell = std::make_unique<AppShell>(&window, &session, parser);
+    }
+    ~Setup() { shell->presentation()->setPresenting(false); } // the type size is the application's
+};
+
+} // namespace
+
+class TestUiScreens : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab")).clear();
+        for (QSize s : kScreens)
+            QVERIFY2(screenOfSize(s),
+                     qPrintable(QStringLiteral("no %1 screen: was the configfile read?").arg(sizeName(s))));
+    }
+
+    void fittedGeometry_data()
+    {
+        QTest::addColumn<QSize>("preferred");
+        QTest::addColumn<QRect>("available");
+        QTest::addColumn<QMargins>("frame");
+        QTest::addColumn<QRect>("expected");
+        const QSize designed = kDesignedWindowSize;
+        QTest::newRow("1280x720 projector")
+            << designed << QRect(0, 0, 1280, 720) << QMargins() << QRect(0, 0, 1280, 720);
+        QTest::newRow("1366x768 laptop, 32 px panel at the top")
+            << designed << QRect(0, 32, 1366, 736) << QMargins() << QRect(0, 32, 1366, 736);
+        QTest::newRow("1920x1080 monitor: designed size, centred")
+            << designed << QRect(0, 0, 1920, 1080) << QMargins() << QRect(160, 40, 1600, 1000);
+        QTest::newRow("second monitor right of the first")
+            << designed << QRect(1920, 0, 1920, 1080) << QMargins() << QRect(2080, 40, 1600, 1000);
+        QTest::newRow("title bar and borders taken off the room")
+            << designed << QRect(0, 0, 1366, 768) << QMargins(4, 30, 4, 4) << QRect(4, 30, 1358, 734);
+        QTest::newRow("only the height too small")
+            << designed << QRect(0, 0, 1680, 900) << QMargins() << QRect(40, 0, 1600, 900);
+        QTest::newRow("a small dialog-sized preference stays small")
+            << QSize(400, 300) << QRect(0, 0, 1280, 720) << QMargins() << QRect(440, 210, 400, 300);
+    }
+
+    void fittedGeometry()
+    {
+        QFETCH(QSize, preferred);
+        QFETCH(QRect, available);
+        QFETCH(QMargins, frame);
+        QFETCH(QRect, expected);
+        const QRect got = fittedWindowGeometry(preferred, available, frame);
+        QCOMPARE(got, expected);
+        QVERIFY(available.contains(got.marginsAdded(frame)));
+    }
+
+    void keptWithin_data()
+    {
+        QTest::addColumn<QRect>("remembered");
+        QTest::addColumn<QRect>("available");
+        QTest::addColumn<QRect>("expected");
+        QTest::newRow("already inside: untouched")
+            << QRect(100, 50, 800, 600) << QRect(0, 0, 1280, 720) << QRect(100, 50, 800, 600);
+        QTest::newRow("from a 1920 monitor onto a 1280 projector")
+            << QRect(160, 40, 1600, 1000) << QRect(0, 0, 1280, 720) << QRect(0, 0, 1280, 720);
+        QTest::newRow("hanging off the right edge: moved back")
+            << QRect(1000, 100, 800, 500) << QRect(0, 0, 1366, 768) << QRect(566, 100, 800, 500);
+        QTest::newRow("above a top panel: moved down")
+            << QRect(10, 0, 800, 500) << QRect(0, 32, 1366, 736) << QRect(10, 32, 800, 500);
+        QTest::newRow("grown by a dock past the screen")
+            << QRect(0, 0, 1836, 1000) << QRect(0, 0, 1600, 1000) << QRect(0, 0, 1600, 1000);
+    }
+
+    void keptWithin()
+    {
+        QFETCH(QRect, remembered);
+        QFETCH(QRect, available);
+        QFETCH(QRect, expected);
+        QCOMPARE(attnlab::ui::keptWithin(remembered, available), expected);
+    }
+
+    void windowFitsAndPagesShowEverything_data()
+    {
+        QTest::addColumn<QSize>("screenSize");
+        QTest::addColumn<int>("page");
+        QTest::addColumn<bool>("presenting");
+        QTest::addColumn<bool>("dock");
+        const char* pages[] = {"stepper", "heatmaps", "debug", "designs", "tradeoffs"};
+        for (QSize s : kScreens)
+            for (int page = 0; page < 5; ++page)
+                for (bool presenting : {false, true})
+                    for (bool dock : {false, true})
+                        QTest::addRow("%s %s%s%s", qPrintable(sizeName(s)), pages[page],
+                                      presenting ? " presenting" : "", dock ? " lessons dock" : "")
+                            << s << page << presenting << dock;
+    }
+
+    void windowFitsAndPagesShowEverything()
+    {
+        QFETCH(QSize, screenSize);
+        QFETCH(int, page);
+        QFETCH(bool, presenting);
+        QFETCH(bool, dock);
+        QScreen* screen = screenOfSize(screenSize);
+        Setup s(screen, {});
+        s.session.setView(static_cast<ViewMode>(page));
+        s.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&s.window));
+        if (presenting)
+            s.shell->presentation()->setPresenting(true);
+        if (dock) {
+            s.shell->lessonsPanel()->setLesson(lessonIds().first());
+            s.shell->lessonsDock()->show();
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s.session), 30000);
+        QCoreApplication::processEvents(); // the queued keep-on-screen after the dock opened
+        QCOMPARE(s.window.screen(), screen);
+        if (qEnvironmentVariableIsSet("ATTNLAB_SCREENS_DEBUG"))
+            for (QWidget* w : s.window.centralWidget()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+                qDebug() << w << w->minimumSizeHint() << w->minimumSize() << w->isVisible();
+        if (qEnvironmentVariableIsSet("ATTNLAB_SCREENS_DEBUG"))
+            qDebug() << "dock" << s.shell->lessonsDock()->minimumSizeHint() << "central"
+                     << s.window.centralWidget()->minimumSizeHint();
+        checkWithinScreen(s.window, screen, presenting);
+
+        auto* tabs = s.window.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        QWidget* shown = tabs->currentWidget();
+        QVERIFY(shown);
+        const QList<QWidget*> widgets = shownWidgets(shown);
+        QVERIFY(!widgets.isEmpty());
+        for (QWidget* w : widgets) {
+            const QString why = clippedReason(w, &s.window);
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+        }
+        if (page == 0)
+            checkShapeDiagramFits(s.window);
+    }
+
+    void invalidCallShowsItsFixes_data()
+    {
+        QTest::addColumn<QSize>("screenSize");
+        QTest::addColumn<bool>("presenting");
+        QTest::addColumn<QString>("call");
+        QTest::addColumn<QString>("fix");
+        const std::pair<const char*, const char*> calls[] = {
+            {"MultiHeadAttention(768, 770, 1024, 0.0, 12)", "fix-d_out-768"},
+            {"MultiHeadAttention(768, 768, 1024, 1.5, 12)", ""},
+        };
+        for (QSize s : kScreens)
+            for (bool presenting : {false, true})
+                for (const auto& [call, fix] : calls)
+                    QTest::addRow("%s%s %s", qPrintable(sizeName(s)), presenting ? " presenting" : "", call)
+                        << s << presenting << QString::fromLatin1(call) << QString::fromLatin1(fix);
+    }
+
+    // The diagnostics and their fixes are what an invalid call is for: on every screen, presenting
+    // or not, each card and each fix button can be seen (presentation keeps the settings column
+    // while the settings are in error).
+    void invalidCallShowsItsFixes()
+    {
+        QFETCH(QSize, screenSize);
+        QFETCH(bool, presenting);
+        QFETCH(QString, call);
+        QFETCH(QString, fix);
+        QScreen* screen = screenOfSize(screenSize);
+        Setup s(screen, call);
+        QVERIFY(s.session.hasErrors());
+        s.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&s.window));
+        if (presenting)
+            s.shell->presentation()->setPresenting(true);
+        QCoreApplication::processEvents();
+        checkWithinScreen(s.window, screen, presenting);
+        if (!fix.isEmpty())
+            QVERIFY2(s.window.findChild<QPushButton*>(fix), qPrintable(fix));
+        int cards = 0;
+        for (QWidget* w : s.window.findChildren<QWidget*>()) {
+            const bool card = w->objectName().startsWith(QLatin1String("diagnostic-"));
+            if (!card && !w->objectName().startsWith(QLatin1String("fix-")))
+                continue;
+            cards += card;
+            QVERIFY2(w->isVisible(), qPrintable(describe(w) + QStringLiteral(" is hidden")));
+            const QString why = clippedReason(w, &s.window);
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+        }
+        QVERIFY(cards >= 1);
+        // Fixed, the settings column leaves the projector to the stages again.
+        if (presenting && !fix.isEmpty()) {
+            s.window.findChild<QPushButton*>(fix)->click();
+            QTRY_VERIFY_WITH_TIMEOUT(idle(s.session), 30000);
+            QVERIFY(!s.session.hasErrors());
+            auto* column = s.window.findChild<QScrollArea*>(QStringLiteral("settings-column"));
+            QVERIFY(column);
+            QVERIFY(column->isHidden());
+        }
+    }
+
+private:
+    static void checkWithinScreen(QWidget& window, QScreen* screen, bool presenting)
+    {
+        const QString where = QStringLiteral("window %1,%2 %3x%4 (frame %5x%6), screen %7 available %8,%9 %10x%11")
+                                  .arg(window.x())
+                                  .arg(window.y())
+                                  .arg(window.width())
+                                  .arg(window.height())
+                                  .arg(window.frameGeometry().width())
+                                  .arg(window.frameGeometry().height())
+                                  .arg(sizeName(screen->geometry().size()))
+                                  .arg(screen->availableGeometry().x())
+                                  .arg(screen->availableGeometry().y())
+                                  .arg(screen->availableGeometry().width())
+                                  .arg(screen->availableGeometry().height());
+        if (presenting)
+            QVERIFY2(window.geometry() == screen->geometry(), qPrintable(where));
+        else
+            QVERIFY2(screen->availableGeometry().contains(window.frameGeometry()), qPrintable(where));
+        // What the window's layout insists on fits too, or the window manager would be overruled.
+        QVERIFY2(window.minimumSizeHint().width() <= screen->availableGeometry().width() &&
+                     window.minimumSizeHint().height() <= screen->availableGeometry().height(),
+                 qPrintable(where + QStringLiteral(", minimum %1x%2")
+                                        .arg(window.minimumSizeHint().width())
+                                        .arg(window.minimumSizeHint().height())));
+    }
+
+    // The diagram and its badges are painted, not widgets: record the painting and check that what
+    // it draws stays inside the widget.
+    static void checkShapeDiagramFits(QWidget& window)
+    {
+        auto* diagram = window.findChild<QWidget*>(QStringLiteral("shape-diagram"));
+        QVERIFY(diagram);
+        QVERIFY(diagram->isVisible());
+        QPicture picture;
+        QPainter painter(&picture);
+        diagram->render(&painter, QPoint(), QRegion(), QWidget::RenderFlags());
+        painter.end();
+        const QRect drawn = picture.boundingRect();
+        QVERIFY2(QRect(QPoint(0, 0), diagram->size()).contains(drawn),
+                 qPrintable(QStringLiteral("the diagram draws over %1,%2 %3x%4 in a %5x%6 widget")
+                                .arg(drawn.x())
+                                .arg(drawn.y())
+                                .arg(drawn.width())
+                                .arg(drawn.height())
+                                .arg(diagram->width())
+                                .arg(diagram->height())));
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // Three screens side by side, the sizes classrooms have. Written before the application starts,
+    // as the platform reads it then.
+    const QString config =
+        QDir::temp().filePath(QStringLiteral("attnlab-screens-%1.json").arg(QCoreApplication::applicationPid()));
+    {
+        QFile f(config);
+        if (!f.open(QIODevice::WriteOnly))
+            return 2;
+        QByteArray screens;
+        int x = 0;
+        for (QSize s : kScreens) {
+            screens += QStringLiteral("%1{\"name\": \"%2\", \"x\": %3, \"y\": 0, \"width\": %4, \"height\": %5, "
+                                      "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1}")
+                           .arg(screens.isEmpty() ? "" : ", ", sizeName(s))
+                           .arg(x)
+                           .arg(s.width())
+                           .arg(s.height())
+                           .toUtf8();
+            x += s.width();
+        }
+        f.write("{\"screens\": [" + screens + "]}");
+    }
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toUtf8());
+    QApplication app(argc, argv);
+    QFile::remove(config);
+    // The look gui_main sets up: Fusion and 16 px DejaVu Sans, so sizes are the app's.
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(16);
+    QApplication::setFont(font);
+    TestUiScreens test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_ui_screens.moc"
