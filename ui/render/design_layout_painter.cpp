@@ -116,6 +116,7 @@ void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect, const RenderSty
         if ((s.kind == DesignShape::Kind::Weight || s.kind == DesignShape::Kind::Bias) && s.rect.height() >= 4)
             p.drawRect(s.rect);
     paintRoleLabels(p, g);
+    paintHeadNumbers(p, g);
     for (std::size_t c = 0; c < g.columns.size(); ++c) {
         const DesignLayout& d = comparison_.designs[c];
         paintHeader(p, g.columns[c], d);
@@ -139,6 +140,48 @@ void DesignLayoutPainter::paintRoleLabels(QPainter& p, const DesignGeometry& g) 
         style_.drawText(p, QRectF(s.rect.center().x() - 60, s.rect.top() - fm.height() - 2, 120, fm.height()),
                         Qt::AlignHCenter | Qt::AlignBottom, label, style_.text, style_.background);
     }
+}
+
+void DesignLayoutPainter::paintHeadNumbers(QPainter& p, const DesignGeometry& g) const
+{
+    // Each head's number on its W_query block (a wrapper head) or row slice (the integrated module),
+    // so no one has to tell heads apart by colour alone: inside, in ink that reads on the colour,
+    // where it fits; otherwise just left of the block, in the text colour.
+    headLabels_.clear();
+    p.save();
+    for (const DesignShape& s : g.shapes) {
+        const bool own =
+            s.kind == DesignShape::Kind::Weight || (s.kind == DesignShape::Kind::Slice && s.slicedAxis == 0);
+        if (s.head < 0 || s.role != Role::Query || !own || s.name.endsWith(QLatin1String("bias")))
+            continue;
+        const QString label = headShortLabel(s.head);
+        QFont f = p.font();
+        f.setBold(true);
+        // The largest font that fits inside without covering the middle of the colour; else beside it.
+        bool inside = false;
+        for (int px = std::max(7, fontPx_ - 2); px >= 8 && !inside; --px) {
+            f.setPixelSize(px);
+            inside = QFontMetricsF(f).height() <= s.rect.height() + 1 &&
+                     QFontMetricsF(f).horizontalAdvance(label) + 8 <= s.rect.width() / 2;
+        }
+        if (!inside)
+            f.setPixelSize(std::clamp(static_cast<int>(s.rect.height()) + 2, 7, std::max(7, fontPx_ - 2)));
+        const QFontMetricsF fm(f);
+        const double w = fm.horizontalAdvance(label) + 4, h = fm.height();
+        QRectF text(s.rect.left() + 2, s.rect.center().y() - h / 2, w, h);
+        QColor under = fillColor(s), ink = headLabelInk(under);
+        if (!inside) {
+            text.moveRight(s.rect.left() - 2);
+            under = style_.background;
+            ink = style_.text;
+            if (text.left() < g.columns[s.column].column.left() - 1)
+                continue;
+        }
+        p.setFont(f);
+        style_.drawText(p, text, Qt::AlignCenter, label, ink, under);
+        headLabels_.push_back({s.column, s.head, s.rect, text, label});
+    }
+    p.restore();
 }
 
 void DesignLayoutPainter::paintHeader(QPainter& p, const DesignColumn& col, const DesignLayout& d) const

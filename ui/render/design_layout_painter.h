@@ -33,6 +33,16 @@ public:
     // What the painter writes under a column: parameters per role, the total, the output width.
     std::vector<DesignFooterLine> footerLines(const DesignLayout& design) const;
 
+    // The number written beside each head's colour (on its W_query block or slice), per column,
+    // as the last paint placed it: tests and accessibility read these rather than pixels.
+    struct HeadLabel {
+        std::size_t column = 0;
+        int head = 0;
+        QRectF swatch, text;
+        QString label;
+    };
+    const std::vector<HeadLabel>& headLabels() const { return headLabels_; }
+
 private:
     DesignMetrics metrics() const;
     void paintHeader(QPainter& p, const DesignColumn& col, const DesignLayout& d) const;
@@ -40,10 +50,12 @@ private:
     void paintMask(QPainter& p, const DesignColumn& col, const DesignShape& mask, const DesignLayout& d,
                    double scale) const;
     void paintRoleLabels(QPainter& p, const DesignGeometry& g) const;
+    void paintHeadNumbers(QPainter& p, const DesignGeometry& g) const;
 
     DesignComparison comparison_;
     int fontPx_ = 15;
     mutable RenderStyle style_; // the one paint() was given
+    mutable std::vector<HeadLabel> headLabels_;
 };
 
 } // namespace attnlab::ui

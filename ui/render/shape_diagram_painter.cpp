@@ -132,23 +132,55 @@ ShapeDiagramPainter::layoutRow(const std::vector<std::string>& axes, const Shape
     return row;
 }
 
-void ShapeDiagramPainter::drawHeadStripes(QPainter& p, const QRectF& r, bool labels) const
+void ShapeDiagramPainter::drawHeadLabel(QPainter& p, int head, const QRectF& swatch, const QRectF& drawAt,
+                                        const QRectF& onPage, const QString& label, const QColor& fill) const
 {
+    style_.drawText(p, drawAt, Qt::AlignCenter, label, headLabelInk(fill), fill);
+    headLabels_.push_back({head, swatch, onPage, label});
+}
+
+bool ShapeDiagramPainter::drawHeadStripes(QPainter& p, const QRectF& r) const
+{
+    // Each stripe carries its head's number at its foot (the name plate covers the middle): upright
+    // where it fits, turned on its side in narrower stripes, and only past ~30 heads not at all.
     const double w = r.width() / heads_;
-    const QFont font = pixelFont(12 * scale_, true);
-    const bool roomForLabels = labels && QFontMetricsF(font).horizontalAdvance(QString::number(heads_ - 1)) + 4 < w;
+    const QString widest = QString::number(heads_ - 1);
+    QFont font = pixelFont(12 * scale_, true);
+    const bool upright = QFontMetricsF(font).horizontalAdvance(widest) + 4 < w;
+    // Sideways, the number must fit across the stripe and in the ~14 px between plate and foot.
+    int sidewaysPx = static_cast<int>(std::min(12 * scale_, w - 1));
+    for (; !upright && sidewaysPx >= 7; --sidewaysPx) {
+        font.setPixelSize(sidewaysPx);
+        if (QFontMetricsF(font).horizontalAdvance(widest) + 2 <= 13 * scale_)
+            break;
+    }
+    const double length = QFontMetricsF(font).horizontalAdvance(widest) + 2;
+    const bool sideways = !upright && sidewaysPx >= 7;
     p.setFont(font);
     for (int h = 0; h < heads_; ++h) {
         const QRectF s(r.left() + h * w, r.top(), w, r.height());
-        p.fillRect(s, headColor(h, heads_));
-        if (roomForLabels)
-            style_.drawText(p, s.adjusted(0, 0, 0, -3), Qt::AlignHCenter | Qt::AlignBottom, QString::number(h),
-                            style_.inkOn(headColor(h, heads_)), headColor(h, heads_));
+        const QColor fill = headColor(h, heads_);
+        p.fillRect(s, fill);
+        if (upright) {
+            const double line = QFontMetricsF(font).height();
+            const QRectF t(s.left(), s.bottom() - 3 - line, s.width(), line);
+            drawHeadLabel(p, h, s, t, t, QString::number(h), fill);
+        } else if (sideways) {
+            QTransform foot; // x runs up the stripe from its foot
+            foot.translate(s.center().x(), s.bottom() - 2);
+            foot.rotate(-90);
+            const QRectF t(0, -w / 2, length, w);
+            p.save();
+            p.setTransform(foot, true);
+            drawHeadLabel(p, h, s, t, foot.mapRect(t), QString::number(h), fill);
+            p.restore();
+        }
     }
     if (head_ >= 0 && head_ < heads_) { // the selected head, as in the heatmaps
         p.setPen(QPen(style_.text, 3 * scale_));
         p.drawRect(QRectF(r.left() + head_ * w, r.top(), w, r.height()).adjusted(1, 1, -1, -1));
     }
+    return upright || sideways;
 }
 
 void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStriped) const
@@ -159,11 +191,21 @@ void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStripe
     path.addRoundedRect(b.rect, 7 * scale_, 7 * scale_);
     p.save();
     p.setClipPath(path);
+    bool stripesNumbered = true;
     if (striped || headColoured) {
-        if (b.axis == "head_dim")
-            p.fillRect(b.rect, headColor(std::max(head_, 0), heads_).lighter(125));
-        else
-            drawHeadStripes(p, b.rect, true);
+        if (b.axis == "head_dim") {
+            // One head's features, in its colour: its number in the corner, above the name plate.
+            const int head = std::max(head_, 0);
+            const QColor fill = headColor(head, heads_).lighter(125);
+            p.fillRect(b.rect, fill);
+            const QFont f = pixelFont(12 * scale_, true);
+            p.setFont(f);
+            const QRectF t(b.rect.left() + 6 * scale_, b.rect.top() + 2 * scale_,
+                           QFontMetricsF(f).horizontalAdvance(headLabel(head)) + 4, QFontMetricsF(f).height());
+            drawHeadLabel(p, head, b.rect, t, t, headLabel(head), fill);
+        } else {
+            stripesNumbered = drawHeadStripes(p, b.rect);
+        }
     } else {
         p.fillRect(b.rect, axisFill(style_, b.axis));
     }
@@ -172,15 +214,21 @@ void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStripe
     p.setBrush(Qt::NoBrush);
     p.drawPath(path);
 
-    // Name and size, on a light plate where stripes would fight with the text.
+    // Name and size, on a light plate where stripes would fight with the text. Stripes too thin to
+    // number (dozens of heads) get the framed head's number on the plate instead.
+    const bool selectable = head_ >= 0 && head_ < heads_;
+    const QString framed = !stripesNumbered && selectable ? headLabel(head_) + QStringLiteral(" framed") : QString();
     const QFont nameFont = pixelFont(15 * scale_), sizeFont = pixelFont(24 * scale_, true);
     const QString name = QString::fromStdString(b.axis), size = QString::number(b.size);
     const double lineName = QFontMetricsF(nameFont).height(), lineSize = QFontMetricsF(sizeFont).height();
+    const double lineFramed = framed.isEmpty() ? 0 : lineName;
     const double textW =
-        std::max(QFontMetricsF(nameFont).horizontalAdvance(name), QFontMetricsF(sizeFont).horizontalAdvance(size)) +
+        std::max({QFontMetricsF(nameFont).horizontalAdvance(name), QFontMetricsF(sizeFont).horizontalAdvance(size),
+                  QFontMetricsF(nameFont).horizontalAdvance(framed)}) +
         12 * scale_;
-    const QRectF plate(b.rect.center().x() - textW / 2, b.rect.center().y() - (lineName + lineSize) / 2 - 2, textW,
-                       lineName + lineSize + 4);
+    const QRectF plate(b.rect.center().x() - textW / 2,
+                       b.rect.center().y() - (lineName + lineSize + lineFramed) / 2 - 2, textW,
+                       lineName + lineSize + lineFramed + 4);
     if (striped || headColoured) {
         p.setBrush(style_.panel);
         p.setPen(Qt::NoPen);
@@ -194,6 +242,13 @@ void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStripe
     p.setFont(sizeFont);
     style_.drawText(p, QRectF(plate.left(), plate.top() + 2 + lineName, plate.width(), lineSize), Qt::AlignCenter, size,
                     ink, under);
+    if (!framed.isEmpty()) {
+        const double w = b.rect.width() / heads_;
+        const QRectF t(plate.left(), plate.top() + 2 + lineName + lineSize, plate.width(), lineFramed);
+        p.setFont(nameFont);
+        style_.drawText(p, t, Qt::AlignCenter, framed, ink, under);
+        headLabels_.push_back({head_, QRectF(b.rect.left() + head_ * w, b.rect.top(), w, b.rect.height()), t, framed});
+    }
 }
 
 double ShapeDiagramPainter::paintHeader(QPainter& p, const QRectF& rect) const
@@ -235,6 +290,7 @@ void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect, const RenderSty
     style_ = style;
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
+    headLabels_.clear();
     const double s = std::clamp(std::min(rect.width() / 1000.0, rect.height() / 470.0), 0.6, 1.5);
     scale_ = s;
     double y = paintHeader(p, rect) + 22 * s;

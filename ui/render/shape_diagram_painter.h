@@ -17,6 +17,16 @@ public:
     void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
     QString describe() const; // what paint() shows, in words (the widget's accessible description)
 
+    // Every head colour the last paint drew, with the number written beside it (tests and
+    // accessibility read these rather than pixels).
+    struct HeadLabel {
+        int head = 0;
+        QRectF swatch; // where the colour is
+        QRectF text;   // where its number is
+        QString label;
+    };
+    const std::vector<HeadLabel>& headLabels() const { return headLabels_; }
+
 private:
     enum class Op { None, Split, Transpose, Merge };
     struct Block {
@@ -33,7 +43,9 @@ private:
     std::vector<Block> layoutRow(const std::vector<std::string>& axes, const Shape& shape, double top,
                                  double left) const;
     void drawBlock(QPainter& p, const Block& b, bool dOutStriped) const;
-    void drawHeadStripes(QPainter& p, const QRectF& r, bool labels) const;
+    bool drawHeadStripes(QPainter& p, const QRectF& r) const; // false: too narrow to number each
+    void drawHeadLabel(QPainter& p, int head, const QRectF& swatch, const QRectF& drawAt, const QRectF& onPage,
+                       const QString& label, const QColor& fill) const;
     void drawFooter(QPainter& p, const QRectF& area, const std::vector<Block>& row) const;
     double paintHeader(QPainter& p, const QRectF& rect) const;
 
@@ -43,6 +55,7 @@ private:
     int heads_;
     mutable double scale_ = 1.0; // fitted to the rect on every paint
     mutable RenderStyle style_;  // the one paint() was given
+    mutable std::vector<HeadLabel> headLabels_;
 };
 
 } // namespace attnlab::ui

@@ -113,6 +113,8 @@ void TrainedVariantsPanel::refresh()
             style.axes = false;
             style.legend = false;
             style.accent = headColor(h, heads);
+            style.title = headShortLabel(h); // the number beside the colour: colours alone fail some readers
+            style.fontPx = 11;
             auto* w = new HeatmapWidget;
             w->setMinimumSize(34, 34);
             w->setAccessibleName(tr("%1-head model, head %2").arg(heads).arg(h));

@@ -1,0 +1,178 @@
+// The head number is drawn beside every head colour: the shape diagram's stripes and head_dim block,
+// the design layouts' W_query blocks and slices. Read from the labels the painters report placing
+// (what they drew, where), for head counts from 1 to 64, so colour is never the only cue.
+#include "call/call_parser.h"
+#include "forward/experiment.h"
+#include "render/design_layout_painter.h"
+#include "render/head_colors.h"
+#include "render/shape_diagram_painter.h"
+
+#include <QPainter>
+#include <QtTest>
+
+#include <map>
+#include <set>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+std::shared_ptr<const Trace> traceOf(const std::string& call)
+{
+    ExperimentSpec spec;
+    spec.config = *parse_call(call).config;
+    spec.batch = 1;
+    spec.num_tokens = 6;
+    spec.input = InputSource::Random;
+    return std::make_shared<const Trace>(run(prepare(spec)));
+}
+
+int stageIndex(const Trace& trace, const std::string& name)
+{
+    for (std::size_t i = 0; i < trace.stages.size(); ++i)
+        if (trace.stages[i].name == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+QString call(int heads, int headDim)
+{
+    const int d = heads * headDim;
+    return QStringLiteral("MultiHeadAttention(%1, %1, 1024, 0.0, %2)").arg(d).arg(heads);
+}
+
+// Which heads got a number, checking each label sits on (or, for the design's thin slices, beside)
+// its colour and says the right head.
+std::set<int> numberedHeads(const std::vector<ShapeDiagramPainter::HeadLabel>& labels)
+{
+    std::set<int> heads;
+    for (const auto& l : labels) {
+        const bool onSwatch = l.swatch.contains(l.text.center());
+        const bool saysHead = l.label == QString::number(l.head) || l.label.startsWith(headLabel(l.head));
+        if (onSwatch && saysHead)
+            heads.insert(l.head);
+        else
+            qWarning() << "misplaced or wrong label" << l.label << "for head" << l.head << l.text << l.swatch;
+    }
+    return heads;
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(std::string)
+
+class TestHeadLabels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void shapeDiagramNumbersEveryStripe_data();
+    void shapeDiagramNumbersEveryStripe();
+    void shapeDiagramNamesTheFramedHeadWhenStripesAreTooThin();
+    void headDimBlockSaysWhoseFeaturesItHolds();
+    void designLayoutNumbersEveryHead_data();
+    void designLayoutNumbersEveryHead();
+};
+
+void TestHeadLabels::shapeDiagramNumbersEveryStripe_data()
+{
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<std::string>("stage");
+    for (int heads : {2, 3, 4, 6, 8, 12, 16})
+        // split d_out, move num_heads, a stage that only has it, glue the heads back
+        for (const char* stage : {"queries.view", "keys.heads", "attn_weights", "context.merged"})
+            QTest::addRow("%d heads, %s", heads, stage) << heads << std::string(stage);
+}
+
+void TestHeadLabels::shapeDiagramNumbersEveryStripe()
+{
+    QFETCH(int, heads);
+    QFETCH(std::string, stage);
+    const auto trace = traceOf(call(heads, 64).toStdString());
+    const int index = stageIndex(*trace, stage);
+    QVERIFY(index >= 0);
+    QImage image(1100, 500, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    const ShapeDiagramPainter painter(*trace, index, 1);
+    painter.paint(p, QRectF(0, 0, 1100, 500));
+    const std::set<int> numbered = numberedHeads(painter.headLabels());
+    for (int h = 0; h < heads; ++h)
+        QVERIFY2(numbered.count(h), qPrintable(QStringLiteral("head %1 has no number beside its colour").arg(h)));
+}
+
+void TestHeadLabels::shapeDiagramNamesTheFramedHeadWhenStripesAreTooThin()
+{
+    // 64 stripes of a couple of pixels cannot carry 64 numbers; the framed (selected) head's is on the plate.
+    const auto trace = traceOf(call(64, 2).toStdString());
+    QImage image(1100, 500, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    const ShapeDiagramPainter painter(*trace, stageIndex(*trace, "queries.view"), 37);
+    painter.paint(p, QRectF(0, 0, 1100, 500));
+    bool framed = false;
+    for (const auto& l : painter.headLabels()) {
+        QCOMPARE(l.head, 37); // nothing else claims a number it could not show
+        framed = framed || l.label == QStringLiteral("head 37 framed");
+    }
+    QVERIFY(framed);
+}
+
+void TestHeadLabels::headDimBlockSaysWhoseFeaturesItHolds()
+{
+    const auto trace = traceOf(call(12, 64).toStdString());
+    QImage image(1100, 500, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    const ShapeDiagramPainter painter(*trace, stageIndex(*trace, "queries.view"), 5);
+    painter.paint(p, QRectF(0, 0, 1100, 500));
+    int headDim = 0;
+    for (const auto& l : painter.headLabels())
+        if (l.label == headLabel(5)) {
+            QVERIFY(l.swatch.contains(l.text));
+            ++headDim;
+        }
+    QCOMPARE(headDim, 1);
+}
+
+void TestHeadLabels::designLayoutNumbersEveryHead_data()
+{
+    QTest::addColumn<QString>("call");
+    QTest::newRow("book, 2 heads") << QStringLiteral("MultiHeadAttention(3, 2, 6, 0.0, 2)");
+    QTest::newRow("4 heads") << call(4, 16);
+    QTest::newRow("8 heads") << call(8, 32);
+    QTest::newRow("GPT-2 small, 12 heads") << QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)");
+}
+
+void TestHeadLabels::designLayoutNumbersEveryHead()
+{
+    QFETCH(QString, call);
+    const DesignLayoutPainter painter(compare_designs(*parse_call(call.toStdString()).config));
+    const QSize size(1230, 720);
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    painter.paint(p, QRectF(QPointF(0, 0), QSizeF(size)));
+    const DesignGeometry g = painter.geometry(QRectF(QPointF(0, 0), QSizeF(size)));
+    std::map<std::size_t, std::set<int>> numbered;
+    for (const auto& l : painter.headLabels()) {
+        QCOMPARE(l.label, headShortLabel(l.head));
+        QVERIFY(g.columns[l.column].column.contains(l.text.center()));
+        // on its block, or right beside it at the same height
+        QVERIFY(l.swatch.contains(l.text.center()) || (std::abs(l.text.right() - l.swatch.left()) <= 3 &&
+                                                       std::abs(l.text.center().y() - l.swatch.center().y()) < 1));
+        numbered[l.column].insert(l.head);
+    }
+    std::map<std::size_t, std::set<int>> coloured; // every head colour the geometry puts in a column
+    for (const DesignShape& s : g.shapes)
+        if (s.head >= 0)
+            coloured[s.column].insert(s.head);
+    QVERIFY(!coloured.empty());
+    for (const auto& [column, heads] : coloured)
+        QVERIFY2(numbered[column] == heads, qPrintable(QStringLiteral("column %1: %2 heads coloured, %3 numbered")
+                                                           .arg(column)
+                                                           .arg(heads.size())
+                                                           .arg(numbered[column].size())));
+}
+
+QTEST_MAIN(TestHeadLabels)
+#include "test_head_labels.moc"
