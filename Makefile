@@ -28,7 +28,8 @@ FUZZ_SECONDS ?= 30
 # Installs the Debian packages of $(1) that are missing, and says how long looking (and installing) took.
 define install_missing
 	@start=$$(date +%s.%N); \
-	missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done | xargs); \
+	installed=" $$(dpkg-query -W -f='$${Package}:$${db:Status-Abbrev} ' $(1) 2>/dev/null) "; \
+	missing=$$(for p in $(1); do case "$$installed" in *" $$p:ii "*) ;; *) echo $$p ;; esac; done | xargs); \
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages:" $$missing; \
 		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing || exit 1; \

@@ -16,7 +16,7 @@ if [ "${1:-}" = --build ]; then
     steps=$(cmake --build "$dir" "${targets[@]}" -- -n | grep -c '^\[')
     all=$(cmake --build "$dir" -- -n | grep -c '^\[')
     what=${*:-everything}
-    echo "Building $what: $steps steps to do (everything, the tests included: $all)."
+    echo "Building $what: $steps steps to do (all of this tree: $all)."
     start=$(date +%s.%N)
     cmake --build "$dir" "${targets[@]}"
     status=$?
