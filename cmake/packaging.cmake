@@ -9,6 +9,7 @@ set(CPACK_PACKAGE_CONTACT "Attention Lab <dev@attention-lab.invalid>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "multi-head attention, stage by stage, for learners")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_STRIP_FILES ON)
+set(CPACK_VERBATIM_VARIABLES ON) # the description quotes the book's title
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)

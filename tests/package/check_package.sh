@@ -28,7 +28,7 @@ expected=(
     usr/share/attention-lab/pytorch/MultiHeadAttention.py usr/share/attention-lab/pytorch/CausalAttention.py
     usr/share/attention-lab/models/verdict-gpt-h1.safetensors usr/share/attention-lab/models/verdict-gpt-h2.safetensors
     usr/share/attention-lab/models/verdict-gpt-h4.safetensors usr/share/attention-lab/models/verdict-gpt-h8.safetensors
-    usr/share/attention-lab/training/train_verdict_gpt.py
+    usr/share/attention-lab/training/train_verdict_gpt.py usr/share/attention-lab/text/the-verdict.txt
     usr/share/doc/attention-lab/README.md
 )
 for path in "${expected[@]}"; do
@@ -40,10 +40,11 @@ step "control fields"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
 # dpkg-shlibdeps' work: the Qt, OpenBLAS and C++ runtime libraries the binaries link, with versions.
+names=$(tr ',|' '\n\n' <<<"$depends" | awk '{ print $1 }')
 for library in libc6 libstdc++6 libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 qt6-qpa-plugins; do
-    grep -qE "(^|, )$library( |,|$)" <<<"$depends" || fail "Depends does not name $library: $depends"
+    grep -qxF "$library" <<<"$names" || fail "Depends does not name $library: $depends"
 done
-grep -qE 'libopenblas' <<<"$depends" || fail "Depends does not name OpenBLAS: $depends"
+grep -q '^libopenblas' <<<"$names" || fail "Depends does not name OpenBLAS: $depends"
 [ "$(dpkg-deb -f "$deb" Package)" = attention-lab ] || fail "the package is not called attention-lab."
 version=$(dpkg-deb -f "$deb" Version)
 
@@ -110,6 +111,11 @@ EOF
     compared=$("$cli" compare "$root/mine.safetensors")
     grep -q '^No divergence' <<<"$compared" || fail "compare of the book's own module: $compared"
     echo "recorded the installed MultiHeadAttention.py with the installed recorder; compare: $(tail -n1 <<<"$compared")"
+    # The training script as installed (it finds ../pytorch and ../text beside it): two steps of one variant.
+    OMP_NUM_THREADS=1 "$python" "$root/usr/share/attention-lab/training/train_verdict_gpt.py" --steps 2 --seeds 0 \
+        --variants 1 --threads 1 --out "$root/trained" >/dev/null
+    "$cli" run --model "$root/trained/verdict-gpt-h1.safetensors" --dump "$root/trained/dump.safetensors" >/dev/null
+    echo "the installed training script trained two steps; the CLI ran what it wrote"
 else
     echo "(no torch here: the recorder was only compiled)"
 fi
