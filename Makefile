@@ -90,8 +90,8 @@ package: package-deps
 		-DCMAKE_INSTALL_PREFIX=/usr -DATTNLAB_NATIVE=OFF -DATTNLAB_BUILD_TESTS=OFF
 	@$(TIMED) --build $(PACKAGE_BUILD_DIR)
 	@$(TIMED) cpack cpack -G DEB --config $(PACKAGE_BUILD_DIR)/CPackConfig.cmake -B $(PACKAGE_BUILD_DIR)
-	@echo "Built $$(ls -t $(PACKAGE_BUILD_DIR)/attention-lab_*.deb | head -n1); install it with" \
-		"sudo apt-get install ./$$(ls -t $(PACKAGE_BUILD_DIR)/attention-lab_*.deb | head -n1)"
+	@deb=$$(ls -t $(PACKAGE_BUILD_DIR)/attention-lab_*.deb | head -n1); case $$deb in /*) ;; *) deb=./$$deb ;; esac; \
+	echo "Built $$deb; install it with: sudo apt-get install $$deb"
 
 # CI (after `make check`): the package's files, its programs run from a temporary root, and its
 # dependencies resolved by apt on this system (simulated).
