@@ -9,6 +9,7 @@
 #include "render/shape_diagram_painter.h"
 
 #include <QPainter>
+#include <QPicture>
 #include <QtTest>
 
 #include <cmath>
@@ -191,6 +192,31 @@ private Q_SLOTS:
             QVERIFY2(countColour(view, headColor(h, 12)) > 50, qPrintable(QString::number(h)));
             QCOMPARE(countColour(queries, headColor(h, 12)), 0);
         }
+    }
+
+    // A short pane shrinks the drawing instead of cutting its last line (the contiguity badges) off.
+    void shapeDiagramFitsItsPane_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<int>("height");
+        for (const char* stage : {"queries.view", "keys.heads", "attn_weights", "context.transposed", "output"})
+            for (int height : {300, 360, 420, 470, 600})
+                QTest::addRow("%s-%d", stage, height) << QString::fromLatin1(stage) << height;
+    }
+    void shapeDiagramFitsItsPane()
+    {
+        QFETCH(QString, stage);
+        QFETCH(int, height);
+        static const auto trace = traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
+        const QRectF pane(0, 0, 960, height);
+        QPicture picture;
+        QPainter p(&picture);
+        ShapeDiagramPainter(*trace, stageIndex(*trace, stage.toStdString()), 0).paint(p, pane);
+        p.end();
+        const QRect drawn = picture.boundingRect();
+        QVERIFY2(drawn.bottom() <= pane.bottom() + 1,
+                 qPrintable(QStringLiteral("drawn down to y = %1 in a pane %2 high").arg(drawn.bottom()).arg(height)));
+        QVERIFY(drawn.height() > 100); // shrunk to fit, not drawn away
     }
 };
 

@@ -6,6 +6,7 @@
 
 #include <QFontMetricsF>
 #include <QPainterPath>
+#include <QPicture>
 
 #include <algorithm>
 #include <cmath>
@@ -287,11 +288,32 @@ double ShapeDiagramPainter::paintHeader(QPainter& p, const QRectF& rect) const
 
 void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
 {
+    // How tall the drawing is depends on the stage (wrapped explanations, a header line more or less), so
+    // it is laid out once into a QPicture and shrunk until its last line — the contiguity badges — fits:
+    // a short pane would otherwise cut them off.
+    double s = std::clamp(std::min(rect.width() / 1000.0, rect.height() / 470.0), 0.6, 1.5);
+    RenderStyle quiet = style;
+    quiet.log.reset(); // the trial layouts are not what the page shows
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        QPicture trial;
+        QPainter tp(&trial);
+        tp.setFont(p.font());
+        paintAtScale(tp, rect, quiet, s);
+        tp.end();
+        const double used = trial.boundingRect().bottom() - rect.top(), room = rect.height();
+        if (used <= room || s <= kMinScale)
+            break;
+        s = std::max(kMinScale, s * room / used * 0.98);
+    }
+    paintAtScale(p, rect, style, s);
+}
+
+void ShapeDiagramPainter::paintAtScale(QPainter& p, const QRectF& rect, const RenderStyle& style, double s) const
+{
     style_ = style;
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
     headLabels_.clear();
-    const double s = std::clamp(std::min(rect.width() / 1000.0, rect.height() / 470.0), 0.6, 1.5);
     scale_ = s;
     double y = paintHeader(p, rect) + 22 * s;
 

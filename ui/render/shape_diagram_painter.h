@@ -53,6 +53,8 @@ private:
     const Stage& stage_;
     int head_;
     int heads_;
+    static constexpr double kMinScale = 0.45; // below this the type is too small to read
+    void paintAtScale(QPainter& p, const QRectF& rect, const RenderStyle& style, double scale) const;
     mutable double scale_ = 1.0; // fitted to the rect on every paint
     mutable RenderStyle style_;  // the one paint() was given
     mutable std::vector<HeadLabel> headLabels_;
