@@ -2,6 +2,7 @@
 // the design layouts' W_query blocks and slices. Read from the labels the painters report placing
 // (what they drew, where), for head counts from 1 to 64, so colour is never the only cue.
 #include "call/call_parser.h"
+#include "common/trace_fixtures.h"
 #include "forward/experiment.h"
 #include "render/design_layout_painter.h"
 #include "render/head_colors.h"
@@ -17,16 +18,6 @@ using namespace attnlab;
 using namespace attnlab::ui;
 
 namespace {
-
-std::shared_ptr<const Trace> traceOf(const std::string& call)
-{
-    ExperimentSpec spec;
-    spec.config = *parse_call(call).config;
-    spec.batch = 1;
-    spec.num_tokens = 6;
-    spec.input = InputSource::Random;
-    return std::make_shared<const Trace>(run(prepare(spec)));
-}
 
 int stageIndex(const Trace& trace, const std::string& name)
 {
@@ -87,7 +78,7 @@ void TestHeadLabels::shapeDiagramNumbersEveryStripe()
 {
     QFETCH(int, heads);
     QFETCH(std::string, stage);
-    const auto trace = traceOf(call(heads, 64).toStdString());
+    const auto trace = testing::traceOf(call(heads, 64).toStdString(), 6);
     const int index = stageIndex(*trace, stage);
     QVERIFY(index >= 0);
     QImage image(1100, 500, QImage::Format_RGB32);
@@ -103,7 +94,7 @@ void TestHeadLabels::shapeDiagramNumbersEveryStripe()
 void TestHeadLabels::shapeDiagramNamesTheFramedHeadWhenStripesAreTooThin()
 {
     // 64 stripes of a couple of pixels cannot carry 64 numbers; the framed (selected) head's is on the plate.
-    const auto trace = traceOf(call(64, 2).toStdString());
+    const auto trace = testing::traceOf(call(64, 2).toStdString(), 6);
     QImage image(1100, 500, QImage::Format_RGB32);
     image.fill(Qt::white);
     QPainter p(&image);
@@ -119,7 +110,7 @@ void TestHeadLabels::shapeDiagramNamesTheFramedHeadWhenStripesAreTooThin()
 
 void TestHeadLabels::headDimBlockSaysWhoseFeaturesItHolds()
 {
-    const auto trace = traceOf(call(12, 64).toStdString());
+    const auto trace = testing::traceOf(call(12, 64).toStdString(), 6);
     QImage image(1100, 500, QImage::Format_RGB32);
     image.fill(Qt::white);
     QPainter p(&image);

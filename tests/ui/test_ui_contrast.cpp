@@ -4,6 +4,7 @@
 // The tabs are walked widget by widget: each visible text's foreground against the surface it sits on,
 // style-sheet and inline HTML colours included. The legend names the kind of scale it uses.
 #include "call/call_parser.h"
+#include "common/trace_fixtures.h"
 #include "designs/design_layout.h"
 #include "designs/tradeoffs.h"
 #include "forward/experiment.h"
@@ -58,16 +59,6 @@ const std::vector<NamedTheme>& themes()
         {"print", [] { return RenderStyle::printPalette(); }},
     };
     return list;
-}
-
-std::shared_ptr<const Trace> bookTrace(const std::string& call)
-{
-    ExperimentSpec spec;
-    spec.config = *parse_call(call).config;
-    spec.batch = 2;
-    spec.num_tokens = 6;
-    spec.input = InputSource::Book;
-    return std::make_shared<const Trace>(run(prepare(spec)));
 }
 
 const std::string kMha = "MultiHeadAttention(3, 4, 6, 0.0, 2)";
@@ -231,13 +222,13 @@ private Q_SLOTS:
             log.insert(log.end(), part.begin(), part.end());
         };
         if (painter.startsWith(QLatin1String("shape diagram"))) {
-            const auto trace = bookTrace(kMha);
+            const auto trace = testing::traceOf(kMha, 6, InputSource::Book);
             for (int i = 0; i < static_cast<int>(trace->stages.size()); ++i)
                 collect({1100, 520}, [&](QPainter& p, const QRectF& r, const RenderStyle& s) {
                     ShapeDiagramPainter(*trace, i, 1).paint(p, r, s);
                 });
         } else if (painter.startsWith(QLatin1String("heatmap"))) {
-            const auto trace = bookTrace(kMha);
+            const auto trace = testing::traceOf(kMha, 6, InputSource::Book);
             const AttentionMatrix kind = painter.endsWith(QLatin1String("weights"))  ? AttentionMatrix::Weights
                                          : painter.contains(QLatin1String("masked")) ? AttentionMatrix::MaskedScores
                                                                                      : AttentionMatrix::Scores;
@@ -290,7 +281,7 @@ private Q_SLOTS:
     {
         QFETCH(int, kind);
         QFETCH(bool, isDiverging);
-        const auto trace = bookTrace(kMha);
+        const auto trace = testing::traceOf(kMha, 6, InputSource::Book);
         const auto matrix = static_cast<AttentionMatrix>(kind);
         const ColorScale scale = heatmapScale(trace, matrix, 0, HeatmapScaleMode::Auto);
         QCOMPARE(scale.kind == ColorScale::Kind::Diverging, isDiverging);

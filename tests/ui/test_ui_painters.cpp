@@ -1,6 +1,7 @@
 // The painters draw into a QImage here exactly as they draw on screen, so pixels can be checked:
 // masked cells are hatched grey (never the colour of a zero weight), diagrams change with the stage.
 #include "call/call_parser.h"
+#include "common/trace_fixtures.h"
 #include "render/colormap.h"
 #include "forward/experiment.h"
 #include "render/head_colors.h"
@@ -17,18 +18,9 @@
 using namespace attnlab;
 using namespace attnlab::ui;
 
-namespace {
+using testing::traceOf;
 
-std::shared_ptr<const Trace> traceOf(const std::string& call, std::int64_t tokens,
-                                     InputSource input = InputSource::Random)
-{
-    ExperimentSpec spec;
-    spec.config = *parse_call(call).config;
-    spec.batch = input == InputSource::Book ? 2 : 1;
-    spec.num_tokens = tokens;
-    spec.input = input;
-    return std::make_shared<const Trace>(run(prepare(spec)));
-}
+namespace {
 
 QImage render(const HeatmapPainter& painter, QSize size)
 {
