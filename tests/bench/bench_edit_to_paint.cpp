@@ -11,6 +11,7 @@
 #include "edit_probe.h"
 
 #include "shell/app_shell.h"
+#include "shell/compare_actions.h"
 #include "widgets/heatmap_widget.h"
 #include "pages/heatmaps/heatmaps_view.h"
 #include "shell/main_window.h"
@@ -216,6 +217,7 @@ int main(int argc, char** argv)
     QCommandLineParser shellParser; // the menus, undo history and the rest of the real app's shell
     addShellOptions(shellParser);
     addWeightsOptions(shellParser);
+    addCompareOptions(shellParser);
     shellParser.addOption({"screenshot", "(gui_main's; the shell asks whether it is set)", "FILE"});
     shellParser.parse({QStringLiteral("attention-lab")});
     AppShell shell(&window, &session, shellParser);
