@@ -1,5 +1,7 @@
 #include "render/head_colors.h"
 
+#include "render/render_style.h"
+
 #include "render/color_vision.h"
 
 #include <array>
@@ -54,8 +56,7 @@ QString headShortLabel(int head)
 
 QColor headLabelInk(const QColor& fill)
 {
-    const cvd::Rgb c{fill.redF(), fill.greenF(), fill.blueF()};
-    return cvd::contrastRatio(c, {0, 0, 0}) >= cvd::contrastRatio(c, {1, 1, 1}) ? QColor(Qt::black) : QColor(Qt::white);
+    return blackOrWhiteOn(fill);
 }
 
 } // namespace attnlab::ui

@@ -1,20 +1,14 @@
 #include "render/render_style.h"
 
+#include "render/color_vision.h"
+
 #include <QFont>
 #include <QFontInfo>
 #include <QPainter>
 
-#include <algorithm>
-#include <cmath>
-
 namespace attnlab::ui {
 
 namespace {
-
-double channel(double c)
-{
-    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
-}
 
 // The accents' starting hues; withContrast then darkens or lightens each to the theme's target.
 struct Hues {
@@ -33,16 +27,27 @@ Hues huesFor(bool dark)
 
 } // namespace
 
-double relativeLuminance(const QColor& c)
+namespace {
+cvd::Rgb toRgb(const QColor& c)
 {
     const QColor rgb = c.toRgb();
-    return 0.2126 * channel(rgb.redF()) + 0.7152 * channel(rgb.greenF()) + 0.0722 * channel(rgb.blueF());
+    return {rgb.redF(), rgb.greenF(), rgb.blueF()};
+}
+} // namespace
+
+double relativeLuminance(const QColor& c)
+{
+    return cvd::relativeLuminance(toRgb(c));
 }
 
 double contrastRatio(const QColor& a, const QColor& b)
 {
-    const double la = relativeLuminance(a), lb = relativeLuminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+    return cvd::contrastRatio(toRgb(a), toRgb(b));
+}
+
+QColor blackOrWhiteOn(const QColor& fill)
+{
+    return contrastRatio(Qt::black, fill) >= contrastRatio(Qt::white, fill) ? QColor(Qt::black) : QColor(Qt::white);
 }
 
 bool isLargeText(const QFont& font)
@@ -68,9 +73,7 @@ QColor withContrast(const QColor& ink, const QColor& background, double ratio)
     if (contrastRatio(ink, background) >= ratio)
         return ink;
     // Away from the background: dark ink on a light surface, light ink on a dark one.
-    const QColor pole = contrastRatio(Qt::black, background) >= contrastRatio(Qt::white, background)
-                            ? QColor(Qt::black)
-                            : QColor(Qt::white);
+    const QColor pole = blackOrWhiteOn(background);
     for (int step = 1; step <= 20; ++step) {
         const QColor c = mixColors(ink, pole, step / 20.0);
         if (contrastRatio(c, background) >= ratio)
@@ -150,7 +153,7 @@ QColor RenderStyle::inkOn(const QColor& fill) const
     if (contrastRatio(text, fill) >= target())
         return text;
     // Black or white: one of them always reaches 4.58:1, whatever the fill.
-    return contrastRatio(Qt::black, fill) >= contrastRatio(Qt::white, fill) ? QColor(Qt::black) : QColor(Qt::white);
+    return blackOrWhiteOn(fill);
 }
 
 QColor RenderStyle::readable(const QColor& ink, const QColor& fill, bool large) const

@@ -21,6 +21,7 @@ namespace attnlab::ui {
 // WCAG 2.x: relative luminance of sRGB, and (L1 + 0.05) / (L2 + 0.05) with L1 the lighter.
 double relativeLuminance(const QColor& c);
 double contrastRatio(const QColor& a, const QColor& b);
+QColor blackOrWhiteOn(const QColor& fill); // whichever of the two contrasts more (always ≥ 4.58:1)
 // WCAG's large text: at least 18 pt (24 px), or 14 pt (18.67 px) bold; 3:1 suffices for it.
 bool isLargeText(const QFont& font);
 double requiredContrast(bool largeText);                      // 4.5 or 3
