@@ -15,13 +15,6 @@ namespace {
 
 const QColor kShared(112, 124, 136); // a block no head owns (out_proj.bias): data, like the head colours
 
-QColor mix(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
-                            static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * t),
-                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * t));
-}
-
 QString roleTitle(Role role)
 {
     switch (role) {
@@ -79,7 +72,7 @@ QColor DesignLayoutPainter::fillColor(const DesignShape& s) const
         return kShared;
     const QColor c = headColor(s.head, heads);
     if (s.kind == DesignShape::Kind::Slice && s.slicedAxis == 1)
-        return mix(c, Qt::white, 0.45); // out_proj's columns read head h; they are not head h's own
+        return mixColors(c, Qt::white, 0.45); // out_proj's columns read head h; they are not head h's own
     if (s.kind == DesignShape::Kind::Bias || (s.kind == DesignShape::Kind::Slice && s.name.endsWith("bias")))
         return c.darker(135);
     return c;
