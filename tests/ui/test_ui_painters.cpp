@@ -7,12 +7,14 @@
 #include "render/head_colors.h"
 #include "render/heatmap_painter.h"
 #include "render/heatmap_source.h"
+#include "render/render_style.h"
 #include "render/shape_diagram_painter.h"
 
 #include <QPainter>
 #include <QPicture>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace attnlab;
@@ -152,6 +154,100 @@ private Q_SLOTS:
         const QRectF m = painter.matrixRect(QRectF(0, 0, 700, 600));
         QVERIFY(m.left() > 40);
         QVERIFY(m.right() < 700 - 60);
+    }
+
+    // A title longer than its matrix is wide is set smaller or elided: it never runs into the legend.
+    void heatmapTitleStopsAtTheLegend_data()
+    {
+        QTest::addColumn<QString>("title");
+        QTest::addColumn<QSize>("size");
+        const QString shortTitle = QStringLiteral("head 0");
+        const QString longTitle = QStringLiteral("head 0 of 4 · Weights (softmax) · 57 × 57 tokens");
+        QTest::newRow("short-title-wide") << shortTitle << QSize(700, 600);
+        QTest::newRow("long-title-wide") << longTitle << QSize(700, 600);
+        QTest::newRow("long-title-tall") << longTitle << QSize(520, 900);
+        QTest::newRow("long-title-narrow") << longTitle << QSize(360, 900);
+    }
+    void heatmapTitleStopsAtTheLegend()
+    {
+        QFETCH(QString, title);
+        QFETCH(QSize, size);
+        const auto trace = traceOf("MultiHeadAttention(3, 2, 6, 0.0, 2)", 6, InputSource::Book);
+        auto painterTitled = [&](const QString& t) {
+            HeatmapStyle style;
+            style.title = t;
+            style.accent = headColor(0, 4);
+            return HeatmapPainter(heatmapSlice(trace, AttentionMatrix::Weights, 0, 0), ColorScale::weights(1.0), {},
+                                  style);
+        };
+        const HeatmapPainter titled = painterTitled(title), blank = painterTitled(QStringLiteral(" "));
+        RenderStyle style = RenderStyle::print();
+        style.log = std::make_shared<ContrastLog>();
+        QImage a(size, QImage::Format_RGB32), b(size, QImage::Format_RGB32);
+        a.fill(Qt::white);
+        b.fill(Qt::white);
+        const QRectF rect(QPointF(0, 0), QSizeF(size));
+        {
+            QPainter pa(&a), pb(&b);
+            titled.paint(pa, rect, style);
+            blank.paint(pb, rect, RenderStyle::print());
+        }
+        const QRectF legend = titled.legendRect(rect), m = titled.matrixRect(rect);
+        QCOMPARE(m, blank.matrixRect(rect));
+        QRect changed;
+        for (int y = 0; y < size.height(); ++y)
+            for (int x = 0; x < size.width(); ++x)
+                if (a.pixel(x, y) != b.pixel(x, y))
+                    changed |= QRect(x, y, 1, 1);
+        QVERIFY(!changed.isEmpty()); // the title is drawn
+        QVERIFY2(changed.right() < legend.left() && changed.bottom() < m.top(),
+                 qPrintable(QStringLiteral("the title draws over x %1..%2, y %3..%4; the legend starts at x %5, the "
+                                           "matrix at y %6")
+                                .arg(changed.left())
+                                .arg(changed.right())
+                                .arg(changed.top())
+                                .arg(changed.bottom())
+                                .arg(legend.left())
+                                .arg(m.top())));
+        // What was drawn is the title whole, or elided where even smaller type could not hold it: never a
+        // title cut off mid-letter by its rectangle.
+        const auto drawn = std::find_if(style.log->begin(), style.log->end(),
+                                        [](const TextContrast& t) { return t.text.startsWith(QLatin1String("head")); });
+        QVERIFY(drawn != style.log->end());
+        QFont smallest;
+        smallest.setPixelSize(HeatmapStyle{}.fontPx * 3 / 4 + 1);
+        smallest.setBold(true);
+        const bool fitsSmall = QFontMetricsF(smallest).horizontalAdvance(title) <= legend.left() - m.left() - 11;
+        if (fitsSmall)
+            QCOMPARE(drawn->text, title);
+        else
+            QVERIFY2(drawn->text.endsWith(QChar(0x2026)), qPrintable(drawn->text));
+    }
+
+    void titlesAreShrunkThenElided_data()
+    {
+        QTest::addColumn<double>("width");
+        for (double w : {600.0, 400.0, 330.0, 250.0, 120.0, 8.0})
+            QTest::addRow("width-%d", static_cast<int>(w)) << w;
+    }
+    void titlesAreShrunkThenElided()
+    {
+        QFETCH(double, width);
+        const QString title = QStringLiteral("head 0 of 4 · Weights (softmax) · 57 × 57 tokens");
+        QFont font;
+        font.setPixelSize(16);
+        font.setBold(true);
+        const auto fitted = HeatmapPainter::fitTitle(title, font, width);
+        QVERIFY(fitted.font.pixelSize() >= 12 && fitted.font.pixelSize() <= 16);
+        QVERIFY(QFontMetricsF(fitted.font).horizontalAdvance(fitted.text) <= width);
+        const double full = QFontMetricsF(font).horizontalAdvance(title);
+        if (full <= width) { // room: untouched
+            QCOMPARE(fitted.text, title);
+            QCOMPARE(fitted.font.pixelSize(), 16);
+        } else if (fitted.text != title) { // elided only at the smallest size
+            QCOMPARE(fitted.font.pixelSize(), 12);
+            QVERIFY(fitted.text.isEmpty() || fitted.text.endsWith(QChar(0x2026)));
+        }
     }
 
     void shapeDiagramDrawsEveryStage()

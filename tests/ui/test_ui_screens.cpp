@@ -104,6 +104,21 @@ QString clippedReason(QWidget* w, QWidget* window)
     return {};
 }
 
+// Empty when the text of `w` (a label that does not wrap, or a button) fits the width it was given:
+// a fixed-width column whose bold title is wider than the column cuts the title off although the
+// label itself lies inside the window.
+QString cutTextReason(QWidget* w)
+{
+    const auto* label = qobject_cast<QLabel*>(w);
+    const auto* button = qobject_cast<QAbstractButton*>(w);
+    if ((label && label->wordWrap()) || !(label || (button && !button->text().isEmpty()))) // arrows: no text
+        return {};
+    const int wanted = w->minimumSizeHint().width();
+    if (wanted <= w->width())
+        return {};
+    return QStringLiteral("%1 needs %2 px for its text and has %3").arg(describe(w)).arg(wanted).arg(w->width());
+}
+
 // Every visible label with text and every visible button of `page`, and the shape diagram.
 QList<QWidget*> shownWidgets(QWidget* page)
 {
@@ -266,6 +281,8 @@ private Q_SLOTS:
         for (QWidget* w : widgets) {
             const QString why = clippedReason(w, &s.window);
             QVERIFY2(why.isEmpty(), qPrintable(why));
+            const QString cut = cutTextReason(w);
+            QVERIFY2(cut.isEmpty(), qPrintable(cut));
         }
         if (page == 0)
             checkShapeDiagramFits(s.window);

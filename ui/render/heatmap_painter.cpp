@@ -89,6 +89,17 @@ QRectF HeatmapPainter::matrixRect(const QRectF& rect) const
     return QRectF(left, top, side, side);
 }
 
+HeatmapPainter::FittedTitle HeatmapPainter::fitTitle(const QString& title, QFont font, double width)
+{
+    const int px = font.pixelSize() > 0 ? font.pixelSize() : 16;
+    for (int size = px; size >= (px * 3 + 3) / 4; --size) {
+        font.setPixelSize(size);
+        if (QFontMetricsF(font).horizontalAdvance(title) <= width)
+            return {font, title};
+    }
+    return {font, QFontMetricsF(font).elidedText(title, Qt::ElideRight, std::max(0.0, width))};
+}
+
 void HeatmapPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& rs) const
 {
     p.save();
@@ -99,12 +110,16 @@ void HeatmapPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& r
     if (!style_.title.isEmpty()) {
         QFont bold = font;
         bold.setBold(true);
-        p.setFont(bold);
-        const QRectF titleRect(m.left(), rect.top(), std::max(m.width(), rect.width() / 2), m.top() - rect.top());
+        // The title runs from the matrix's left edge to the legend (or the edge): a long one ("head 0 of 4 ·
+        // Weights (softmax) · 57 × 57 tokens" over a narrow matrix) is set smaller, then elided, never cut.
+        const double end = style_.legend ? legendRect(rect).left() - kGap : rect.right();
+        const QRectF titleRect(m.left(), rect.top(), std::max(m.width(), end - m.left()), m.top() - rect.top());
+        const QRectF textRect = titleRect.adjusted(style_.accent.alpha() > 0 ? 11 : 0, 0, 0, 0);
+        const FittedTitle fitted = fitTitle(style_.title, bold, textRect.width());
+        p.setFont(fitted.font);
         if (style_.accent.alpha() > 0)
             p.fillRect(QRectF(titleRect.left(), titleRect.top() + 3, 6, titleRect.height() - 8), style_.accent);
-        rs.drawText(p, titleRect.adjusted(style_.accent.alpha() > 0 ? 11 : 0, 0, 0, 0),
-                    Qt::AlignLeft | Qt::AlignVCenter, style_.title, rs.text, rs.background);
+        rs.drawText(p, textRect, Qt::AlignLeft | Qt::AlignVCenter, fitted.text, rs.text, rs.background);
         p.setFont(font);
     }
     if (!slice_.valid() || m.width() < 2) {

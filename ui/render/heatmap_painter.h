@@ -7,6 +7,7 @@
 #include "render/heatmap_source.h"
 #include "render/render_style.h"
 
+#include <QFont>
 #include <QImage>
 #include <QRectF>
 #include <QStringList>
@@ -39,6 +40,13 @@ public:
 
     void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
     QRectF matrixRect(const QRectF& rect) const; // where the cells go inside rect
+    QRectF legendRect(const QRectF& rect) const; // where the colour scale goes (empty without a legend)
+    // A title in `font`, shrunk (to 3/4 of its size at most) and then elided until it fits `width`.
+    struct FittedTitle {
+        QFont font;
+        QString text;
+    };
+    static FittedTitle fitTitle(const QString& title, QFont font, double width);
     std::optional<HeatmapHit> hitTest(const QRectF& rect, const QPointF& pos) const;
     const HeatmapSlice& slice() const { return slice_; }
     const QStringList& tokens() const { return tokens_; }
@@ -56,7 +64,6 @@ private:
     void paintAxes(QPainter& p, const QRectF& m, const RenderStyle& rs) const;
     void paintValues(QPainter& p, const QRectF& m, const RenderStyle& rs) const;
     void paintLegend(QPainter& p, const QRectF& area, const RenderStyle& rs) const;
-    QRectF legendRect(const QRectF& rect) const;
 
     HeatmapSlice slice_;
     ColorScale scale_;

@@ -63,11 +63,17 @@ int FlowLayout::arrange(const QRect& rect, bool apply) const
     for (QLayoutItem* item : items_) {
         if (item->isEmpty())
             continue;
-        const QSize hint = item->sizeHint().boundedTo(QSize(std::max(area.width(), 1), QWIDGETSIZE_MAX));
+        QSize hint = item->sizeHint().boundedTo(QSize(std::max(area.width(), 1), QWIDGETSIZE_MAX));
         if (x > area.x() && x + hint.width() > area.right() + 1) { // no room left on this row: wrap
             x = area.x();
             y += rowHeight + spacing_;
             rowHeight = 0;
+        }
+        if (item->hasHeightForWidth()) {
+            // A word-wrapped label takes the rest of its row, so it wraps into as few lines as the
+            // row allows (its own size hint would break a short sentence into two).
+            hint.setWidth(std::max(hint.width(), area.right() + 1 - x));
+            hint.setHeight(item->heightForWidth(hint.width()));
         }
         if (apply)
             item->setGeometry(QRect(QPoint(x, y), hint));

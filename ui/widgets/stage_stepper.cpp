@@ -6,7 +6,10 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QStyle>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace attnlab::ui {
 
@@ -37,13 +40,14 @@ StageStepper::StageStepper(Session* session, QWidget* parent) : QWidget(parent),
     buttons->addWidget(next_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* title = new QLabel(tr("<b>Stages of forward()</b>"));
-    layout->addWidget(title);
+    title_ = new QLabel(tr("<b>Stages of forward()</b>"));
+    layout->addWidget(title_);
     layout->addWidget(list_, 1);
     layout->addWidget(position_);
-    auto* keys = new QLabel(tr("→ / Space: next   ← : back"));
-    keys->setAlignment(Qt::AlignCenter);
-    layout->addWidget(keys);
+    keys_ = new QLabel(tr("→ / Space: next   ← : back"));
+    keys_->setAlignment(Qt::AlignCenter);
+    layout->addWidget(keys_);
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     layout->addLayout(buttons);
 
     connect(previous_, &QPushButton::clicked, session_, &Session::previousStage);
@@ -59,6 +63,20 @@ StageStepper::StageStepper(Session* session, QWidget* parent) : QWidget(parent),
     refresh(true);
 }
 
+QSize StageStepper::sizeHint() const
+{
+    const QFontMetrics names(list_->font());
+    int widest = names.horizontalAdvance(QStringLiteral("context.transposed")); // before the first trace
+    for (int i = 0; i < list_->count(); ++i)
+        widest = std::max(widest, names.horizontalAdvance(list_->item(i)->text()));
+    const int list = widest + 2 * list_->frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 12;
+    const int spacing = std::max(0, layout()->spacing());
+    const int buttons = previous_->sizeHint().width() + spacing + next_->sizeHint().width();
+    const int width = std::max(
+        {205, list, buttons, title_->sizeHint().width(), keys_->sizeHint().width(), position_->sizeHint().width()});
+    return {width, QWidget::sizeHint().height()};
+}
+
 void StageStepper::refresh(bool rebuild)
 {
     const auto trace = session_->trace();
@@ -69,6 +87,7 @@ void StageStepper::refresh(bool rebuild)
         list_->clear();
         for (const auto& s : trace->stages)
             list_->addItem(QString::fromStdString(s.name));
+        updateGeometry(); // the widest name may have changed
     }
     const int index = session_->stageIndex(), count = static_cast<int>(trace->stages.size());
     list_->setCurrentRow(index);

@@ -16,6 +16,10 @@ class StageStepper : public QWidget {
 public:
     explicit StageStepper(Session* session, QWidget* parent = nullptr);
     QListWidget* list() const { return list_; }
+    // As wide as its widest line at the current type size (presentation type makes the title and the
+    // key hint wider than the 205 px the column used to be fixed at).
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override { return sizeHint(); }
 
 private:
     void refresh(bool rebuild);
@@ -25,6 +29,8 @@ private:
     QPushButton* previous_;
     QPushButton* next_;
     QLabel* position_;
+    QLabel* title_;
+    QLabel* keys_;
 };
 
 } // namespace attnlab::ui

@@ -3,10 +3,10 @@
 #include "render/colormap.h"
 
 #include "render/heatmap_painter.h"
+#include "widgets/flow_layout.h"
 #include "widgets/refresh_when_shown.h"
 #include "model/session.h"
 
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSpinBox>
@@ -54,7 +54,9 @@ TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), ses
     mono.setPixelSize(14);
     table_->setFont(mono);
 
-    auto* selectors = new QHBoxLayout;
+    // The selectors wrap under the title when the pane is narrow (presentation type on a 1280-pixel
+    // projector, where the splitter keeps the pane's width and the title would be cut).
+    auto* selectors = new FlowLayout;
     auto* batchLabel = new QLabel(tr("<b>Values</b>   sequence (b):"));
     batchLabel->setBuddy(batch_);
     batch_->setAccessibleName(tr("Sequence (b)"));
@@ -64,7 +66,6 @@ TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), ses
     headLabel->setBuddy(head_);
     selectors->addWidget(headLabel);
     selectors->addWidget(head_);
-    selectors->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(selectors);

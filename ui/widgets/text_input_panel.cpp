@@ -8,7 +8,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
@@ -48,19 +47,17 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     chips_->setAccessibleName(tr("Tokens of the sentence"));
     chips_->setFocusPolicy(Qt::TabFocus); // a screen reader's user reaches the tokens and hears them
 
-    // The choices wrap and the sentence about them goes under them when the window is narrow (a
-    // 1280-pixel projector with the lessons dock open): in one row they made the window wider than it.
+    // The choices and the sentence about them wrap onto more rows when the window is narrow (a
+    // 1280-pixel projector with the lessons dock open): in one row they made the window wider than it,
+    // and beside the choices the sentence was squeezed into a column of single words.
     auto* row = new FlowLayout;
     row->addWidget(enabled_);
     row->addWidget(variant_);
     row->addWidget(layer_);
-    auto* top = new QHBoxLayout;
-    top->setContentsMargins(0, 0, 0, 0);
-    top->addLayout(row);
-    top->addWidget(about_, 1);
+    row->addWidget(about_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(top);
+    layout->addLayout(row);
     layout->addWidget(text_);
     layout->addWidget(chips_);
 

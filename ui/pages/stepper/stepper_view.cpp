@@ -32,7 +32,6 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     right->setStretchFactor(1, 4);
     right->setSizes({470, 330});
     lower->setSizes({700, 330});
-    stepper_->setFixedWidth(205);
 
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(stepper_);
