@@ -136,6 +136,42 @@ private Q_SLOTS:
         QVERIFY(r.message.contains(QStringLiteral("not contiguous")));
     }
 
+    // Every "step to this stage" check names the stage's shape (and its contiguity where it says so),
+    // with no placeholder left over and no QString::arg warning from an argument too many.
+    void stageStepsNameTheShape_data()
+    {
+        QTest::addColumn<QString>("lesson");
+        QTest::addColumn<int>("step"); // from 0
+        QTest::addColumn<QString>("shape");
+        const QString follow = QStringLiteral("follow-tensors"), view = QStringLiteral("view-transpose");
+        QTest::newRow("follow-tensors-queries") << follow << 0 << QStringLiteral("(1, 16, 768)");
+        QTest::newRow("follow-tensors-attn_scores") << follow << 1 << QStringLiteral("(1, 12, 16, 16)");
+        QTest::newRow("follow-tensors-output") << follow << 2 << QStringLiteral("(1, 16, 768)");
+        QTest::newRow("view-transpose-queries.view") << view << 0 << QStringLiteral("(1, 16, 12, 64)");
+        QTest::newRow("view-transpose-queries.heads") << view << 1 << QStringLiteral("(1, 12, 16, 64)");
+        QTest::newRow("view-transpose-context.transposed") << view << 2 << QStringLiteral("(1, 16, 12, 64)");
+    }
+    void stageStepsNameTheShape()
+    {
+        QFETCH(QString, lesson);
+        QFETCH(int, step);
+        QFETCH(QString, shape);
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("QString::arg")));
+        Session session;
+        MainWindow window(&session);
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
+        LessonsPanel panel(&session, &window);
+        QVERIFY(panel.setLesson(lesson));
+        panel.setStep(step);
+        panel.showMe();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
+        const CheckResult r = panel.check();
+        QVERIFY2(r.passed, qPrintable(r.message));
+        QVERIFY2(r.message.contains(shape), qPrintable(r.message));
+        QVERIFY2(!r.message.contains(QLatin1Char('%')), qPrintable(r.message));
+    }
+
     void theLessonsDockFitsBesideTheViewsAt1600Pixels()
     {
         Session session;

@@ -282,29 +282,71 @@ private Q_SLOTS:
         }
     }
 
-    // A short pane shrinks the drawing instead of cutting its last line (the contiguity badges) off.
+    // A short or narrow pane shrinks the drawing instead of cutting its last line (the contiguity
+    // badges) or its widest row of boxes off, at desktop type (16 px) and presentation type (22 px).
     void shapeDiagramFitsItsPane_data()
     {
         QTest::addColumn<QString>("stage");
-        QTest::addColumn<int>("height");
+        QTest::addColumn<QSize>("pane");
+        QTest::addColumn<int>("typePx");
         for (const char* stage : {"queries.view", "keys.heads", "attn_weights", "context.transposed", "output"})
-            for (int height : {300, 360, 420, 470, 600})
-                QTest::addRow("%s-%d", stage, height) << QString::fromLatin1(stage) << height;
+            for (QSize pane : {QSize(960, 300), QSize(960, 360), QSize(960, 420), QSize(960, 470), QSize(960, 600),
+                               QSize(500, 300), QSize(560, 470)})
+                for (int px : {16, 22})
+                    QTest::addRow("%s-%dx%d-%dpx", stage, pane.width(), pane.height(), px)
+                        << QString::fromLatin1(stage) << pane << px;
     }
     void shapeDiagramFitsItsPane()
     {
         QFETCH(QString, stage);
-        QFETCH(int, height);
+        QFETCH(QSize, pane);
+        QFETCH(int, typePx);
         static const auto trace = traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
-        const QRectF pane(0, 0, 960, height);
+        const QRectF rect(QPointF(0, 0), QSizeF(pane));
         QPicture picture;
         QPainter p(&picture);
-        ShapeDiagramPainter(*trace, stageIndex(*trace, stage.toStdString()), 0).paint(p, pane);
+        QFont type = p.font();
+        type.setPixelSize(typePx);
+        p.setFont(type);
+        ShapeDiagramPainter(*trace, stageIndex(*trace, stage.toStdString()), 0).paint(p, rect);
         p.end();
         const QRect drawn = picture.boundingRect();
-        QVERIFY2(drawn.bottom() <= pane.bottom() + 1,
-                 qPrintable(QStringLiteral("drawn down to y = %1 in a pane %2 high").arg(drawn.bottom()).arg(height)));
+        QVERIFY2(drawn.bottom() <= rect.bottom() + 1 && drawn.right() <= rect.right() + 1,
+                 qPrintable(QStringLiteral("drawn to x = %1, y = %2 in a %3 x %4 pane")
+                                .arg(drawn.right())
+                                .arg(drawn.bottom())
+                                .arg(pane.width())
+                                .arg(pane.height())));
         QVERIFY(drawn.height() > 100); // shrunk to fit, not drawn away
+    }
+
+    // The drawing follows the type around it: with presentation type (1.4x) and room to spare it is
+    // drawn larger than at desktop type, so it stays readable beside the larger labels on a projector.
+    void shapeDiagramGrowsWithTheType_data()
+    {
+        QTest::addColumn<QString>("stage");
+        for (const char* stage : {"x", "queries", "attn_weights", "output"})
+            QTest::newRow(stage) << QString::fromLatin1(stage);
+    }
+    void shapeDiagramGrowsWithTheType()
+    {
+        QFETCH(QString, stage);
+        static const auto trace = traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
+        auto drawnAt = [&](int px) {
+            QPicture picture;
+            QPainter p(&picture);
+            QFont type = p.font();
+            type.setPixelSize(px);
+            p.setFont(type);
+            ShapeDiagramPainter(*trace, stageIndex(*trace, stage.toStdString()), 0).paint(p, QRectF(0, 0, 1100, 900));
+            p.end();
+            return picture.boundingRect();
+        };
+        const QRect desktop = drawnAt(16), presenting = drawnAt(22);
+        QVERIFY2(presenting.height() > desktop.height() * 1.2,
+                 qPrintable(QStringLiteral("%1 px tall at 16 px type, %2 px at 22 px")
+                                .arg(desktop.height())
+                                .arg(presenting.height())));
     }
 };
 

@@ -13,6 +13,7 @@
 #include "shell/screen_fit.h"
 
 #include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -27,6 +28,7 @@
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QStyleFactory>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -117,6 +119,23 @@ QString cutTextReason(QWidget* w)
     if (wanted <= w->width())
         return {};
     return QStringLiteral("%1 needs %2 px for its text and has %3").arg(describe(w)).arg(wanted).arg(w->width());
+}
+
+// Empty when no two visible controls or labels under one parent lie over each other: a box layout
+// squeezed below its items' heights-for-width (wrapped selectors, a wrapped summary) stacks them.
+QString overlapReason(QWidget* page)
+{
+    QList<QWidget*> shown;
+    for (QWidget* w : page->findChildren<QWidget*>())
+        if (w->isVisible() && !w->size().isEmpty() && !qobject_cast<QTabBar*>(w->parentWidget()) && // Qt's arrows
+            (qobject_cast<QLabel*>(w) || qobject_cast<QAbstractButton*>(w) || qobject_cast<QAbstractSpinBox*>(w)))
+            shown << w;
+    for (int i = 0; i < shown.size(); ++i)
+        for (int j = i + 1; j < shown.size(); ++j)
+            if (shown[i]->parentWidget() == shown[j]->parentWidget() &&
+                shown[i]->geometry().intersects(shown[j]->geometry()))
+                return QStringLiteral("%1 and %2 overlap").arg(describe(shown[i]), describe(shown[j]));
+    return {};
 }
 
 // Every visible label with text and every visible button of `page`, and the shape diagram.
@@ -284,6 +303,8 @@ private Q_SLOTS:
             const QString cut = cutTextReason(w);
             QVERIFY2(cut.isEmpty(), qPrintable(cut));
         }
+        const QString overlap = overlapReason(shown);
+        QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
         if (page == 0)
             checkShapeDiagramFits(s.window);
     }

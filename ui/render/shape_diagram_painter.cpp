@@ -4,6 +4,7 @@
 #include "render/render_style.h"
 #include "render/stage_captions.h"
 
+#include <QFontInfo>
 #include <QFontMetricsF>
 #include <QPainterPath>
 #include <QPicture>
@@ -288,22 +289,29 @@ double ShapeDiagramPainter::paintHeader(QPainter& p, const QRectF& rect) const
 
 void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
 {
-    // How tall the drawing is depends on the stage (wrapped explanations, a header line more or less), so
-    // it is laid out once into a QPicture and shrunk until its last line — the contiguity badges — fits:
-    // a short pane would otherwise cut them off.
-    double s = std::clamp(std::min(rect.width() / 1000.0, rect.height() / 470.0), 0.6, 1.5);
+    // The drawing grows with its pane and with the type around it (presentation type, zoom): on a
+    // projector a diagram at desktop size next to 1.4x labels is the one thing nobody can read. How
+    // big it then is depends on the stage (wrapped explanations, a header line more or less, a row
+    // of boxes wider than the pane), so it is laid out into a QPicture and shrunk until everything,
+    // down to the contiguity badges, fits the pane.
+    const QFontInfo type(p.font());
+    const double typeScale = type.pixelSize() > 0 ? type.pixelSize() / 16.0 : 1.0;
+    double s = std::clamp(std::max(typeScale, std::min(rect.width() / 1000.0, rect.height() / 470.0)), 0.6, 1.5);
     RenderStyle quiet = style;
     quiet.log.reset(); // the trial layouts are not what the page shows
-    for (int attempt = 0; attempt < 3; ++attempt) {
+    for (int attempt = 0; attempt < 4; ++attempt) {
         QPicture trial;
         QPainter tp(&trial);
         tp.setFont(p.font());
         paintAtScale(tp, rect, quiet, s);
         tp.end();
-        const double used = trial.boundingRect().bottom() - rect.top(), room = rect.height();
-        if (used <= room || s <= kMinScale)
+        const QRectF used = trial.boundingRect();
+        const double tall = (used.bottom() - rect.top()) / rect.height();
+        const double wide = (used.right() - rect.left()) / rect.width();
+        const double over = std::max(tall, wide);
+        if (over <= 1.0 || s <= kMinScale)
             break;
-        s = std::max(kMinScale, s * room / used * 0.98);
+        s = std::max(kMinScale, s / over * 0.98);
     }
     paintAtScale(p, rect, style, s);
 }
@@ -425,13 +433,18 @@ void ShapeDiagramPainter::drawFooter(QPainter& p, const QRectF& area, const std:
 {
     const double s = scale_;
     const Tensor& t = stage_.tensor;
-    p.setFont(pixelFont(13 * s));
+    const QFont small = pixelFont(13 * s);
+    p.setFont(small);
     const QColor bg = style_.background;
     for (const auto& b : row)
-        if (b.dim >= 0 && b.dim < t.dim())
-            style_.drawText(p, QRectF(b.rect.left(), b.rect.bottom() + 2 * s, b.rect.width(), 17 * s), Qt::AlignCenter,
-                            QStringLiteral("stride %1").arg(t.strides()[static_cast<std::size_t>(b.dim)]), style_.muted,
-                            bg);
+        if (b.dim >= 0 && b.dim < t.dim()) {
+            // Centred under its box, and as wide as it needs: the type has a floor, the boxes do not, so
+            // at small scales "stride 12288" is wider than its box "b" (and was cut to "stride 1228").
+            const QString text = QStringLiteral("stride %1").arg(t.strides()[static_cast<std::size_t>(b.dim)]);
+            const double width = std::max(b.rect.width(), QFontMetricsF(small).horizontalAdvance(text) + 2);
+            style_.drawText(p, QRectF(b.rect.center().x() - width / 2, b.rect.bottom() + 2 * s, width, 17 * s),
+                            Qt::AlignCenter, text, style_.muted, bg);
+        }
 
     double y = area.top() + 46 * s;
     const QFont f = pixelFont(17 * s);

@@ -47,8 +47,11 @@ Check atStage(const char* name, const QString& why)
         if (!s || s->name != name)
             return fail(QObject::tr("Step to %1 first (Right arrow or Next); you are at %2.")
                             .arg(QLatin1String(name), s ? QString::fromStdString(s->name) : QObject::tr("no stage")));
-        return pass(why.arg(QString::fromStdString(shape_to_string(s->tensor.shape())),
-                            s->tensor.is_contiguous() ? QObject::tr("contiguous") : QObject::tr("not contiguous")));
+        // %1 is the shape; %2, where a message has it, the contiguity (arg() with an argument too many warns).
+        QString text = why.arg(QString::fromStdString(shape_to_string(s->tensor.shape())));
+        if (why.contains(QLatin1String("%2")))
+            text = text.arg(s->tensor.is_contiguous() ? QObject::tr("contiguous") : QObject::tr("not contiguous"));
+        return pass(text);
     };
 }
 

@@ -11,7 +11,9 @@ namespace attnlab::ui {
 
 ShapeDiagramWidget::ShapeDiagramWidget(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
-    setMinimumSize(700, 380);
+    // Small panes are fine: the painter shrinks the drawing to fit (a wide minimum made the stepper
+    // page scroll sideways on a 1280-pixel projector with the lessons dock open).
+    setMinimumSize(500, 300); // the widest row of boxes fits 500 px at the smallest scale
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
     // Focusable, so a screen reader's user reaches the drawing and hears its description.

@@ -7,8 +7,10 @@
 #include "widgets/refresh_when_shown.h"
 #include "model/session.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -28,6 +30,22 @@ QString gridValue(float value)
         return formatValue(value);
     return QString::number(value, 'f', std::abs(value) >= 1000 ? 1 : 4);
 }
+
+// The values pane's content is as tall as its selectors and summary need at a width plus a few table
+// rows, not plus the table's whole size hint: the scroll bar comes only when those do not fit.
+class ValuesContent : public QWidget {
+public:
+    explicit ValuesContent(QTableWidget* table) : table_(table) {}
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override
+    {
+        const int rows = table_->horizontalHeader()->sizeHint().height() + 3 * 26 + 2 * table_->frameWidth();
+        return QWidget::heightForWidth(width) - table_->sizeHint().height() + rows;
+    }
+
+private:
+    QTableWidget* table_;
+};
 
 } // namespace
 
@@ -54,23 +72,39 @@ TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), ses
     mono.setPixelSize(14);
     table_->setFont(mono);
 
-    // The selectors wrap under the title when the pane is narrow (presentation type on a 1280-pixel
-    // projector, where the splitter keeps the pane's width and the title would be cut).
-    auto* selectors = new FlowLayout;
-    auto* batchLabel = new QLabel(tr("<b>Values</b>   sequence (b):"));
-    batchLabel->setBuddy(batch_);
+    // Each label stays with its box, and the pairs wrap under the title when the pane is narrow
+    // (presentation type on a 1280-pixel projector, where the splitter keeps the pane's width).
+    auto pair = [](QLabel* label, QWidget* box) {
+        auto* both = new QWidget;
+        auto* row = new QHBoxLayout(both);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->addWidget(label);
+        row->addWidget(box);
+        label->setBuddy(box);
+        return both;
+    };
     batch_->setAccessibleName(tr("Sequence (b)"));
-    selectors->addWidget(batchLabel);
-    selectors->addWidget(batch_);
-    auto* headLabel = new QLabel(tr("head:"));
-    headLabel->setBuddy(head_);
-    selectors->addWidget(headLabel);
-    selectors->addWidget(head_);
-    auto* layout = new QVBoxLayout(this);
+    auto* selectors = new FlowLayout;
+    selectors->addWidget(pair(new QLabel(tr("<b>Values</b>   sequence (b):")), batch_));
+    selectors->addWidget(pair(new QLabel(tr("head:")), head_));
+
+    // In a short pane the wrapped selectors and summary scroll with the table rather than pushing the
+    // shape diagram above into a sliver (or being drawn over each other).
+    auto* content = new ValuesContent(table_);
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(selectors);
     layout->addWidget(summary_);
     layout->addWidget(table_, 1);
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("values-scroll"));
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setFocusPolicy(Qt::NoFocus);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
 
     connect(batch_, &QSpinBox::valueChanged, session_, &Session::setBatchIndex);
     connect(head_, &QSpinBox::valueChanged, session_, &Session::setHead);
