@@ -11,6 +11,7 @@
 #include "shell/main_window.h"
 #include "shell/presentation.h"
 #include "shell/screen_fit.h"
+#include "widgets/elided_label.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -136,6 +137,32 @@ QString overlapReason(QWidget* page)
                 shown[i]->geometry().intersects(shown[j]->geometry()))
                 return QStringLiteral("%1 and %2 overlap").arg(describe(shown[i]), describe(shown[j]));
     return {};
+}
+
+// The first diagnostic card and the fix buttons: what an invalid call opens on.
+QList<QWidget*> firstCardAndFixes(QWidget& window)
+{
+    QList<QWidget*> out;
+    for (QWidget* w : window.findChildren<QWidget*>()) {
+        const QString name = w->objectName();
+        if ((name.startsWith(QLatin1String("diagnostic-")) && out.isEmpty()) || name.startsWith(QLatin1String("fix-")))
+            out << w;
+    }
+    return out;
+}
+
+// True when every widget of `widgets` is inside the scroll area's viewport as it is scrolled now
+// (a card taller than the viewport counts when its top shows).
+bool inViewOf(QScrollArea* area, const QList<QWidget*>& widgets)
+{
+    const QRect view = area->viewport()->rect();
+    for (QWidget* w : widgets) {
+        const QRect r(w->mapTo(area->viewport(), QPoint(0, 0)), w->size());
+        const bool tall = r.height() > view.height();
+        if (tall ? !view.contains(r.topLeft()) : !view.contains(r))
+            return false;
+    }
+    return !widgets.isEmpty();
 }
 
 // Every visible label with text and every visible button of `page`, and the shape diagram.
@@ -346,6 +373,20 @@ private Q_SLOTS:
         checkWithinScreen(s.window, screen, presenting);
         if (!fix.isEmpty())
             QVERIFY2(s.window.findChild<QPushButton*>(fix), qPrintable(fix));
+        // In view as the window opens, before anyone scrolls: the first card's top and its fixes (the
+        // column's fixes went under the fold in presentation type on a 720-pixel screen).
+        auto* column = s.window.findChild<QScrollArea*>(QStringLiteral("settings-column"));
+        QVERIFY(column);
+        QTRY_VERIFY2_WITH_TIMEOUT(inViewOf(column, firstCardAndFixes(s.window)), qPrintable(sizeName(screenSize)),
+                                  5000);
+        // The status line says first that the settings are in error; a narrow bar elides the rest.
+        auto* status = s.window.findChild<QLabel*>(QStringLiteral("trace-status"));
+        QVERIFY(status);
+        QVERIFY2(status->text().startsWith(QStringLiteral("The settings have an error")), qPrintable(status->text()));
+        QCOMPARE(status->toolTip(), status->text());
+        const QString shown = static_cast<ElidedLabel*>(status)->shownText();
+        QVERIFY2(shown.startsWith(QStringLiteral("The settings have an error")), qPrintable(shown));
+        QVERIFY(status->fontMetrics().horizontalAdvance(shown) <= status->contentsRect().width());
         int cards = 0;
         for (QWidget* w : s.window.findChildren<QWidget*>()) {
             const bool card = w->objectName().startsWith(QLatin1String("diagnostic-"));

@@ -19,6 +19,7 @@
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -124,10 +125,20 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     const auto showDiagnostics = [this, column] {
         auto* area = qobject_cast<QScrollArea*>(column);
         auto* panel = window_->findChild<DiagnosticsPanel*>();
-        if (area && panel && session_->hasErrors())
+        if (!area || !panel || !session_->hasErrors() || !area->widget())
+            return;
+        // Taller than the column (presentation type on a 720-pixel screen), ensureWidgetVisible would
+        // centre it and leave the fixes under the fold: its top goes to the top instead.
+        if (panel->height() + 16 > area->viewport()->height())
+            area->verticalScrollBar()->setValue(panel->mapTo(area->widget(), QPoint(0, 0)).y() - 8);
+        else
             area->ensureWidgetVisible(panel, 0, 8);
     };
     QTimer::singleShot(0, this, showDiagnostics);
+    // Again when the column's height changes: the window going full screen (presentation) and the type
+    // growing both arrive after the first pass, and would leave the fixes under the fold.
+    if (auto* area = qobject_cast<QScrollArea*>(column))
+        connect(area->verticalScrollBar(), &QScrollBar::rangeChanged, this, showDiagnostics);
     connect(session_, &Session::changed, this, [this, showDiagnostics](ChangeFlags flags) {
         if (!(flags & ChangeFlag::Diagnostics))
             return;

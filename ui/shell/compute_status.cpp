@@ -21,7 +21,7 @@ ComputeStatus::ComputeStatus(Session* session, QWidget* parent) : QWidget(parent
     action_ = new QPushButton;
     action_->setObjectName(QStringLiteral("compute-action"));
     action_->setToolTip(tr("Cancel the computation (Esc), or retry it."));
-    status_ = new QLabel(parent);
+    status_ = new ElidedLabel(parent);
     status_->setObjectName(QStringLiteral("trace-status"));
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
@@ -84,12 +84,15 @@ void ComputeStatus::refresh()
         const QString what = tr("%1 on input %2")
                                  .arg(QString::fromStdString(positional_call(trace->config)),
                                       QString::fromStdString(shape_to_string(trace->stages.front().tensor.shape())));
-        if (session_->cancelled() && !busy)
+        // What matters most comes first: a narrow status bar elides the end of the line.
+        if (session_->hasErrors())
+            text = tr("The settings have an error: showing the last valid trace, %1.").arg(what);
+        else if (session_->cancelled() && !busy)
             text = tr("Cancelled — showing the previous result, %1.").arg(what);
         else
             text = tr("Showing %1.").arg(what);
-        if (session_->hasErrors())
-            text += tr("  The settings above have an error, so this is the last valid trace.");
+    } else if (session_->hasErrors()) {
+        text = tr("The settings have an error: nothing computed yet.");
     } else if (session_->cancelled() && !busy) {
         text = tr("Cancelled — nothing computed yet.");
     }

@@ -5,6 +5,8 @@
 // A short computation never flashes the indicator: it appears only after kShowAfterMs. The widget is
 // the indicator; the sentence is a label of its own (statusLabel()), so the window can put the
 // indicator where status-bar messages never hide it.
+#include "widgets/elided_label.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -35,7 +37,7 @@ private:
     QProgressBar* progress_;
     QLabel* computing_;
     QPushButton* action_;
-    QLabel* status_;
+    ElidedLabel* status_;
     bool indicatorDue_ = false; // busy for longer than kShowAfterMs
 };
 
