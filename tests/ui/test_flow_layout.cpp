@@ -22,6 +22,16 @@ struct Row {
         flow->addWidget(w);
         items << w;
     }
+    // A checkbox, then a word-wrapped sentence after it: the text-input row's shape.
+    std::pair<QCheckBox*, QLabel*> addCheckAndSentence(const QString& check, const QString& sentenceText)
+    {
+        auto* box = new QCheckBox(check);
+        auto* label = new QLabel(sentenceText);
+        label->setWordWrap(true);
+        add(box);
+        add(label);
+        return {box, label};
+    }
     void layOut(int width)
     {
         host.resize(width, flow->heightForWidth(width));
@@ -79,10 +89,8 @@ private Q_SLOTS:
     void sentenceTakesTheRestOfItsRow()
     {
         Row row;
-        auto* check = new QCheckBox(QStringLiteral("Text through a GPT"));
-        QLabel* about = sentence(QStringLiteral("off: the input is seeded random numbers"));
-        row.add(check);
-        row.add(about);
+        const auto [check, about] = row.addCheckAndSentence(QStringLiteral("Text through a GPT"),
+                                                            QStringLiteral("off: the input is seeded random numbers"));
         const int width = check->sizeHint().width() + oneLine(about) + 60;
         row.layOut(width);
         QCOMPARE(about->geometry().top(), check->geometry().top());
@@ -96,10 +104,9 @@ private Q_SLOTS:
     void sentenceMovesUnderWhenTheRowIsFull()
     {
         Row row;
-        auto* check = new QCheckBox(QStringLiteral("Text through a GPT trained on The Verdict"));
-        QLabel* about = sentence(QStringLiteral("off: the input is seeded random numbers, not a sentence"));
-        row.add(check);
-        row.add(about);
+        const auto [check, about] =
+            row.addCheckAndSentence(QStringLiteral("Text through a GPT trained on The Verdict"),
+                                    QStringLiteral("off: the input is seeded random numbers, not a sentence"));
         const int width = std::max(check->sizeHint().width(), oneLine(about)) + 20;
         row.layOut(width);
         QVERIFY(about->geometry().top() > check->geometry().bottom());
