@@ -72,8 +72,8 @@ QSize StageStepper::sizeHint() const
     const int list = widest + 2 * list_->frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 12;
     const int spacing = std::max(0, layout()->spacing());
     const int buttons = previous_->sizeHint().width() + spacing + next_->sizeHint().width();
-    const int width = std::max(
-        {205, list, buttons, title_->sizeHint().width(), keys_->sizeHint().width(), position_->sizeHint().width()});
+    const int width = std::max({kNarrowest, list, buttons, title_->sizeHint().width(), keys_->sizeHint().width(),
+                                position_->sizeHint().width()});
     return {width, QWidget::sizeHint().height()};
 }
 

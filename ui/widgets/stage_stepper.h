@@ -20,6 +20,7 @@ public:
     // key hint wider than the 205 px the column used to be fixed at).
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override { return sizeHint(); }
+    static constexpr int kNarrowest = 205; // the column's width at desktop type
 
 private:
     void refresh(bool rebuild);

@@ -39,7 +39,8 @@ public:
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override
     {
-        const int rows = table_->horizontalHeader()->sizeHint().height() + 3 * 26 + 2 * table_->frameWidth();
+        const int rows = table_->horizontalHeader()->sizeHint().height() +
+                         3 * table_->verticalHeader()->defaultSectionSize() + 2 * table_->frameWidth();
         return QWidget::heightForWidth(width) - table_->sizeHint().height() + rows;
     }
 
