@@ -49,6 +49,17 @@ std::set<int> numberedHeads(const std::vector<ShapeDiagramPainter::HeadLabel>& l
     return heads;
 }
 
+// The head labels the shape diagram reports after painting `stage` with `head` framed, as the stepper shows it.
+std::vector<ShapeDiagramPainter::HeadLabel> diagramHeadLabels(const Trace& trace, int stage, int head)
+{
+    QImage image(1100, 500, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    const ShapeDiagramPainter painter(trace, stage, head);
+    painter.paint(p, QRectF(0, 0, 1100, 500));
+    return painter.headLabels();
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(std::string)
@@ -81,12 +92,8 @@ void TestHeadLabels::shapeDiagramNumbersEveryStripe()
     const auto trace = testing::traceOf(call(heads, 64).toStdString(), 6);
     const int index = stageIndex(*trace, stage);
     QVERIFY(index >= 0);
-    QImage image(1100, 500, QImage::Format_RGB32);
-    image.fill(Qt::white);
-    QPainter p(&image);
-    const ShapeDiagramPainter painter(*trace, index, 1);
-    painter.paint(p, QRectF(0, 0, 1100, 500));
-    const std::set<int> numbered = numberedHeads(painter.headLabels());
+    const auto labels = diagramHeadLabels(*trace, index, 1);
+    const std::set<int> numbered = numberedHeads(labels);
     for (int h = 0; h < heads; ++h)
         QVERIFY2(numbered.count(h), qPrintable(QStringLiteral("head %1 has no number beside its colour").arg(h)));
 }
@@ -95,13 +102,9 @@ void TestHeadLabels::shapeDiagramNamesTheFramedHeadWhenStripesAreTooThin()
 {
     // 64 stripes of a couple of pixels cannot carry 64 numbers; the framed (selected) head's is on the plate.
     const auto trace = testing::traceOf(call(64, 2).toStdString(), 6);
-    QImage image(1100, 500, QImage::Format_RGB32);
-    image.fill(Qt::white);
-    QPainter p(&image);
-    const ShapeDiagramPainter painter(*trace, stageIndex(*trace, "queries.view"), 37);
-    painter.paint(p, QRectF(0, 0, 1100, 500));
+    const auto labels = diagramHeadLabels(*trace, stageIndex(*trace, "queries.view"), 37);
     bool framed = false;
-    for (const auto& l : painter.headLabels()) {
+    for (const auto& l : labels) {
         QCOMPARE(l.head, 37); // nothing else claims a number it could not show
         framed = framed || l.label == QStringLiteral("head 37 framed");
     }
@@ -111,13 +114,9 @@ void TestHeadLabels::shapeDiagramNamesTheFramedHeadWhenStripesAreTooThin()
 void TestHeadLabels::headDimBlockSaysWhoseFeaturesItHolds()
 {
     const auto trace = testing::traceOf(call(12, 64).toStdString(), 6);
-    QImage image(1100, 500, QImage::Format_RGB32);
-    image.fill(Qt::white);
-    QPainter p(&image);
-    const ShapeDiagramPainter painter(*trace, stageIndex(*trace, "queries.view"), 5);
-    painter.paint(p, QRectF(0, 0, 1100, 500));
+    const auto labels = diagramHeadLabels(*trace, stageIndex(*trace, "queries.view"), 5);
     int headDim = 0;
-    for (const auto& l : painter.headLabels())
+    for (const auto& l : labels)
         if (l.label == headLabel(5)) {
             QVERIFY(l.swatch.contains(l.text));
             ++headDim;
