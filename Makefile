@@ -3,7 +3,7 @@
 # how long each phase took ([time] lines): packages, configure, build (with its number of build steps).
 BUILD_DIR ?= build
 PACKAGES := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-svg-dev libgl-dev libeigen3-dev \
-            nlohmann-json3-dev libopenblas-dev fonts-dejavu-core xvfb xauth desktop-file-utils
+            nlohmann-json3-dev libopenblas-dev fonts-dejavu-core xvfb xauth desktop-file-utils ccache
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TIMED := cmake/timed.sh
 # `make run RUN_ARGS="--preset gpt2-small"` passes options to the app.
