@@ -3,16 +3,12 @@
 #include "shell/app_shell.h"
 #include "shell/presentation.h"
 #include "call/call_parser.h"
-#include "pages/designs/designs_view.h"
 #include "render/heatmap_source.h"
 #include "shell/main_window.h"
-#include "model/equivalence_job.h"
 #include "model/presets.h"
 #include "model/session.h"
 #include "tensor/threads.h"
 #include "shell/compare_actions.h"
-#include "pages/tradeoffs/timing_panel.h"
-#include "pages/tradeoffs/tradeoffs_view.h"
 #include "shell/text_options.h"
 #include "shell/weights_actions.h"
 
@@ -24,7 +20,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QThread>
-#include <QTimer>
+#include <QEvent>
 
 #include <algorithm>
 #include <cstdio>
@@ -49,6 +45,24 @@ std::int64_t positiveOption(const QCommandLineParser& parser, const QString& nam
     if (!ok || v < 1)
         refuse(QStringLiteral("--%1 takes a positive whole number, not '%2'.").arg(name, parser.value(name)));
     return v;
+}
+
+// The window as it stands, with a modal dialog drawn where it sits. The layouts that the last changes
+// asked for run first, so the picture has the geometry a person would see.
+void takeScreenshot(QWidget& window, const QString& path)
+{
+    for (int pass = 0; pass < 4; ++pass) // a word-wrapped label's new height can ask its parent again
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QPixmap picture = window.grab();
+    if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
+        QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
+        const QRect at(window.mapFromGlobal(dialog->mapToGlobal(QPoint(0, 0))), dialog->size());
+        painter.drawPixmap(at.topLeft(), dialog->grab());
+        painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
+        painter.drawRect(at.adjusted(-1, -1, 0, 0));
+    }
+    if (!picture.save(path))
+        refuse(QStringLiteral("could not write the screenshot to %1.").arg(path));
 }
 
 void setUpLook(QApplication& app)
@@ -214,45 +228,9 @@ int main(int argc, char** argv)
 
     MainWindow window(&session); // AppShell sizes it to the screen
     const QString screenshot = parser.value("screenshot");
-    constexpr int kPaintSettleMs = 250;
-    // The picture is taken once the trace is in and, when the comparison view is shown, its equivalence
-    // check too (it runs on a worker of its own). Queued, so the views have taken the change first.
-    // Settings with an error compute nothing: the picture is then of the window showing why.
-    const auto computed = [&] { return !session.busy() && (session.trace() || session.hasErrors()); };
-    const auto shootWhenReady = [&] {
-        if (screenshot.isEmpty() || !computed())
-            return;
-        if (window.designsView()->isVisible() && window.designsView()->computing())
-            return;
-        if (window.tradeoffsView()->timing()->busy())
-            return;
-        // The computation is done; the views still lay out and paint what it changed (slowly under the
-        // sanitizers), so the picture is taken once that has settled.
-        QTimer::singleShot(kPaintSettleMs, &window, [&] {
-            if (!computed() || (window.designsView()->isVisible() && window.designsView()->computing()))
-                return; // something new started meanwhile: its end calls again
-            QPixmap picture = window.grab();
-            if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
-                QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
-                const QRect at(window.mapFromGlobal(dialog->mapToGlobal(QPoint(0, 0))), dialog->size());
-                painter.drawPixmap(at.topLeft(), dialog->grab());
-                painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
-                painter.drawRect(at.adjusted(-1, -1, 0, 0));
-            }
-            if (!picture.save(screenshot))
-                refuse(QStringLiteral("could not write the screenshot to %1.").arg(screenshot));
-            QApplication::exit(0);
-        });
-    };
-    QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
-        if ((flags & ChangeFlag::Trace) || ((flags & ChangeFlag::Diagnostics) && session.hasErrors()))
-            shootWhenReady();
-    });
-    QObject::connect(window.designsView()->equivalenceJob(), &EquivalenceJob::finished, &window, shootWhenReady);
-    QObject::connect(window.tradeoffsView()->timing(), &TimingPanel::measured, &window, shootWhenReady);
     if (parser.isSet("measure-times")) {
-        window.tradeoffsView()->showMeasured();
-        window.tradeoffsView()->timing()->measure();
+        session.setTradeoffsSection(TradeoffsSection::Measured);
+        session.measureTimings();
     }
     // Settings in error from the start are the picture's subject: a pass of the preset's settings
     // still running when --call replaced them may end refused by the engine, which is no reason to stop.
@@ -267,7 +245,14 @@ int main(int argc, char** argv)
     if (theme)
         shell.presentation()->useForThisRun(*theme);
     window.show();
-    if (session.hasErrors()) // nothing will be computed, so no change will come to take the picture
-        QTimer::singleShot(0, &window, shootWhenReady);
+    // The picture is taken once the Session is settled -- the trace, what the shown tab computes besides
+    // and the heatmaps' pictures are in, and the views have taken them -- after AppShell's own waits
+    // (a lesson step's check, a saved session), which were asked for first.
+    std::function<void()> shoot = [&] {
+        takeScreenshot(window, screenshot);
+        QApplication::exit(0);
+    };
+    if (!screenshot.isEmpty())
+        session.whenSettled(&window, shoot);
     return QApplication::exec();
 }

@@ -1,6 +1,6 @@
 #pragma once
-// What the UI tests start from and wait for: a session whose trace is in and whose worker has nothing
-// left to do; the main window over a new session with a preset computed; a diagnostic by its code.
+// What the UI tests start from and wait for: a session whose trace is in and whose jobs have nothing
+// left to do (or its settled() signal); the main window over a new session with a preset computed; a diagnostic by its code.
 #include "model/presets.h"
 #include "model/session.h"
 #include "shell/main_window.h"
@@ -15,7 +15,16 @@ namespace testing {
 
 inline bool idle(const attnlab::ui::Session& s)
 {
-    return s.trace() && !s.busy();
+    return s.trace() && !s.computing();
+}
+
+// Waits for the Session's settled(): everything the state asks for is computed and the views took it in.
+inline bool waitUntilSettled(attnlab::ui::Session& s, int timeoutMs = 30000)
+{
+    bool settled = false;
+    QObject context;
+    s.whenSettled(&context, [&settled] { settled = true; });
+    return QTest::qWaitFor([&settled] { return settled; }, timeoutMs);
 }
 
 inline bool hasDiagnostic(const attnlab::ui::Session& s, const std::string& code)

@@ -294,7 +294,7 @@ private Q_SLOTS:
 
         setSpin(view->findChild<QSpinBox*>(QStringLiteral("transfer-d_out")), 3);
         QCOMPARE(badge->property("status").toString(), QStringLiteral("mismatch"));
-        QVERIFY(view->result().max_abs_diff && *view->result().max_abs_diff > 1e-4);
+        QVERIFY(session_->transferResult().max_abs_diff && *session_->transferResult().max_abs_diff > 1e-4);
         QVERIFY(badge->text().contains(QStringLiteral("max |diff|")));
 
         QTest::mouseClick(transposeKey, Qt::LeftButton, {}, QPoint(8, transposeKey->height() / 2));

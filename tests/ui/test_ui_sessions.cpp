@@ -7,6 +7,7 @@
 #include "shell/file_actions.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
+#include "model/recording_compare.h"
 #include "model/session.h"
 #include "model/session_file.h"
 #include "model/undo_commands.h"
@@ -76,7 +77,7 @@ private Q_SLOTS:
 
         const QJsonObject o = QJsonDocument::fromJson(readAll(a)).object();
         QCOMPARE(o.value("format").toString(), QStringLiteral("attention-lab-session"));
-        QCOMPARE(o.value("version").toInt(), 2);
+        QCOMPARE(o.value("version").toInt(), 3);
         const QJsonObject settings = o.value("settings").toObject(), view = o.value("view").toObject();
         QCOMPARE(settings.value("call").toString(),
                  QStringLiteral("MultiHeadAttention(d_in=3, d_out=2, context_length=6, dropout=0.0, num_heads=2, "
@@ -122,6 +123,76 @@ private Q_SLOTS:
         QCOMPARE(history.stack()->count(), 0); // a new document starts a new history
     }
 
+    // Version 3 keeps what a student expects to reopen besides the settings: the colour scale, the
+    // trade-offs section, where they are in the guided lessons and what they passed, the compared recording.
+    void versionThreeKeepsScaleSectionGuideAndComparison()
+    {
+        Session s;
+        setUpBookState(s);
+        s.setHeatmapScale(HeatmapScaleMode::Log);
+        s.setTradeoffsSection(TradeoffsSection::Measured);
+        s.setGuide(GuideState{QStringLiteral("gpt2-split"), 2, {0, 1}});
+        SessionState state = captureState(s);
+        state.comparedRecording = dir_.filePath("gone.safetensors");
+        state.comparedNumHeads = 2;
+        const QByteArray bytes = serializeSession(state);
+        const QJsonObject o = QJsonDocument::fromJson(bytes).object();
+        QCOMPARE(o.value("view").toObject().value("heatmap_scale").toString(), QStringLiteral("log"));
+        QCOMPARE(o.value("view").toObject().value("tradeoffs").toString(), QStringLiteral("measured"));
+        QCOMPARE(o.value("guide").toObject().value("step").toInt(), 2);
+        QCOMPARE(o.value("comparison").toObject().value("num_heads").toInt(), 2);
+
+        QString error;
+        const auto back = parseSession(bytes, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->heatmapScale, HeatmapScaleMode::Log);
+        QCOMPARE(back->tradeoffsSection, TradeoffsSection::Measured);
+        QCOMPARE(back->guide, state.guide);
+        QCOMPARE(back->comparedRecording, state.comparedRecording);
+        QCOMPARE(serializeSession(*back), bytes);
+
+        // Applied to a fresh session: every part arrives; a recording that is gone says so inline.
+        Session fresh;
+        applyState(fresh, *back);
+        QVERIFY(testing::waitUntilSettled(fresh));
+        QCOMPARE(fresh.heatmapScale(), HeatmapScaleMode::Log);
+        QCOMPARE(fresh.tradeoffsSection(), TradeoffsSection::Measured);
+        QCOMPARE(fresh.guide(), state.guide);
+        QVERIFY(!fresh.comparison()->hasResult());
+        QVERIFY2(fresh.comparison()->error().contains(QStringLiteral("gone.safetensors")),
+                 qPrintable(fresh.comparison()->error()));
+    }
+
+    // A file the previous version wrote (version 2: no scale, section, guide or comparison) still opens,
+    // with those parts at their defaults.
+    void versionTwoFilesStillOpen()
+    {
+        Session s;
+        setUpBookState(s);
+        QJsonObject o = QJsonDocument::fromJson(serializeSession(captureState(s))).object();
+        o.insert("version", 2);
+        QJsonObject view = o.value("view").toObject();
+        view.remove("heatmap_scale");
+        view.remove("tradeoffs");
+        o.insert("view", view);
+        o.remove("guide");
+        QString error;
+        const auto back = parseSession(QJsonDocument(o).toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->heatmapScale, HeatmapScaleMode::Auto);
+        QCOMPARE(back->tradeoffsSection, TradeoffsSection::Counted);
+        QCOMPARE(back->guide, GuideState{});
+        QCOMPARE(back->stage, QStringLiteral("attn_scores.masked"));
+        QCOMPARE(back->spec.batch, 2);
+        // Version 2 ignores parts it never had, even when someone left them in.
+        view.insert("heatmap_scale", QStringLiteral("not-a-scale"));
+        o.insert("view", view);
+        QVERIFY(parseSession(QJsonDocument(o).toJson(), &error));
+        o.insert("version", 3);
+        QVERIFY(!parseSession(QJsonDocument(o).toJson(), &error));
+        QVERIFY2(error.contains(QStringLiteral("heatmap_scale")), qPrintable(error));
+    }
+
     void badTruncatedOrNewerFilesAreRefusedAndTheStateKept_data()
     {
         QTest::addColumn<QByteArray>("bytes");
@@ -130,7 +201,7 @@ private Q_SLOTS:
         setUpBookState(s);
         const QByteArray good = serializeSession(captureState(s));
         QByteArray newer = good;
-        newer.replace("\"version\": 2", "\"version\": 3");
+        newer.replace("\"version\": 3", "\"version\": 4");
         QByteArray wrongFormat = good;
         wrongFormat.replace("attention-lab-session", "something-else");
         QByteArray badCall = good;

@@ -9,11 +9,15 @@ EquivalenceJob::EquivalenceJob(QObject* parent) : QObject(parent), worker_(new L
 
 void EquivalenceJob::request(ExperimentSpec spec)
 {
+    if (spec.config.kind != ModuleKind::MultiHeadAttention)
+        spec.weights_path.clear(); // a wrapper's file does not load into the integrated module: seeded, as its call
     spec.config.kind = ModuleKind::MultiHeadAttention;
     spec.training = false; // dropout off: both designs must see the same weights, unperturbed
     spec.num_tokens = std::min(spec.num_tokens, kMaxTokens);
     spec.batch = std::min(spec.batch, kMaxBatch);
-    if (spec.input == InputSource::Book && (spec.num_tokens != 6 || spec.config.d_in != 3))
+    // Capped, the book's six tokens no longer fit; a sentence is one trained layer's input, not a design's.
+    if ((spec.input == InputSource::Book && (spec.num_tokens != 6 || spec.config.d_in != 3)) ||
+        spec.input == InputSource::Text)
         spec.input = InputSource::Random;
     worker_->request([this, spec](const std::atomic<bool>* cancel) -> LatestWorker::Delivery {
         std::shared_ptr<const Equivalence> result;

@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::array<const char*, 4> kSectionNames = {"contract", "bugs", "transfer", "your-code"};
 constexpr std::int64_t kLargestTransferWidth = 4096;
+constexpr double kLargestContractInput = 1 << 20; // the spin boxes' range is far below
 
 } // namespace
 
@@ -41,6 +42,10 @@ QJsonObject lessonsToJson(const LessonState& s)
                   {"transfer", transfer}};
     if (s.contractCall)
         o.insert("contract_call", *s.contractCall);
+    if (s.contractDIn)
+        o.insert("contract_d_in", static_cast<double>(*s.contractDIn));
+    if (s.contractTokens)
+        o.insert("contract_tokens", static_cast<double>(*s.contractTokens));
     return o;
 }
 
@@ -85,6 +90,13 @@ std::optional<LessonState> lessonsFromJson(const QJsonObject& o, QString* error)
             return std::nullopt;
         s.contractCall = call;
     }
+    for (auto [key, out] : {std::pair{"contract_d_in", &s.contractDIn}, std::pair{"contract_tokens", &s.contractTokens}})
+        if (o.contains(key)) {
+            double v = 0;
+            if (!f::integer(o, key, 1, kLargestContractInput, &v, error))
+                return std::nullopt;
+            *out = static_cast<std::int64_t>(v);
+        }
     return s;
 }
 

@@ -16,12 +16,16 @@ enum class DebugSection { Contract, Bugs, Transfer, YourCode };
 
 // The transfer lesson's weights: SelfAttention_v2 initialised from this seed, copied into a SelfAttention_v1.
 inline constexpr std::uint64_t kTransferSeed = 123;
+// The same lines on a GPT-2 checkpoint's c_attn, at GPT-2 small's embedding width.
+inline constexpr std::int64_t kTransferGpt2Width = 768;
 
 struct LessonState {
     DebugSection section = DebugSection::Contract;
     Bug bug = Bug::SkipHeadTranspose;
     TransferSpec transfer;               // widths and the three assignments, as the boxes say
     std::optional<QString> contractCall; // what the student pasted; nullopt: the session's own call
+    // The input the contract is checked against, as the student set it; nullopt: the session's d_in / tokens.
+    std::optional<std::int64_t> contractDIn, contractTokens;
     bool operator==(const LessonState&) const = default;
 };
 

@@ -13,6 +13,7 @@ RecordingCompare::Outcome RecordingCompare::open(const QString& path, std::int64
         recording_ = std::move(rec);
         result_ = std::move(result);
         path_ = path;
+        numHeads_ = num_heads;
         error_.clear();
         Q_EMIT changed();
         return Outcome::Compared;

@@ -1,7 +1,7 @@
 #pragma once
 // Compare With My Code's state: the recording a learner opened and how it compares with the book's
-// forward on the same weights and input. Separate from the Session (the settings' one source of truth):
-// a recording brings its own weights and input and changes none of the settings.
+// forward on the same weights and input. The Session owns it and saves which file it compares; a
+// recording brings its own weights and input and changes none of the settings.
 #include "lessons/compare_recording.h"
 #include "lessons/recording.h"
 
@@ -26,6 +26,7 @@ public:
     const RecordingComparison& result() const { return *result_; }
     const Recording& recording() const { return *recording_; }
     QString path() const { return path_; }
+    std::int64_t numHeads() const { return numHeads_; } // the num_heads the learner gave; 0: the recording's own
     QString error() const { return error_; }         // the last refusal, one sentence; empty after a success
     std::int64_t askedDOut() const { return dOut_; } // with NeedsNumHeads: the d_out to split
 
@@ -36,6 +37,7 @@ private:
     std::optional<Recording> recording_;
     std::optional<RecordingComparison> result_;
     QString path_, error_;
+    std::int64_t numHeads_ = 0;
     std::int64_t dOut_ = 0;
 };
 

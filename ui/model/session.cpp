@@ -29,6 +29,7 @@ Session::Session(QObject* parent) : QObject(parent), job_(new ForwardJob(this)),
 {
     connect(job_, &ForwardJob::finished, this, &Session::adoptResult);
     callText_ = QString::fromStdString(positional_call(spec_.config));
+    connectJobs();
     refreshDiagnostics();
 }
 

@@ -11,19 +11,27 @@
 #include "call/call_parser.h"
 #include "forward/experiment.h"
 #include "forward/trace.h"
+#include "lessons/contract.h"
+#include "model/page_choices.h"
 #include "model/lesson_state.h"
+#include "render/heatmap_source.h"
 #include "text/tokenizer.h"
 
 #include <QObject>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
 namespace attnlab::ui {
 
 class BugLesson;
+class EquivalenceJob;
 class ForwardJob;
+class HeatmapPictures;
+class RecordingCompare;
+class TimingsJob;
 struct ForwardResult;
 struct Preset;
 
@@ -36,6 +44,8 @@ enum class ChangeFlag {
     Busy = 0x20,
     View = 0x40,   // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
     Lesson = 0x80, // a choice of the Debugging tab's lessons (lesson_state.h)
+    Results = 0x100, // a side computation delivered: equivalence, timings, comparison, heatmap pictures
+    Guide = 0x200,   // the guided lesson, its step or its progress (page_choices.h)
 };
 Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
 
@@ -70,6 +80,9 @@ public:
     void setDropoutSeed(std::optional<std::uint64_t> seed);
     // All settings as one value (session files, undo): the spec, the call line, the book-input wish.
     const ExperimentSpec& spec() const { return spec_; }
+    // What runs: spec() with the input it resolves to (the book's tokens when they fit). The one way a
+    // page or job builds a request, so the user's seed, weights file and text always come along.
+    ExperimentSpec effectiveSpec() const;
     bool prefersBookInput() const { return preferBookInput_; }
     void restoreSettings(const ExperimentSpec& spec, const QString& callText, bool bookInput);
 
@@ -125,7 +138,38 @@ public:
     void setTransferLine(TransferRole role, bool written, bool transpose);
     void setTransferWidths(std::int64_t d_in, std::int64_t d_out);
     void setContractCall(std::optional<QString> call);  // nullopt: follow the session's own call
+    void setContractInput(std::int64_t d_in, std::int64_t num_tokens);
+    // The contract lesson's reading of its call (the pasted one, else the session's) against its input.
+    const ContractReport& contractReport() const { return *contractReport_; }
     BugLesson* bugLesson() const { return bugLesson_; } // the chosen bug diagnosed on these settings
+    // The transfer lesson's lines, run on its small modules and on GPT-2's c_attn (kTransferGpt2Width).
+    const TransferResult& transferResult() const { return transferResult_; }
+    const TransferResult& gpt2TransferResult() const { return gpt2TransferResult_; }
+
+    // --- side computations, each on its own newest-request-wins worker (session_jobs.cpp) ---
+    // The wrapper-vs-integrated equivalence of the current settings: computed while the Designs tab is
+    // shown, else marked stale and computed when it is shown.
+    EquivalenceJob* equivalence() const { return equivalence_; }
+    bool equivalencePending() const; // stale or computing: what the tab shows is not yet of these settings
+    // This machine's forward time for every num_heads of the current width: only when asked (seconds).
+    void measureTimings();
+    TimingsJob* timings() const { return timings_; }
+    // Compare With My Code: the learner's recording and how it compares (saved with the session).
+    RecordingCompare* comparison() const { return comparison_; }
+    HeatmapPictures* heatmapPictures() const { return pictures_; }
+    HeatmapScaleMode heatmapScale() const { return heatmapScale_; }
+    void setHeatmapScale(HeatmapScaleMode mode);
+    TradeoffsSection tradeoffsSection() const { return tradeoffsSection_; }
+    void setTradeoffsSection(TradeoffsSection section);
+    // --- the guided lessons' place and progress (page_choices.h) ---
+    const GuideState& guide() const { return guide_; }
+    void setGuide(const GuideState& guide);
+    // Everything asked for is computed -- the trace, the side computation the shown tab needs, the
+    // pictures -- and the views have taken it in. --screenshot, --save-session, lesson checks and tests
+    // wait on settled(); computing() says whether one is still to come.
+    bool computing() const;
+    // Calls `then` once, the next time the state is settled (at once, queued, when it is already).
+    void whenSettled(QObject* context, std::function<void()> then);
 
 public Q_SLOTS:
     // Stops the running computation at its next stage boundary; the last good trace stays.
@@ -135,15 +179,20 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void changed(attnlab::ui::ChangeFlags flags);
+    void settled();
 
 private:
-    ExperimentSpec effectiveSpec() const;
     void settingsEdited(ChangeFlags flags = ChangeFlag::Settings);
     void refreshDiagnostics();
     void addTextDiagnostics(); // the model cannot be found, or its trained weights no longer fit
     void compute();            // asks the job for the current settings, or drops the request when they have errors
     void adoptResult(const ForwardResult& result);
     void adoptTrace(std::shared_ptr<const Trace> trace);
+    void connectJobs();          // session_jobs.cpp
+    void sideJobsFollow(ChangeFlags flags); // what an edit makes stale, asked for again when shown
+    void refreshTransfer();
+    void refreshContract();
+    void checkSettled(); // queued after every change: emits settled() once nothing is computing
 
     ExperimentSpec spec_;
     bool preferBookInput_ = false;
@@ -167,6 +216,18 @@ private:
 
     ForwardJob* job_;
     BugLesson* bugLesson_;
+    EquivalenceJob* equivalence_;
+    bool equivalenceStale_ = true;
+    TimingsJob* timings_;
+    RecordingCompare* comparison_;
+    HeatmapPictures* pictures_;
+    HeatmapScaleMode heatmapScale_ = HeatmapScaleMode::Auto;
+    TradeoffsSection tradeoffsSection_ = TradeoffsSection::Counted;
+    TransferResult transferResult_, gpt2TransferResult_;
+    std::optional<TransferSpec> lastTransfer_; // what transferResult_ ran
+    std::shared_ptr<const ContractReport> contractReport_;
+    GuideState guide_;
+    bool settleQueued_ = false;
 };
 
 } // namespace attnlab::ui

@@ -5,6 +5,9 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
+#include <iterator>
+
 namespace attnlab::ui {
 
 namespace {
@@ -15,6 +18,48 @@ constexpr double kLargestLayer = 10000;                     // as the CLI's --la
 
 const char* const kViewNames[] = {"stepper", "heatmaps", "debug", "designs", "tradeoffs"};
 const char* const kHeatmapNames[] = {"scores", "masked_scores", "weights", "dropout"};
+const char* const kScaleNames[] = {"auto", "linear", "largest", "log"}; // HeatmapScaleMode's order
+
+// The parts version 3 added; each is optional, so a hand-trimmed file still opens.
+bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s, QString& err)
+{
+    namespace f = json_fields;
+    QString scale, section;
+    if (!f::string(view, "heatmap_scale", &scale, &err, QStringLiteral("auto")) ||
+        !f::string(view, "tradeoffs", &section, &err, QStringLiteral("counted")))
+        return false;
+    const auto* found = std::find_if(std::begin(kScaleNames), std::end(kScaleNames),
+                                     [&](const char* n) { return scale == QLatin1String(n); });
+    if (found == std::end(kScaleNames)) {
+        err = QObject::tr("\"heatmap_scale\" must be one of auto, linear, largest, log, not %1.").arg(f::describe(scale));
+        return false;
+    }
+    s.heatmapScale = static_cast<HeatmapScaleMode>(found - std::begin(kScaleNames));
+    const auto tradeoffs = tradeoffsSectionFromName(section);
+    if (!tradeoffs) {
+        err = QObject::tr("\"tradeoffs\" must be counted or measured, not %1.").arg(f::describe(section));
+        return false;
+    }
+    s.tradeoffsSection = *tradeoffs;
+    if (o.contains("guide")) {
+        QJsonObject guide;
+        if (!f::object(o, "guide", &guide, &err))
+            return false;
+        auto g = guideFromJson(guide, &err);
+        if (!g)
+            return false;
+        s.guide = *g;
+    }
+    if (o.contains("comparison")) {
+        QJsonObject comparison;
+        double heads = 0;
+        if (!f::object(o, "comparison", &comparison, &err) || !f::string(comparison, "path", &s.comparedRecording, &err) ||
+            !f::integer(comparison, "num_heads", 0, kLargestIndex, &heads, &err, 0))
+            return false;
+        s.comparedNumHeads = static_cast<std::int64_t>(heads);
+    }
+    return true;
+}
 
 } // namespace
 
@@ -66,12 +111,19 @@ QJsonObject sessionToJson(const SessionState& s)
         {"batch_index", s.batchIndex},
         {"tab", viewModeName(s.view)},
         {"heatmap", QLatin1String(kHeatmapNames[static_cast<int>(s.heatmapKind)])},
+        {"heatmap_scale", QLatin1String(kScaleNames[static_cast<int>(s.heatmapScale)])},
+        {"tradeoffs", tradeoffsSectionName(s.tradeoffsSection)},
     };
-    return QJsonObject{{"format", kSessionFormatName},
-                       {"version", kSessionFormatVersion},
-                       {"settings", settings},
-                       {"view", view},
-                       {"lessons", lessonsToJson(s.lessons)}};
+    QJsonObject o{{"format", kSessionFormatName},
+                  {"version", kSessionFormatVersion},
+                  {"settings", settings},
+                  {"view", view},
+                  {"lessons", lessonsToJson(s.lessons)},
+                  {"guide", guideToJson(s.guide)}};
+    if (!s.comparedRecording.isEmpty()) // absent otherwise: most sessions compare nothing
+        o.insert("comparison", QJsonObject{{"path", s.comparedRecording},
+                                           {"num_heads", static_cast<double>(s.comparedNumHeads)}});
+    return o;
 }
 
 std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error)
@@ -192,6 +244,8 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
             return std::nullopt;
         s.lessons = *state;
     }
+    if (version >= 3 && !readVersion3(o, view, s, err))
+        return std::nullopt;
     for (int i = 0; i < 4; ++i)
         if (heatmap == QLatin1String(kHeatmapNames[i])) {
             s.heatmapKind = static_cast<AttentionMatrix>(i);

@@ -14,8 +14,10 @@
 
 namespace attnlab::ui {
 
-// Version 2 adds "lessons" (the Debugging tab's choices); version 1 files open with the lessons' defaults.
-inline constexpr int kSessionFormatVersion = 2;
+// Version 2 adds "lessons" (the Debugging tab's choices); version 3 the heatmaps' colour scale and the
+// trade-offs section (in "view"), the guided lessons' place and progress ("guide") and the recording
+// compared with the book ("comparison"). Older files open with those parts' defaults.
+inline constexpr int kSessionFormatVersion = 3;
 inline constexpr const char* kSessionFormatName = "attention-lab-session";
 inline constexpr const char* kSessionFileSuffix = ".attnlab.json";
 
@@ -28,11 +30,17 @@ struct SessionState {
     int batchIndex = 0;
     ViewMode view = ViewMode::Stepper;
     AttentionMatrix heatmapKind = AttentionMatrix::Weights;
+    HeatmapScaleMode heatmapScale = HeatmapScaleMode::Auto;
+    TradeoffsSection tradeoffsSection = TradeoffsSection::Counted;
     LessonState lessons;
+    GuideState guide;
+    QString comparedRecording;      // Compare With My Code's file; empty: none
+    std::int64_t comparedNumHeads = 0; // the num_heads given for it; 0: the recording's own
 };
 
 SessionState captureState(const Session& session);
-// Settings at once (one recomputation); stage, head and batch element as soon as the trace holds them.
+// Settings at once (one recomputation); stage, head and batch element as soon as the trace holds them;
+// a compared recording is read again (a file that is gone says so in Debugging > Your code).
 void applyState(Session& session, const SessionState& state);
 
 QJsonObject sessionToJson(const SessionState& state);

@@ -51,4 +51,21 @@ void Session::setContractCall(std::optional<QString> call)
     setLessonState(s);
 }
 
+void Session::setContractInput(std::int64_t d_in, std::int64_t num_tokens)
+{
+    LessonState s = lessons_;
+    s.contractDIn = d_in;
+    s.contractTokens = num_tokens;
+    setLessonState(s);
+}
+
+void Session::refreshContract()
+{
+    ContractInput input;
+    input.d_in = lessons_.contractDIn.value_or(spec_.config.d_in);
+    input.num_tokens = lessons_.contractTokens.value_or(spec_.num_tokens);
+    const std::string call = lessons_.contractCall.value_or(callText_).toStdString();
+    contractReport_ = std::make_shared<const ContractReport>(check_contract(call, input));
+}
+
 } // namespace attnlab::ui

@@ -2,6 +2,8 @@
 // the live Session (the JSON half is in session_file.cpp).
 #include "model/session_file.h"
 
+#include "model/recording_compare.h"
+
 #include <memory>
 
 namespace attnlab::ui {
@@ -18,7 +20,14 @@ SessionState captureState(const Session& session)
     s.batchIndex = session.batchIndex();
     s.view = session.view();
     s.heatmapKind = session.heatmapKind();
+    s.heatmapScale = session.heatmapScale();
+    s.tradeoffsSection = session.tradeoffsSection();
     s.lessons = session.lessonState();
+    s.guide = session.guide();
+    if (session.comparison()->hasResult()) {
+        s.comparedRecording = session.comparison()->path();
+        s.comparedNumHeads = session.comparison()->numHeads();
+    }
     return s;
 }
 
@@ -27,7 +36,12 @@ void applyState(Session& session, const SessionState& state)
     session.restoreSettings(state.spec, state.callText, state.bookInput);
     session.setHeatmapKind(state.heatmapKind);
     session.setView(state.view);
+    session.setHeatmapScale(state.heatmapScale);
+    session.setTradeoffsSection(state.tradeoffsSection);
     session.setLessonState(state.lessons);
+    session.setGuide(state.guide);
+    if (!state.comparedRecording.isEmpty() && state.comparedRecording != session.comparison()->path())
+        session.comparison()->open(state.comparedRecording, state.comparedNumHeads);
     if (!state.stage.isEmpty())
         session.setStageByName(state.stage); // remembered until the new trace holds it
     // Clamped to the trace's sizes; while one is computing, the session applies them when it arrives.

@@ -22,10 +22,10 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTimer>
 #include <QUndoStack>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 namespace attnlab::ui {
@@ -112,7 +112,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     history_ = new SettingsHistory(session_, this);
     files_ = new FileActions(window_, session_, history_, this);
     weights_ = new WeightsActions(window_, session_, this);
-    compare_ = new CompareActions(window_, session_, window_->debugView(), this);
+    compare_ = new CompareActions(window_, session_, this);
     exports_ = new ExportActions(window_, session_, this);
     presentation_ = new PresentationMode(window_, this);
     QWidget* column = window_->configPanel(); // the settings column is the scroll area around the panel
@@ -124,7 +124,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     // view once the cards are laid out.
     const auto showDiagnostics = [this, column] {
         auto* area = qobject_cast<QScrollArea*>(column);
-        auto* panel = window_->findChild<DiagnosticsPanel*>();
+        DiagnosticsPanel* panel = window_->diagnosticsPanel();
         if (!area || !panel || !session_->hasErrors() || !area->widget())
             return;
         // Taller than the column (presentation type on a 720-pixel screen), ensureWidgetVisible would
@@ -134,7 +134,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         else
             area->ensureWidgetVisible(panel, 0, 8);
     };
-    QTimer::singleShot(0, this, showDiagnostics);
+    session_->whenSettled(this, showDiagnostics);
     // Again when the column's height changes: the window going full screen (presentation) and the type
     // growing both arrive after the first pass, and would leave the fixes under the fold.
     if (auto* area = qobject_cast<QScrollArea*>(column))
@@ -143,7 +143,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         if (!(flags & ChangeFlag::Diagnostics))
             return;
         presentation_->setSidePanelNeeded(session_->hasErrors());
-        QTimer::singleShot(0, this, showDiagnostics);
+        session_->whenSettled(this, showDiagnostics);
     });
     lessons_ = new LessonsPanel(session_, window_);
     dock_ = new QDockWidget(tr("Guided lessons"), window_);
@@ -180,11 +180,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         window_->resizeDocks({dock_}, {380}, Qt::Horizontal);
         if (parser.isSet(QStringLiteral("guide-step"))) { // show the step, then check it once it is computed
             lessons_->showMe();
-            auto checked = std::make_shared<bool>(false);
-            connect(session_, &Session::changed, this, [this, checked](ChangeFlags flags) {
-                if ((flags & ChangeFlag::Trace) && !session_->busy() && !std::exchange(*checked, true))
-                    lessons_->check();
-            });
+            session_->whenSettled(this, [this] { lessons_->check(); });
         }
     }
     if (parser.isSet(QStringLiteral("weights-dialog"))) // once the window is up, as after File > Load Weights…
@@ -201,9 +197,9 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         if (!(window_->windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized)))
             keepOnScreen(window_);
     };
-    QTimer::singleShot(0, this, withinScreen);
+    QMetaObject::invokeMethod(this, withinScreen, Qt::QueuedConnection);
     connect(dock_, &QDockWidget::visibilityChanged, this,
-            [this, withinScreen](bool) { QTimer::singleShot(0, this, withinScreen); });
+            [this, withinScreen](bool) { QMetaObject::invokeMethod(this, withinScreen, Qt::QueuedConnection); });
     if (parser.isSet(QStringLiteral("save-session")))
         saveSessionWhenComputed(parser.value(QStringLiteral("save-session")),
                                 !parser.isSet(QStringLiteral("screenshot")));
@@ -268,25 +264,19 @@ void AppShell::buildMenus()
 
 void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)
 {
-    auto done = std::make_shared<bool>(false);
-    connect(session_, &Session::changed, this, [this, path, exitAfter, done](ChangeFlags flags) {
-        if (session_->busy() || *done)
-            return;
+    // Settled: the trace is in and the session applied the requested head and batch element to it.
+    session_->whenSettled(this, [this, path, exitAfter] {
         // The engine refused the settings (e.g. a weights file that does not fit the call): no trace
-        // will come, so say why and stop rather than wait for one.
+        // came, so say why and stop rather than save a state nobody asked for.
         for (const auto& d : session_->diagnostics())
-            if (d.code == "engine" && (flags & ChangeFlag::Diagnostics)) {
-                *done = true;
+            if (d.code == "engine") {
                 std::fprintf(stderr, "attention-lab: %s\n", d.message.c_str());
-                return QApplication::exit(1);
+                std::exit(1); // at once: a --screenshot waiting on the same moment must not exit 0 after it
             }
-        if (!(flags & ChangeFlag::Trace) || std::exchange(*done, true))
-            return;
-        // The session applied the requested head and batch element as the trace arrived: save now.
         QString error;
         if (!saveSessionFile(path, captureState(*session_), &error)) {
             std::fprintf(stderr, "attention-lab: %s\n", qPrintable(error));
-            QApplication::exit(1);
+            std::exit(1);
         } else if (exitAfter) {
             QApplication::exit(0);
         }

@@ -2,7 +2,6 @@
 
 #include "model/recording_compare.h"
 #include "model/session.h"
-#include "pages/debug/debug_view.h"
 
 #include <QAction>
 #include <QCommandLineParser>
@@ -51,8 +50,8 @@ QString recorderSnippet()
                           "rec.save(\"mine.safetensors\")");
 }
 
-CompareActions::CompareActions(QMainWindow* window, Session* session, DebugView* debug, QObject* parent)
-    : QObject(parent), window_(window), session_(session), debug_(debug)
+CompareActions::CompareActions(QMainWindow* window, Session* session, QObject* parent)
+    : QObject(parent), window_(window), session_(session)
 {
 }
 
@@ -81,7 +80,7 @@ void CompareActions::chooseFile()
 
 bool CompareActions::openRecording(const QString& path, bool interactive)
 {
-    RecordingCompare* model = debug_->recordingCompare();
+    RecordingCompare* model = session_->comparison();
     auto outcome = model->open(path);
     if (outcome == RecordingCompare::Outcome::NeedsNumHeads && interactive) {
         // The weights cannot say num_heads (splitting d_out is a reshape): offer every divisor, as Load Weights does.

@@ -26,7 +26,7 @@ QString recorderSnippet();
 class CompareActions : public QObject {
     Q_OBJECT
 public:
-    CompareActions(QMainWindow* window, Session* session, DebugView* debug, QObject* parent = nullptr);
+    CompareActions(QMainWindow* window, Session* session, QObject* parent = nullptr);
     void populateFileMenu(QMenu* file);
     void populateHelpMenu(QMenu* help);
 
@@ -45,7 +45,6 @@ private:
 
     QMainWindow* window_;
     Session* session_;
-    DebugView* debug_;
     QString lastDir_;
 };
 

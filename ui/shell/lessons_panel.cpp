@@ -1,11 +1,14 @@
 #include "shell/lessons_panel.h"
 
+#include "model/session.h"
 #include "widgets/themed.h"
 
+#include <algorithm>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -71,19 +74,40 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
     connect(next_, &QPushButton::clicked, this, [this] { setStep(step_ + 1); });
     connect(showMe_, &QPushButton::clicked, this, &LessonsPanel::showMe);
     connect(check_, &QPushButton::clicked, this, &LessonsPanel::check);
-    if (!lessons().empty())
-        setLesson(lessons().front().id);
+    // The lesson, the step and what was passed are the Session's (saved with it); the panel shows them.
+    connect(session, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Guide)
+            followSession();
+    });
+    followSession();
+}
+
+void LessonsPanel::followSession()
+{
+    const GuideState& g = context_.session->guide();
+    const Lesson* l = findLesson(g.lesson);
+    if (!l && !lessons().empty())
+        l = &lessons().front(); // nothing chosen yet: the first lesson, at its start
+    const int step = l && !l->steps.empty() ? std::clamp(g.step, 0, static_cast<int>(l->steps.size()) - 1) : 0;
+    if (l == lesson_ && step == step_)
+        return;
+    lesson_ = l;
+    step_ = step;
+    const QSignalBlocker block(choice_);
+    choice_->setCurrentIndex(l ? choice_->findData(l->id) : -1);
+    refresh();
 }
 
 bool LessonsPanel::setLesson(const QString& id)
 {
-    const Lesson* l = findLesson(id);
-    if (!l)
+    if (!findLesson(id))
         return false;
-    lesson_ = l;
-    choice_->setCurrentIndex(choice_->findData(id));
-    step_ = 0;
-    refresh();
+    GuideState g = context_.session->guide();
+    if (g.lesson != id)
+        g = GuideState{id, 0, {}};
+    else
+        g.step = 0;
+    context_.session->setGuide(g);
     return true;
 }
 
@@ -91,8 +115,10 @@ void LessonsPanel::setStep(int step)
 {
     if (!lesson_ || lesson_->steps.empty())
         return;
-    step_ = std::clamp(step, 0, static_cast<int>(lesson_->steps.size()) - 1);
-    refresh();
+    GuideState g = context_.session->guide();
+    g.lesson = lesson_->id;
+    g.step = std::clamp(step, 0, static_cast<int>(lesson_->steps.size()) - 1);
+    context_.session->setGuide(g);
 }
 
 void LessonsPanel::showMe()
@@ -109,6 +135,16 @@ CheckResult LessonsPanel::check()
     CheckResult r{false, tr("This step has nothing to check.")};
     if (lesson_ && !lesson_->steps.empty() && lesson_->steps[static_cast<std::size_t>(step_)].check)
         r = lesson_->steps[static_cast<std::size_t>(step_)].check(context_);
+    if (r.passed && lesson_) { // progress: this step is done, kept with the session
+        GuideState g = context_.session->guide();
+        g.lesson = lesson_->id;
+        g.step = step_;
+        if (!g.passed.contains(step_)) {
+            g.passed.append(step_);
+            std::sort(g.passed.begin(), g.passed.end());
+        }
+        context_.session->setGuide(g);
+    }
     result_->setText((r.passed ? tr("✔ ") : tr("✘ ")) + r.message);
     const RenderStyle style = styleFor(result_);
     result_->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: bold; }")
@@ -125,7 +161,10 @@ void LessonsPanel::refresh()
         return;
     }
     const LessonStep& s = lesson_->steps[static_cast<std::size_t>(step_)];
-    heading_->setText(tr("<b>Step %1 of %2 · %3</b>").arg(step_ + 1).arg(count).arg(s.title.toHtmlEscaped()));
+    const GuideState& g = context_.session->guide();
+    const int passed = g.lesson == lesson_->id ? static_cast<int>(g.passed.size()) : 0;
+    heading_->setText(tr("<b>Step %1 of %2 · %3</b>").arg(step_ + 1).arg(count).arg(s.title.toHtmlEscaped()) +
+                      (passed > 0 ? tr(" &nbsp;(%1 of %2 checked)").arg(passed).arg(count) : QString()));
     text_->setMarkdown(s.text);
     previous_->setEnabled(step_ > 0);
     next_->setEnabled(step_ + 1 < count);

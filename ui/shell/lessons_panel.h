@@ -1,6 +1,7 @@
 #pragma once
 // The guided-lessons dock: pick a lesson, read one step at a time, let the app "Show me", then try
-// it yourself and press Check. A thin widget over lessons.h.
+// it yourself and press Check. A thin widget over lessons.h; where the student is, and which steps
+// they passed, is the Session's (Session::guide()).
 #include "shell/lessons.h"
 
 #include <QWidget>
@@ -25,6 +26,7 @@ public:
     QLabel* resultLabel() const { return result_; }
 
 private:
+    void followSession();
     void refresh();
 
     LessonContext context_;

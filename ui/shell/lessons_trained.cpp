@@ -2,9 +2,7 @@
 // measures are computed by core, never written into the lesson).
 #include "gpt/head_measures.h"
 #include "model/session.h"
-#include "pages/tradeoffs/tradeoffs_view.h"
 #include "shell/lessons_detail.h"
-#include "shell/main_window.h"
 
 namespace attnlab::ui {
 
@@ -70,8 +68,7 @@ std::vector<LessonActions> trainedHeadsActions()
          }},
         {[](const LessonContext& c) {
              c.session->setView(ViewMode::Tradeoffs);
-             if (c.window)
-                 c.window->tradeoffsView()->showMeasured();
+             c.session->setTradeoffsSection(TradeoffsSection::Measured);
          },
          [](const LessonContext& c) {
              return c.session->view() == ViewMode::Tradeoffs

@@ -84,7 +84,7 @@ raw("not-an-object-null", b"null\n", "its JSON is not an object")
 raw("array-30000-elements", b"[" + b", ".join([b"1"] * 30000) + b"]\n", "its JSON is not an object")
 edited("other-format", 'its "format" is not "attention-lab-session"', lambda s: s.__setitem__("format", "x"))
 edited("no-format", "this is not an Attention Lab session", without("format"))
-edited("newer-version", "written by a newer Attention Lab (format version 3)", lambda s: s.__setitem__("version", 3))
+edited("newer-version", "written by a newer Attention Lab (format version 4)", lambda s: s.__setitem__("version", 4))
 
 # Missing fields.
 edited("missing-version", '"version" is missing; it must be a whole number', without("version"))

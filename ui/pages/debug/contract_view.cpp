@@ -37,7 +37,7 @@ QString findingTitle(const std::string& code)
 } // namespace
 
 ContractView::ContractView(Session* session, QWidget* parent)
-    : QWidget(parent), session_(session), report_(std::make_unique<ContractReport>())
+    : QWidget(parent), session_(session)
 {
     auto* intro = new QLabel(tr("Read the call left to right and name each value as you go: both widths are plain "
                                 "integers, so nothing stops a value from landing in the wrong slot."));
@@ -88,9 +88,16 @@ ContractView::ContractView(Session* session, QWidget* parent)
     layout->addStretch(1);
 
     connect(call_, &QLineEdit::textEdited, this, [this] { session_->setContractCall(call_->text()); });
-    connect(reset_, &QPushButton::clicked, this, [this] { session_->setContractCall(std::nullopt); });
+    connect(reset_, &QPushButton::clicked, this, [this] {
+        LessonState s = session_->lessonState();
+        s.contractCall.reset();
+        s.contractDIn.reset();
+        s.contractTokens.reset();
+        session_->setLessonState(s);
+    });
     for (auto* spin : {width_, tokens_})
-        connect(spin, &QSpinBox::valueChanged, this, &ContractView::refresh);
+        connect(spin, &QSpinBox::valueChanged, this,
+                [this] { session_->setContractInput(width_->value(), tokens_->value()); });
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & (ChangeFlag::Settings | ChangeFlag::Lesson))
             followSession();
@@ -101,12 +108,18 @@ ContractView::ContractView(Session* session, QWidget* parent)
 
 ContractView::~ContractView() = default;
 
+const ContractReport& ContractView::report() const
+{
+    return session_->contractReport();
+}
+
 void ContractView::followSession()
 {
     {
         const QSignalBlocker b1(width_), b2(tokens_);
-        width_->setValue(static_cast<int>(session_->config().d_in));
-        tokens_->setValue(static_cast<int>(session_->numTokens()));
+        const LessonState& l = session_->lessonState();
+        width_->setValue(static_cast<int>(l.contractDIn.value_or(session_->config().d_in)));
+        tokens_->setValue(static_cast<int>(l.contractTokens.value_or(session_->numTokens())));
     }
     // The student's pasted call when there is one (the session keeps it), else the session's own.
     const QString shown = session_->lessonState().contractCall.value_or(session_->callText());
@@ -173,27 +186,24 @@ QWidget* ContractView::findingCard(const ContractFinding& f)
 
 void ContractView::refresh()
 {
-    ContractInput input;
-    input.d_in = width_->value();
-    input.num_tokens = tokens_->value();
-    *report_ = check_contract(call_->text().toStdString(), input);
-    chips_->setReport(*report_);
+    const ContractReport& report = session_->contractReport();
+    chips_->setReport(report);
     clearCards();
     const RenderStyle style = styleFor(this);
-    for (const ContractFinding& f : report_->findings)
+    for (const ContractFinding& f : report.findings)
         cards_->addWidget(findingCard(f));
-    if (report_->error && report_->findings.empty())
-        cards_->addWidget(noteCard(tr("The call does not bind"), QString::fromStdString(report_->error->message),
+    if (report.error && report.findings.empty())
+        cards_->addWidget(noteCard(tr("The call does not bind"), QString::fromStdString(report.error->message),
                                    style.differs, style.differsFill, QStringLiteral("contract-error")));
-    if (report_->findings.empty())
-        for (const Diagnostic& d : report_->diagnostics)
+    if (report.findings.empty())
+        for (const Diagnostic& d : report.diagnostics)
             if (d.severity == Severity::Error)
                 cards_->addWidget(noteCard(tr("error · %1").arg(QString::fromStdString(d.slot)),
                                            QString::fromStdString(d.message), style.differs, style.differsFill,
                                            QStringLiteral("contract-diagnostic-") + QString::fromStdString(d.code)));
-    if (!report_->error && report_->findings.empty() && !has_error(report_->diagnostics)) {
+    if (!report.error && report.findings.empty() && !has_error(report.diagnostics)) {
         auto* ok = new QLabel(tr("✓ Every value fills the slot the book's %1 gives it.")
-                                  .arg(QString::fromStdString(report_->class_name)));
+                                  .arg(QString::fromStdString(report.class_name)));
         ok->setObjectName(QStringLiteral("contract-ok"));
         ok->setStyleSheet(QStringLiteral("color: %1; font-weight: bold; font-size: 18px;").arg(cssColor(style.same)));
         cards_->addWidget(ok);

@@ -30,7 +30,7 @@ public:
     ~ContractView() override;
     QLineEdit* callEdit() const { return call_; }
     SlotChips* chips() const { return chips_; }
-    const ContractReport& report() const { return *report_; }
+    const ContractReport& report() const; // the Session's reading, as shown
 
 private:
     void followSession();
@@ -47,7 +47,6 @@ private:
     QSpinBox* tokens_;
     SlotChips* chips_;
     QVBoxLayout* cards_;
-    std::unique_ptr<ContractReport> report_;
 };
 
 } // namespace attnlab::ui

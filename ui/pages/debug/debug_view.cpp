@@ -5,7 +5,6 @@
 #include "pages/debug/contract_view.h"
 #include "pages/debug/transfer_view.h"
 #include "pages/debug/your_code_view.h"
-#include "model/recording_compare.h"
 
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -17,8 +16,7 @@ DebugView::DebugView(Session* session, QWidget* parent) : QWidget(parent)
     contract_ = new ContractView(session);
     bugs_ = new BugView(session);
     transfer_ = new TransferView(session);
-    compare_ = new RecordingCompare(this);
-    yourCode_ = new YourCodeView(compare_);
+    yourCode_ = new YourCodeView(session->comparison());
     sections_ = new QTabWidget;
     sections_->setObjectName(QStringLiteral("debug-sections"));
     sections_->setDocumentMode(true);

@@ -13,7 +13,6 @@ namespace attnlab::ui {
 
 class BugView;
 class ContractView;
-class RecordingCompare;
 class Session;
 class TransferView;
 class YourCodeView;
@@ -26,7 +25,6 @@ public:
     BugView* bugView() const { return bugs_; }
     TransferView* transferView() const { return transfer_; }
     YourCodeView* yourCodeView() const { return yourCode_; }
-    RecordingCompare* recordingCompare() const { return compare_; }
     QTabWidget* sections() const { return sections_; }
     void showSection(DebugSection section);
 
@@ -34,7 +32,6 @@ private:
     ContractView* contract_;
     BugView* bugs_;
     TransferView* transfer_;
-    RecordingCompare* compare_;
     YourCodeView* yourCode_;
     QTabWidget* sections_;
 };

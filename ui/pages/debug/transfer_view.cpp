@@ -203,12 +203,12 @@ void TransferView::refresh()
         const bool book = s.lines[i].written && s.lines[i].transpose;
         code_[i]->setStyleSheet(book ? QString() : changedCss);
     }
-    result_ = run_transfer(s, kSeed);
-    showTransferBadge(badge_, result_);
-    QString text = QString::fromStdString(result_.message).toHtmlEscaped();
-    if (!result_.pytorch_error.empty())
+    const TransferResult& result = session_->transferResult();
+    showTransferBadge(badge_, result);
+    QString text = QString::fromStdString(result.message).toHtmlEscaped();
+    if (!result.pytorch_error.empty())
         text += QStringLiteral("<br><span style='font-family:DejaVu Sans Mono; color:%2'>RuntimeError: %1</span>")
-                    .arg(QString::fromStdString(result_.pytorch_error).toHtmlEscaped(), cssColor(style.differs));
+                    .arg(QString::fromStdString(result.pytorch_error).toHtmlEscaped(), cssColor(style.differs));
     message_->setText(text);
 
     // The checkpoint's lines as the boxes write them: the split, then one assignment per part.
@@ -227,9 +227,9 @@ void TransferView::refresh()
         gpt2Lines += html(line, !(s.lines[i].written && s.lines[i].transpose));
     }
     gpt2Code_->setText(gpt2Lines);
-    gpt2_ = run_gpt2_transfer(s, kGpt2Width, kSeed);
-    showTransferBadge(gpt2Badge_, gpt2_);
-    gpt2Message_->setText(QString::fromStdString(gpt2_.message));
+    const TransferResult& gpt2 = session_->gpt2TransferResult();
+    showTransferBadge(gpt2Badge_, gpt2);
+    gpt2Message_->setText(QString::fromStdString(gpt2.message));
 }
 
 } // namespace attnlab::ui

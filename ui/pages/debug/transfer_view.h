@@ -22,12 +22,10 @@ class Session;
 class TransferView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr std::int64_t kGpt2Width = 768; // GPT-2 small's embedding width
+    static constexpr std::int64_t kGpt2Width = kTransferGpt2Width;
     static constexpr std::uint64_t kSeed = kTransferSeed;
 
     explicit TransferView(Session* session, QWidget* parent = nullptr);
-    const TransferResult& result() const { return result_; }
-    const TransferResult& gpt2Result() const { return gpt2_; }
     TransferSpec spec() const; // the session's lines (lesson_state.h), which the boxes show
     void setLine(TransferRole role, bool written, bool transpose);
     void setWidths(int d_in, int d_out);
@@ -48,8 +46,6 @@ private:
     QLabel* gpt2Message_;
     Session* session_;
     TransferSpec shown_;    // what result_ was computed for
-    TransferResult result_; // derived from the session's lines, kept for display
-    TransferResult gpt2_;
 };
 
 // A verdict as a coloured pill: green match, amber mismatch (with the largest difference), red error.

@@ -41,32 +41,20 @@ DesignsView::DesignsView(Session* session, QWidget* parent) : QWidget(parent), s
     equivalence_->setTextFormat(Qt::RichText);
     equivalence_->setFrameShape(QFrame::StyledPanel);
     equivalence_->setMargin(8);
-    job_ = new EquivalenceJob(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro_);
     layout->addWidget(layout_, 1);
     layout->addWidget(equivalence_);
 
-    connect(job_, &EquivalenceJob::finished, this, &DesignsView::showEquivalence);
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::Settings)
             refresh();
+        else if (flags & (ChangeFlag::Results | ChangeFlag::View))
+            showEquivalence();
     });
     followPalette(this, [this] { showEquivalence(); });
     refresh();
-}
-
-bool DesignsView::computing() const
-{
-    return stale_ || job_->busy();
-}
-
-void DesignsView::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    if (stale_)
-        requestEquivalence();
 }
 
 void DesignsView::refresh()
@@ -78,50 +66,35 @@ void DesignsView::refresh()
     } catch (const std::exception& e) {
         layout_->setPainter({});
         equivalence_->setText(QString::fromUtf8(e.what()));
-        stale_ = false;
         return;
     }
     const Config& c = session_->config();
     if (c.num_heads < 1 || c.d_out % c.num_heads != 0) {
-        stale_ = false;
         equivalence_->setText(tr("<b>Equivalence:</b> with d_out = %1 and %2 heads there is no matched-width wrapper "
                                  "(%1 / %2 is not whole), so there is nothing to compare.")
                                   .arg(c.d_out)
                                   .arg(c.num_heads));
         return;
     }
-    stale_ = true;
-    if (isVisible())
-        requestEquivalence();
-    else
-        showEquivalence();
-}
-
-void DesignsView::requestEquivalence()
-{
-    const Config& c = session_->config();
-    stale_ = false;
-    ExperimentSpec spec;
-    spec.config = c;
-    spec.batch = session_->batch();
-    spec.num_tokens = session_->numTokens();
-    spec.input = session_->usesBookInput() ? InputSource::Book : InputSource::Random;
-    job_->request(spec);
     showEquivalence();
 }
 
 void DesignsView::showEquivalence()
 {
-    if (job_->busy() || stale_) {
+    const Config& c = session_->config();
+    if (c.num_heads < 1 || c.d_out % c.num_heads != 0)
+        return; // refresh() said why there is nothing to compare
+    const EquivalenceJob* job = session_->equivalence();
+    if (session_->equivalencePending()) {
         equivalence_->setText(tr("<b>Equivalence:</b> comparing the two designs on the same input…"));
         return;
     }
-    const auto e = job_->result();
+    const auto e = job->result();
     if (!e) {
-        equivalence_->setText(tr("<b>Equivalence:</b> not computed: %1").arg(job_->error().toHtmlEscaped()));
+        equivalence_->setText(tr("<b>Equivalence:</b> not computed: %1").arg(job->error().toHtmlEscaped()));
         return;
     }
-    const ExperimentSpec& spec = job_->checkedSpec();
+    const ExperimentSpec& spec = job->checkedSpec();
     const bool ok = e->equivalent();
     const std::int64_t hd = e->wrapper.d_out;
     QString text =

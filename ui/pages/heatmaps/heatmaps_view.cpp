@@ -2,7 +2,7 @@
 
 #include "gpt/head_measures.h"
 #include "render/head_colors.h"
-#include "model/latest_worker.h"
+#include "model/heatmap_pictures.h"
 #include "model/session.h"
 #include "widgets/heatmap_widget.h"
 #include "widgets/refresh_when_shown.h"
@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace attnlab::ui {
 
@@ -63,6 +64,7 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     scaleChoice_->setToolTip(tr("auto: linear 0–1 up to %1 tokens, logarithmic above, where each weight is about "
                                 "1/tokens and a linear scale shows only darkness. Scores are always linear around 0.")
                                  .arg(kAutoLogTokens));
+    scaleChoice_->setCurrentIndex(scaleChoice_->findData(static_cast<int>(session_->heatmapScale())));
     top->addWidget(scaleChoice_);
     top->addStretch(1);
 
@@ -97,10 +99,25 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     connect(kinds_, &QButtonGroup::idClicked, this,
             [this](int id) { session_->setHeatmapKind(static_cast<AttentionMatrix>(id)); });
     connect(batch_, &QSpinBox::valueChanged, this, [this](int v) { session_->setBatchIndex(v); });
-    images_ = new LatestWorker(this);
     refresh_ = new RefreshWhenShown(this, [this] { rebuild(); });
-    connect(scaleChoice_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(scaleChoice_, &QComboBox::currentIndexChanged, session_, [this] {
+        session_->setHeatmapScale(static_cast<HeatmapScaleMode>(scaleChoice_->currentData().toInt()));
+    });
+    connect(session_->heatmapPictures(), &HeatmapPictures::ready, this, [this] {
+        const std::vector<QImage>& images = session_->heatmapPictures()->images();
+        if (waiting_.empty() || images.size() != waiting_.size())
+            return; // the pictures of a request this page has since replaced
+        for (std::size_t i = 0; i < waiting_.size(); ++i)
+            waiting_[i].setImage(images[i]);
+        HeatmapPainter large = std::move(waiting_.back());
+        waiting_.pop_back();
+        showPainters(std::exchange(waiting_, {}), std::move(large));
+    });
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::View) {
+            const QSignalBlocker block(scaleChoice_);
+            scaleChoice_->setCurrentIndex(scaleChoice_->findData(static_cast<int>(session_->heatmapScale())));
+        }
         if (flags & (ChangeFlag::Trace | ChangeFlag::View | ChangeFlag::Head))
             refresh_->request();
     });
@@ -127,7 +144,7 @@ void HeatmapsView::rebuild()
     }
     const int heads = session_->headCount();
     const int batch = session_->batchIndex();
-    const int mode = scaleChoice_->currentData().toInt();
+    const int mode = static_cast<int>(session_->heatmapScale());
     if (trace == shownTrace_ && static_cast<int>(kind) == shownKind_ && batch == shownBatch_ && mode == shownScale_) {
         updateSelection(true);
         return;
@@ -185,29 +202,21 @@ void HeatmapsView::rebuild()
     placeSmallMultiples();
     const HeatmapSlice first = painters.empty() ? HeatmapSlice{} : painters.front().slice();
     if (static_cast<std::int64_t>(first.rows) * first.cols < kImagesOffThreadCells) {
-        images_->cancel(); // a picture still rendering for an older trace must not replace these
+        waiting_.clear();
+        session_->heatmapPictures()->cancel(); // a picture still rendering for an older trace must not replace these
         showPainters(std::move(painters), largePainter(kind, scale));
         return;
     }
-    // Big matrices: every picture is rendered on a worker at the size it will be drawn, and the new
-    // painters replace the old ones only when all are ready, so the window keeps answering and never
-    // shows some heads of the new trace beside heads of the old one. A newer edit overtakes this.
+    // Big matrices: every picture is rendered by the Session's picture job at the size it will be drawn,
+    // and the new painters replace the old ones only when all are ready, so the window keeps answering
+    // and never shows some heads of the new trace beside heads of the old one. A newer edit overtakes this.
     painters.push_back(largePainter(kind, scale));
-    std::vector<QSize> sizes;
+    std::vector<PictureRequest> pictures;
     for (std::size_t i = 0; i < painters.size(); ++i)
-        sizes.push_back((i < small_.size() ? small_[i] : large_)->imageSize(painters[i]));
-    images_->request([this, painters = std::move(painters),
-                      sizes = std::move(sizes)](const std::atomic<bool>* cancel) mutable -> LatestWorker::Delivery {
-        for (std::size_t i = 0; i < painters.size() && !*cancel; ++i)
-            painters[i].setImage(HeatmapPainter::renderImage(painters[i].slice(), painters[i].scale(), sizes[i]));
-        return [this, painters = std::move(painters)](LatestWorker::Outcome outcome) mutable {
-            if (outcome != LatestWorker::Outcome::Current)
-                return;
-            HeatmapPainter large = std::move(painters.back());
-            painters.pop_back();
-            showPainters(std::move(painters), std::move(large));
-        };
-    });
+        pictures.push_back({painters[i].slice(), painters[i].scale(),
+                            (i < small_.size() ? small_[i] : large_)->imageSize(painters[i])});
+    waiting_ = std::move(painters);
+    session_->heatmapPictures()->request(std::move(pictures));
 }
 
 HeatmapPainter HeatmapsView::largePainter(AttentionMatrix kind, const ColorScale& scale) const

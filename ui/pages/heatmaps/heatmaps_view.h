@@ -23,7 +23,6 @@ struct Trace;
 namespace attnlab::ui {
 
 class HeatmapWidget;
-class LatestWorker;
 class RefreshWhenShown;
 class Session;
 
@@ -33,7 +32,7 @@ public:
     explicit HeatmapsView(Session* session, QWidget* parent = nullptr);
     HeatmapWidget* selectedHeatmap() const { return large_; }
     const std::vector<HeatmapWidget*>& smallMultiples() const { return small_; }
-    QComboBox* scaleChoice() const { return scaleChoice_; } // HeatmapScaleMode as item data
+    QComboBox* scaleChoice() const { return scaleChoice_; } // HeatmapScaleMode as item data; the Session's choice
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -55,7 +54,7 @@ private:
     QGridLayout* gridLayout_;
     std::vector<HeatmapWidget*> small_;
     HeatmapWidget* large_;
-    LatestWorker* images_;      // big matrices' pictures, newest trace wins
+    std::vector<HeatmapPainter> waiting_; // big matrices: these painters wait for the Session's pictures
     RefreshWhenShown* refresh_; // hidden behind another tab, rebuilt when shown
     std::shared_ptr<const Trace> shownTrace_;
     int shownKind_ = -1;

@@ -1,8 +1,7 @@
 #include "pages/tradeoffs/timing_panel.h"
 
-#include "model/latest_worker.h"
 #include "model/session.h"
-#include "tensor/error.h"
+#include "model/timings_job.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -14,7 +13,7 @@
 namespace attnlab::ui {
 
 TimingPanel::TimingPanel(Session* session, QWidget* parent)
-    : QWidget(parent), session_(session), worker_(new LatestWorker(this))
+    : QWidget(parent), session_(session)
 {
     button_ = new QPushButton;
     button_->setObjectName(QStringLiteral("measure-times"));
@@ -33,56 +32,40 @@ TimingPanel::TimingPanel(Session* session, QWidget* parent)
                              .arg(session_->numTokens()));
     };
     label();
-    connect(session_, &Session::changed, this, [label](ChangeFlags flags) {
+    connect(session_, &Session::changed, this, [this, label](ChangeFlags flags) {
         if (flags & ChangeFlag::Settings)
             label();
+        if (flags & ChangeFlag::Results)
+            show();
     });
-    connect(button_, &QPushButton::clicked, this, &TimingPanel::measure);
+    connect(button_, &QPushButton::clicked, session_, &Session::measureTimings);
+    show();
 }
 
-bool TimingPanel::busy() const
+void TimingPanel::show()
 {
-    return worker_->busy();
-}
-
-void TimingPanel::measure()
-{
-    TimingQuery q;
-    q.d_in = session_->config().d_in;
-    q.d_out = session_->config().d_out;
-    q.num_tokens = session_->numTokens();
-    q.batch = session_->batch();
-    button_->setEnabled(false);
-    result_->setText(tr("Timing %1 head counts…").arg(divisors(q.d_out).size()));
-    worker_->request([this, q](const std::atomic<bool>* cancel) -> LatestWorker::Delivery {
-        auto timings = std::make_shared<std::vector<HeadTiming>>();
-        QString error;
-        try {
-            *timings = time_head_counts(q, cancel);
-        } catch (const Error& e) {
-            error = QString::fromUtf8(e.what());
-        }
-        return [this, q, timings, error](LatestWorker::Outcome) { show(q, *timings, error); };
-    });
-}
-
-void TimingPanel::show(const TimingQuery& q, std::vector<HeadTiming> timings, const QString& error)
-{
-    button_->setEnabled(true);
-    timings_ = std::move(timings);
-    if (!error.isEmpty() || timings_.empty()) {
-        result_->setText(error);
-        Q_EMIT measured();
+    const TimingsJob* job = session_->timings();
+    button_->setEnabled(!job->busy());
+    if (!job->query()) // nothing asked yet: the label says how to ask
+        return;
+    const TimingQuery& q = *job->query();
+    if (job->busy()) {
+        result_->setText(tr("Timing %1 head counts…").arg(divisors(q.d_out).size()));
+        return;
+    }
+    const std::vector<HeadTiming>& timings = job->timings();
+    if (!job->error().isEmpty() || timings.empty()) {
+        result_->setText(job->error());
         return;
     }
     double fastest = 1e300;
-    for (const auto& t : timings_)
+    for (const auto& t : timings)
         if (!t.skipped)
             fastest = std::min(fastest, t.median_ms);
     QString html = tr("<table cellspacing=0 cellpadding=2><tr><th>num_heads</th><th>head_dim</th><th>median ms</th>"
                       "<th>min–max ms</th><th>vs fastest</th></tr>");
     QString how;
-    for (const auto& t : timings_) {
+    for (const auto& t : timings) {
         if (t.skipped) {
             html += QStringLiteral("<tr><td align=center>%1</td><td align=center>%2</td><td colspan=3>%3</td></tr>")
                         .arg(t.num_heads)
@@ -109,7 +92,6 @@ void TimingPanel::show(const TimingQuery& q, std::vector<HeadTiming> timings, co
                          .arg(q.batch)
                          .arg(how.toHtmlEscaped()) +
                      html);
-    Q_EMIT measured();
 }
 
 } // namespace attnlab::ui

@@ -71,16 +71,17 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
     auto apply = [this](std::int64_t heads) { session_->setSlot("num_heads", static_cast<double>(heads)); };
     connect(chart_, &TradeoffChartWidget::headsClicked, this, apply);
     connect(table_, &TradeoffTable::headsClicked, this, apply);
+    // The open section is the Session's, so a lesson or a session file can open it.
+    sections_->setCurrentIndex(static_cast<int>(session_->tradeoffsSection()));
+    connect(sections_, &QTabWidget::currentChanged, session_,
+            [this](int i) { session_->setTradeoffsSection(static_cast<TradeoffsSection>(i)); });
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::Settings)
             refresh();
+        if (flags & ChangeFlag::View)
+            sections_->setCurrentIndex(static_cast<int>(session_->tradeoffsSection()));
     });
     refresh();
-}
-
-void TradeoffsView::showMeasured()
-{
-    sections_->setCurrentIndex(1);
 }
 
 void TradeoffsView::refresh()

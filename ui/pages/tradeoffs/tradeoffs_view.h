@@ -28,7 +28,7 @@ public:
     const std::vector<QPushButton*>& widthButtons() const { return widthButtons_; }
     TrainedVariantsPanel* trainedVariants() const { return trained_; }
     TimingPanel* timing() const { return timing_; }
-    void showMeasured(); // the page of measured numbers (the counted one is first)
+    QTabWidget* sections() const { return sections_; } // follows Session::tradeoffsSection()
 
 private:
     void refresh();
