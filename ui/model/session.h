@@ -32,6 +32,7 @@ class ForwardJob;
 class HeatmapPictures;
 class RecordingCompare;
 class TimingsJob;
+struct TrainedVariants;
 struct ForwardResult;
 struct Preset;
 
@@ -157,6 +158,9 @@ public:
     // Compare With My Code: the learner's recording and how it compares (saved with the session).
     RecordingCompare* comparison() const { return comparison_; }
     HeatmapPictures* heatmapPictures() const { return pictures_; }
+    // The shipped Verdict models on `text` through `layer` (four GPT forwards): computed when first
+    // asked for that text and layer, then kept.
+    const TrainedVariants& trainedVariants(const std::string& text, int layer);
     HeatmapScaleMode heatmapScale() const { return heatmapScale_; }
     void setHeatmapScale(HeatmapScaleMode mode);
     TradeoffsSection tradeoffsSection() const { return tradeoffsSection_; }
@@ -227,6 +231,7 @@ private:
     std::optional<TransferSpec> lastTransfer_; // what transferResult_ ran
     std::shared_ptr<const ContractReport> contractReport_;
     GuideState guide_;
+    std::shared_ptr<const TrainedVariants> trainedVariants_;
     bool settleQueued_ = false;
 };
 

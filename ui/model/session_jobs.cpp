@@ -7,6 +7,7 @@
 #include "model/recording_compare.h"
 #include "model/session.h"
 #include "model/timings_job.h"
+#include "model/trained_variants.h"
 
 #include <QMetaObject>
 
@@ -106,6 +107,14 @@ void Session::refreshTransfer()
         gpt2TransferResult_ = run_gpt2_transfer(lessons_.transfer, kTransferGpt2Width, kTransferSeed);
         lastTransfer_ = lessons_.transfer;
     }
+}
+
+const TrainedVariants& Session::trainedVariants(const std::string& text, int layer)
+{
+    // Tens of milliseconds for the four small models: on the GUI thread, once per text and layer.
+    if (!trainedVariants_ || trainedVariants_->text != text || trainedVariants_->layer != layer)
+        trainedVariants_ = std::make_shared<const TrainedVariants>(computeTrainedVariants(text, layer));
+    return *trainedVariants_;
 }
 
 bool Session::computing() const

@@ -1,16 +1,11 @@
 #include "pages/tradeoffs/trained_variants_panel.h"
 
-#include "designs/measured_tradeoffs.h"
-#include "gpt/gpt_input.h"
-#include "gpt/head_measures.h"
-#include "gpt/model_paths.h"
 #include "model/session.h"
+#include "model/trained_variants.h"
 #include "render/head_colors.h"
 #include "render/heatmap_source.h"
-#include "tensor/error.h"
 #include "widgets/heatmap_widget.h"
 
-#include <QCoreApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -64,28 +59,20 @@ void TrainedVariantsPanel::refresh()
     rowWidgets_.clear();
     heatmaps_.clear();
 
-    const auto dirs = gpt_model_dirs(QCoreApplication::applicationDirPath().toStdString());
-    const std::vector<std::int64_t> ids = verdict_tokenizer().encode(text);
+    const TrainedVariants& result = session_->trainedVariants(text, layer);
     QString table = tr("<table cellspacing=0 cellpadding=3><tr><th>num_heads</th><th>held-out loss<br>(shipped, seed 0)"
                        "</th><th>held-out<br>mean ± std</th><th>train<br>mean ± std</th></tr>");
     QString how;
     int row = 0;
     double lo = 1e9, hi = -1e9, spread = 0; // the variants' mean held-out losses and the largest seed spread
-    for (int heads : shipped_gpt_heads()) {
-        std::shared_ptr<const GptModel> model;
-        try {
-            model = cached_gpt_model(resolve_gpt_model(gpt_model_name(heads), dirs));
-        } catch (const Error& e) {
-            table += tr("<tr><td align=center>%1</td><td colspan=3>%2</td></tr>").arg(heads).arg(e.what());
+    for (const TrainedVariant& v : result.variants) {
+        const int heads = v.heads;
+        if (!v.error.isEmpty()) {
+            table += tr("<tr><td align=center>%1</td><td colspan=3>%2</td></tr>").arg(heads).arg(v.error);
             continue;
         }
-        const TrainedLoss t = trained_loss(*model);
-        how = tr("read from each file's metadata (written by the training script): mean cross-entropy in nats on "
-                 "the story's held-out last 10% after %1 steps; the file holds seed %2's model, the spread is over "
-                 "seeds %3.")
-                  .arg(QString::fromStdString(model->meta("training_steps", "?")))
-                  .arg(QString::fromStdString(model->meta("seed", "?")))
-                  .arg(QString::fromStdString(t.seeds));
+        const TrainedLoss& t = v.loss;
+        how = v.how;
         lo = std::min(lo, t.val_mean);
         hi = std::max(hi, t.val_mean);
         spread = std::max(spread, t.val_std);
@@ -98,12 +85,10 @@ void TrainedVariantsPanel::refresh()
                 .arg(t.val_std, 0, 'f', 3)
                 .arg(t.train_mean, 0, 'f', 3)
                 .arg(t.train_std, 0, 'f', 3);
-        if (ids.empty() || static_cast<std::int64_t>(ids.size()) > model->settings.context_length)
+        if (!v.trace)
             continue;
-        // The same text through each variant's same layer: its trained attention, traced by the engine.
-        const GptLayerInput in = gpt_layer_input(*model, ids, layer);
-        const auto trace = std::make_shared<const Trace>(trace_forward(in.config, in.weights, in.x));
-        const std::vector<HeadMeasures> m = head_measures(trace->find("attn_weights")->tensor);
+        const auto& trace = v.trace;
+        const std::vector<HeadMeasures>& m = v.measures;
         auto* label = new QLabel(tr("<b>%1 head%2</b>").arg(heads).arg(heads == 1 ? "" : "s"));
         grid_->addWidget(label, row, 0);
         rowWidgets_.push_back(label);
@@ -141,7 +126,7 @@ void TrainedVariantsPanel::refresh()
                           .arg(hi >= lo ? hi - lo : 0.0, 0, 'f', 3)
                           .arg(spread, 0, 'f', 3)
                           .arg(layer)
-                          .arg(ids.size()));
+                          .arg(result.tokens));
 }
 
 } // namespace attnlab::ui
