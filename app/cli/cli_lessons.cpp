@@ -161,8 +161,10 @@ int cmd_contract(const std::vector<std::string>& argv)
             findings.push_back(
                 {{"code", f.code}, {"slots", f.slots}, {"message", f.message}, {"suggested_call", f.suggested_call}});
         for (const auto& d : r.diagnostics)
-            diagnostics.push_back(
-                {{"code", d.code}, {"severity", severity_name(d.severity)}, {"slot", d.slot}, {"message", d.message}});
+            diagnostics.push_back({{"code", diagnostic_code_name(d.code)},
+                                   {"severity", severity_name(d.severity)},
+                                   {"slot", d.slot ? slot_name(*d.slot) : ""},
+                                   {"message", d.message}});
         std::cout << json{{"call", r.call},
                           {"class", r.class_name},
                           {"binds", r.config.has_value()},

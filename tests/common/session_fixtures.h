@@ -18,7 +18,7 @@ inline bool idle(const attnlab::ui::Session& s)
     return s.trace() && !s.busy();
 }
 
-inline bool hasDiagnostic(const attnlab::ui::Session& s, const std::string& code)
+inline bool hasDiagnostic(const attnlab::ui::Session& s, attnlab::DiagnosticCode code)
 {
     for (const auto& d : s.diagnostics())
         if (d.code == code)

@@ -275,7 +275,7 @@ void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)
         // The engine refused the settings (e.g. a weights file that does not fit the call): no trace
         // will come, so say why and stop rather than wait for one.
         for (const auto& d : session_->diagnostics())
-            if (d.code == "engine" && (flags & ChangeFlag::Diagnostics)) {
+            if (d.code == DiagnosticCode::Engine && (flags & ChangeFlag::Diagnostics)) {
                 *done = true;
                 std::fprintf(stderr, "attention-lab: %s\n", d.message.c_str());
                 return QApplication::exit(1);

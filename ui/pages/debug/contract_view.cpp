@@ -188,9 +188,10 @@ void ContractView::refresh()
     if (report_->findings.empty())
         for (const Diagnostic& d : report_->diagnostics)
             if (d.severity == Severity::Error)
-                cards_->addWidget(noteCard(tr("error · %1").arg(QString::fromStdString(d.slot)),
-                                           QString::fromStdString(d.message), style.differs, style.differsFill,
-                                           QStringLiteral("contract-diagnostic-") + QString::fromStdString(d.code)));
+                cards_->addWidget(noteCard(
+                    tr("error · %1").arg(QString::fromStdString(d.slot ? slot_name(*d.slot) : "")),
+                    QString::fromStdString(d.message), style.differs, style.differsFill,
+                    QStringLiteral("contract-diagnostic-") + QString::fromStdString(diagnostic_code_name(d.code))));
     if (!report_->error && report_->findings.empty() && !has_error(report_->diagnostics)) {
         auto* ok = new QLabel(tr("✓ Every value fills the slot the book's %1 gives it.")
                                   .arg(QString::fromStdString(report_->class_name)));
