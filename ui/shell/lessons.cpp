@@ -162,7 +162,7 @@ std::map<QString, std::vector<Actions>> actionTable()
          {{debugSection(DebugSection::Transfer),
            [](const LessonContext& c) {
                const TransferResult r = run_transfer(c.session->lessonState().transfer, kTransferSeed);
-               return r.status == "match"
+               return r.status == TransferStatus::Match
                           ? pass(QObject::tr("The outputs match: all three lines are written, each with .T."))
                           : fail(QObject::tr("The outputs do not match yet: write all three lines, each with .T."));
            }}}},

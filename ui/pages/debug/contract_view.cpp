@@ -19,19 +19,16 @@ namespace attnlab::ui {
 
 namespace {
 
-QString findingTitle(const std::string& code)
+QString findingTitle(ContractFindingCode code)
 {
-    if (code == "d_in-d_out-swapped")
-        return QObject::tr("d_in and d_out swapped");
-    if (code == "d_in-mismatch")
-        return QObject::tr("d_in does not match the input");
-    if (code == "dropout-num_heads-swapped")
-        return QObject::tr("dropout and num_heads swapped");
-    if (code == "other-slot-order")
-        return QObject::tr("written for another slot order");
-    if (code == "context-too-short")
-        return QObject::tr("context_length shorter than the input");
-    return QString::fromStdString(code);
+    switch (code) {
+    case ContractFindingCode::DInDOutSwapped: return QObject::tr("d_in and d_out swapped");
+    case ContractFindingCode::DInMismatch: return QObject::tr("d_in does not match the input");
+    case ContractFindingCode::DropoutNumHeadsSwapped: return QObject::tr("dropout and num_heads swapped");
+    case ContractFindingCode::OtherSlotOrder: return QObject::tr("written for another slot order");
+    case ContractFindingCode::ContextTooShort: return QObject::tr("context_length shorter than the input");
+    }
+    return QString::fromStdString(contract_finding_name(code));
 }
 
 } // namespace
@@ -149,7 +146,7 @@ QWidget* ContractView::noteCard(const QString& title, const QString& text, const
 
 QWidget* ContractView::findingCard(const ContractFinding& f)
 {
-    const QString code = QString::fromStdString(f.code);
+    const QString code = QString::fromStdString(contract_finding_name(f.code));
     const RenderStyle style = styleFor(this);
     QWidget* card = noteCard(findingTitle(f.code), QString::fromStdString(f.message), style.warning, style.warningFill,
                              QStringLiteral("finding-") + code);
