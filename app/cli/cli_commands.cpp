@@ -95,10 +95,10 @@ json diagnostics_json(const std::vector<Diagnostic>& diags)
     for (const auto& d : diags) {
         json fixes = json::array();
         for (const auto& f : d.fixes)
-            fixes.push_back({{"slot", f.slot}, {"value", f.value}});
-        out.push_back({{"code", d.code},
+            fixes.push_back({{"slot", slot_name(f.slot)}, {"value", f.value}});
+        out.push_back({{"code", diagnostic_code_name(d.code)},
                        {"severity", severity_name(d.severity)},
-                       {"slot", d.slot},
+                       {"slot", d.slot ? slot_name(*d.slot) : ""},
                        {"message", d.message},
                        {"fixes", fixes}});
     }
@@ -149,7 +149,8 @@ int cmd_validate(const std::vector<std::string>& argv)
                       << c.num_heads << ")\n";
         std::cout << "  output width    " << c.output_width() << "\n";
         for (const auto& d : diags)
-            std::cout << severity_name(d.severity) << " [" << d.code << "]: " << d.message << "\n";
+            std::cout << severity_name(d.severity) << " [" << diagnostic_code_name(d.code) << "]: " << d.message
+                      << "\n";
         if (diags.empty())
             std::cout << "no problems found\n";
     }

@@ -122,7 +122,7 @@ int cmd_transfer(const std::vector<std::string>& argv)
     const auto seed = static_cast<std::uint64_t>(a.integer("seed", 123, 0, INT64_MAX));
     const TransferResult r = run_transfer(spec, seed, a.integer("tokens", 6, 1, 1 << 14));
     if (a.flag("json")) {
-        std::cout << json{{"status", r.status},
+        std::cout << json{{"status", transfer_status_name(r.status)},
                           {"max_abs_diff", r.max_abs_diff ? json(*r.max_abs_diff) : json(nullptr)},
                           {"message", r.message},
                           {"pytorch_error", r.pytorch_error.empty() ? json(nullptr) : json(r.pytorch_error)},
@@ -136,7 +136,7 @@ int cmd_transfer(const std::vector<std::string>& argv)
     }
     for (const auto& line : transfer_code(spec))
         std::cout << line << "\n";
-    std::cout << "\n" << r.status << ": " << r.message << "\n";
+    std::cout << "\n" << transfer_status_name(r.status) << ": " << r.message << "\n";
     return 0;
 }
 
@@ -158,11 +158,15 @@ int cmd_contract(const std::vector<std::string>& argv)
             values.push_back(
                 {{"slot", v.slot.empty() ? json(nullptr) : json(v.slot)}, {"text", v.text}, {"keyword", v.keyword}});
         for (const auto& f : r.findings)
-            findings.push_back(
-                {{"code", f.code}, {"slots", f.slots}, {"message", f.message}, {"suggested_call", f.suggested_call}});
+            findings.push_back({{"code", contract_finding_name(f.code)},
+                                {"slots", f.slots},
+                                {"message", f.message},
+                                {"suggested_call", f.suggested_call}});
         for (const auto& d : r.diagnostics)
-            diagnostics.push_back(
-                {{"code", d.code}, {"severity", severity_name(d.severity)}, {"slot", d.slot}, {"message", d.message}});
+            diagnostics.push_back({{"code", diagnostic_code_name(d.code)},
+                                   {"severity", severity_name(d.severity)},
+                                   {"slot", d.slot ? slot_name(*d.slot) : ""},
+                                   {"message", d.message}});
         std::cout << json{{"call", r.call},
                           {"class", r.class_name},
                           {"binds", r.config.has_value()},
@@ -181,7 +185,7 @@ int cmd_contract(const std::vector<std::string>& argv)
     if (r.error)
         std::cout << "does not bind: " << r.error->message << "\n";
     for (const auto& f : r.findings)
-        std::cout << f.code << ": " << f.message << "\n";
+        std::cout << contract_finding_name(f.code) << ": " << f.message << "\n";
     if (r.findings.empty())
         std::cout << "no confusion found\n";
     return 0;

@@ -238,7 +238,7 @@ int main(int argc, char** argv)
     QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
         if (!screenshot.isEmpty() && !startsInError && (flags & ChangeFlag::Diagnostics) && !session.busy())
             for (const auto& d : session.diagnostics())
-                if (d.code == "engine")
+                if (d.code == DiagnosticCode::Engine)
                     refuse(QString::fromStdString(d.message));
     });
     AppShell shell(&window, &session, parser); // menus, sessions, undo, presentation, lessons

@@ -1,6 +1,9 @@
 #pragma once
 // The constructor settings of the book's six attention modules, and what is wrong or worth
 // knowing about them. Diagnostics carry stable codes so the GUI, CLI and tests agree.
+#include "call/diagnostic_code.h"
+#include "call/slot.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -64,16 +67,16 @@ std::string severity_name(Severity severity); // "note", "warning", "error"
 
 // A one-click fix the GUI can offer: set `slot` to `value`.
 struct Fix {
-    std::string slot;
+    Slot slot = Slot::d_in;
     std::int64_t value = 0;
     bool operator==(const Fix&) const = default;
 };
 
 struct Diagnostic {
-    std::string code; // stable, e.g. "head-split", "non-positive", "dropout-range", "tokens-exceed-context"
+    DiagnosticCode code = DiagnosticCode::Engine;
     Severity severity = Severity::Error;
-    std::string slot;    // the slot it concerns ("num_heads", "d_out", ...), empty when general
-    std::string message; // one sentence: what, where, what would be valid
+    std::optional<Slot> slot; // the slot it concerns; none when general
+    std::string message;      // one sentence: what, where, what would be valid
     std::vector<Fix> fixes;
 };
 

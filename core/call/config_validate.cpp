@@ -18,9 +18,9 @@ bool has_slot(const Config& c, const std::string& slot)
     return std::find(slots.begin(), slots.end(), slot) != slots.end();
 }
 
-Diagnostic make(std::string code, Severity severity, std::string slot, std::string message, std::vector<Fix> fixes = {})
+Diagnostic make(DiagnosticCode code, Severity severity, Slot slot, std::string message, std::vector<Fix> fixes = {})
 {
-    return Diagnostic{std::move(code), severity, std::move(slot), std::move(message), std::move(fixes)};
+    return Diagnostic{code, severity, slot, std::move(message), std::move(fixes)};
 }
 
 std::string join(const std::vector<std::int64_t>& values)
@@ -62,12 +62,12 @@ std::string product_text(std::int64_t a, std::int64_t b)
     return digits;
 }
 
-void check_positive(const Config& c, const std::string& slot, std::int64_t value, const char* role,
-                    std::vector<Diagnostic>& out)
+void check_positive(const Config& c, Slot slot, std::int64_t value, const char* role, std::vector<Diagnostic>& out)
 {
-    if (has_slot(c, slot) && value <= 0)
-        out.push_back(make("non-positive", Severity::Error, slot,
-                           slot + " = " + to_string(value) + " must be a positive integer, since it is " + role + "."));
+    const std::string name = slot_name(slot);
+    if (has_slot(c, name) && value <= 0)
+        out.push_back(make(DiagnosticCode::NonPositive, Severity::Error, slot,
+                           name + " = " + to_string(value) + " must be a positive integer, since it is " + role + "."));
 }
 
 Diagnostic head_split(const Config& c)
@@ -75,9 +75,9 @@ Diagnostic head_split(const Config& c)
     const std::int64_t d_out = c.d_out, heads = c.num_heads;
     const auto valid = divisors(d_out);
     const auto above = std::upper_bound(valid.begin(), valid.end(), heads);
-    std::vector<Fix> fixes = {{"num_heads", *(above - 1)}};
+    std::vector<Fix> fixes = {{Slot::num_heads, *(above - 1)}};
     if (above != valid.end())
-        fixes.push_back({"num_heads", *above});
+        fixes.push_back({Slot::num_heads, *above});
 
     // Few divisors: list them all. Many: the ones nearest num_heads, then point at the rest.
     std::string listing;
@@ -99,9 +99,9 @@ Diagnostic head_split(const Config& c)
     const std::int64_t lower = d_out / heads * heads;
     std::int64_t upper = 0;
     if (lower > 0)
-        fixes.push_back({"d_out", lower});
+        fixes.push_back({Slot::d_out, lower});
     if (!__builtin_add_overflow(lower, heads, &upper))
-        fixes.push_back({"d_out", upper});
+        fixes.push_back({Slot::d_out, upper});
     if (lower > 0 && upper > 0)
         width_text = "d_out = " + to_string(lower) + " or " + to_string(upper);
     else if (upper > 0)
@@ -109,7 +109,7 @@ Diagnostic head_split(const Config& c)
     else
         width_text = "d_out = " + to_string(lower);
 
-    return make("head-split", Severity::Error, "num_heads",
+    return make(DiagnosticCode::HeadSplit, Severity::Error, Slot::num_heads,
                 "d_out = " + to_string(d_out) + " cannot be split evenly across num_heads = " + to_string(heads) +
                     " heads, because head_dim = d_out / num_heads = " + to_string(d_out) + " / " + to_string(heads) +
                     " = " + quotient_text(d_out, heads) + " is not a whole number; " + listing +
@@ -121,34 +121,34 @@ Diagnostic head_split(const Config& c)
 void check_input(const Config& c, const InputShape& input, std::vector<Diagnostic>& out)
 {
     if (c.is_batched() && input.batch <= 0)
-        out.push_back(make("non-positive-input", Severity::Error, "batch",
+        out.push_back(make(DiagnosticCode::NonPositiveInput, Severity::Error, Slot::batch,
                            "the batch size is " + to_string(input.batch) +
                                ", but the input needs at least one sequence (batch >= 1)."));
     if (input.num_tokens <= 0)
-        out.push_back(make("non-positive-input", Severity::Error, "num_tokens",
+        out.push_back(make(DiagnosticCode::NonPositiveInput, Severity::Error, Slot::num_tokens,
                            "the input has " + to_string(input.num_tokens) +
                                " tokens, but attention needs at least one token (num_tokens >= 1)."));
     if (c.is_causal() && c.context_length > 0 && input.num_tokens > c.context_length)
         out.push_back(
-            make("tokens-exceed-context", Severity::Error, "context_length",
+            make(DiagnosticCode::TokensExceedContext, Severity::Error, Slot::context_length,
                  "the input has " + to_string(input.num_tokens) +
                      " tokens but context_length = " + to_string(c.context_length) + ", and the causal mask is only " +
                      to_string(c.context_length) + " x " + to_string(c.context_length) +
                      ", so it cannot cover them; set context_length to at least " + to_string(input.num_tokens) + ".",
-                 {{"context_length", input.num_tokens}}));
+                 {{Slot::context_length, input.num_tokens}}));
 }
 
 void add_notes(const Config& c, std::vector<Diagnostic>& out)
 {
     const bool mha = c.kind == ModuleKind::MultiHeadAttention;
     if (mha && c.d_out % c.num_heads == 0 && c.head_dim() < 8)
-        out.push_back(make("head-dim-small", Severity::Note, "num_heads",
+        out.push_back(make(DiagnosticCode::HeadDimSmall, Severity::Note, Slot::num_heads,
                            "each of the " + to_string(c.num_heads) + " heads gets head_dim = " + to_string(c.d_out) +
                                " / " + to_string(c.num_heads) + " = " + to_string(c.head_dim()) +
                                " features, which is fine for a toy example but tiny next to GPT-2's 64 per head."));
     if (c.d_in != c.d_out) {
         const std::string whose = c.kind == ModuleKind::MultiHeadAttentionWrapper ? "each head's" : "the";
-        out.push_back(make("d-in-ne-d-out", Severity::Note, "d_out",
+        out.push_back(make(DiagnosticCode::DInNeDOut, Severity::Note, Slot::d_out,
                            "d_in = " + to_string(c.d_in) + " differs from d_out = " + to_string(c.d_out) +
                                ", which is allowed: the query, key and value projections map each " +
                                to_string(c.d_in) + "-wide token to width " + to_string(c.d_out) + ", so " + whose +
@@ -160,13 +160,13 @@ void add_notes(const Config& c, std::vector<Diagnostic>& out)
         if (c.d_out % c.num_heads == 0) {
             advice = "for a total width of " + to_string(c.d_out) +
                      " give each head d_out = " + to_string(c.d_out / c.num_heads);
-            fixes.push_back({"d_out", c.d_out / c.num_heads});
+            fixes.push_back({Slot::d_out, c.d_out / c.num_heads});
         } else {
             advice = "no whole per-head d_out gives a total width of " + to_string(c.d_out) + " with " +
                      to_string(c.num_heads) + " heads";
         }
         const std::string width_text = product_text(c.num_heads, c.d_out);
-        out.push_back(make("wrapper-width", Severity::Note, "d_out",
+        out.push_back(make(DiagnosticCode::WrapperWidth, Severity::Note, Slot::d_out,
                            "MultiHeadAttentionWrapper concatenates its " + to_string(c.num_heads) +
                                " heads, each d_out wide, so the output width is num_heads * d_out = " +
                                to_string(c.num_heads) + " * " + to_string(c.d_out) + " = " + width_text +
@@ -174,7 +174,7 @@ void add_notes(const Config& c, std::vector<Diagnostic>& out)
                            std::move(fixes)));
     }
     if (has_slot(c, "dropout") && c.dropout > 0.0 && c.dropout < 1.0)
-        out.push_back(make("dropout-eval", Severity::Note, "dropout",
+        out.push_back(make(DiagnosticCode::DropoutEval, Severity::Note, Slot::dropout,
                            "dropout = " + python_float_repr(c.dropout) +
                                " only acts in training mode (model.train()); in eval mode the attention weights "
                                "pass through unchanged, which is how the golden references were computed."));
@@ -186,12 +186,12 @@ std::vector<Diagnostic> validate(const Config& config, std::optional<InputShape>
 {
     const Config& c = config;
     std::vector<Diagnostic> out;
-    check_positive(c, "d_in", c.d_in, "the width of each input token vector", out);
-    check_positive(c, "d_out", c.d_out, "the width each token is projected to", out);
-    check_positive(c, "context_length", c.context_length, "the number of tokens the causal mask covers", out);
-    check_positive(c, "num_heads", c.num_heads, "the number of attention heads", out);
+    check_positive(c, Slot::d_in, c.d_in, "the width of each input token vector", out);
+    check_positive(c, Slot::d_out, c.d_out, "the width each token is projected to", out);
+    check_positive(c, Slot::context_length, c.context_length, "the number of tokens the causal mask covers", out);
+    check_positive(c, Slot::num_heads, c.num_heads, "the number of attention heads", out);
     if (has_slot(c, "dropout") && !(c.dropout >= 0.0 && c.dropout < 1.0))
-        out.push_back(make("dropout-range", Severity::Error, "dropout",
+        out.push_back(make(DiagnosticCode::DropoutRange, Severity::Error, Slot::dropout,
                            "dropout = " + python_float_repr(c.dropout) +
                                " is outside [0, 1): it is the probability of zeroing each attention weight during "
                                "training, so use a value such as 0.0 or 0.1."));

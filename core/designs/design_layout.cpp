@@ -66,7 +66,7 @@ std::string unbuildable_reason(const Config& call, Design design)
 {
     if (design == Design::Integrated) {
         for (const Diagnostic& d : validate(call))
-            if (d.code == "head-split")
+            if (d.code == DiagnosticCode::HeadSplit)
                 return d.message;
     }
     const std::string d = std::to_string(call.d_out), h = std::to_string(call.num_heads);
@@ -138,7 +138,7 @@ DesignLayout design_layout(const Config& given, Design design)
         throw Error("the design comparison needs a MultiHeadAttention (or MultiHeadAttentionWrapper) call, not " +
                     module_class_name(given.kind) + ", since only those two split the work into heads.");
     for (const Diagnostic& d : validate(call))
-        if (d.severity == Severity::Error && d.code != "head-split")
+        if (d.severity == Severity::Error && d.code != DiagnosticCode::HeadSplit)
             throw Error(d.message);
     if (call.num_heads > kMaxLayoutHeads)
         throw Error("num_heads = " + std::to_string(call.num_heads) + " is more heads than the layout lists (at most " +

@@ -78,7 +78,7 @@ std::string constructor_error(const Config& c)
         return {};
     for (const auto& d : validate(c))
         if (d.severity == Severity::Error)
-            return d.code == "head-split" ? "d_out must be divisible by num_heads" : d.message;
+            return d.code == DiagnosticCode::HeadSplit ? "d_out must be divisible by num_heads" : d.message;
     return {};
 }
 

@@ -22,10 +22,10 @@ struct Checker {
     Reading reading;                // the probable intent; starts as the book's reading
     std::vector<std::string> fixed; // running rewrite of the value texts
 
-    void add(std::string code, std::vector<std::string> slots, std::string message)
+    void add(ContractFindingCode code, std::vector<std::string> slots, std::string message)
     {
         report.findings.push_back(
-            {std::move(code), std::move(slots), std::move(message), render(report.call, report.values, fixed)});
+            {code, std::move(slots), std::move(message), render(report.call, report.values, fixed)});
     }
     void check_order();
     void check_dropout_heads_swap();
@@ -66,7 +66,7 @@ void Checker::check_order()
         if (vals.size() > 5)
             written.push_back("qkv_bias");
         if (order[0] == "context_length") {
-            add("dropout-num_heads-swapped", {"dropout", "num_heads"},
+            add(ContractFindingCode::DropoutNumHeadsSwapped, {"dropout", "num_heads"},
                 "dropout and num_heads look swapped: read in the book's order " + order_text(book) + ", " +
                     join(book_troubles, ", and ") + "; the book puts dropout before num_heads, so write " +
                     render(report.call, vals, fixed) + ".");
@@ -79,7 +79,7 @@ void Checker::check_order()
         if (order[0] == "num_heads")
             message += " (several popular implementations put num_heads third, e.g. (d_in, d_out, num_heads, "
                        "context_length, dropout, qkv_bias))";
-        add("other-slot-order", {"context_length", "dropout", "num_heads"},
+        add(ContractFindingCode::OtherSlotOrder, {"context_length", "dropout", "num_heads"},
             message + ". In the book's order it is " + render(report.call, vals, fixed) + ".");
         return;
     }
@@ -101,7 +101,7 @@ void Checker::check_dropout_heads_swap()
     std::swap(swapped["dropout"], swapped["num_heads"]);
     const auto left = troubles(kind, report.values, swapped, in);
     reading = swapped;
-    add("dropout-num_heads-swapped", {"dropout", "num_heads"},
+    add(ContractFindingCode::DropoutNumHeadsSwapped, {"dropout", "num_heads"},
         "dropout = " + drop.text + " looks like a head count and num_heads = " + heads.text +
             " like a dropout probability, so the two were probably swapped; the book's order is " +
             order_text(module_slots(kind)) + ", dropout before num_heads, so write " +
@@ -120,7 +120,7 @@ void Checker::check_widths()
     const std::string width = std::to_string(*in.d_in);
     if (d_out->value != static_cast<double>(*in.d_in)) {
         fixed[i_in] = width;
-        add("d_in-mismatch", {"d_in"},
+        add(ContractFindingCode::DInMismatch, {"d_in"},
             "d_in = " + report.values[i_in].text + " but the input's tokens are " + width +
                 " wide; d_in must be the input's embedding width (x.shape[-1]), or the first projection stops with "
                 "'mat1 and mat2 shapes cannot be multiplied', so write " +
@@ -131,7 +131,7 @@ void Checker::check_widths()
     Reading swapped = reading;
     std::swap(swapped["d_in"], swapped["d_out"]);
     const auto left = troubles(kind, report.values, swapped, in);
-    add("d_in-d_out-swapped", {"d_in", "d_out"},
+    add(ContractFindingCode::DInDOutSwapped, {"d_in", "d_out"},
         "d_in = " + report.values[i_in].text + " but the input's tokens are " + width +
             " wide, which is the value written for d_out: d_in and d_out were probably swapped. d_in is the width "
             "coming in (x.shape[-1]) and d_out the width going out, so write " +
@@ -150,7 +150,7 @@ void Checker::check_context()
         return;
     const std::string tokens = std::to_string(*in.num_tokens), text = report.values[i].text;
     fixed[i] = tokens;
-    add("context-too-short", {"context_length"},
+    add(ContractFindingCode::ContextTooShort, {"context_length"},
         "context_length = " + text + " is shorter than the input's " + tokens + " tokens: the causal mask is only " +
             text + " x " + text + ", so masked_fill_ cannot cover the " + tokens + " x " + tokens +
             " scores and PyTorch stops there; context_length must be at least the number of tokens, e.g. " +
@@ -195,6 +195,18 @@ ContractReport check_contract(std::string_view call, const ContractInput& input)
     checker.check_widths();
     checker.check_context();
     return report;
+}
+
+std::string contract_finding_name(ContractFindingCode code)
+{
+    switch (code) {
+    case ContractFindingCode::DInDOutSwapped: return "d_in-d_out-swapped";
+    case ContractFindingCode::DInMismatch: return "d_in-mismatch";
+    case ContractFindingCode::DropoutNumHeadsSwapped: return "dropout-num_heads-swapped";
+    case ContractFindingCode::OtherSlotOrder: return "other-slot-order";
+    case ContractFindingCode::ContextTooShort: return "context-too-short";
+    }
+    return "unknown";
 }
 
 std::vector<std::string> flagged_slots(const ContractReport& report)

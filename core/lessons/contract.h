@@ -7,6 +7,7 @@
 #include "call/call_parser.h"
 #include "call/config.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,9 +31,16 @@ struct ContractValue {
     std::size_t end = 0;
 };
 
+// The usual confusions. Names are stable text: `contract --json` prints them and the GUI names its cards after them.
+enum class ContractFindingCode { DInDOutSwapped, DInMismatch, DropoutNumHeadsSwapped, OtherSlotOrder, ContextTooShort };
+inline constexpr std::array<ContractFindingCode, 5> kContractFindingCodes = {
+    ContractFindingCode::DInDOutSwapped, ContractFindingCode::DInMismatch, ContractFindingCode::DropoutNumHeadsSwapped,
+    ContractFindingCode::OtherSlotOrder, ContractFindingCode::ContextTooShort};
+// "d_in-d_out-swapped", "d_in-mismatch", "dropout-num_heads-swapped", "other-slot-order", "context-too-short"
+std::string contract_finding_name(ContractFindingCode code);
+
 struct ContractFinding {
-    std::string code;               // "d_in-d_out-swapped", "d_in-mismatch", "dropout-num_heads-swapped",
-                                    // "other-slot-order", "context-too-short"
+    ContractFindingCode code = ContractFindingCode::DInDOutSwapped;
     std::vector<std::string> slots; // the slots concerned, for highlighting
     std::string message;            // what probably happened and what to write instead
     std::string suggested_call;     // the call rewritten for the book's slots; empty when there is none

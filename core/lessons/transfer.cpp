@@ -84,7 +84,7 @@ TransferResult finish_transfer(TransferResult r, const TransferSpec& spec, bool 
 {
     const auto [worst, close] = compare(r.target_output, r.source_output);
     r.max_abs_diff = worst;
-    r.status = close ? "match" : "mismatch";
+    r.status = close ? TransferStatus::Match : TransferStatus::Mismatch;
     const std::string why = causes(spec, square);
     r.message = close ? "the outputs match (largest difference " + number(worst) + ")" +
                             (why.empty() ? ": " + match_note : ", although " + why) + "."
@@ -99,25 +99,22 @@ std::string role_name(TransferRole role)
     return role == TransferRole::Query ? "query" : role == TransferRole::Key ? "key" : "value";
 }
 
+std::string transfer_status_name(TransferStatus status)
+{
+    switch (status) {
+    case TransferStatus::Match: return "match";
+    case TransferStatus::Mismatch: return "mismatch";
+    case TransferStatus::Error: return "error";
+    }
+    return "error";
+}
+
 TransferRole role_from_name(std::string_view name)
 {
     for (TransferRole role : kTransferRoles)
         if (name == role_name(role))
             return role;
     throw Error("'" + std::string(name) + "' is not one of the three weights; use query, key or value.");
-}
-
-std::vector<std::string> transfer_code(const TransferSpec& spec)
-{
-    std::vector<std::string> lines;
-    for (TransferRole role : kTransferRoles) {
-        const std::string name = kNames[static_cast<int>(role)];
-        const TransferLine& line = spec.line(role);
-        const std::string code =
-            "sa_v1." + name + " = torch.nn.Parameter(sa_v2." + name + ".weight" + (line.transpose ? ".T" : "") + ")";
-        lines.push_back(line.written ? code : "# " + code + "   <- missing");
-    }
-    return lines;
 }
 
 TransferResult run_transfer(const TransferSpec& spec, const StateDict& source, const StateDict& target_init,
@@ -141,7 +138,7 @@ TransferResult run_transfer(const TransferSpec& spec, const StateDict& source, c
             proj[i] = ops::matmul(x, get(r.target, kNames[i]));
         } catch (const Error& e) {
             const Shape& held = get(r.target, kNames[i]).shape();
-            r.status = "error";
+            r.status = TransferStatus::Error;
             r.pytorch_error = e.what();
             r.message = "x @ " + std::string(kNames[i]) + " fails with '" + r.pytorch_error + "': " + kNames[i] +
                         " holds " + shape_to_string(held) +

@@ -39,15 +39,25 @@ struct TransferSpec {
     bool operator==(const TransferSpec&) const = default;
 };
 
-// The three assignments as written, e.g. "sa_v1.W_query = torch.nn.Parameter(sa_v2.W_query.weight.T)";
-// a missing one as a comment, so the GUI can show the student's version beside the book's.
+// The three assignments as the lines say, e.g. "sa_v1.W_query = torch.nn.Parameter(sa_v2.W_query.weight.T)",
+// .T only where transposed and a missing one as a comment ending "<- missing", so the GUI and the CLI show
+// the student's version beside the book's. TransferSpec{} gives the book's lines.
 std::vector<std::string> transfer_code(const TransferSpec& spec);
+// The checkpoint variant's lines for the same choices: the split of c_attn, then one assignment per part,
+// e.g. "mha.W_key.weight = torch.nn.Parameter(k_w.T)".
+std::vector<std::string> gpt2_transfer_code(const TransferSpec& spec);
+
+// Error: a matrix held the wrong way round made the target's forward fail, as PyTorch would.
+enum class TransferStatus { Match, Mismatch, Error };
+inline constexpr std::array<TransferStatus, 3> kTransferStatuses = {TransferStatus::Match, TransferStatus::Mismatch,
+                                                                    TransferStatus::Error};
+std::string transfer_status_name(TransferStatus status); // "match", "mismatch", "error"
 
 struct TransferResult {
-    std::string status;                 // "match" | "mismatch" | "error"
+    TransferStatus status = TransferStatus::Error;
     std::optional<double> max_abs_diff; // between the outputs, when both ran
     std::string message;                // one or two sentences: what happened and why
-    std::string pytorch_error;          // PyTorch's message when status is "error"
+    std::string pytorch_error;          // PyTorch's message when status is Error
     StateDict target;                   // the target's parameters after the assignments
     Tensor source_output;               // SelfAttention_v2's context (num_tokens, d_out)
     Tensor target_output;               // SelfAttention_v1's; undefined on error
@@ -63,8 +73,8 @@ TransferResult run_transfer(const TransferSpec& spec, std::uint64_t seed, std::i
 
 // GPT-2's fused attention weight split for nn.Linear: c_attn (d, 3d) -> three (d, d) column blocks in
 // query, key, value order (Conv1D's (in, out)), and each transposed to (out, in).
+// gpt2_transfer_code(TransferSpec{}) is the Python that does it.
 struct Gpt2Split {
-    std::vector<std::string> code; // the Python lines that do it
     std::array<Tensor, 3> parts;   // as split: (d, d) each, (in, out)
     std::array<Tensor, 3> weights; // transposed copies: what W_query.weight etc. must hold
 };

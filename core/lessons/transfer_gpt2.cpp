@@ -39,12 +39,6 @@ Gpt2Split split_c_attn(const Tensor& c_attn)
                     shape_to_string(c_attn.shape()) + ".");
     const std::int64_t d = c_attn.size(0);
     Gpt2Split split;
-    split.code = {
-        "q_w, k_w, v_w = torch.split(block.attn.c_attn.weight, d, dim=-1)  # (d, 3d) -> 3 x (d, d), Conv1D (in, out)",
-        "mha.W_query.weight = torch.nn.Parameter(q_w.T)  # nn.Linear stores (out, in)",
-        "mha.W_key.weight = torch.nn.Parameter(k_w.T)",
-        "mha.W_value.weight = torch.nn.Parameter(v_w.T)",
-    };
     for (std::int64_t part = 0; part < 3; ++part) {
         split.parts[static_cast<std::size_t>(part)] = columns(c_attn, part * d, d);
         // A transposed view, as .T is in PyTorch: same storage, swapped strides.

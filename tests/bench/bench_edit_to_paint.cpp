@@ -138,7 +138,7 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
         if (c.gptHeads > 0)
             typeInto(text, i % 2 == 0); // textEdited → Session::setInputText
         else
-            bias->click(); // toggled → Session::setSlot("qkv_bias"), as a mouse click does
+            bias->click(); // toggled → Session::setSlot(Slot::qkv_bias), as a mouse click does
         app.handlersReturned();
         // Offscreen windows normally repaint on their own; if none came 2 s after the trace, force
         // one and say so rather than wait for ever or report a paint that never happened.

@@ -27,7 +27,7 @@ inline bool waitUntilSettled(attnlab::ui::Session& s, int timeoutMs = 30000)
     return QTest::qWaitFor([&settled] { return settled; }, timeoutMs);
 }
 
-inline bool hasDiagnostic(const attnlab::ui::Session& s, const std::string& code)
+inline bool hasDiagnostic(const attnlab::ui::Session& s, attnlab::DiagnosticCode code)
 {
     for (const auto& d : s.diagnostics())
         if (d.code == code)

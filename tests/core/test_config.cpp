@@ -31,11 +31,12 @@ QStringList summary(const std::vector<Diagnostic>& diagnostics)
 {
     QStringList out;
     for (const auto& d : diagnostics)
-        out << QString::fromStdString(d.code + "/" + severity_name(d.severity) + "/" + d.slot);
+        out << QString::fromStdString(diagnostic_code_name(d.code) + "/" + severity_name(d.severity) + "/" +
+                                      (d.slot ? slot_name(*d.slot) : ""));
     return out;
 }
 
-const Diagnostic* find_code(const std::vector<Diagnostic>& diagnostics, const std::string& code)
+const Diagnostic* find_code(const std::vector<Diagnostic>& diagnostics, DiagnosticCode code)
 {
     for (const auto& d : diagnostics)
         if (d.code == code)
@@ -69,6 +70,8 @@ private Q_SLOTS:
     void divisors();
     void divisors_are_fast_for_huge_values();
     void severity_names();
+    void diagnostic_code_names();
+    void slot_names();
 };
 
 void TestConfig::class_names_data()
@@ -300,10 +303,11 @@ void TestConfig::head_split_770()
     const auto diagnostics = validate(mha(768, 770, 1024, 0.0, 12));
     QCOMPARE(diagnostics.size(), std::size_t{1});
     const Diagnostic& d = diagnostics[0];
-    QCOMPARE(d.code, std::string("head-split"));
+    QCOMPARE(d.code, DiagnosticCode::HeadSplit);
     QCOMPARE(d.severity, Severity::Error);
-    QCOMPARE(d.slot, std::string("num_heads"));
-    const std::vector<Fix> fixes = {{"num_heads", 11}, {"num_heads", 14}, {"d_out", 768}, {"d_out", 780}};
+    QVERIFY(d.slot == Slot::num_heads);
+    const std::vector<Fix> fixes = {
+        {Slot::num_heads, 11}, {Slot::num_heads, 14}, {Slot::d_out, 768}, {Slot::d_out, 780}};
     QVERIFY(d.fixes == fixes);
     const QString message = QString::fromStdString(d.message);
     for (const char* part :
@@ -316,21 +320,22 @@ void TestConfig::head_split_many_divisors()
 {
     // 720720 has 240 divisors: name the ones around the requested count and point at the rest.
     const auto diagnostics = validate(mha(720720, 720720, 8, 0.0, 17));
-    const Diagnostic* d = find_code(diagnostics, "head-split");
+    const Diagnostic* d = find_code(diagnostics, DiagnosticCode::HeadSplit);
     QVERIFY(d);
     const QString message = QString::fromStdString(d->message);
     QVERIFY2(message.contains("all divisors of 720720"), qPrintable(message));
     QVERIFY2(message.contains("14, 15, 16, 18, 20, 21"), qPrintable(message));
     QVERIFY2(message.contains("720720 / 17 = 42395.29"), qPrintable(message));
     QVERIFY(!message.contains("360360")); // not the whole list
-    const std::vector<Fix> fixes = {{"num_heads", 16}, {"num_heads", 18}, {"d_out", 720715}, {"d_out", 720732}};
+    const std::vector<Fix> fixes = {
+        {Slot::num_heads, 16}, {Slot::num_heads, 18}, {Slot::d_out, 720715}, {Slot::d_out, 720732}};
     QVERIFY(d->fixes == fixes);
 
     // More heads than features: no larger divisor and no positive multiple below d_out.
     const auto small_diagnostics = validate(mha(6, 6, 8, 0.0, 7));
-    const Diagnostic* small = find_code(small_diagnostics, "head-split");
+    const Diagnostic* small = find_code(small_diagnostics, DiagnosticCode::HeadSplit);
     QVERIFY(small);
-    const std::vector<Fix> small_fixes = {{"num_heads", 6}, {"d_out", 7}};
+    const std::vector<Fix> small_fixes = {{Slot::num_heads, 6}, {Slot::d_out, 7}};
     QVERIFY(small->fixes == small_fixes);
     QVERIFY(QString::fromStdString(small->message).contains("6 / 7 = 0.86"));
 }
@@ -339,15 +344,15 @@ void TestConfig::wrapper_width_fix()
 {
     const auto w = ModuleKind::MultiHeadAttentionWrapper;
     const auto diagnostics = validate(make(w, 3, 2, 6, 0.0, 2));
-    const Diagnostic* d = find_code(diagnostics, "wrapper-width");
+    const Diagnostic* d = find_code(diagnostics, DiagnosticCode::WrapperWidth);
     QVERIFY(d);
     QCOMPARE(d->severity, Severity::Note);
-    const std::vector<Fix> fixes = {{"d_out", 1}};
+    const std::vector<Fix> fixes = {{Slot::d_out, 1}};
     QVERIFY(d->fixes == fixes);
     QVERIFY2(QString::fromStdString(d->message).contains("2 * 2 = 4"), d->message.c_str());
 
     const auto odd_diagnostics = validate(make(w, 5, 5, 6, 0.0, 3));
-    const Diagnostic* odd = find_code(odd_diagnostics, "wrapper-width");
+    const Diagnostic* odd = find_code(odd_diagnostics, DiagnosticCode::WrapperWidth);
     QVERIFY(odd);
     QVERIFY(odd->fixes.empty());
     QVERIFY2(QString::fromStdString(odd->message).contains("3 * 5 = 15"), odd->message.c_str());
@@ -356,13 +361,13 @@ void TestConfig::wrapper_width_fix()
 void TestConfig::tokens_exceed_context_fix()
 {
     const auto diagnostics = validate(mha(3, 2, 6, 0.0, 2), InputShape{2, 9});
-    const Diagnostic* d = find_code(diagnostics, "tokens-exceed-context");
+    const Diagnostic* d = find_code(diagnostics, DiagnosticCode::TokensExceedContext);
     QVERIFY(d);
-    const std::vector<Fix> fixes = {{"context_length", 9}};
+    const std::vector<Fix> fixes = {{Slot::context_length, 9}};
     QVERIFY(d->fixes == fixes);
     QVERIFY2(QString::fromStdString(d->message).contains("9 tokens"), d->message.c_str());
-    QVERIFY(
-        !find_code(validate(make(ModuleKind::SelfAttentionV2, 3, 2, 6), InputShape{1, 9}), "tokens-exceed-context"));
+    QVERIFY(!find_code(validate(make(ModuleKind::SelfAttentionV2, 3, 2, 6), InputShape{1, 9}),
+                       DiagnosticCode::TokensExceedContext));
 }
 
 void TestConfig::messages_are_single_sentences()
@@ -381,7 +386,7 @@ void TestConfig::messages_are_single_sentences()
         }
     }
     const auto zero_d_in = validate(mha(0, 4, 6, 0.0, 2));
-    const Diagnostic* d = find_code(zero_d_in, "non-positive");
+    const Diagnostic* d = find_code(zero_d_in, DiagnosticCode::NonPositive);
     QVERIFY(d);
     QVERIFY2(d->message.find("d_in = 0") != std::string::npos &&
                  d->message.find("positive integer") != std::string::npos,
@@ -437,9 +442,45 @@ void TestConfig::severity_names()
     QCOMPARE(severity_name(Severity::Warning), std::string("warning"));
     QCOMPARE(severity_name(Severity::Error), std::string("error"));
     QVERIFY(!has_error({}));
-    QVERIFY(has_error({Diagnostic{"x", Severity::Error, "", "m", {}}}));
-    QVERIFY(
-        !has_error({Diagnostic{"x", Severity::Note, "", "m", {}}, Diagnostic{"y", Severity::Warning, "", "m", {}}}));
+    QVERIFY(has_error({Diagnostic{DiagnosticCode::HeadSplit, Severity::Error, std::nullopt, "m", {}}}));
+    QVERIFY(!has_error({Diagnostic{DiagnosticCode::DropoutEval, Severity::Note, std::nullopt, "m", {}},
+                        Diagnostic{DiagnosticCode::TrainedWeights, Severity::Warning, Slot::d_out, "m", {}}}));
+}
+
+// The names are the CLI's `validate --json` output and the diagnostic cards' object names: fixed text.
+void TestConfig::diagnostic_code_names()
+{
+    const QStringList expected = {
+        "non-positive",   "non-positive-input", "dropout-range", "head-split",   "tokens-exceed-context",
+        "head-dim-small", "d-in-ne-d-out",      "wrapper-width", "dropout-eval", "call-syntax",
+        "memory-budget",  "cancelled",          "engine",        "text-empty",   "model-missing",
+        "trained-weights"};
+    QStringList names;
+    for (DiagnosticCode code : kDiagnosticCodes) {
+        const std::string name = diagnostic_code_name(code);
+        names << QString::fromStdString(name);
+        QVERIFY2(diagnostic_code_from_name(name) == code, name.c_str());
+    }
+    QCOMPARE(names, expected);
+    QVERIFY(!diagnostic_code_from_name("head_split"));
+    QVERIFY(!diagnostic_code_from_name(""));
+}
+
+void TestConfig::slot_names()
+{
+    QStringList names;
+    for (Slot slot : kSlots) {
+        const std::string name = slot_name(slot);
+        names << QString::fromStdString(name);
+        QVERIFY2(slot_from_name(name) == slot, name.c_str());
+    }
+    QCOMPARE(names, (QStringList{"d_in", "d_out", "context_length", "dropout", "num_heads", "qkv_bias", "batch",
+                                 "num_tokens"}));
+    // Every constructor slot of every class is one of them.
+    for (ModuleKind kind : {ModuleKind::MultiHeadAttention, ModuleKind::CausalAttention, ModuleKind::SelfAttentionV2})
+        for (const std::string& name : module_slots(kind))
+            QVERIFY2(slot_from_name(name).has_value(), name.c_str());
+    QVERIFY(!slot_from_name("heads"));
 }
 
 QTEST_GUILESS_MAIN(TestConfig)

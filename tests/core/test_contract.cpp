@@ -27,6 +27,7 @@ private Q_SLOTS:
     void findings();
     void names_slots_when_binding_fails();
     void extra_value_has_no_slot();
+    void finding_names();
 };
 
 void TestContract::findings_data()
@@ -95,14 +96,14 @@ void TestContract::findings()
     const ContractReport r = check_contract(call.toStdString(), input(width, tokens));
     QStringList codes;
     for (const auto& f : r.findings)
-        codes << QString::fromStdString(f.code + ": " + f.message);
+        codes << QString::fromStdString(contract_finding_name(f.code) + ": " + f.message);
     if (code.isEmpty()) {
         QVERIFY2(r.findings.empty(), qPrintable(codes.join("\n")));
         return;
     }
     QCOMPARE(r.findings.size(), std::size_t{1});
     const ContractFinding& f = r.findings.front();
-    QCOMPARE(QString::fromStdString(f.code), code);
+    QCOMPARE(QString::fromStdString(contract_finding_name(f.code)), code);
     QCOMPARE(QString::fromStdString(f.suggested_call), suggested);
     QVERIFY2(QString::fromStdString(f.message).contains(says), f.message.c_str());
     QVERIFY2(QString::fromStdString(f.message).contains(suggested), f.message.c_str());
@@ -129,6 +130,16 @@ void TestContract::extra_value_has_no_slot()
     QCOMPARE(r.values.size(), std::size_t{3});
     QCOMPARE(r.values[1].slot, std::string("d_out"));
     QVERIFY(r.values[2].slot.empty());
+}
+
+// The names are the CLI's `contract --json` output and the finding cards' object names: fixed text.
+void TestContract::finding_names()
+{
+    QStringList names;
+    for (ContractFindingCode code : kContractFindingCodes)
+        names << QString::fromStdString(contract_finding_name(code));
+    QCOMPARE(names, (QStringList{"d_in-d_out-swapped", "d_in-mismatch", "dropout-num_heads-swapped", "other-slot-order",
+                                 "context-too-short"}));
 }
 
 QTEST_GUILESS_MAIN(TestContract)

@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& input : {InputShape{1, 6}, InputShape{0, 0}, InputShape{-1, INT64_MAX}})
         for (const Diagnostic& d : validate(config, input))
             if (d.message.empty())
-                fail("a diagnostic without a message", text, d.code);
+                fail("a diagnostic without a message", text, diagnostic_code_name(d.code));
     (void)validate(config);
     round_trip(canonical_call(config), config, text);
     round_trip(positional_call(config), config, text);

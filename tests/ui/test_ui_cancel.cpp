@@ -94,7 +94,7 @@ private Q_SLOTS:
         QCOMPARE(session_->batch(), 8);
         QCOMPARE(session_->numTokens(), 1024);
         QVERIFY(session_->cancelled());
-        QVERIFY(hasDiagnostic(*session_, "cancelled"));
+        QVERIFY(hasDiagnostic(*session_, DiagnosticCode::Cancelled));
         QVERIFY(!session_->hasErrors());
         QVERIFY2(status->text().startsWith(QStringLiteral("Cancelled — showing the previous result, "
                                                           "MultiHeadAttention(768, 768, 1024, 0.0, 12) on input "
@@ -111,7 +111,7 @@ private Q_SLOTS:
         // Compute runs the shown settings again; cancelling again brings back the same state.
         QTest::mouseClick(action, Qt::LeftButton);
         QVERIFY(session_->busy());
-        QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, "cancelled"));
+        QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, DiagnosticCode::Cancelled));
         session_->cancel();
         QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 3000);
         QCOMPARE(session_->trace(), previous);
@@ -126,7 +126,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 3000);
         QVERIFY(session_->cancelled());
         session_->setInputShape(2, 32);
-        QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, "cancelled"));
+        QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, DiagnosticCode::Cancelled));
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
         QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{2, 32, 768}));
         QVERIFY(window_->computeStatus()->text().startsWith(QStringLiteral("Showing ")));
@@ -145,7 +145,7 @@ private Q_SLOTS:
         qInfo("a newer edit replaced 8 x 1024 tokens in %lld ms", static_cast<long long>(elapsed.elapsed()));
         QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{1, 8, 768}));
         QVERIFY(!session_->cancelled()); // superseded, not cancelled by the user: nothing to report
-        QVERIFY(!hasDiagnostic(*session_, "cancelled"));
+        QVERIFY(!hasDiagnostic(*session_, DiagnosticCode::Cancelled));
         QVERIFY(elapsed.elapsed() < 5000);
     }
 

@@ -106,11 +106,11 @@ private Q_SLOTS:
 
         panel.setStep(1);
         QVERIFY(!panel.check().passed);
-        session.setSlot("num_heads", 5);
+        session.setSlot(Slot::num_heads, 5);
         QVERIFY(panel.check().passed); // the student broke the split and saw the refusal
         panel.setStep(2);
         QVERIFY(!panel.check().passed);
-        session.setSlot("num_heads", 24);
+        session.setSlot(Slot::num_heads, 24);
         const CheckResult wrongWidth = panel.check();
         QVERIFY(!wrongWidth.passed);
         QVERIFY(wrongWidth.message.contains(QStringLiteral("head_dim is 32")));
@@ -206,7 +206,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
 
-        session.setSlot("num_heads", 6);
+        session.setSlot(Slot::num_heads, 6);
         QCOMPARE(shell.history()->stack()->count(), 1);
         QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(session.config().num_heads, 12);

@@ -392,7 +392,7 @@ private Q_SLOTS:
         // A call with errors: the call line, the diagnostics' cards, the red spin box.
         session->setView(ViewMode::Stepper);
         session->setCallText(QStringLiteral("MultiHeadAttention(3, 4, 6, 0.0, 3)"));
-        QTRY_VERIFY_WITH_TIMEOUT(testing::hasDiagnostic(*session, "head-split"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(testing::hasDiagnostic(*session, DiagnosticCode::HeadSplit), 10000);
         walk(QStringLiteral("invalid call"));
         window.reset();
         session.reset();

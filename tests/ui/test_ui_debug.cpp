@@ -127,7 +127,7 @@ private Q_SLOTS:
         input.num_tokens = session_->numTokens();
         const ContractReport expected = check_contract(typed.toStdString(), input);
         QCOMPARE(expected.findings.size(), std::size_t{1});
-        QCOMPARE(expected.findings[0].code, std::string("dropout-num_heads-swapped"));
+        QCOMPARE(expected.findings[0].code, ContractFindingCode::DropoutNumHeadsSwapped);
         auto* text = view->findChild<QLabel*>(QStringLiteral("finding-dropout-num_heads-swapped-text"));
         QVERIFY(text);
         QTRY_VERIFY(text->isVisible()); // cards are shown once the layout runs

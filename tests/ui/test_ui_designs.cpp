@@ -117,7 +117,7 @@ private Q_SLOTS:
         Session session;
         MainWindow window(&session);
         session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        session.setSlot("d_out", 770);
+        session.setSlot(Slot::d_out, 770);
         const DesignLayoutPainter& painter = window.designsView()->layoutWidget()->designPainter();
         const DesignLayout& matched = painter.comparison().designs[2];
         QVERIFY(!matched.exists);

@@ -108,8 +108,9 @@ private Q_SLOTS:
         for (const auto& d : session.diagnostics()) {
             if (d.severity != Severity::Error)
                 continue;
-            auto* card = window.findChild<QWidget*>(QString::fromStdString("diagnostic-" + d.code));
-            QVERIFY2(card && card->isVisible(), d.code.c_str());
+            const std::string name = "diagnostic-" + diagnostic_code_name(d.code);
+            auto* card = window.findChild<QWidget*>(QString::fromStdString(name));
+            QVERIFY2(card && card->isVisible(), name.c_str());
             found = found || QString::fromStdString(d.message).contains(says) || caret->text().contains(says);
         }
         QVERIFY2(found, qPrintable(says));

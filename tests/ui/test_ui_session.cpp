@@ -38,7 +38,7 @@ private Q_SLOTS:
         heads->selectAll();
         QTest::keyClicks(heads, "5");
         QCOMPARE(session_->config().num_heads, 5);
-        QVERIFY(hasDiagnostic(*session_, "head-split"));
+        QVERIFY(hasDiagnostic(*session_, DiagnosticCode::HeadSplit));
         QVERIFY(session_->hasErrors());
         QVERIFY(!session_->busy());             // never attempted
         QCOMPARE(session_->trace(), goodTrace); // the last good trace stays on screen
@@ -63,7 +63,7 @@ private Q_SLOTS:
         CallLine* line = window_->callLine();
         line->selectAll();
         QTest::keyClicks(line, "MultiHeadAttention(768, 770, 1024, 0.0, 12)");
-        QVERIFY(hasDiagnostic(*session_, "head-split"));
+        QVERIFY(hasDiagnostic(*session_, DiagnosticCode::HeadSplit));
         QCOMPARE(qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("d_out"))->value(), 770);
         QTest::mouseClick(window_->findChild<QPushButton*>(QStringLiteral("fix-d_out-768")), Qt::LeftButton);
         QVERIFY(!session_->hasErrors());
@@ -103,7 +103,7 @@ private Q_SLOTS:
         line->selectAll();
         QTest::keyClicks(line, "MultiHeadAttention(64, 768, 256, 0.1, 12.5)");
         QVERIFY(session_->callError().has_value());
-        QVERIFY(hasDiagnostic(*session_, "call-syntax"));
+        QVERIFY(hasDiagnostic(*session_, DiagnosticCode::CallSyntax));
         QCOMPARE(dIn->value(), 64);
         QCOMPARE(qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("num_heads"))->value(), 12);
     }
@@ -127,15 +127,15 @@ private Q_SLOTS:
         tokens->selectAll();
         QTest::keyClicks(tokens, "1024");
         QCOMPARE(session_->numTokens(), 1024);
-        QVERIFY(hasDiagnostic(*session_, "memory-budget"));
+        QVERIFY(hasDiagnostic(*session_, DiagnosticCode::MemoryBudget));
         // Keystrokes before the last ("1", "10", "102") fit and may still be computing; 1024 never starts.
         QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 30000);
         QVERIFY(session_->trace()->stages.front().tensor.size(1) < 1024);
-        QVERIFY(hasDiagnostic(*session_, "memory-budget"));
+        QVERIFY(hasDiagnostic(*session_, DiagnosticCode::MemoryBudget));
         // The fix offers the most tokens that fit.
         Diagnostic budget;
         for (const auto& d : session_->diagnostics())
-            if (d.code == "memory-budget")
+            if (d.code == DiagnosticCode::MemoryBudget)
                 budget = d;
         QCOMPARE(budget.fixes.size(), std::size_t(1));
         session_->applyFix(budget.fixes.front());
@@ -147,7 +147,7 @@ private Q_SLOTS:
     void theNewestEditWins()
     {
         for (int heads : {1, 2, 3, 4, 6, 8})
-            session_->setSlot("num_heads", heads);
+            session_->setSlot(Slot::num_heads, heads);
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
         QCOMPARE(session_->trace()->config.num_heads, 8);
         QCOMPARE(session_->headCount(), 8);

@@ -163,7 +163,7 @@ private Q_SLOTS:
         HeatmapsView* view = window_->heatmapsView();
         auto* dropoutButton = view->findChild<QPushButton*>(QStringLiteral("heatmap-kind-3"));
         QVERIFY(!dropoutButton->isEnabled()); // eval mode: no dropout stage to show
-        session_->setSlot("dropout", 0.5);
+        session_->setSlot(Slot::dropout, 0.5);
         session_->setTraining(true);
         QTRY_VERIFY_WITH_TIMEOUT(!session_->busy() && session_->trace()->find("attn_weights.dropout"), 30000);
         QVERIFY(dropoutButton->isEnabled());

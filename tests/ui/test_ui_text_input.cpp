@@ -21,7 +21,7 @@ using namespace attnlab::ui;
 
 namespace {
 
-bool hasDiagnostic(const Session& s, const std::string& code)
+bool hasDiagnostic(const Session& s, DiagnosticCode code)
 {
     for (const auto& d : s.diagnostics())
         if (d.code == code)
@@ -72,7 +72,7 @@ void TestUiTextInput::trained_layer_reaches_the_trace()
     QVERIFY2(diff.empty(), diff.c_str());
     QCOMPARE(s.tokenLabels().first(), QStringLiteral("I"));
     QCOMPARE(s.tokenLabels().at(1), QStringLiteral("HAD"));
-    QVERIFY(!hasDiagnostic(s, "trained-weights"));
+    QVERIFY(!hasDiagnostic(s, DiagnosticCode::TrainedWeights));
 }
 
 void TestUiTextInput::chips_mark_unknown_tokens()
@@ -98,20 +98,20 @@ void TestUiTextInput::editing_d_out_falls_back_and_undo_restores()
     s.useTrainedModel(4, 1);
     QTRY_VERIFY_WITH_TIMEOUT(testing::idle(s), 20000);
     QVERIFY(weightsDiff(s, 1).empty());
-    s.setSlot("d_out", 64);
-    QVERIFY(hasDiagnostic(s, "trained-weights"));
+    s.setSlot(Slot::d_out, 64);
+    QVERIFY(hasDiagnostic(s, DiagnosticCode::TrainedWeights));
     QTRY_VERIFY_WITH_TIMEOUT(testing::idle(s) && s.trace()->config.d_out == 64, 20000);
     QCOMPARE(s.trace()->find("x")->tensor.size(-1), 128); // the model's x still fits d_in
-    s.setSlot("d_in", 96);
+    s.setSlot(Slot::d_in, 96);
     bool said = false;
     for (const auto& d : s.diagnostics())
-        said |= d.code == "trained-weights" && d.message.find("seeded input") != std::string::npos;
+        said |= d.code == DiagnosticCode::TrainedWeights && d.message.find("seeded input") != std::string::npos;
     QVERIFY(said);
     history.stack()->undo();
     history.stack()->undo();
     QCOMPARE(s.config().d_out, 128);
     QCOMPARE(s.config().d_in, 128);
-    QVERIFY(!hasDiagnostic(s, "trained-weights"));
+    QVERIFY(!hasDiagnostic(s, DiagnosticCode::TrainedWeights));
     QTRY_VERIFY_WITH_TIMEOUT(testing::idle(s) && s.trace()->config.d_out == 128, 20000);
     QVERIFY(weightsDiff(s, 1).empty());
 }

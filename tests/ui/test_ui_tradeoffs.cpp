@@ -81,7 +81,7 @@ private Q_SLOTS:
 
     void widthButtonsOfferOnlyMultiplesOfNumHeads()
     {
-        session_->setSlot("d_out", 770); // 770 / 12 is not whole
+        session_->setSlot(Slot::d_out, 770); // 770 / 12 is not whole
         QVERIFY(session_->hasErrors());
         const auto& buttons = window_->tradeoffsView()->widthButtons();
         QVERIFY(!buttons.empty());

@@ -136,6 +136,29 @@ private Q_SLOTS:
         QVERIFY(!first.mergeWith(&otherField));
     }
 
+    // Merging goes by the typed field, whatever language the Edit menu speaks; whole edits never merge.
+    void editsMergeByTheirField()
+    {
+        SettingsSnapshot a = snapshotOf(*session_), heads = a, both = a, loaded = a;
+        heads.spec.config.num_heads = 6;
+        both.spec.config.num_heads = 4;
+        both.spec.num_tokens = 8;
+        loaded.spec.weights_path = "w.safetensors";
+        QCOMPARE(changedField(a, heads), UndoField::NumHeads);
+        QCOMPARE(describeChange(a, heads), QStringLiteral("num_heads"));
+        QCOMPARE(changedField(heads, both), UndoField::Settings);
+        QCOMPARE(changedField(a, loaded), UndoField::Weights);
+        QCOMPARE(undoFieldLabel(UndoField::Weights), QStringLiteral("weights"));
+        SettingsSnapshot more = both, loadedAgain = loaded;
+        more.spec.config.num_heads = 3;
+        more.spec.num_tokens = 9;
+        loadedAgain.spec.weights_path = "v.safetensors";
+        const SettingsCommand moreSoon(history_.get(), both, more, 10),
+            loadedSoon(history_.get(), loaded, loadedAgain, 10);
+        QVERIFY(!SettingsCommand(history_.get(), heads, both, 0).mergeWith(&moreSoon));
+        QVERIFY(!SettingsCommand(history_.get(), a, loaded, 0).mergeWith(&loadedSoon));
+    }
+
     void exportsThePictureOfTheCurrentView()
     {
         session_->setView(ViewMode::Heatmaps);

@@ -48,26 +48,20 @@ void Session::setConfig(const Config& config)
     settingsEdited();
 }
 
-void Session::setSlot(const std::string& slot, double value)
+void Session::setSlot(Slot slot, double value)
 {
     Config c = spec_.config;
     const auto asInt = static_cast<std::int64_t>(value);
-    if (slot == "batch")
-        return setInputShape(asInt, spec_.num_tokens);
-    if (slot == "num_tokens")
-        return setInputShape(spec_.batch, asInt);
-    if (slot == "d_in")
-        c.d_in = asInt;
-    else if (slot == "d_out")
-        c.d_out = asInt;
-    else if (slot == "context_length")
-        c.context_length = asInt;
-    else if (slot == "num_heads")
-        c.num_heads = asInt;
-    else if (slot == "dropout")
-        c.dropout = value;
-    else if (slot == "qkv_bias")
-        c.qkv_bias = value != 0.0;
+    switch (slot) {
+    case Slot::batch: return setInputShape(asInt, spec_.num_tokens);
+    case Slot::num_tokens: return setInputShape(spec_.batch, asInt);
+    case Slot::d_in: c.d_in = asInt; break;
+    case Slot::d_out: c.d_out = asInt; break;
+    case Slot::context_length: c.context_length = asInt; break;
+    case Slot::num_heads: c.num_heads = asInt; break;
+    case Slot::dropout: c.dropout = value; break;
+    case Slot::qkv_bias: c.qkv_bias = value != 0.0; break;
+    }
     if (c == spec_.config && !callError_)
         return;
     setConfig(c);
@@ -179,9 +173,9 @@ void Session::refreshDiagnostics()
     diagnostics_.clear();
     if (callError_) {
         diagnostics_.push_back(
-            {"call-syntax",
+            {DiagnosticCode::CallSyntax,
              Severity::Error,
-             "",
+             std::nullopt,
              "column " + std::to_string(callError_->column + 1) + " of the call: " + callError_->message,
              {}});
         return; // the spin boxes still show the last call that bound; judging them would confuse
@@ -194,9 +188,9 @@ void Session::refreshDiagnostics()
         if (need > spec_.memory_budget) {
             const std::int64_t fit =
                 tokensWithinBudget(spec_.config, spec_.batch, spec_.num_tokens, spec_.memory_budget);
-            Diagnostic d{"memory-budget",
+            Diagnostic d{DiagnosticCode::MemoryBudget,
                          Severity::Error,
-                         "num_tokens",
+                         Slot::num_tokens,
                          "tracing this needs about " + format_bytes(need) +
                              " (weights plus every recorded stage), more than the " +
                              format_bytes(spec_.memory_budget) +
@@ -204,16 +198,16 @@ void Session::refreshDiagnostics()
                              "smaller batch or fewer heads.",
                          {}};
             if (fit > 0)
-                d.fixes.push_back({"num_tokens", fit});
+                d.fixes.push_back({Slot::num_tokens, fit});
             diagnostics_.push_back(d);
         }
     }
     if (engineError_)
         diagnostics_.push_back(*engineError_);
     if (cancelled_)
-        diagnostics_.push_back({"cancelled",
+        diagnostics_.push_back({DiagnosticCode::Cancelled,
                                 Severity::Warning,
-                                "",
+                                std::nullopt,
                                 "computing these settings was cancelled, so the result shown is of the previous "
                                 "settings; press Compute to run them.",
                                 {}});

@@ -64,8 +64,8 @@ public:
     std::int64_t numTokens() const { return spec_.num_tokens; }
     bool usesBookInput() const; // the book's six embedded tokens, when the config can take them
     void setConfig(const Config& config);
-    // Sets one constructor slot or one input size ("batch", "num_tokens"); qkv_bias takes 0/1.
-    void setSlot(const std::string& slot, double value);
+    // Sets one constructor slot or one input size (batch, num_tokens); qkv_bias takes 0/1.
+    void setSlot(Slot slot, double value);
     void setModuleKind(ModuleKind kind);
     void setInputShape(std::int64_t batch, std::int64_t numTokens);
     // The call line: parsed on every keystroke; a call that binds replaces the config.

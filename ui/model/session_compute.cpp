@@ -61,7 +61,8 @@ void Session::adoptResult(const ForwardResult& result)
         refreshDiagnostics();
         flags |= ChangeFlag::Diagnostics;
     } else if (!result.stale) {
-        engineError_ = Diagnostic{"engine", Severity::Error, "", result.error.toStdString(), {}};
+        engineError_ =
+            Diagnostic{DiagnosticCode::Engine, Severity::Error, std::nullopt, result.error.toStdString(), {}};
         refreshDiagnostics();
         flags |= ChangeFlag::Diagnostics;
     }

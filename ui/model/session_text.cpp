@@ -94,26 +94,29 @@ void Session::addTextDiagnostics()
     if (!usesTextInput())
         return;
     if (textTokens().ids.empty()) {
-        diagnostics_.push_back(
-            {"text-empty", Severity::Error, "", "the text has no tokens; type at least one word.", {}});
+        diagnostics_.push_back({DiagnosticCode::TextEmpty,
+                                Severity::Error,
+                                std::nullopt,
+                                "the text has no tokens; type at least one word.",
+                                {}});
         return;
     }
     std::shared_ptr<const GptModel> model;
     try {
         model = cached_gpt_model(spec_.gpt_model_path);
     } catch (const Error& e) {
-        diagnostics_.push_back({"model-missing", Severity::Error, "", e.what(), {}});
+        diagnostics_.push_back({DiagnosticCode::ModelMissing, Severity::Error, std::nullopt, e.what(), {}});
         return;
     }
     if (const auto note = fit_note(spec_.config, *model)) {
-        Diagnostic d{"trained-weights", Severity::Warning, "d_out", *note, {}};
+        Diagnostic d{DiagnosticCode::TrainedWeights, Severity::Warning, Slot::d_out, *note, {}};
         const auto emb = model->settings.emb_dim;
         if (spec_.config.d_in != emb)
-            d.fixes.push_back({"d_in", emb});
+            d.fixes.push_back({Slot::d_in, emb});
         if (spec_.config.d_out != emb)
-            d.fixes.push_back({"d_out", emb});
+            d.fixes.push_back({Slot::d_out, emb});
         if (spec_.config.num_heads != model->settings.n_heads)
-            d.fixes.push_back({"num_heads", model->settings.n_heads});
+            d.fixes.push_back({Slot::num_heads, model->settings.n_heads});
         diagnostics_.push_back(d);
     }
 }

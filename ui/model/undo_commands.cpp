@@ -4,6 +4,8 @@
 
 #include <QUndoStack>
 
+#include <vector>
+
 namespace attnlab::ui {
 
 SettingsSnapshot snapshotOf(const Session& session)
@@ -27,73 +29,95 @@ bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
 namespace {
 
 // The lesson choice that changed, when only lesson choices did.
-QString describeLessonChange(const LessonState& a, const LessonState& b)
+UndoField lessonField(const LessonState& a, const LessonState& b)
 {
     if (a.bug != b.bug)
-        return QObject::tr("the bug");
+        return UndoField::Bug;
     if (a.transfer != b.transfer)
-        return QObject::tr("the transfer lines");
-    return QObject::tr("the contract call");
+        return UndoField::TransferLines;
+    return UndoField::ContractCall;
 }
 
 } // namespace
 
-QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b)
+UndoField changedField(const SettingsSnapshot& a, const SettingsSnapshot& b)
 {
     const Config &c = a.spec.config, &d = b.spec.config;
     if (a.lessons != b.lessons && sameSettings({a.spec, a.callText, a.bookInput, b.lessons}, b))
-        return describeLessonChange(a.lessons, b.lessons);
-    QStringList fields;
-    if (c.kind != d.kind)
-        fields << QStringLiteral("module");
-    if (c.d_in != d.d_in)
-        fields << QStringLiteral("d_in");
-    if (c.d_out != d.d_out)
-        fields << QStringLiteral("d_out");
-    if (c.context_length != d.context_length)
-        fields << QStringLiteral("context_length");
-    if (c.dropout != d.dropout)
-        fields << QStringLiteral("dropout");
-    if (c.num_heads != d.num_heads)
-        fields << QStringLiteral("num_heads");
-    if (c.qkv_bias != d.qkv_bias)
-        fields << QStringLiteral("qkv_bias");
-    if (a.spec.batch != b.spec.batch)
-        fields << QStringLiteral("batch");
-    if (a.spec.num_tokens != b.spec.num_tokens)
-        fields << QStringLiteral("tokens");
-    if (a.spec.training != b.spec.training)
-        fields << QStringLiteral("training");
-    if (a.spec.seed != b.spec.seed)
-        fields << QStringLiteral("seed");
-    if (a.spec.dropout_seed != b.spec.dropout_seed)
-        fields << QStringLiteral("dropout seed");
-    if (a.spec.text != b.spec.text)
-        fields << QStringLiteral("text");
-    if (a.spec.gpt_model_path != b.spec.gpt_model_path || a.spec.input != b.spec.input)
-        fields << QStringLiteral("model");
-    if (a.spec.gpt_layer != b.spec.gpt_layer)
-        fields << QStringLiteral("layer");
+        return lessonField(a.lessons, b.lessons);
+    std::vector<UndoField> fields;
+    const auto note = [&fields](bool changed, UndoField field) {
+        if (changed)
+            fields.push_back(field);
+    };
+    note(c.kind != d.kind, UndoField::Module);
+    note(c.d_in != d.d_in, UndoField::DIn);
+    note(c.d_out != d.d_out, UndoField::DOut);
+    note(c.context_length != d.context_length, UndoField::ContextLength);
+    note(c.dropout != d.dropout, UndoField::Dropout);
+    note(c.num_heads != d.num_heads, UndoField::NumHeads);
+    note(c.qkv_bias != d.qkv_bias, UndoField::QkvBias);
+    note(a.spec.batch != b.spec.batch, UndoField::Batch);
+    note(a.spec.num_tokens != b.spec.num_tokens, UndoField::Tokens);
+    note(a.spec.training != b.spec.training, UndoField::Training);
+    note(a.spec.seed != b.spec.seed, UndoField::Seed);
+    note(a.spec.dropout_seed != b.spec.dropout_seed, UndoField::DropoutSeed);
+    note(a.spec.text != b.spec.text, UndoField::Text);
+    note(a.spec.gpt_model_path != b.spec.gpt_model_path || a.spec.input != b.spec.input, UndoField::Model);
+    note(a.spec.gpt_layer != b.spec.gpt_layer, UndoField::Layer);
     // Loading a file sets d_in, d_out, num_heads, ... from it: one edit, named by what the student did.
     if (a.spec.weights_path != b.spec.weights_path || a.spec.layer != b.spec.layer)
-        return QStringLiteral("weights");
+        return UndoField::Weights;
     // Typing in the call line changes the text and, whenever it binds, some slots: one field, "the call".
     // A spin box edit goes from one written-out call to the next; typing starts or ends off that form.
     const auto writtenOut = [](const SettingsSnapshot& s) {
         return s.callText == QString::fromStdString(positional_call(s.spec.config));
     };
     if (a.callText != b.callText && (!writtenOut(a) || !writtenOut(b)) && fields.size() <= 1)
-        return QObject::tr("the call");
+        return UndoField::Call;
     if (fields.size() == 1)
         return fields.front();
+    return UndoField::Settings;
+}
+
+QString undoFieldLabel(UndoField field)
+{
+    switch (field) {
+    case UndoField::Module: return QStringLiteral("module");
+    case UndoField::DIn: return QStringLiteral("d_in");
+    case UndoField::DOut: return QStringLiteral("d_out");
+    case UndoField::ContextLength: return QStringLiteral("context_length");
+    case UndoField::Dropout: return QStringLiteral("dropout");
+    case UndoField::NumHeads: return QStringLiteral("num_heads");
+    case UndoField::QkvBias: return QStringLiteral("qkv_bias");
+    case UndoField::Batch: return QStringLiteral("batch");
+    case UndoField::Tokens: return QStringLiteral("tokens");
+    case UndoField::Training: return QStringLiteral("training");
+    case UndoField::Seed: return QStringLiteral("seed");
+    case UndoField::DropoutSeed: return QStringLiteral("dropout seed");
+    case UndoField::Text: return QStringLiteral("text");
+    case UndoField::Model: return QStringLiteral("model");
+    case UndoField::Layer: return QStringLiteral("layer");
+    case UndoField::Weights: return QStringLiteral("weights");
+    case UndoField::Call: return QObject::tr("the call");
+    case UndoField::Bug: return QObject::tr("the bug");
+    case UndoField::TransferLines: return QObject::tr("the transfer lines");
+    case UndoField::ContractCall: return QObject::tr("the contract call");
+    case UndoField::Settings: return QObject::tr("settings");
+    }
     return QObject::tr("settings");
+}
+
+QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b)
+{
+    return undoFieldLabel(changedField(a, b));
 }
 
 SettingsCommand::SettingsCommand(SettingsHistory* history, SettingsSnapshot before, SettingsSnapshot after, qint64 atMs)
     : history_(history), before_(std::move(before)), after_(std::move(after)), atMs_(atMs)
 {
-    field_ = describeChange(before_, after_);
-    setText(QObject::tr("Change %1").arg(field_));
+    field_ = changedField(before_, after_);
+    setText(QObject::tr("Change %1").arg(undoFieldLabel(field_)));
 }
 
 void SettingsCommand::undo()
@@ -111,7 +135,7 @@ void SettingsCommand::redo()
 bool SettingsCommand::mergeWith(const QUndoCommand* other)
 {
     const auto* next = static_cast<const SettingsCommand*>(other);
-    const bool whole = field_ == QObject::tr("settings") || field_ == QLatin1String("weights"); // never typed
+    const bool whole = field_ == UndoField::Settings || field_ == UndoField::Weights; // never typed
     if (next->field_ != field_ || next->atMs_ - atMs_ > kMergeWindowMs || whole)
         return false;
     after_ = next->after_;

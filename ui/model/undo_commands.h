@@ -25,9 +25,36 @@ struct SettingsSnapshot {
 };
 SettingsSnapshot snapshotOf(const Session& session);
 bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b);
-// What changed from a to b, as the Edit menu says it: "num_heads", "the call", "tokens", "weights", "the bug",
-// "settings".
-QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b);
+
+// What one edit changed; edits of the same field close together merge. Settings (several at once) and Weights
+// (a file loaded) are whole edits that never merge.
+enum class UndoField {
+    Module,
+    DIn,
+    DOut,
+    ContextLength,
+    Dropout,
+    NumHeads,
+    QkvBias,
+    Batch,
+    Tokens,
+    Training,
+    Seed,
+    DropoutSeed,
+    Text,
+    Model,
+    Layer,
+    Weights,
+    Call,
+    Bug,
+    TransferLines,
+    ContractCall,
+    Settings,
+};
+UndoField changedField(const SettingsSnapshot& a, const SettingsSnapshot& b);
+// As the Edit menu says it: "num_heads", "the call", "tokens", "weights", "the bug", "settings".
+QString undoFieldLabel(UndoField field);
+QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b); // the label of changedField(a, b)
 
 class SettingsCommand : public QUndoCommand {
 public:
@@ -42,7 +69,7 @@ public:
 private:
     SettingsHistory* history_;
     SettingsSnapshot before_, after_;
-    QString field_;
+    UndoField field_;
     qint64 atMs_;
     bool applied_ = true; // pushed after the session already changed: the first redo is a no-op
 };

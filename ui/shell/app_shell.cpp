@@ -269,7 +269,7 @@ void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)
         // The engine refused the settings (e.g. a weights file that does not fit the call): no trace
         // came, so say why and stop rather than save a state nobody asked for.
         for (const auto& d : session_->diagnostics())
-            if (d.code == "engine") {
+            if (d.code == DiagnosticCode::Engine) {
                 std::fprintf(stderr, "attention-lab: %s\n", d.message.c_str());
                 std::exit(1); // at once: a --screenshot waiting on the same moment must not exit 0 after it
             }

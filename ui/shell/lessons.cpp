@@ -83,14 +83,14 @@ std::map<QString, std::vector<Actions>> actionTable()
     return {
         {QStringLiteral("gpt2-split"),
          {{preset("gpt2-small"), gpt2Small},
-          {[](const LessonContext& c) { c.session->setSlot("num_heads", 10); },
+          {[](const LessonContext& c) { c.session->setSlot(Slot::num_heads, 10); },
            [](const LessonContext& c) {
                for (const auto& d : c.session->diagnostics())
-                   if (d.code == "head-split")
+                   if (d.code == DiagnosticCode::HeadSplit)
                        return pass(QObject::tr("That is the diagnostic: %1").arg(QString::fromStdString(d.message)));
                return fail(QObject::tr("Type a num_heads that does not divide d_out (10, say) to see the refusal."));
            }},
-          {[](const LessonContext& c) { c.session->setSlot("num_heads", 12); },
+          {[](const LessonContext& c) { c.session->setSlot(Slot::num_heads, 12); },
            [](const LessonContext& c) {
                const Config& k = c.session->config();
                if (k.num_heads < 1 || k.d_out % k.num_heads != 0)
@@ -162,7 +162,7 @@ std::map<QString, std::vector<Actions>> actionTable()
          {{debugSection(DebugSection::Transfer),
            [](const LessonContext& c) {
                const TransferResult& r = c.session->transferResult();
-               return r.status == "match"
+               return r.status == TransferStatus::Match
                           ? pass(QObject::tr("The outputs match: all three lines are written, each with .T."))
                           : fail(QObject::tr("The outputs do not match yet: write all three lines, each with .T."));
            }}}},

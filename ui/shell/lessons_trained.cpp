@@ -16,7 +16,7 @@ CheckResult result(bool passed, const QString& message)
 bool weightsDoNotFit(const Session& s)
 {
     for (const auto& d : s.diagnostics())
-        if (d.code == "trained-weights")
+        if (d.code == DiagnosticCode::TrainedWeights)
             return true;
     return false;
 }
@@ -60,7 +60,7 @@ std::vector<LessonActions> trainedHeadsActions()
                                      .arg(focused)
                                      .arg(m[focused].entropy, 0, 'f', 2));
          }},
-        {[](const LessonContext& c) { c.session->setSlot("d_out", 64); },
+        {[](const LessonContext& c) { c.session->setSlot(Slot::d_out, 64); },
          [](const LessonContext& c) {
              return weightsDoNotFit(*c.session)
                         ? result(true, QObject::tr("The trained weights no longer fit; Ctrl+Z brings them back."))

@@ -44,14 +44,14 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     form_->setLabelAlignment(Qt::AlignRight);
     form_->addRow(tr("Preset"), preset_);
     form_->addRow(tr("Module"), module_);
-    addSpin("d_in", tr("Width of each input token vector (the embedding size)."), 0, 1 << 16);
-    addSpin("d_out", tr("Width each token is projected to; the heads share it."), 0, 1 << 16);
-    addSpin("num_heads", tr("Number of attention heads; d_out must divide evenly by it."), 0, 4096);
+    addSpin(Slot::d_in, tr("Width of each input token vector (the embedding size)."), 0, 1 << 16);
+    addSpin(Slot::d_out, tr("Width each token is projected to; the heads share it."), 0, 1 << 16);
+    addSpin(Slot::num_heads, tr("Number of attention heads; d_out must divide evenly by it."), 0, 4096);
     headDim_ = new QLabel;
     headDim_->setObjectName(QStringLiteral("head-dim"));
     headDim_->setWordWrap(true);
     form_->addRow(headDim_);
-    addSpin("context_length", tr("Longest input the causal mask covers."), 0, 1 << 20);
+    addSpin(Slot::context_length, tr("Longest input the causal mask covers."), 0, 1 << 20);
     auto* dropout = new QDoubleSpinBox;
     dropout->setRange(0.0, 0.99);
     dropout->setSingleStep(0.05);
@@ -59,7 +59,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     dropout->setToolTip(tr("Probability of zeroing an attention weight; acts only in training mode."));
     spins_["dropout"] = dropout;
     form_->addRow(QStringLiteral("dropout"), dropout);
-    connect(dropout, &QDoubleSpinBox::valueChanged, this, [this](double v) { session_->setSlot("dropout", v); });
+    connect(dropout, &QDoubleSpinBox::valueChanged, this, [this](double v) { session_->setSlot(Slot::dropout, v); });
     training_ = new QCheckBox(tr("training mode"));
     training_->setObjectName(QStringLiteral("training"));
     training_->setToolTip(tr("model.train(): dropout zeroes attention weights (the After dropout heatmap)."));
@@ -95,12 +95,12 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     bias_->setObjectName(QStringLiteral("qkv_bias"));
     bias_->setToolTip(tr("Whether the query, key and value projections (nn.Linear) carry a bias."));
     form_->addRow(QString(), bias_);
-    connect(bias_, &QCheckBox::toggled, this, [this](bool on) { session_->setSlot("qkv_bias", on ? 1 : 0); });
+    connect(bias_, &QCheckBox::toggled, this, [this](bool on) { session_->setSlot(Slot::qkv_bias, on ? 1 : 0); });
     auto* input = new QLabel(tr("<b>Input</b> x of shape (batch, num_tokens, d_in)"));
     input->setWordWrap(true);
     form_->addRow(input);
-    addSpin("batch", tr("How many sequences go through at once."), 0, 256);
-    addSpin("num_tokens", tr("Tokens per sequence; at most context_length."), 0, 1 << 20);
+    addSpin(Slot::batch, tr("How many sequences go through at once."), 0, 256);
+    addSpin(Slot::num_tokens, tr("Tokens per sequence; at most context_length."), 0, 1 << 20);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -120,15 +120,16 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     refresh();
 }
 
-void ConfigPanel::addSpin(const std::string& slot, const QString& tip, int min, int max)
+void ConfigPanel::addSpin(Slot slot, const QString& tip, int min, int max)
 {
+    const std::string name = slot_name(slot);
     auto* spin = new QSpinBox;
     spin->setRange(min, max);
     spin->setToolTip(tip);
-    spin->setObjectName(QString::fromStdString(slot));
+    spin->setObjectName(QString::fromStdString(name));
     spin->setGroupSeparatorShown(false);
-    spins_[slot] = spin;
-    form_->addRow(QString::fromStdString(slot), spin);
+    spins_[name] = spin;
+    form_->addRow(QString::fromStdString(name), spin);
     connect(spin, &QSpinBox::valueChanged, this, [this, slot](int v) { session_->setSlot(slot, v); });
 }
 
@@ -154,8 +155,8 @@ void ConfigPanel::refresh()
                                                   {"num_tokens", double(session_->numTokens())}};
     std::map<std::string, bool> bad;
     for (const auto& d : session_->diagnostics())
-        if (d.severity == Severity::Error)
-            bad[d.slot] = true;
+        if (d.severity == Severity::Error && d.slot)
+            bad[slot_name(*d.slot)] = true;
     for (const auto& [slot, spin] : spins_) {
         const QSignalBlocker block(spin);
         // Only touch the value when it differs, so a box being typed into keeps its cursor.

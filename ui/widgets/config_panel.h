@@ -26,7 +26,7 @@ public:
 
 private:
     void refresh();
-    void addSpin(const std::string& slot, const QString& tip, int min, int max);
+    void addSpin(Slot slot, const QString& tip, int min, int max);
 
     Session* session_;
     QComboBox* preset_;

@@ -29,7 +29,7 @@ std::pair<QColor, QColor> accent(const RenderStyle& style, Severity severity)
 QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
 {
     auto* frame = new QFrame;
-    frame->setObjectName(QString::fromStdString("diagnostic-" + d.code));
+    frame->setObjectName(QString::fromStdString("diagnostic-" + diagnostic_code_name(d.code)));
     const auto [ink, fill] = accent(style, d.severity);
     frame->setStyleSheet(
         QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: %3; border-radius: 4px; }"
@@ -38,7 +38,7 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
     auto* layout = new QVBoxLayout(frame);
     layout->setContentsMargins(10, 6, 8, 6);
     const QString heading = QString::fromStdString(severity_name(d.severity)) +
-                            (d.slot.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(d.slot));
+                            (d.slot ? QStringLiteral(" · ") + QString::fromStdString(slot_name(*d.slot)) : QString());
     auto* message = new QLabel(
         QStringLiteral("<b style='color:%1'>%2</b><br>%3")
             .arg(cssColor(style.readable(ink, fill)), heading, QString::fromStdString(d.message).toHtmlEscaped()));
@@ -48,10 +48,10 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
     if (!d.fixes.empty()) {
         auto* row = new FlowLayout; // wraps: a d_out with many divisors offers many fixes
         for (const Fix& fix : d.fixes) {
-            auto* button =
-                new QPushButton(QStringLiteral("%1 = %2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
-            button->setObjectName(QStringLiteral("fix-%1-%2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
-            button->setToolTip(QObject::tr("Set %1 to %2").arg(QString::fromStdString(fix.slot)).arg(fix.value));
+            const QString slot = QString::fromStdString(slot_name(fix.slot));
+            auto* button = new QPushButton(QStringLiteral("%1 = %2").arg(slot).arg(fix.value));
+            button->setObjectName(QStringLiteral("fix-%1-%2").arg(slot).arg(fix.value));
+            button->setToolTip(QObject::tr("Set %1 to %2").arg(slot).arg(fix.value));
             button->setFocusPolicy(Qt::TabFocus); // reached by Tab; a click leaves the focus in the field being edited
             QObject::connect(button, &QPushButton::clicked, session, [session, fix] { session->applyFix(fix); });
             row->addWidget(button);

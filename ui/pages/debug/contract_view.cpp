@@ -19,19 +19,16 @@ namespace attnlab::ui {
 
 namespace {
 
-QString findingTitle(const std::string& code)
+QString findingTitle(ContractFindingCode code)
 {
-    if (code == "d_in-d_out-swapped")
-        return QObject::tr("d_in and d_out swapped");
-    if (code == "d_in-mismatch")
-        return QObject::tr("d_in does not match the input");
-    if (code == "dropout-num_heads-swapped")
-        return QObject::tr("dropout and num_heads swapped");
-    if (code == "other-slot-order")
-        return QObject::tr("written for another slot order");
-    if (code == "context-too-short")
-        return QObject::tr("context_length shorter than the input");
-    return QString::fromStdString(code);
+    switch (code) {
+    case ContractFindingCode::DInDOutSwapped: return QObject::tr("d_in and d_out swapped");
+    case ContractFindingCode::DInMismatch: return QObject::tr("d_in does not match the input");
+    case ContractFindingCode::DropoutNumHeadsSwapped: return QObject::tr("dropout and num_heads swapped");
+    case ContractFindingCode::OtherSlotOrder: return QObject::tr("written for another slot order");
+    case ContractFindingCode::ContextTooShort: return QObject::tr("context_length shorter than the input");
+    }
+    return QString::fromStdString(contract_finding_name(code));
 }
 
 } // namespace
@@ -162,7 +159,7 @@ QWidget* ContractView::noteCard(const QString& title, const QString& text, const
 
 QWidget* ContractView::findingCard(const ContractFinding& f)
 {
-    const QString code = QString::fromStdString(f.code);
+    const QString code = QString::fromStdString(contract_finding_name(f.code));
     const RenderStyle style = styleFor(this);
     QWidget* card = noteCard(findingTitle(f.code), QString::fromStdString(f.message), style.warning, style.warningFill,
                              QStringLiteral("finding-") + code);
@@ -198,9 +195,10 @@ void ContractView::refresh()
     if (report.findings.empty())
         for (const Diagnostic& d : report.diagnostics)
             if (d.severity == Severity::Error)
-                cards_->addWidget(noteCard(tr("error · %1").arg(QString::fromStdString(d.slot)),
-                                           QString::fromStdString(d.message), style.differs, style.differsFill,
-                                           QStringLiteral("contract-diagnostic-") + QString::fromStdString(d.code)));
+                cards_->addWidget(noteCard(
+                    tr("error · %1").arg(QString::fromStdString(d.slot ? slot_name(*d.slot) : "")),
+                    QString::fromStdString(d.message), style.differs, style.differsFill,
+                    QStringLiteral("contract-diagnostic-") + QString::fromStdString(diagnostic_code_name(d.code))));
     if (!report.error && report.findings.empty() && !has_error(report.diagnostics)) {
         auto* ok = new QLabel(tr("✓ Every value fills the slot the book's %1 gives it.")
                                   .arg(QString::fromStdString(report.class_name)));

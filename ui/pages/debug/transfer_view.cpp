@@ -38,18 +38,22 @@ void showTransferBadge(QLabel* badge, const TransferResult& r)
     const RenderStyle style = styleFor(badge);
     QString text;
     QColor ink, fill;
-    if (r.status == "match") {
+    switch (r.status) {
+    case TransferStatus::Match:
         text = QObject::tr("✓ match");
         ink = style.same, fill = style.sameFill;
-    } else if (r.status == "mismatch") {
+        break;
+    case TransferStatus::Mismatch:
         text = QObject::tr("≠ mismatch   max |diff| = %1").arg(r.max_abs_diff.value_or(0.0), 0, 'g', 3);
         ink = style.warning, fill = style.warningFill;
-    } else {
+        break;
+    case TransferStatus::Error:
         text = QObject::tr("✗ error");
         ink = style.differs, fill = style.differsFill;
+        break;
     }
     badge->setText(text);
-    badge->setProperty("status", QString::fromStdString(r.status));
+    badge->setProperty("status", QString::fromStdString(transfer_status_name(r.status)));
     badge->setStyleSheet(
         QStringLiteral("QLabel { color: %1; background: %2; border: 2px solid %1; border-radius: 16px; "
                        "padding: 4px 18px; font-size: 24px; font-weight: bold; }")
@@ -212,20 +216,14 @@ void TransferView::refresh()
     message_->setText(text);
 
     // The checkpoint's lines as the boxes write them: the split, then one assignment per part.
-    const Gpt2Split split = split_c_attn(Tensor::zeros({1, 3}));
-    const auto html = [&changedCss](const QString& line, bool changed) {
+    const auto gpt2Code = gpt2_transfer_code(s);
+    const auto html = [&changedCss](const std::string& line, bool changed) {
         return QStringLiteral("<div style='white-space:pre;%2'>%1</div>")
-            .arg(line.toHtmlEscaped(), changed ? changedCss : QString());
+            .arg(QString::fromStdString(line).toHtmlEscaped(), changed ? changedCss : QString());
     };
-    QString gpt2Lines = html(QString::fromStdString(split.code[0]), false);
-    for (std::size_t i = 0; i < 3; ++i) {
-        QString line = QString::fromStdString(split.code[i + 1]);
-        if (!s.lines[i].transpose)
-            line.replace(QStringLiteral("_w.T)"), QStringLiteral("_w)"));
-        if (!s.lines[i].written)
-            line = QStringLiteral("# ") + line + QStringLiteral("   <- missing");
-        gpt2Lines += html(line, !(s.lines[i].written && s.lines[i].transpose));
-    }
+    QString gpt2Lines = html(gpt2Code[0], false);
+    for (std::size_t i = 0; i < 3; ++i)
+        gpt2Lines += html(gpt2Code[i + 1], !(s.lines[i].written && s.lines[i].transpose));
     gpt2Code_->setText(gpt2Lines);
     const TransferResult& gpt2 = session_->gpt2TransferResult();
     showTransferBadge(gpt2Badge_, gpt2);

@@ -68,7 +68,7 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(sections_);
 
-    auto apply = [this](std::int64_t heads) { session_->setSlot("num_heads", static_cast<double>(heads)); };
+    auto apply = [this](std::int64_t heads) { session_->setSlot(Slot::num_heads, static_cast<double>(heads)); };
     connect(chart_, &TradeoffChartWidget::headsClicked, this, apply);
     connect(table_, &TradeoffTable::headsClicked, this, apply);
     // The open section is the Session's, so a lesson or a session file can open it.
@@ -148,7 +148,7 @@ void TradeoffsView::refreshWidths()
         b->setChecked(o.d_out == c.d_out);
         b->setCursor(Qt::PointingHandCursor);
         const std::int64_t d = o.d_out;
-        connect(b, &QPushButton::clicked, this, [this, d] { session_->setSlot("d_out", static_cast<double>(d)); });
+        connect(b, &QPushButton::clicked, this, [this, d] { session_->setSlot(Slot::d_out, static_cast<double>(d)); });
         widthsRow_->insertWidget(widthsRow_->count() - 1, b);
         widthButtons_.push_back(b);
     }

@@ -1,0 +1,36 @@
+#include "call/diagnostic_code.h"
+
+namespace attnlab {
+
+std::string diagnostic_code_name(DiagnosticCode code)
+{
+    switch (code) {
+    case DiagnosticCode::NonPositive: return "non-positive";
+    case DiagnosticCode::NonPositiveInput: return "non-positive-input";
+    case DiagnosticCode::DropoutRange: return "dropout-range";
+    case DiagnosticCode::HeadSplit: return "head-split";
+    case DiagnosticCode::TokensExceedContext: return "tokens-exceed-context";
+    case DiagnosticCode::HeadDimSmall: return "head-dim-small";
+    case DiagnosticCode::DInNeDOut: return "d-in-ne-d-out";
+    case DiagnosticCode::WrapperWidth: return "wrapper-width";
+    case DiagnosticCode::DropoutEval: return "dropout-eval";
+    case DiagnosticCode::CallSyntax: return "call-syntax";
+    case DiagnosticCode::MemoryBudget: return "memory-budget";
+    case DiagnosticCode::Cancelled: return "cancelled";
+    case DiagnosticCode::Engine: return "engine";
+    case DiagnosticCode::TextEmpty: return "text-empty";
+    case DiagnosticCode::ModelMissing: return "model-missing";
+    case DiagnosticCode::TrainedWeights: return "trained-weights";
+    }
+    return "unknown";
+}
+
+std::optional<DiagnosticCode> diagnostic_code_from_name(std::string_view name)
+{
+    for (DiagnosticCode code : kDiagnosticCodes)
+        if (name == diagnostic_code_name(code))
+            return code;
+    return std::nullopt;
+}
+
+} // namespace attnlab
