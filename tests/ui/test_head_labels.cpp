@@ -49,15 +49,10 @@ std::set<int> numberedHeads(const std::vector<ShapeDiagramPainter::HeadLabel>& l
     return heads;
 }
 
-// The head labels the shape diagram reports after painting `stage` with `head` framed, as the stepper shows it.
+// The head labels the shape diagram lays out for `stage` with `head` framed, as the stepper shows it.
 std::vector<ShapeDiagramPainter::HeadLabel> diagramHeadLabels(const Trace& trace, int stage, int head)
 {
-    QImage image(1100, 500, QImage::Format_RGB32);
-    image.fill(Qt::white);
-    QPainter p(&image);
-    const ShapeDiagramPainter painter(trace, stage, head);
-    painter.paint(p, QRectF(0, 0, 1100, 500));
-    return painter.headLabels();
+    return ShapeDiagramPainter(trace, stage, head).layout(QRectF(0, 0, 1100, 500)).headLabels();
 }
 
 } // namespace
