@@ -133,13 +133,10 @@ void TestHeadLabels::designLayoutNumbersEveryHead()
     QFETCH(QString, call);
     const DesignLayoutPainter painter(compare_designs(*parse_call(call.toStdString()).config));
     const QSize size(1230, 720);
-    QImage image(size, QImage::Format_RGB32);
-    image.fill(Qt::white);
-    QPainter p(&image);
-    painter.paint(p, QRectF(QPointF(0, 0), QSizeF(size)));
-    const DesignGeometry g = painter.geometry(QRectF(QPointF(0, 0), QSizeF(size)));
+    const DesignDrawing drawing = painter.layout(QRectF(QPointF(0, 0), QSizeF(size)));
+    const DesignGeometry& g = drawing.geometry;
     std::map<std::size_t, std::set<int>> numbered;
-    for (const auto& l : painter.headLabels()) {
+    for (const auto& l : drawing.headLabels) {
         QCOMPARE(l.label, headShortLabel(l.head));
         QVERIFY(g.columns[l.column].column.contains(l.text.center()));
         // on its block, or right beside it at the same height
