@@ -58,7 +58,8 @@ void addAxes(HeatmapLayout& l, const QStringList& tokens, int fontPx)
     const double labels = std::min(labelWidth(l.font, tokens), fontPx * 7.0);
     for (int r = 0; r < l.rows && r < tokens.size(); r += step)
         l.labels.push_back({QRectF(m.left() - kGap - labels, m.top() + r * cell + cell / 2 - line / 2, labels, line),
-                            Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(tokens[r], Qt::ElideRight, labels),
+                            Qt::AlignRight | Qt::AlignVCenter,
+                            fm.elidedText(tokens[r], Qt::ElideRight, labels),
                             false,
                             {}});
     for (int c = 0; c < l.cols && c < tokens.size(); c += step) { // vertical key labels under the matrix
@@ -68,8 +69,11 @@ void addAxes(HeatmapLayout& l, const QStringList& tokens, int fontPx)
         l.labels.push_back({QRectF(0, 0, labels, line), Qt::AlignLeft | Qt::AlignVCenter,
                             fm.elidedText(tokens[c], Qt::ElideRight, labels), false, down});
     }
-    l.labels.push_back({QRectF(m.left(), m.bottom() + kGap + labels, m.width(), line), Qt::AlignCenter,
-                        QStringLiteral("key  (the token attended to) →"), true, {}});
+    l.labels.push_back({QRectF(m.left(), m.bottom() + kGap + labels, m.width(), line),
+                        Qt::AlignCenter,
+                        QStringLiteral("key  (the token attended to) →"),
+                        true,
+                        {}});
     QTransform up;
     up.translate(m.left() - 2 * kGap - labels - line, m.bottom());
     up.rotate(-90);
@@ -106,8 +110,8 @@ HeatmapLayout layoutHeatmap(const HeatmapStyle& style, int rows, int cols, const
     l.line = QFontMetricsF(font).height();
     l.matrix = matrixIn(style, tokens, rect);
     if (style.legend)
-        l.legend = QRectF(rect.right() - legendWidth(style.fontPx), rect.top(), legendWidth(style.fontPx),
-                          rect.height());
+        l.legend =
+            QRectF(rect.right() - legendWidth(style.fontPx), rect.top(), legendWidth(style.fontPx), rect.height());
     if (!style.title.isEmpty()) {
         // The title runs from the matrix's left edge to the legend (or the edge): a long one ("head 0 of 4 ·
         // Weights (softmax) · 57 × 57 tokens" over a narrow matrix) is set smaller, then elided, never cut.

@@ -46,8 +46,8 @@ struct HeatmapLayout {
     double line = 0;               // its line height
     int rows = 0, cols = 0;
     bool hasTitle = false;
-    QRectF titleRect;       // from the matrix's left edge to the legend; the accent chip sits at its left
-    HeatmapLabel title;     // in `titleFont`
+    QRectF titleRect;   // from the matrix's left edge to the legend; the accent chip sits at its left
+    HeatmapLabel title; // in `titleFont`
     QFont titleFont;
     std::vector<HeatmapLabel> labels; // token labels and axis titles, in `font` (bold where marked)
     QRectF footer;                    // the style's footer lines, when it has them

@@ -52,8 +52,8 @@ QString describeHeatmapCell(const HeatmapHit& hit)
                               : formatExact(hit.value);
     if (hit.masked && std::isinf(hit.value))
         what = QStringLiteral("−∞ (masked: a later token)");
-    return QStringLiteral("query %1 → key %2:  %3").arg(token(hit.queryToken, hit.query), token(hit.keyToken, hit.key),
-                                                       what);
+    return QStringLiteral("query %1 → key %2:  %3")
+        .arg(token(hit.queryToken, hit.query), token(hit.keyToken, hit.key), what);
 }
 
 HeatmapLayout HeatmapPainter::layout(const QRectF& rect, const QFont& font) const

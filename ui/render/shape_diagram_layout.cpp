@@ -389,8 +389,8 @@ std::vector<ShapeHeadLabel> ShapeDiagramLayout::headLabels() const
                                   corner ? headLabel(m.head) : QString::number(m.head)});
             }
             if (b.hasFramed)
-                labels.push_back({selectedHead, b.stripes[static_cast<std::size_t>(selectedHead)], b.framed.rect,
-                                  b.framed.text});
+                labels.push_back(
+                    {selectedHead, b.stripes[static_cast<std::size_t>(selectedHead)], b.framed.rect, b.framed.text});
         }
     return labels;
 }

@@ -51,13 +51,13 @@ struct ShapeBlock {
     std::int64_t size = 0;
     QRectF rect;
     int dim = -1;
-    bool previous = false;     // in the row of the stage this one comes from
-    bool striped = false;      // one stripe per head (num_heads)
-    bool headColoured = false; // one head's features (head_dim), or d_out coloured by its heads
+    bool previous = false;            // in the row of the stage this one comes from
+    bool striped = false;             // one stripe per head (num_heads)
+    bool headColoured = false;        // one head's features (head_dim), or d_out coloured by its heads
     std::vector<QRectF> stripes;      // per head, when striped
     std::vector<ShapeHeadMark> marks; // the numbers on the stripes (or head_dim's corner)
     QFont markFont;
-    QRectF plate; // name and size, on a panel where stripes would fight with them
+    QRectF plate;                     // name and size, on a panel where stripes would fight with them
     ShapeText name, sizeText, framed; // framed: the framed head's number, when the stripes carry none
     bool hasFramed = false;
 };

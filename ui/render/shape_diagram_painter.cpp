@@ -181,13 +181,16 @@ void ShapeDiagramPainter::paint(QPainter& p, const ShapeDiagramLayout& l, const 
     for (const ShapeBadge& badge : l.badges) {
         QColor fill = style.panel, ink = style.muted;
         switch (badge.kind) {
-        case ShapeBadge::Kind::Same: fill = style.sameFill;
+        case ShapeBadge::Kind::Same:
+            fill = style.sameFill;
             ink = style.same;
             break;
-        case ShapeBadge::Kind::Warning: fill = style.warningFill;
+        case ShapeBadge::Kind::Warning:
+            fill = style.warningFill;
             ink = style.warning;
             break;
-        case ShapeBadge::Kind::Info: fill = style.infoFill;
+        case ShapeBadge::Kind::Info:
+            fill = style.infoFill;
             ink = style.info;
             break;
         case ShapeBadge::Kind::Plain: break;

@@ -12,9 +12,9 @@ namespace attnlab::ui {
 class HeatmapWidget;
 struct HeatmapHit;
 
-void installHeatmapAccessibility();                                   // idempotent; every HeatmapWidget calls it
-void notifyHeatmapCellFocus(HeatmapWidget* map);                      // the keyboard moved the highlighted cell
-QString heatmapCellText(const HeatmapHit& cell);  // "0.2345", "masked (−∞)", "masked, 0.000"
+void installHeatmapAccessibility();                 // idempotent; every HeatmapWidget calls it
+void notifyHeatmapCellFocus(HeatmapWidget* map);    // the keyboard moved the highlighted cell
+QString heatmapCellText(const HeatmapHit& cell);    // "0.2345", "masked (−∞)", "masked, 0.000"
 int heatmapCellsBuilt(QAccessibleInterface* table); // cells and headers made so far (tests: nothing up front)
 
 } // namespace attnlab::ui

@@ -27,8 +27,8 @@ public:
     void setCurrentCell(int row, int col); // clamped to the matrix; updates the readout like a hover
     std::optional<HeatmapHit> cellAt(int row, int col) const { return painter_.cell(row, col); }
     std::optional<HeatmapHit> cellUnder(const QPointF& pos) const; // widget coordinates
-    QRect cellRect(int row, int col) const; // in widget coordinates, at least a few pixels wide
-    QString tokenLabel(int index) const;    // the token as the axes label it, or its index
+    QRect cellRect(int row, int col) const;                        // in widget coordinates, at least a few pixels wide
+    QString tokenLabel(int index) const;                           // the token as the axes label it, or its index
 
 Q_SIGNALS:
     void clicked();
