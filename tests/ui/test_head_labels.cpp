@@ -49,15 +49,10 @@ std::set<int> numberedHeads(const std::vector<ShapeDiagramPainter::HeadLabel>& l
     return heads;
 }
 
-// The head labels the shape diagram reports after painting `stage` with `head` framed, as the stepper shows it.
+// The head labels the shape diagram lays out for `stage` with `head` framed, as the stepper shows it.
 std::vector<ShapeDiagramPainter::HeadLabel> diagramHeadLabels(const Trace& trace, int stage, int head)
 {
-    QImage image(1100, 500, QImage::Format_RGB32);
-    image.fill(Qt::white);
-    QPainter p(&image);
-    const ShapeDiagramPainter painter(trace, stage, head);
-    painter.paint(p, QRectF(0, 0, 1100, 500));
-    return painter.headLabels();
+    return ShapeDiagramPainter(trace, stage, head).layout(QRectF(0, 0, 1100, 500)).headLabels();
 }
 
 } // namespace
@@ -138,13 +133,10 @@ void TestHeadLabels::designLayoutNumbersEveryHead()
     QFETCH(QString, call);
     const DesignLayoutPainter painter(compare_designs(*parse_call(call.toStdString()).config));
     const QSize size(1230, 720);
-    QImage image(size, QImage::Format_RGB32);
-    image.fill(Qt::white);
-    QPainter p(&image);
-    painter.paint(p, QRectF(QPointF(0, 0), QSizeF(size)));
-    const DesignGeometry g = painter.geometry(QRectF(QPointF(0, 0), QSizeF(size)));
+    const DesignDrawing drawing = painter.layout(QRectF(QPointF(0, 0), QSizeF(size)));
+    const DesignGeometry& g = drawing.geometry;
     std::map<std::size_t, std::set<int>> numbered;
-    for (const auto& l : painter.headLabels()) {
+    for (const auto& l : drawing.headLabels) {
         QCOMPARE(l.label, headShortLabel(l.head));
         QVERIFY(g.columns[l.column].column.contains(l.text.center()));
         // on its block, or right beside it at the same height

@@ -237,7 +237,7 @@ private Q_SLOTS:
         QFont font;
         font.setPixelSize(16);
         font.setBold(true);
-        const auto fitted = HeatmapPainter::fitTitle(title, font, width);
+        const auto fitted = fitTitle(title, font, width);
         QVERIFY(fitted.font.pixelSize() >= 12 && fitted.font.pixelSize() <= 16);
         QVERIFY(QFontMetricsF(fitted.font).horizontalAdvance(fitted.text) <= width);
         const double full = QFontMetricsF(font).horizontalAdvance(title);

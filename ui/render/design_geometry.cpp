@@ -107,6 +107,14 @@ void placeUnit(const Unit& u, std::size_t column, QPointF at, double s, const De
 
 } // namespace
 
+const DesignShape* DesignGeometry::hitTest(const QPointF& pos) const
+{
+    for (auto it = shapes.rbegin(); it != shapes.rend(); ++it)
+        if (it->kind != DesignShape::Kind::Unit && it->rect.adjusted(-1, -1, 1, 1).contains(pos))
+            return &*it;
+    return nullptr;
+}
+
 DesignGeometry layoutDesigns(const DesignComparison& cmp, const QRectF& rect, const DesignMetrics& m)
 {
     DesignGeometry g;

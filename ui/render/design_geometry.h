@@ -44,6 +44,10 @@ struct DesignGeometry {
     double scale = 0; // pixels per matrix element, the same in every column
     std::vector<DesignColumn> columns;
     std::vector<DesignShape> shapes; // in drawing order
+
+    // The block, bias, slice or mask under `pos` (within a pixel), the one drawn last where they overlap:
+    // a slice rather than the block it cuts.
+    const DesignShape* hitTest(const QPointF& pos) const;
 };
 
 DesignGeometry layoutDesigns(const DesignComparison& comparison, const QRectF& rect, const DesignMetrics& metrics);

@@ -2,6 +2,7 @@
 
 #include "render/head_colors.h"
 #include "render/number_format.h"
+#include "render/text_fit.h"
 
 #include <QFontMetricsF>
 #include <QPainterPath>
@@ -78,16 +79,18 @@ QColor DesignLayoutPainter::fillColor(const DesignShape& s) const
     return c;
 }
 
-void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
+void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& rs) const
+{
+    paint(p, layout(rect, p.font()), rs);
+}
+
+void DesignLayoutPainter::paint(QPainter& p, const DesignDrawing& drawing, const RenderStyle& rs) const
 {
     if (!valid())
         return;
-    style_ = style;
     p.save();
-    QFont font = p.font();
-    font.setPixelSize(fontPx_);
-    p.setFont(font);
-    const DesignGeometry g = geometry(rect);
+    p.setFont(drawing.font);
+    const DesignGeometry& g = drawing.geometry;
     for (const DesignShape& s : g.shapes) {
         if (s.kind == DesignShape::Kind::Unit || s.kind == DesignShape::Kind::Mask)
             continue;
@@ -104,24 +107,24 @@ void DesignLayoutPainter::paint(QPainter& p, const QRectF& rect, const RenderSty
         }
     }
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(style_.frame, 1));
+    p.setPen(QPen(rs.frame, 1));
     for (const DesignShape& s : g.shapes)
         if ((s.kind == DesignShape::Kind::Weight || s.kind == DesignShape::Kind::Bias) && s.rect.height() >= 4)
             p.drawRect(s.rect);
-    paintRoleLabels(p, g);
-    paintHeadNumbers(p, g);
+    paintRoleLabels(p, g, rs);
+    paintHeadNumbers(p, drawing, rs);
     for (std::size_t c = 0; c < g.columns.size(); ++c) {
         const DesignLayout& d = comparison_.designs[c];
-        paintHeader(p, g.columns[c], d);
-        paintFooter(p, g.columns[c], d);
+        paintHeader(p, g.columns[c], d, rs);
+        paintFooter(p, g.columns[c], d, rs);
         for (const DesignShape& s : g.shapes)
             if (s.kind == DesignShape::Kind::Mask && s.column == c)
-                paintMask(p, g.columns[c], s, d, g.scale);
+                paintMask(p, g.columns[c], s, d, g.scale, rs);
     }
     p.restore();
 }
 
-void DesignLayoutPainter::paintRoleLabels(QPainter& p, const DesignGeometry& g) const
+void DesignLayoutPainter::paintRoleLabels(QPainter& p, const DesignGeometry& g, const RenderStyle& rs) const
 {
     const QFontMetricsF fm(p.font());
     for (const DesignShape& s : g.shapes) {
@@ -130,54 +133,67 @@ void DesignLayoutPainter::paintRoleLabels(QPainter& p, const DesignGeometry& g) 
         QString label = roleTitle(s.role);
         if (fm.horizontalAdvance(label) > s.rect.width() + 18)
             label = s.role == Role::OutProj ? QStringLiteral("out") : label.right(label.size() - 2).left(1).toUpper();
-        style_.drawText(p, QRectF(s.rect.center().x() - 60, s.rect.top() - fm.height() - 2, 120, fm.height()),
-                        Qt::AlignHCenter | Qt::AlignBottom, label, style_.text, style_.background);
+        rs.drawText(p, QRectF(s.rect.center().x() - 60, s.rect.top() - fm.height() - 2, 120, fm.height()),
+                    Qt::AlignHCenter | Qt::AlignBottom, label, rs.text, rs.background);
     }
 }
 
-void DesignLayoutPainter::paintHeadNumbers(QPainter& p, const DesignGeometry& g) const
+DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
 {
+    DesignDrawing drawing;
+    font.setPixelSize(fontPx_);
+    drawing.font = font;
+    if (!valid())
+        return drawing;
+    drawing.geometry = geometry(rect);
+    const DesignGeometry& g = drawing.geometry;
     // Each head's number on its W_query block (a wrapper head) or row slice (the integrated module),
     // so no one has to tell heads apart by colour alone: inside, in ink that reads on the colour,
     // where it fits; otherwise just left of the block, in the text colour.
-    headLabels_.clear();
-    p.save();
     for (const DesignShape& s : g.shapes) {
         const bool own =
             s.kind == DesignShape::Kind::Weight || (s.kind == DesignShape::Kind::Slice && s.slicedAxis == 0);
         if (s.head < 0 || s.role != Role::Query || !own || s.name.endsWith(QLatin1String("bias")))
             continue;
         const QString label = headShortLabel(s.head);
-        QFont f = p.font();
+        QFont f = font;
         f.setBold(true);
         // The largest font that fits inside without covering the middle of the colour; else beside it.
-        bool inside = false;
-        for (int px = std::max(7, fontPx_ - 2); px >= 8 && !inside; --px) {
-            f.setPixelSize(px);
-            inside = QFontMetricsF(f).height() <= s.rect.height() + 1 &&
-                     QFontMetricsF(f).horizontalAdvance(label) + 8 <= s.rect.width() / 2;
-        }
-        if (!inside)
+        const auto inside = largestFitting(f, std::max(7, fontPx_ - 2), 8, [&](const QFontMetricsF& fm) {
+            return fm.height() <= s.rect.height() + 1 && fm.horizontalAdvance(label) + 8 <= s.rect.width() / 2;
+        });
+        if (inside)
+            f = *inside;
+        else
             f.setPixelSize(std::clamp(static_cast<int>(s.rect.height()) + 2, 7, std::max(7, fontPx_ - 2)));
         const QFontMetricsF fm(f);
         const double w = fm.horizontalAdvance(label) + 4, h = fm.height();
         QRectF text(s.rect.left() + 2, s.rect.center().y() - h / 2, w, h);
-        QColor under = fillColor(s), ink = headLabelInk(under);
         if (!inside) {
             text.moveRight(s.rect.left() - 2);
-            under = style_.background;
-            ink = style_.text;
             if (text.left() < g.columns[s.column].column.left() - 1)
                 continue;
         }
-        p.setFont(f);
-        style_.drawText(p, text, Qt::AlignCenter, label, ink, under);
-        headLabels_.push_back({s.column, s.head, s.rect, text, label});
+        drawing.headLabels.push_back({s.column, s.head, s.rect, text, label, f, inside.has_value(), fillColor(s)});
+    }
+    return drawing;
+}
+
+void DesignLayoutPainter::paintHeadNumbers(QPainter& p, const DesignDrawing& drawing, const RenderStyle& rs) const
+{
+    p.save();
+    for (const HeadLabel& l : drawing.headLabels) {
+        p.setFont(l.font);
+        if (l.inside)
+            rs.drawText(p, l.text, Qt::AlignCenter, l.label, headLabelInk(l.fill), l.fill);
+        else
+            rs.drawText(p, l.text, Qt::AlignCenter, l.label, rs.text, rs.background);
     }
     p.restore();
 }
 
-void DesignLayoutPainter::paintHeader(QPainter& p, const DesignColumn& col, const DesignLayout& d) const
+void DesignLayoutPainter::paintHeader(QPainter& p, const DesignColumn& col, const DesignLayout& d,
+                                      const RenderStyle& rs) const
 {
     const QFontMetricsF fm(p.font());
     const double line = fm.height();
@@ -186,39 +202,39 @@ void DesignLayoutPainter::paintHeader(QPainter& p, const DesignColumn& col, cons
     bold.setPixelSize(fontPx_ + 3);
     p.save();
     p.setFont(bold);
-    const QColor bg = style_.background;
-    style_.drawText(p, QRectF(col.header.left(), col.header.top(), col.header.width(), line * 1.4),
-                    Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(design_title(d.design)), style_.text, bg);
+    const QColor bg = rs.background;
+    rs.drawText(p, QRectF(col.header.left(), col.header.top(), col.header.width(), line * 1.4),
+                Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(design_title(d.design)), rs.text, bg);
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setPixelSize(fontPx_ - 2);
     p.setFont(mono);
     const QString call =
         d.exists ? QString::fromStdString(positional_call(d.config)) : QStringLiteral("(cannot be built)");
-    style_.drawText(p, QRectF(col.header.left(), col.header.top() + line * 1.4, col.header.width(), line),
-                    Qt::AlignLeft | Qt::AlignVCenter,
-                    QFontMetricsF(mono).elidedText(call, Qt::ElideRight, col.header.width()), style_.muted, bg);
+    rs.drawText(p, QRectF(col.header.left(), col.header.top() + line * 1.4, col.header.width(), line),
+                Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetricsF(mono).elidedText(call, Qt::ElideRight, col.header.width()), rs.muted, bg);
     p.restore();
     if (d.exists)
-        style_.drawText(p, QRectF(col.header.left(), col.header.top() + line * 2.4, col.header.width(), line),
-                        Qt::AlignLeft | Qt::AlignVCenter,
-                        fm.elidedText(subtitle(d), Qt::ElideRight, col.header.width()), style_.text, bg);
+        rs.drawText(p, QRectF(col.header.left(), col.header.top() + line * 2.4, col.header.width(), line),
+                    Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(subtitle(d), Qt::ElideRight, col.header.width()),
+                    rs.text, bg);
     if (d.exists)
         return;
     // The reason sits where the drawing would be.
     const QRectF box = col.body.adjusted(0, 4, 0, -col.body.height() / 3);
-    p.setPen(QPen(style_.differs, 2));
-    p.setBrush(style_.differsFill);
+    p.setPen(QPen(rs.differs, 2));
+    p.setBrush(rs.differsFill);
     p.drawRoundedRect(box, 6, 6);
-    const QColor ink = style_.readable(style_.text, style_.differsFill);
+    const QColor ink = rs.readable(rs.text, rs.differsFill);
     QFont b = p.font();
     b.setBold(true);
     p.save();
     p.setFont(b);
-    style_.drawText(p, box.adjusted(12, 10, -12, 0), Qt::AlignLeft | Qt::AlignTop,
-                    QStringLiteral("PyTorch cannot build this"), ink, style_.differsFill);
+    rs.drawText(p, box.adjusted(12, 10, -12, 0), Qt::AlignLeft | Qt::AlignTop,
+                QStringLiteral("PyTorch cannot build this"), ink, rs.differsFill);
     p.restore();
-    style_.drawText(p, box.adjusted(12, 14 + line, -12, -10), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                    QString::fromStdString(d.why_not), ink, style_.differsFill);
+    rs.drawText(p, box.adjusted(12, 14 + line, -12, -10), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                QString::fromStdString(d.why_not), ink, rs.differsFill);
 }
 
 std::vector<DesignFooterLine> DesignLayoutPainter::footerLines(const DesignLayout& d) const
@@ -255,7 +271,8 @@ std::vector<DesignFooterLine> DesignLayoutPainter::footerLines(const DesignLayou
     return lines;
 }
 
-void DesignLayoutPainter::paintFooter(QPainter& p, const DesignColumn& col, const DesignLayout& d) const
+void DesignLayoutPainter::paintFooter(QPainter& p, const DesignColumn& col, const DesignLayout& d,
+                                      const RenderStyle& rs) const
 {
     const QFontMetricsF fm(p.font());
     const double line = fm.height() * 1.05;
@@ -265,7 +282,7 @@ void DesignLayoutPainter::paintFooter(QPainter& p, const DesignColumn& col, cons
     p.save();
     for (const DesignFooterLine& l : footerLines(d)) {
         p.setFont(l.bold ? bold : p.font());
-        const QColor ink = l.trap ? style_.differs : style_.text;
+        const QColor ink = l.trap ? rs.differs : rs.text;
         p.setPen(ink);
         if (l.bold && !l.right.isEmpty()) { // the total: ruled off from the parts
             p.drawLine(QPointF(col.footer.left(), y + 2), QPointF(col.footer.right(), y + 2));
@@ -273,16 +290,16 @@ void DesignLayoutPainter::paintFooter(QPainter& p, const DesignColumn& col, cons
         }
         const QRectF r(col.footer.left(), y, col.footer.width(), line);
         const double room = r.width() - (l.right.isEmpty() ? 0 : fm.horizontalAdvance(l.right) + 12);
-        style_.drawText(p, r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(l.left, Qt::ElideRight, room), ink,
-                        style_.background);
-        style_.drawText(p, r, Qt::AlignRight | Qt::AlignVCenter, l.right, ink, style_.background);
+        rs.drawText(p, r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(l.left, Qt::ElideRight, room), ink,
+                    rs.background);
+        rs.drawText(p, r, Qt::AlignRight | Qt::AlignVCenter, l.right, ink, rs.background);
         y += line;
     }
     p.restore();
 }
 
 void DesignLayoutPainter::paintMask(QPainter& p, const DesignColumn& col, const DesignShape& mask,
-                                    const DesignLayout& d, double scale) const
+                                    const DesignLayout& d, double scale, const RenderStyle& rs) const
 {
     p.save();
     p.setClipRect(col.buffers);
@@ -291,17 +308,17 @@ void DesignLayoutPainter::paintMask(QPainter& p, const DesignColumn& col, const 
     for (int i = copies - 1; i >= 0; --i) { // a wrapper holds one per head: drawn as a stack
         const QRectF r = mask.rect.translated(i * offset, i * offset);
         p.setPen(Qt::NoPen);
-        p.setBrush(style_.background);
+        p.setBrush(rs.background);
         p.drawRect(r);
         QPainterPath future; // the causal mask's ones: keys after the query
         future.moveTo(r.topLeft());
         future.lineTo(r.topRight());
         future.lineTo(r.bottomRight());
         future.closeSubpath();
-        p.setBrush(QBrush(style_.muted, Qt::BDiagPattern));
+        p.setBrush(QBrush(rs.muted, Qt::BDiagPattern));
         p.drawPath(future);
         p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(style_.frame, 1.5, Qt::DashLine));
+        p.setPen(QPen(rs.frame, 1.5, Qt::DashLine));
         p.drawRect(r);
     }
     p.restore();
@@ -313,7 +330,7 @@ void DesignLayoutPainter::paintMask(QPainter& p, const DesignColumn& col, const 
         label += QStringLiteral("\n× %1, one per head").arg(d.buffers.size());
     if (mask.rect.width() < static_cast<double>(d.buffers.front().shape[0]) * scale - 0.5)
         label += QStringLiteral("\n(drawn smaller than scale)");
-    style_.drawText(p, text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label, style_.text, style_.background);
+    rs.drawText(p, text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label, rs.text, rs.background);
 }
 
 } // namespace attnlab::ui

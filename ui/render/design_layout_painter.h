@@ -8,6 +8,7 @@
 #include "render/render_style.h"
 
 #include <QColor>
+#include <QFont>
 #include <QPainter>
 
 namespace attnlab::ui {
@@ -18,12 +19,30 @@ struct DesignFooterLine {
     bool trap = false;   // an output width that is not the d_out asked for
 };
 
+// The number written beside each head's colour (on its W_query block or slice), per column: tests
+// and accessibility read these rather than pixels.
+struct DesignHeadLabel {
+    std::size_t column = 0;
+    int head = 0;
+    QRectF swatch, text;
+    QString label;
+    QFont font;
+    bool inside = false; // on the colour (in ink that reads on `fill`), else beside it in the text colour
+    QColor fill;
+};
+
+// Everything the painter draws where: the geometry and the head numbers at one size.
+struct DesignDrawing {
+    DesignGeometry geometry;
+    QFont font; // the body type
+    std::vector<DesignHeadLabel> headLabels;
+};
+
 class DesignLayoutPainter {
 public:
     DesignLayoutPainter() = default;
     explicit DesignLayoutPainter(DesignComparison comparison, int fontPx = 15);
 
-    void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
     DesignGeometry geometry(const QRectF& rect) const;
     const DesignComparison& comparison() const { return comparison_; }
     bool valid() const { return !comparison_.designs.empty(); }
@@ -33,29 +52,23 @@ public:
     // What the painter writes under a column: parameters per role, the total, the output width.
     std::vector<DesignFooterLine> footerLines(const DesignLayout& design) const;
 
-    // The number written beside each head's colour (on its W_query block or slice), per column,
-    // as the last paint placed it: tests and accessibility read these rather than pixels.
-    struct HeadLabel {
-        std::size_t column = 0;
-        int head = 0;
-        QRectF swatch, text;
-        QString label;
-    };
-    const std::vector<HeadLabel>& headLabels() const { return headLabels_; }
+    using HeadLabel = DesignHeadLabel;
+    // The geometry at this size, with the head numbers placed in `font`'s family.
+    DesignDrawing layout(const QRectF& rect, QFont font = QFont()) const;
+    void paint(QPainter& painter, const DesignDrawing& drawing, const RenderStyle& style = RenderStyle::print()) const;
+    void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
 
 private:
     DesignMetrics metrics() const;
-    void paintHeader(QPainter& p, const DesignColumn& col, const DesignLayout& d) const;
-    void paintFooter(QPainter& p, const DesignColumn& col, const DesignLayout& d) const;
-    void paintMask(QPainter& p, const DesignColumn& col, const DesignShape& mask, const DesignLayout& d,
-                   double scale) const;
-    void paintRoleLabels(QPainter& p, const DesignGeometry& g) const;
-    void paintHeadNumbers(QPainter& p, const DesignGeometry& g) const;
+    void paintHeader(QPainter& p, const DesignColumn& col, const DesignLayout& d, const RenderStyle& rs) const;
+    void paintFooter(QPainter& p, const DesignColumn& col, const DesignLayout& d, const RenderStyle& rs) const;
+    void paintMask(QPainter& p, const DesignColumn& col, const DesignShape& mask, const DesignLayout& d, double scale,
+                   const RenderStyle& rs) const;
+    void paintRoleLabels(QPainter& p, const DesignGeometry& g, const RenderStyle& rs) const;
+    void paintHeadNumbers(QPainter& p, const DesignDrawing& drawing, const RenderStyle& rs) const;
 
     DesignComparison comparison_;
     int fontPx_ = 15;
-    mutable RenderStyle style_; // the one paint() was given
-    mutable std::vector<HeadLabel> headLabels_;
 };
 
 } // namespace attnlab::ui

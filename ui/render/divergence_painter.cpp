@@ -22,6 +22,26 @@ QFont pixelFont(double px, bool bold = false, bool mono = false)
 
 } // namespace
 
+class DivergencePainter::Pass {
+public:
+    Pass(const DivergenceCard& card, const RenderStyle& style, double scale) : card_(card), style_(style), scale_(scale)
+    {
+    }
+    void paint(QPainter& p, const QRectF& rect) const;
+
+private:
+    double paintHeader(QPainter& p, const QRectF& rect) const;
+    // One row of axis blocks; `compare` marks sizes that differ from it. Returns the row's bottom.
+    double paintShapeRow(QPainter& p, double top, const QRectF& rect, const QString& label, const Shape& shape,
+                         const std::vector<std::string>& names, const Shape* compare) const;
+    double paintMessage(QPainter& p, double top, const QRectF& rect, const QString& title, const QString& text,
+                        bool mono, const QColor& ink, const QColor& fill) const;
+
+    const DivergenceCard& card_;
+    const RenderStyle& style_;
+    const double scale_;
+};
+
 QColor DivergencePainter::statusColor(const std::string& status, const RenderStyle& style)
 {
     if (status == "same")
@@ -57,7 +77,7 @@ QString DivergencePainter::statusText(const std::string& status)
     return QCoreApplication::translate("DivergencePainter", "· not reached");
 }
 
-double DivergencePainter::paintHeader(QPainter& p, const QRectF& rect) const
+double DivergencePainter::Pass::paintHeader(QPainter& p, const QRectF& rect) const
 {
     const double s = scale_;
     const QFont title = pixelFont(26 * s, true, true);
@@ -83,9 +103,9 @@ double DivergencePainter::paintHeader(QPainter& p, const QRectF& rect) const
     return pill.bottom() + 16 * s;
 }
 
-double DivergencePainter::paintShapeRow(QPainter& p, double top, const QRectF& rect, const QString& label,
-                                        const Shape& shape, const std::vector<std::string>& names,
-                                        const Shape* compare) const
+double DivergencePainter::Pass::paintShapeRow(QPainter& p, double top, const QRectF& rect, const QString& label,
+                                              const Shape& shape, const std::vector<std::string>& names,
+                                              const Shape* compare) const
 {
     const double s = scale_;
     const QFont labelFont = pixelFont(17 * s, true), nameFont = pixelFont(14 * s), sizeFont = pixelFont(24 * s, true);
@@ -124,8 +144,9 @@ double DivergencePainter::paintShapeRow(QPainter& p, double top, const QRectF& r
     return top + h + 18 * s;
 }
 
-double DivergencePainter::paintMessage(QPainter& p, double top, const QRectF& rect, const QString& title,
-                                       const QString& text, bool mono, const QColor& ink, const QColor& fill) const
+double DivergencePainter::Pass::paintMessage(QPainter& p, double top, const QRectF& rect, const QString& title,
+                                             const QString& text, bool mono, const QColor& ink,
+                                             const QColor& fill) const
 {
     const double s = scale_, pad = 12 * s;
     const QFont titleFont = pixelFont(17 * s, true), body = pixelFont(17 * s, false, mono);
@@ -149,10 +170,13 @@ double DivergencePainter::paintMessage(QPainter& p, double top, const QRectF& re
 
 void DivergencePainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
 {
-    style_ = style;
+    Pass(card_, style, std::clamp(std::min(rect.width() / 470.0, rect.height() / 420.0), 0.75, 1.3)).paint(p, rect);
+}
+
+void DivergencePainter::Pass::paint(QPainter& p, const QRectF& rect) const
+{
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
-    scale_ = std::clamp(std::min(rect.width() / 470.0, rect.height() / 420.0), 0.75, 1.3);
     const auto& row = card_.row;
     const QString message = QString::fromStdString(row.message);
     double y = paintHeader(p, rect);

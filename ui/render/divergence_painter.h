@@ -33,16 +33,9 @@ public:
     static QString statusText(const std::string& status);
 
 private:
-    double paintHeader(QPainter& p, const QRectF& rect) const;
-    // One row of axis blocks; `compare` marks sizes that differ from it. Returns the row's bottom.
-    double paintShapeRow(QPainter& p, double top, const QRectF& rect, const QString& label, const Shape& shape,
-                         const std::vector<std::string>& names, const Shape* compare) const;
-    double paintMessage(QPainter& p, double top, const QRectF& rect, const QString& title, const QString& text,
-                        bool mono, const QColor& ink, const QColor& fill) const;
+    class Pass; // one paint: the style it was given and the scale fitted to its rect, never stored here
 
     const DivergenceCard& card_;
-    mutable double scale_ = 1.0;
-    mutable RenderStyle style_; // the one paint() was given
 };
 
 } // namespace attnlab::ui

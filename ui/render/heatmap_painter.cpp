@@ -15,30 +15,10 @@ namespace {
 
 constexpr double kGap = 8;
 
-int legendWidth(int fontPx)
-{
-    return fontPx * 6;
-}
-
 // Black or white, whichever reads on a data cell: the colour scales stay fixed in every theme.
 QColor inkOnCell(const QColor& cell)
 {
     return contrastRatio(Qt::black, cell) >= contrastRatio(Qt::white, cell) ? QColor(Qt::black) : QColor(Qt::white);
-}
-
-double labelWidth(const QFont& font, const QStringList& tokens)
-{
-    const QFontMetricsF fm(font);
-    double w = 0;
-    for (const QString& t : tokens)
-        w = std::max(w, fm.horizontalAdvance(t));
-    return w;
-}
-
-// Shows every step-th label so they never overlap, however many tokens there are.
-int labelStep(double cellSize, double textHeight)
-{
-    return std::max(1, static_cast<int>(std::ceil(textHeight / std::max(cellSize, 0.01))));
 }
 
 } // namespace
@@ -62,79 +42,67 @@ HeatmapPainter::HeatmapPainter(HeatmapSlice slice, ColorScale scale, QStringList
 {
 }
 
-QRectF HeatmapPainter::legendRect(const QRectF& rect) const
+QString describeHeatmapCell(const HeatmapHit& hit)
 {
-    if (!style_.legend)
-        return {};
-    return QRectF(rect.right() - legendWidth(style_.fontPx), rect.top(), legendWidth(style_.fontPx), rect.height());
+    auto token = [](const QString& label, int i) {
+        return !label.isEmpty() && label != QString::number(i) ? QStringLiteral("'%1' (%2)").arg(label).arg(i)
+                                                               : QStringLiteral("#%1").arg(i);
+    };
+    QString what = hit.masked ? QStringLiteral("masked (a later token), value %1").arg(formatExact(hit.value))
+                              : formatExact(hit.value);
+    if (hit.masked && std::isinf(hit.value))
+        what = QStringLiteral("−∞ (masked: a later token)");
+    return QStringLiteral("query %1 → key %2:  %3")
+        .arg(token(hit.queryToken, hit.query), token(hit.keyToken, hit.key), what);
 }
 
-QRectF HeatmapPainter::matrixRect(const QRectF& rect) const
+HeatmapLayout HeatmapPainter::layout(const QRectF& rect, const QFont& font) const
 {
-    QFont font;
-    font.setPixelSize(style_.fontPx);
-    const double line = QFontMetricsF(font).height();
-    double left = rect.left() + 2, top = rect.top() + (style_.title.isEmpty() ? 2 : line * 1.4);
-    double right = rect.right() - 2, bottom = rect.bottom() - 2;
-    if (!style_.footer.isEmpty())
-        bottom -= line * (style_.footer.count(QLatin1Char('\n')) + 1) + kGap;
-    if (style_.axes) {
-        const double labels = std::min(labelWidth(font, tokens_), style_.fontPx * 7.0) + kGap;
-        left += line + kGap + labels; // "query" title, then row labels
-        bottom -= line + labels;      // column labels (vertical), then "key" title
-    }
-    if (style_.legend)
-        right -= legendWidth(style_.fontPx) + kGap;
-    const double side = std::max(0.0, std::min(right - left, bottom - top));
-    return QRectF(left, top, side, side);
+    return layoutHeatmap(style_, slice_.valid() ? slice_.rows : 0, slice_.valid() ? slice_.cols : 0, tokens_, rect,
+                         font);
 }
 
-HeatmapPainter::FittedTitle HeatmapPainter::fitTitle(const QString& title, QFont font, double width)
+std::optional<HeatmapHit> HeatmapPainter::cell(int row, int col) const
 {
-    const int px = font.pixelSize() > 0 ? font.pixelSize() : 16;
-    for (int size = px; size >= (px * 3 + 3) / 4; --size) {
-        font.setPixelSize(size);
-        if (QFontMetricsF(font).horizontalAdvance(title) <= width)
-            return {font, title};
-    }
-    return {font, QFontMetricsF(font).elidedText(title, Qt::ElideRight, std::max(0.0, width))};
+    if (!slice_.valid() || row < 0 || col < 0 || row >= slice_.rows || col >= slice_.cols)
+        return std::nullopt;
+    auto token = [&](int i) { return i < tokens_.size() ? tokens_[i] : QString(); };
+    return HeatmapHit{row, col, slice_.value(row, col), slice_.masked(row, col), token(row), token(col)};
+}
+
+std::optional<HeatmapHit> HeatmapPainter::hitTest(const QRectF& rect, const QPointF& pos) const
+{
+    const auto at = layout(rect).hitTest(pos);
+    return at ? cell(at->row, at->col) : std::nullopt;
 }
 
 void HeatmapPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& rs) const
 {
+    paint(p, layout(rect, p.font()), rs);
+}
+
+void HeatmapPainter::paint(QPainter& p, const HeatmapLayout& l, const RenderStyle& rs) const
+{
     p.save();
-    QFont font = p.font();
-    font.setPixelSize(style_.fontPx);
-    p.setFont(font);
-    const QRectF m = matrixRect(rect);
-    if (!style_.title.isEmpty()) {
-        QFont bold = font;
-        bold.setBold(true);
-        // The title runs from the matrix's left edge to the legend (or the edge): a long one ("head 0 of 4 ·
-        // Weights (softmax) · 57 × 57 tokens" over a narrow matrix) is set smaller, then elided, never cut.
-        const double end = style_.legend ? legendRect(rect).left() - kGap : rect.right();
-        const QRectF titleRect(m.left(), rect.top(), std::max(m.width(), end - m.left()), m.top() - rect.top());
-        const QRectF textRect = titleRect.adjusted(style_.accent.alpha() > 0 ? 11 : 0, 0, 0, 0);
-        const FittedTitle fitted = fitTitle(style_.title, bold, textRect.width());
-        p.setFont(fitted.font);
+    p.setFont(l.font);
+    const QRectF& m = l.matrix;
+    if (l.hasTitle) {
+        p.setFont(l.titleFont);
         if (style_.accent.alpha() > 0)
-            p.fillRect(QRectF(titleRect.left(), titleRect.top() + 3, 6, titleRect.height() - 8), style_.accent);
-        rs.drawText(p, textRect, Qt::AlignLeft | Qt::AlignVCenter, fitted.text, rs.text, rs.background);
-        p.setFont(font);
+            p.fillRect(QRectF(l.titleRect.left(), l.titleRect.top() + 3, 6, l.titleRect.height() - 8), style_.accent);
+        rs.drawText(p, l.title.rect, l.title.flags, l.title.text, rs.text, rs.background);
+        p.setFont(l.font);
     }
-    if (!slice_.valid() || m.width() < 2) {
+    if (l.rows <= 0 || l.cols <= 0 || !slice_.valid()) {
         p.restore();
         return;
     }
     const QSize size(static_cast<int>(m.width()), static_cast<int>(m.height()));
-    if (cache_.size() != size)
-        cache_ = renderImage(slice_, scale_, size);
-    p.drawImage(m.topLeft(), cache_);
-    const double cell = m.width() / slice_.cols;
+    p.drawImage(m.topLeft(), image_.size() == size ? image_ : renderImage(slice_, scale_, size));
+    const double cell = l.cell();
     if (cell >= 14 && slice_.rows <= 64) { // grid lines only where cells are big enough to need them
-        p.setPen(QPen(QColor(255, 255, 255, 140), 1));
         // One-pixel fills, not lines: a stroked line through fractional points took ~2 ms per edit.
-        const QColor line = p.pen().color();
+        const QColor line(255, 255, 255, 140);
         for (int i = 1; i < slice_.cols; ++i)
             p.fillRect(QRectF(std::round(m.left() + i * cell), m.top(), 1, m.height()), line);
         for (int i = 1; i < slice_.rows; ++i)
@@ -144,29 +112,22 @@ void HeatmapPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& r
     p.setPen(QPen(style_.accent.alpha() > 0 ? style_.accent : rs.frame, style_.selected ? 5 : 2));
     p.setBrush(Qt::NoBrush);
     p.drawRect(m.adjusted(-1, -1, 1, 1));
-    if (style_.axes)
-        paintAxes(p, m, rs);
-    if (style_.legend)
-        paintLegend(p, legendRect(rect), rs);
-    if (!style_.footer.isEmpty()) {
-        rs.drawText(
-            p, QRectF(m.left(), m.bottom() + kGap, std::max(m.width(), rect.width() - 4), rect.bottom() - m.bottom()),
-            Qt::AlignLeft | Qt::AlignTop, style_.footer, rs.text, rs.background);
+    QFont bold = l.font;
+    bold.setBold(true);
+    for (const HeatmapLabel& label : l.labels) {
+        p.save();
+        p.setFont(label.bold ? bold : l.font);
+        p.setTransform(label.transform, true);
+        rs.drawText(p, label.rect, label.flags, label.text, rs.text, rs.background);
+        p.restore();
     }
+    if (style_.axes)
+        p.setFont(bold); // the legend and footer have always been set in the axis titles' bold
+    if (style_.legend)
+        paintLegend(p, l.legend, rs);
+    if (!l.footer.isEmpty())
+        rs.drawText(p, l.footer, Qt::AlignLeft | Qt::AlignTop, style_.footer, rs.text, rs.background);
     p.restore();
-}
-
-std::optional<HeatmapHit> HeatmapPainter::hitTest(const QRectF& rect, const QPointF& pos) const
-{
-    const QRectF m = matrixRect(rect);
-    if (!slice_.valid() || !m.contains(pos) || m.width() <= 0)
-        return std::nullopt;
-    HeatmapHit hit;
-    hit.query = std::clamp(static_cast<int>((pos.y() - m.top()) / m.height() * slice_.rows), 0, slice_.rows - 1);
-    hit.key = std::clamp(static_cast<int>((pos.x() - m.left()) / m.width() * slice_.cols), 0, slice_.cols - 1);
-    hit.value = slice_.value(hit.query, hit.key); // the exact cell, whatever the display averaged
-    hit.masked = slice_.masked(hit.query, hit.key);
-    return hit;
 }
 
 void HeatmapPainter::paintValues(QPainter& p, const QRectF& m, const RenderStyle& rs) const
@@ -185,40 +146,6 @@ void HeatmapPainter::paintValues(QPainter& p, const QRectF& m, const RenderStyle
             const QColor bg = slice_.masked(r, c) ? QColor(kMaskedDark) : QColor(scale_.map(v));
             rs.drawText(p, box, Qt::AlignCenter, formatValue(v), inkOnCell(bg), bg);
         }
-}
-
-void HeatmapPainter::paintAxes(QPainter& p, const QRectF& m, const RenderStyle& rs) const
-{
-    const QFontMetricsF fm(p.font());
-    const double line = fm.height();
-    const double cell = m.height() / slice_.rows;
-    const int step = labelStep(cell, line * 0.95);
-    const double labels = std::min(labelWidth(p.font(), tokens_), style_.fontPx * 7.0);
-    const QColor ink = rs.text, bg = rs.background;
-    for (int r = 0; r < slice_.rows && r < tokens_.size(); r += step) {
-        const QRectF box(m.left() - kGap - labels, m.top() + r * cell + cell / 2 - line / 2, labels, line);
-        rs.drawText(p, box, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(tokens_[r], Qt::ElideRight, labels), ink,
-                    bg);
-    }
-    for (int c = 0; c < slice_.cols && c < tokens_.size(); c += step) { // vertical key labels under the matrix
-        p.save();
-        p.translate(m.left() + c * cell + cell / 2 + line / 2 - 2, m.bottom() + kGap);
-        p.rotate(90);
-        rs.drawText(p, QRectF(0, 0, labels, line), Qt::AlignLeft | Qt::AlignVCenter,
-                    fm.elidedText(tokens_[c], Qt::ElideRight, labels), ink, bg);
-        p.restore();
-    }
-    QFont bold = p.font();
-    bold.setBold(true);
-    p.setFont(bold);
-    rs.drawText(p, QRectF(m.left(), m.bottom() + kGap + labels, m.width(), line), Qt::AlignCenter,
-                QStringLiteral("key  (the token attended to) →"), ink, bg);
-    p.save();
-    p.translate(m.left() - 2 * kGap - labels - line, m.bottom());
-    p.rotate(-90);
-    rs.drawText(p, QRectF(0, 0, m.height(), line), Qt::AlignCenter, QStringLiteral("query  (the token looking) →"), ink,
-                bg);
-    p.restore();
 }
 
 void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area, const RenderStyle& rs) const

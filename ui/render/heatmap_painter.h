@@ -4,11 +4,13 @@
 // each pixel averages the cells it covers, so 1,024 tokens cost one pass, and hover still reports the
 // exact value of a single cell.
 #include "render/colormap.h"
+#include "render/heatmap_layout.h"
 #include "render/heatmap_source.h"
 #include "render/render_style.h"
 
 #include <QFont>
 #include <QImage>
+#include <QMetaType>
 #include <QRectF>
 #include <QStringList>
 
@@ -16,52 +18,42 @@
 
 namespace attnlab::ui {
 
-struct HeatmapStyle {
-    QString title;
-    QColor accent = Qt::transparent; // the head's colour, as a frame and title chip
-    bool axes = true;                // token labels, "query" / "key" axis titles
-    bool legend = true;
-    bool selected = false; // thicker frame (small multiples)
-    int fontPx = 15;
-    QString footer; // lines under the matrix, e.g. the head's measures (trained models)
-};
-
+// One cell, as hover, the keyboard and the screen reader report it: the receiver words it.
 struct HeatmapHit {
     int query = 0;
     int key = 0;
     float value = 0;
     bool masked = false;
+    QString queryToken, keyToken; // the axes' labels; empty where the tokens are unnamed
 };
+// "query 'journey' (1) → key 'Your' (0):  0.5123", masked cells said so.
+QString describeHeatmapCell(const HeatmapHit& hit);
 
 class HeatmapPainter {
 public:
     HeatmapPainter() = default;
     HeatmapPainter(HeatmapSlice slice, ColorScale scale, QStringList tokens, HeatmapStyle style);
 
+    HeatmapLayout layout(const QRectF& rect, const QFont& font = QFont()) const;
+    void paint(QPainter& painter, const HeatmapLayout& layout, const RenderStyle& style = RenderStyle::print()) const;
     void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
-    QRectF matrixRect(const QRectF& rect) const; // where the cells go inside rect
-    QRectF legendRect(const QRectF& rect) const; // where the colour scale goes (empty without a legend)
-    // A title in `font`, shrunk (to 3/4 of its size at most) and then elided until it fits `width`.
-    struct FittedTitle {
-        QFont font;
-        QString text;
-    };
-    static FittedTitle fitTitle(const QString& title, QFont font, double width);
+    QRectF matrixRect(const QRectF& rect) const { return layout(rect).matrix; } // where the cells go
+    QRectF legendRect(const QRectF& rect) const { return layout(rect).legend; } // empty without a legend
+    std::optional<HeatmapHit> cell(int row, int col) const; // the exact value, whatever the display averaged
     std::optional<HeatmapHit> hitTest(const QRectF& rect, const QPointF& pos) const;
     const HeatmapSlice& slice() const { return slice_; }
     const QStringList& tokens() const { return tokens_; }
     void setSelected(bool selected) { style_.selected = selected; } // keeps the rendered image
     const ColorScale& scale() const { return scale_; }
-    // A picture of the cells rendered elsewhere (renderImage on a worker); paint() uses it when its
-    // size is the matrix size on screen, so a big matrix is never rendered on the GUI thread.
-    void setImage(QImage image) { cache_ = std::move(image); }
-    const QImage& image() const { return cache_; } // the cells as last drawn (or set)
+    // A picture of the cells rendered elsewhere (renderImage on a worker, or the widget on resize);
+    // paint() uses it when its size is the matrix size on screen, else renders one for that paint only.
+    void setImage(QImage image) { image_ = std::move(image); }
+    const QImage& image() const { return image_; }
 
     // The cells at exactly `size` pixels: block averages when downsampling, masked cells hatched.
     static QImage renderImage(const HeatmapSlice& slice, const ColorScale& scale, QSize size);
 
 private:
-    void paintAxes(QPainter& p, const QRectF& m, const RenderStyle& rs) const;
     void paintValues(QPainter& p, const QRectF& m, const RenderStyle& rs) const;
     void paintLegend(QPainter& p, const QRectF& area, const RenderStyle& rs) const;
 
@@ -69,10 +61,12 @@ private:
     ColorScale scale_;
     QStringList tokens_;
     HeatmapStyle style_;
-    mutable QImage cache_; // rebuilt only when the matrix size on screen changes
+    QImage image_;
 };
 
 QString formatValue(float value);
 QString formatExact(float value, int digits = 4); // formatValue, with significant digits for small non-zero values
 
 } // namespace attnlab::ui
+
+Q_DECLARE_METATYPE(attnlab::ui::HeatmapHit)

@@ -36,13 +36,14 @@ QString ShapeDiagramPainter::describe() const
     if (!stage_.axes.empty())
         lines << QStringLiteral("Axes: %1.").arg(axesWithSizes(stage_));
     lines << QStringLiteral("Strides %1.").arg(numbers(t.strides()));
-    if (const Stage* prev = previousShapeStage(); prev && op() != Op::None)
+    const QString opLabel = shapeOpLabel(trace_, stage_);
+    if (const Stage* prev = previousShapeStage(trace_, stage_); prev && shapeOp(trace_, stage_) != ShapeOp::None)
         lines << QStringLiteral("From %1, shape %2, strides %3: %4.")
                      .arg(QString::fromStdString(prev->name),
                           QString::fromStdString(shape_to_string(prev->tensor.shape())),
-                          numbers(prev->tensor.strides()), opLabel());
-    else if (const QString formula = opLabel(); !formula.isEmpty())
-        lines << formula + QLatin1Char('.');
+                          numbers(prev->tensor.strides()), opLabel);
+    else if (!opLabel.isEmpty())
+        lines << opLabel + QLatin1Char('.');
     const bool matches = stage_.expected_shape == t.shape();
     QStringList axes;
     for (const auto& a : stage_.axes)

@@ -91,25 +91,25 @@ void TradeoffChartPainter::paint(QPainter& p, const QRectF& rect, const RenderSt
 {
     if (t_.rows.empty())
         return;
-    style_ = style;
+    Ink k{style, {}, {}};
     // The current num_heads, marked as the stepper marks the current line; the high-contrast highlight
     // is too strong to write on, so there it is tinted into the background.
-    band_ = style.highContrast ? style.tint(style.lineFill, 0.35) : style.lineFill;
-    ink_ = style.readable(style.readable(style.text, band_), style.background);
+    k.band = style.highContrast ? style.tint(style.lineFill, 0.35) : style.lineFill;
+    k.ink = style.readable(style.readable(style.text, k.band), style.background);
     p.save();
     QFont font = p.font();
     font.setPixelSize(fontPx_);
     p.setFont(font);
     for (std::size_t i = 0; i < t_.rows.size(); ++i)
         if (t_.rows[i].num_heads == selected_)
-            p.fillRect(columnRect(rect, i).adjusted(1, 0, -1, 0), band_);
+            p.fillRect(columnRect(rect, i).adjusted(1, 0, -1, 0), k.band);
     for (int panel = 0; panel < 3; ++panel)
-        paintPanel(p, rect, panel);
-    paintAxis(p, rect);
+        paintPanel(p, k, rect, panel);
+    paintAxis(p, k, rect);
     p.restore();
 }
 
-void TradeoffChartPainter::paintPanel(QPainter& p, const QRectF& rect, int panel) const
+void TradeoffChartPainter::paintPanel(QPainter& p, const Ink& k, const QRectF& rect, int panel) const
 {
     const QRectF pr = panelRect(rect, panel);
     const QFontMetricsF fm(p.font());
@@ -136,9 +136,9 @@ void TradeoffChartPainter::paintPanel(QPainter& p, const QRectF& rect, int panel
     p.save();
     p.setFont(bold);
     // Titles run across every column, the marked one too: read against both.
-    style_.drawText(p, QRectF(pr.left(), pr.top() + 2, pr.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                    QFontMetricsF(bold).elidedText(title, Qt::ElideRight, pr.width()), ink_, style_.background);
-    style_.note(ink_, band_, false, title);
+    k.style.drawText(p, QRectF(pr.left(), pr.top() + 2, pr.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetricsF(bold).elidedText(title, Qt::ElideRight, pr.width()), k.ink, k.style.background);
+    k.style.note(k.ink, k.band, false, title);
     p.restore();
     if (panel == 1) { // legend for the stacked parts
         double x = pr.left();
@@ -148,8 +148,8 @@ void TradeoffChartPainter::paintPanel(QPainter& p, const QRectF& rect, int panel
             const QString label =
                 QStringLiteral("%1 %2").arg(names[static_cast<std::size_t>(i)], shortCount(part(shown.cost, i)));
             p.fillRect(QRectF(x, pr.top() + line * 1.35, line * 0.8, line * 0.8), partColor(i));
-            style_.drawText(p, QPointF(x + line, pr.top() + line * 2.05), label, ink_, style_.background);
-            style_.note(ink_, band_, false, label);
+            k.style.drawText(p, QPointF(x + line, pr.top() + line * 2.05), label, k.ink, k.style.background);
+            k.style.note(k.ink, k.band, false, label);
             x += line + fm.horizontalAdvance(label) + line;
         }
     }
@@ -169,15 +169,15 @@ void TradeoffChartPainter::paintPanel(QPainter& p, const QRectF& rect, int panel
         const QString v = panel == 2 ? shortBytes(value(2, i)) : QString();
         const QRectF col = columnRect(rect, i);
         if (panel == 2 && (selected || fm.horizontalAdvance(v) < col.width() - 8)) {
-            style_.drawText(p, QRectF(col.left() - 20, bar.top() - line - 1, col.width() + 40, line),
-                            Qt::AlignHCenter | Qt::AlignBottom, v, ink_, selected ? band_ : style_.background);
+            k.style.drawText(p, QRectF(col.left() - 20, bar.top() - line - 1, col.width() + 40, line),
+                             Qt::AlignHCenter | Qt::AlignBottom, v, k.ink, selected ? k.band : k.style.background);
         }
     }
-    p.setPen(style_.frame);
+    p.setPen(k.style.frame);
     p.drawLine(QPointF(pr.left(), pr.bottom() - 5.5), QPointF(pr.right(), pr.bottom() - 5.5));
 }
 
-void TradeoffChartPainter::paintAxis(QPainter& p, const QRectF& rect) const
+void TradeoffChartPainter::paintAxis(QPainter& p, const Ink& k, const QRectF& rect) const
 {
     const QRectF a = plotArea(rect);
     const QFontMetricsF fm(p.font());
@@ -186,11 +186,11 @@ void TradeoffChartPainter::paintAxis(QPainter& p, const QRectF& rect) const
     bold.setBold(true);
     p.save();
     p.setFont(bold);
-    style_.drawText(p, QRectF(rect.left(), a.bottom() + 4, a.left() - rect.left() - 8, line), Qt::AlignRight,
-                    QStringLiteral("num_heads"), ink_, style_.background);
+    k.style.drawText(p, QRectF(rect.left(), a.bottom() + 4, a.left() - rect.left() - 8, line), Qt::AlignRight,
+                     QStringLiteral("num_heads"), k.ink, k.style.background);
     p.restore();
-    style_.drawText(p, QRectF(rect.left(), a.bottom() + 4 + line, a.left() - rect.left() - 8, line), Qt::AlignRight,
-                    QStringLiteral("head_dim"), ink_, style_.background);
+    k.style.drawText(p, QRectF(rect.left(), a.bottom() + 4 + line, a.left() - rect.left() - 8, line), Qt::AlignRight,
+                     QStringLiteral("head_dim"), k.ink, k.style.background);
     for (std::size_t i = 0; i < t_.rows.size(); ++i) {
         const QRectF col = columnRect(rect, i);
         const bool selected = t_.rows[i].num_heads == selected_;
@@ -198,11 +198,11 @@ void TradeoffChartPainter::paintAxis(QPainter& p, const QRectF& rect) const
         f.setBold(selected);
         p.save();
         p.setFont(f);
-        const QColor under = selected ? band_ : style_.background;
-        style_.drawText(p, QRectF(col.left(), a.bottom() + 4, col.width(), line), Qt::AlignHCenter,
-                        QString::number(t_.rows[i].num_heads), ink_, under);
-        style_.drawText(p, QRectF(col.left(), a.bottom() + 4 + line, col.width(), line), Qt::AlignHCenter,
-                        QString::number(t_.rows[i].head_dim), style_.readable(style_.muted, under), under);
+        const QColor under = selected ? k.band : k.style.background;
+        k.style.drawText(p, QRectF(col.left(), a.bottom() + 4, col.width(), line), Qt::AlignHCenter,
+                         QString::number(t_.rows[i].num_heads), k.ink, under);
+        k.style.drawText(p, QRectF(col.left(), a.bottom() + 4 + line, col.width(), line), Qt::AlignHCenter,
+                         QString::number(t_.rows[i].head_dim), k.style.readable(k.style.muted, under), under);
         p.restore();
     }
 }

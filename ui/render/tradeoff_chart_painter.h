@@ -31,14 +31,16 @@ private:
     QRectF panelRect(const QRectF& rect, int panel) const;
     double panelMax(int panel) const;
     double value(int panel, std::size_t row) const;
-    void paintPanel(QPainter& p, const QRectF& rect, int panel) const;
-    void paintAxis(QPainter& p, const QRectF& rect) const;
+    struct Ink { // from the style paint() was given: the marked column's fill and the ink that reads on it
+        const RenderStyle& style;
+        QColor band, ink;
+    };
+    void paintPanel(QPainter& p, const Ink& k, const QRectF& rect, int panel) const;
+    void paintAxis(QPainter& p, const Ink& k, const QRectF& rect) const;
 
     HeadTradeoffs t_;
     std::int64_t selected_ = 0;
     int fontPx_ = 15;
-    mutable RenderStyle style_; // the one paint() was given, its marked-column fill and its ink
-    mutable QColor band_, ink_;
 };
 
 } // namespace attnlab::ui

@@ -38,7 +38,19 @@ void DesignLayoutWidget::setPainter(DesignLayoutPainter painter)
                             blocks.join(QStringLiteral(", ")));
     }
     setAccessibleDescription(designs.isEmpty() ? tr("Computing the layouts…") : designs.join(QStringLiteral(". ")));
+    relayout();
     update();
+}
+
+void DesignLayoutWidget::relayout()
+{
+    drawing_ = painter_.layout(drawingRect(), font());
+}
+
+void DesignLayoutWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    relayout();
 }
 
 QRectF DesignLayoutWidget::drawingRect() const
@@ -50,27 +62,25 @@ QString DesignLayoutWidget::describe(QPointF pos) const
 {
     if (!painter_.valid())
         return {};
-    const DesignGeometry g = painter_.geometry(drawingRect());
+    const DesignShape* s = drawing_.geometry.hitTest(pos);
+    if (!s)
+        return {};
     QString found;
-    for (const DesignShape& s : g.shapes) { // later shapes lie on top: slices over their block
-        if (s.kind == DesignShape::Kind::Unit || !s.rect.adjusted(-1, -1, 1, 1).contains(pos))
+    const DesignLayout& d = painter_.comparison().designs[s->column];
+    for (const Block& b : s->kind == DesignShape::Kind::Mask ? d.buffers : d.blocks) {
+        if (QString::fromStdString(b.name) != s->name)
             continue;
-        const DesignLayout& d = painter_.comparison().designs[s.column];
-        for (const Block& b : s.kind == DesignShape::Kind::Mask ? d.buffers : d.blocks) {
-            if (QString::fromStdString(b.name) != s.name)
-                continue;
-            found = QStringLiteral("%1  %2  ·  %3")
-                        .arg(s.name, QString::fromStdString(shape_to_string(b.shape)),
-                             b.is_buffer ? QStringLiteral("buffer, not a parameter")
-                                         : groupedCount(b.parameters) + QStringLiteral(" parameters"));
-            for (const HeadSlice& h : b.head_slices)
-                if (s.kind == DesignShape::Kind::Slice && h.head == s.head)
-                    found += QStringLiteral("\nhead %1 %2 %3–%4")
-                                 .arg(h.head)
-                                 .arg(h.axis == 0 ? QStringLiteral("owns rows") : QStringLiteral("is read by columns"))
-                                 .arg(h.begin)
-                                 .arg(h.end - 1);
-        }
+        found = QStringLiteral("%1  %2  ·  %3")
+                    .arg(s->name, QString::fromStdString(shape_to_string(b.shape)),
+                         b.is_buffer ? QStringLiteral("buffer, not a parameter")
+                                     : groupedCount(b.parameters) + QStringLiteral(" parameters"));
+        for (const HeadSlice& h : b.head_slices)
+            if (s->kind == DesignShape::Kind::Slice && h.head == s->head)
+                found += QStringLiteral("\nhead %1 %2 %3–%4")
+                             .arg(h.head)
+                             .arg(h.axis == 0 ? QStringLiteral("owns rows") : QStringLiteral("is read by columns"))
+                             .arg(h.begin)
+                             .arg(h.end - 1);
     }
     return found;
 }
@@ -79,7 +89,7 @@ void DesignLayoutWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
-    painter_.paint(p, drawingRect(), RenderStyle::fromPalette(palette(), QPalette::Base));
+    painter_.paint(p, drawing_, RenderStyle::fromPalette(palette(), QPalette::Base));
 }
 
 bool DesignLayoutWidget::event(QEvent* e)
@@ -93,6 +103,8 @@ bool DesignLayoutWidget::event(QEvent* e)
             QToolTip::showText(help->globalPos(), text, this);
         return true;
     }
+    if (e->type() == QEvent::FontChange)
+        relayout();
     return QWidget::event(e);
 }
 

@@ -12,15 +12,20 @@ public:
     explicit DesignLayoutWidget(QWidget* parent = nullptr);
     void setPainter(DesignLayoutPainter painter);
     const DesignLayoutPainter& designPainter() const { return painter_; }
-    QRectF drawingRect() const; // where the painter draws inside the widget
+    const DesignDrawing& drawing() const { return drawing_; } // as painted
+    QRectF drawingRect() const;                               // where the painter draws inside the widget
     QString describe(QPointF pos) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
+    void relayout();
+
     DesignLayoutPainter painter_;
+    DesignDrawing drawing_; // painter_ laid out at this size
 };
 
 } // namespace attnlab::ui

@@ -62,10 +62,11 @@ public:
                        ? QStringLiteral("%1 token %2").arg(row_ < 0 ? "key" : "query").arg(index)
                        : QString();
         }
+        const auto cell = map_->cellAt(row_, col_);
         if (t == QAccessible::Name || t == QAccessible::Value)
-            return heatmapCellText(map_->heatmap().slice(), row_, col_);
+            return heatmapCellText(*cell);
         if (t == QAccessible::Description)
-            return map_->describe(*map_->cellAt(row_, col_));
+            return map_->describe(*cell);
         return {};
     }
     void setText(QAccessible::Text, const QString&) override {}
@@ -151,7 +152,7 @@ public:
     QAccessibleInterface* childAt(int x, int y) const override
     {
         const QPoint local = map()->mapFromGlobal(QPoint(x, y));
-        const auto hit = map()->heatmap().hitTest(QRectF(map()->rect()).adjusted(4, 4, -4, -4), local);
+        const auto hit = map()->cellUnder(local);
         return hit ? cell(hit->query, hit->key) : nullptr;
     }
 
@@ -248,10 +249,10 @@ void notifyHeatmapCellFocus(HeatmapWidget* map)
         }
 }
 
-QString heatmapCellText(const HeatmapSlice& slice, int row, int col)
+QString heatmapCellText(const HeatmapHit& cell)
 {
-    const float v = slice.value(row, col);
-    if (!slice.masked(row, col))
+    const float v = cell.value;
+    if (!cell.masked)
         return formatExact(v);
     return std::isinf(v) ? QStringLiteral("masked (−∞)") : QStringLiteral("masked, %1").arg(formatExact(v));
 }

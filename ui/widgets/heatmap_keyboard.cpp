@@ -31,14 +31,6 @@ bool navigationKey(const QKeyEvent* e)
 
 } // namespace
 
-std::optional<HeatmapHit> HeatmapWidget::cellAt(int row, int col) const
-{
-    const HeatmapSlice& s = painter_.slice();
-    if (!s.valid() || row < 0 || col < 0 || row >= s.rows || col >= s.cols)
-        return std::nullopt;
-    return HeatmapHit{row, col, s.value(row, col), s.masked(row, col)};
-}
-
 QString HeatmapWidget::tokenLabel(int index) const
 {
     const QStringList& labels = painter_.tokens();
@@ -47,14 +39,12 @@ QString HeatmapWidget::tokenLabel(int index) const
 
 QRect HeatmapWidget::cellRect(int row, int col) const
 {
-    const HeatmapSlice& s = painter_.slice();
-    if (!s.valid())
+    const QRectF cell = layout_.cellRect(row, col);
+    if (cell.isNull())
         return {};
-    const QRectF m = painter_.matrixRect(paintRect());
-    const double w = m.width() / s.cols, h = m.height() / s.rows;
-    const QPointF centre(m.left() + (col + 0.5) * w, m.top() + (row + 0.5) * h);
+    const QPointF centre = cell.center();
     // At 1,024 tokens a cell is a fraction of a pixel: keep the highlight big enough to see.
-    const double side = std::max(6.0, std::min(w, h));
+    const double side = std::max(6.0, std::min(cell.width(), cell.height()));
     return QRectF(centre.x() - side / 2, centre.y() - side / 2, side, side).toAlignedRect();
 }
 
@@ -67,7 +57,7 @@ void HeatmapWidget::setCurrentCell(int row, int col)
     col_ = std::clamp(col, 0, s.cols - 1);
     update();
     if (const auto hit = cellAt(row_, col_))
-        Q_EMIT hovered(describe(*hit));
+        Q_EMIT hovered(*hit);
     notifyHeatmapCellFocus(this);
 }
 

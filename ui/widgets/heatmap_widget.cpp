@@ -8,7 +8,6 @@
 #include <QToolTip>
 
 #include <algorithm>
-#include <cmath>
 
 namespace attnlab::ui {
 
@@ -27,58 +26,67 @@ void HeatmapWidget::setHeatmap(HeatmapPainter painter)
     const HeatmapSlice& s = painter_.slice();
     row_ = std::clamp(row_, 0, std::max(0, s.rows - 1));
     col_ = std::clamp(col_, 0, std::max(0, s.cols - 1));
+    relayout();
     update();
+}
+
+void HeatmapWidget::relayout()
+{
+    layout_ = painter_.layout(paintRect(), font());
+}
+
+void HeatmapWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    relayout();
+}
+
+void HeatmapWidget::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        relayout();
 }
 
 QSize HeatmapWidget::imageSize(const HeatmapPainter& painter) const
 {
-    const QRectF m = painter.matrixRect(QRectF(rect()).adjusted(4, 4, -4, -4)); // as paintEvent draws it
+    const QRectF m = painter.matrixRect(paintRect()); // as paintEvent draws it
     return QSize(static_cast<int>(m.width()), static_cast<int>(m.height()));
 }
 
-QString HeatmapWidget::describe(const HeatmapHit& hit) const
+std::optional<HeatmapHit> HeatmapWidget::cellUnder(const QPointF& pos) const
 {
-    const QStringList labels = painter_.tokens();
-    auto token = [&](int i) {
-        return i < labels.size() && labels[i] != QString::number(i) ? QStringLiteral("'%1' (%2)").arg(labels[i]).arg(i)
-                                                                    : QStringLiteral("#%1").arg(i);
-    };
-    QString what = hit.masked ? QStringLiteral("masked (a later token), value %1").arg(formatExact(hit.value))
-                              : formatExact(hit.value);
-    if (hit.masked && std::isinf(hit.value))
-        what = QStringLiteral("−∞ (masked: a later token)");
-    return QStringLiteral("query %1 → key %2:  %3").arg(token(hit.query), token(hit.key), what);
+    const auto at = layout_.hitTest(pos);
+    return at ? cellAt(at->row, at->col) : std::nullopt;
 }
 
 void HeatmapWidget::paintEvent(QPaintEvent*)
 {
+    // A picture not made for this size (before the page's worker delivers one) is made here, once.
+    const QSize cells(static_cast<int>(layout_.matrix.width()), static_cast<int>(layout_.matrix.height()));
+    if (layout_.rows > 0 && painter_.image().size() != cells)
+        painter_.setImage(HeatmapPainter::renderImage(painter_.slice(), painter_.scale(), cells));
     QPainter p(this);
-    painter_.paint(p, paintRect(), RenderStyle::fromPalette(palette(), backgroundRole()));
+    painter_.paint(p, layout_, RenderStyle::fromPalette(palette(), backgroundRole()));
     if (hasFocus())
         paintCurrentCell(p);
 }
 
 void HeatmapWidget::mouseMoveEvent(QMouseEvent* event)
 {
-    const auto hit = painter_.hitTest(paintRect(), event->position());
+    const auto hit = cellUnder(event->position());
     if (!hit) {
         QToolTip::hideText();
         return;
     }
-    const QString text = describe(*hit);
-    QToolTip::showText(event->globalPosition().toPoint(), text, this);
-    Q_EMIT hovered(text);
+    QToolTip::showText(event->globalPosition().toPoint(), describe(*hit), this);
+    Q_EMIT hovered(*hit);
 }
 
 void HeatmapWidget::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::LeftButton)
         Q_EMIT clicked();
-}
-
-void HeatmapWidget::leaveEvent(QEvent*)
-{
-    Q_EMIT hovered(QString());
 }
 
 } // namespace attnlab::ui

@@ -5,6 +5,7 @@
 #include "model/session.h"
 #include "render/shape_diagram_painter.h"
 
+#include <QEvent>
 #include <QPainter>
 
 namespace attnlab::ui {
@@ -22,10 +23,33 @@ ShapeDiagramWidget::ShapeDiagramWidget(Session* session, QWidget* parent) : QWid
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head)) {
             refreshDescription();
+            relayout();
             update();
         }
     });
     refreshDescription();
+    relayout();
+}
+
+void ShapeDiagramWidget::relayout()
+{
+    trace_ = session_->trace();
+    layout_ = trace_
+                  ? ShapeDiagramPainter(*trace_, session_->stageIndex(), session_->head()).layout(diagramRect(), font())
+                  : ShapeDiagramLayout{};
+}
+
+void ShapeDiagramWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    relayout();
+}
+
+void ShapeDiagramWidget::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        relayout();
 }
 
 void ShapeDiagramWidget::refreshDescription()
@@ -38,13 +62,12 @@ void ShapeDiagramWidget::refreshDescription()
 void ShapeDiagramWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    const auto trace = session_->trace();
-    if (!trace) {
+    if (!trace_ || layout_.stage < 0) {
         p.drawText(rect(), Qt::AlignCenter, tr("Computing the forward pass…"));
         return;
     }
-    ShapeDiagramPainter(*trace, session_->stageIndex(), session_->head())
-        .paint(p, QRectF(rect()).adjusted(16, 12, -16, -8), RenderStyle::fromPalette(palette(), backgroundRole()));
+    ShapeDiagramPainter(*trace_, layout_.stage, layout_.selectedHead)
+        .paint(p, layout_, RenderStyle::fromPalette(palette(), backgroundRole()));
 }
 
 } // namespace attnlab::ui

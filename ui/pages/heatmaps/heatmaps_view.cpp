@@ -82,10 +82,8 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     gridLayout_->setContentsMargins(0, 0, 0, 0);
     large_ = new HeatmapWidget;
     large_->setObjectName(QStringLiteral("selected-heatmap"));
-    connect(large_, &HeatmapWidget::hovered, hover_, [this](const QString& t) {
-        if (!t.isEmpty())
-            hover_->setText(t);
-    });
+    connect(large_, &HeatmapWidget::hovered, hover_,
+            [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
 
     auto* body = new QHBoxLayout;
     body->addWidget(grid_, 5);
@@ -176,10 +174,8 @@ void HeatmapsView::rebuild()
                                            "keys move through its cells; Enter or Space enlarges it.")
                                             .arg(h));
             connect(w, &HeatmapWidget::clicked, this, [this, h] { session_->setHead(h); });
-            connect(w, &HeatmapWidget::hovered, hover_, [this](const QString& t) {
-                if (!t.isEmpty())
-                    hover_->setText(t);
-            });
+            connect(w, &HeatmapWidget::hovered, hover_,
+                    [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
             small_.push_back(w);
         }
         HeatmapStyle style;

@@ -1,0 +1,165 @@
+// The painters' layouts as pure geometry, without a window: what is under a cell's or a block's centre
+// is that cell or block at every size, the same inputs give the same layout, and the text stays on
+// the canvas.
+#include "call/call_parser.h"
+#include "common/trace_fixtures.h"
+#include "designs/design_layout.h"
+#include "render/design_layout_painter.h"
+#include "render/heatmap_painter.h"
+#include "render/heatmap_source.h"
+#include "render/shape_diagram_painter.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+const QList<QSizeF> kSizes = {{240, 220}, {760, 620}, {1200, 500}, {420, 900}};
+
+QRectF inked(const QFont& font, const QRectF& rect, int flags, const QString& text)
+{
+    return QFontMetricsF(font).boundingRect(rect, flags, text);
+}
+
+bool within(const QRectF& inner, const QRectF& outer)
+{
+    return outer.adjusted(-1, -1, 1, 1).contains(inner);
+}
+
+HeatmapPainter bookHeatmap(bool axes)
+{
+    static const auto trace = testing::traceOf("MultiHeadAttention(3, 2, 6, 0.0, 2)", 6, InputSource::Book);
+    HeatmapStyle style;
+    style.title = QStringLiteral("head 0 of 2 · Weights (softmax)");
+    style.axes = axes;
+    style.legend = axes;
+    const QStringList tokens = {"Your", "journey", "starts", "with", "one", "step"};
+    return HeatmapPainter(heatmapSlice(trace, AttentionMatrix::Weights, 0, 0), ColorScale::weights(1.0), tokens, style);
+}
+
+} // namespace
+
+class TestRenderLayout : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void heatmapCellCentresHitTheirCell()
+    {
+        for (bool axes : {true, false})
+            for (const QSizeF& size : kSizes) {
+                const HeatmapPainter painter = bookHeatmap(axes);
+                const HeatmapLayout l = painter.layout(QRectF(QPointF(4, 4), size));
+                QCOMPARE(l.rows, 6);
+                for (int r = 0; r < l.rows; ++r)
+                    for (int c = 0; c < l.cols; ++c) {
+                        const auto at = l.hitTest(l.cellRect(r, c).center());
+                        QVERIFY(at);
+                        QCOMPARE(at->row, r);
+                        QCOMPARE(at->col, c);
+                        const auto hit = painter.cell(r, c);
+                        QCOMPARE(hit->value, painter.slice().value(r, c));
+                        QCOMPARE(hit->queryToken, painter.tokens()[r]);
+                    }
+                QVERIFY(!l.hitTest(l.matrix.topLeft() - QPointF(1, 1)));
+            }
+    }
+
+    void heatmapLayoutIsDeterministicAndOnTheCanvas()
+    {
+        for (const QSizeF& size : kSizes) {
+            const HeatmapPainter painter = bookHeatmap(true);
+            const QRectF canvas(QPointF(4, 4), size);
+            const HeatmapLayout a = painter.layout(canvas), b = painter.layout(canvas);
+            QCOMPARE(a.matrix, b.matrix);
+            QCOMPARE(a.labels.size(), b.labels.size());
+            QVERIFY(within(a.matrix, canvas));
+            QVERIFY(within(a.titleRect, canvas));
+            QVERIFY(a.legend.isEmpty() || within(a.legend, canvas));
+            // The two axis titles, and every token both ways where the cells are as tall as a line.
+            QVERIFY(a.labels.size() >= (a.cell() >= a.line ? 6 + 6 + 2 : 2));
+            for (std::size_t i = 0; i < a.labels.size(); ++i) {
+                QCOMPARE(a.labels[i].text, b.labels[i].text);
+                QCOMPARE(a.labels[i].onCanvas(), b.labels[i].onCanvas());
+                QVERIFY2(within(a.labels[i].onCanvas(), canvas), qPrintable(a.labels[i].text));
+                QVERIFY(!a.labels[i].onCanvas().intersects(a.matrix)); // labels beside the cells, never on them
+            }
+        }
+    }
+
+    void shapeBlocksAndStripesHitThemselves()
+    {
+        static const auto trace = testing::traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
+        for (const char* name : {"x", "queries.view", "keys.heads", "attn_weights", "context.merged"})
+            for (const QSizeF& size : {QSizeF(1100, 500), QSizeF(800, 420), QSizeF(1600, 900)}) {
+                const int stage = static_cast<int>(std::find_if(trace->stages.begin(), trace->stages.end(),
+                                                                [&](const Stage& s) { return s.name == name; }) -
+                                                   trace->stages.begin());
+                QVERIFY(stage < static_cast<int>(trace->stages.size()));
+                const ShapeDiagramLayout l = ShapeDiagramPainter(*trace, stage, 3).layout(QRectF(QPointF(0, 0), size));
+                QVERIFY(!l.after.empty());
+                for (const auto* row : {&l.before, &l.after})
+                    for (const ShapeBlock& b : *row) {
+                        const auto hit = l.hitTest(b.rect.center());
+                        QVERIFY2(hit, name);
+                        QCOMPARE(hit->stage, stage);
+                        QCOMPARE(hit->dim, b.dim);
+                        QCOMPARE(hit->axis, b.axis);
+                        QCOMPARE(hit->previous, b.previous);
+                        for (std::size_t h = 0; h < b.stripes.size(); ++h) {
+                            const auto onStripe = l.hitTest(b.stripes[h].center());
+                            QVERIFY(onStripe && onStripe->kind == ShapeHit::Kind::Head);
+                            QCOMPARE(onStripe->head, static_cast<int>(h));
+                        }
+                    }
+                QVERIFY(!l.hitTest(QPointF(-5, -5)));
+            }
+    }
+
+    void shapeLayoutIsDeterministicAndOnTheCanvas()
+    {
+        static const auto trace = testing::traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
+        for (int stage = 0; stage < static_cast<int>(trace->stages.size()); ++stage) {
+            const QRectF canvas(0, 0, 1100, 520);
+            const ShapeDiagramPainter painter(*trace, stage, 1);
+            const ShapeDiagramLayout a = painter.layout(canvas), b = painter.layout(canvas);
+            QCOMPARE(a.scale, b.scale);
+            QCOMPARE(a.after.size(), b.after.size());
+            for (std::size_t i = 0; i < a.after.size(); ++i)
+                QCOMPARE(a.after[i].rect, b.after[i].rect);
+            const QString where = QString::fromStdString(trace->stages[static_cast<std::size_t>(stage)].name);
+            for (const auto* texts : {&a.header, &a.dimsBefore, &a.dimsAfter, &a.notes})
+                for (const ShapeText& t : *texts)
+                    if (!t.atBaseline)
+                        QVERIFY2(within(inked(t.font, t.rect, t.flags, t.text), canvas),
+                                 qPrintable(where + QStringLiteral(": ") + t.text));
+            for (const ShapeBadge& badge : a.badges)
+                QVERIFY2(within(badge.rect, canvas), qPrintable(where + QStringLiteral(": ") + badge.text.text));
+            for (const ShapeHeadLabel& h : a.headLabels())
+                QVERIFY(within(h.text, canvas));
+        }
+    }
+
+    void designShapesHitThemselves()
+    {
+        const DesignLayoutPainter painter(
+            compare_designs(*parse_call("MultiHeadAttention(64, 64, 32, 0.0, 4)").config));
+        for (const QSizeF& size : {QSizeF(1230, 720), QSizeF(900, 600)}) {
+            const DesignDrawing d = painter.layout(QRectF(QPointF(0, 0), size));
+            QVERIFY(!d.geometry.shapes.empty());
+            for (const DesignShape& s : d.geometry.shapes) {
+                if (s.kind == DesignShape::Kind::Unit)
+                    continue;
+                const DesignShape* hit = d.geometry.hitTest(s.rect.center());
+                QVERIFY(hit);
+                QCOMPARE(hit->column, s.column);
+                QVERIFY(hit->rect.adjusted(-1, -1, 1, 1).contains(s.rect.center()));
+            }
+            for (const DesignHeadLabel& l : d.headLabels)
+                QVERIFY(within(l.text, d.geometry.columns[l.column].column));
+        }
+    }
+};
+
+QTEST_MAIN(TestRenderLayout)
+#include "test_render_layout.moc"
