@@ -12,6 +12,7 @@
 #include "forward/experiment.h"
 #include "forward/trace.h"
 #include "model/lesson_state.h"
+#include "pages/page_registry.h" // ViewMode: which tab is shown
 #include "text/tokenizer.h"
 
 #include <QObject>
@@ -38,8 +39,6 @@ enum class ChangeFlag {
     Lesson = 0x80, // a choice of the Debugging tab's lessons (lesson_state.h)
 };
 Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
-
-enum class ViewMode { Stepper, Heatmaps, Debug, Designs, Tradeoffs };
 
 class Session : public QObject {
     Q_OBJECT
