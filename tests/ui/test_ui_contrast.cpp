@@ -84,7 +84,7 @@ private Q_SLOTS:
                                 .arg(contrastRatio(ink, bg), 0, 'f', 2);
         };
         auto walk = [&](const QString& tab) {
-            QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session), 30000);
+            QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session) && !window->pagesBusy(), 30000);
             QTest::qWait(50);
             for (QWidget* w : window->findChildren<QWidget*>()) {
                 // WCAG 1.4.3 exempts inactive controls (a greyed-out choice this module lacks).

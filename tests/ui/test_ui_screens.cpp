@@ -140,7 +140,7 @@ private Q_SLOTS:
             s.shell->lessonsPanel()->setLesson(lessonIds().first());
             s.shell->lessonsDock()->show();
         }
-        QTRY_VERIFY_WITH_TIMEOUT(idle(s.session), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s.session) && !s.window.pagesBusy(), 30000);
         QCoreApplication::processEvents(); // the queued keep-on-screen after the dock opened
         QCOMPARE(s.window.screen(), screen);
         if (qEnvironmentVariableIsSet("ATTNLAB_SCREENS_DEBUG"))
