@@ -105,9 +105,8 @@ int main(int argc, char** argv)
          QStringLiteral("NAME")},
         {QStringLiteral("head"), QStringLiteral("Select this head (from 0)."), QStringLiteral("N")},
         {QStringLiteral("view"),
-         QStringLiteral(
-             "Open this view: stepper, heatmaps, debug, designs or tradeoffs (default: heatmaps when --stage "
-             "names an attention matrix, else stepper)."),
+         QStringLiteral("Open this view: %1 (default: heatmaps when --stage names an attention matrix, else stepper).")
+             .arg(pageIdsInWords()),
          QStringLiteral("VIEW")},
         {QStringLiteral("lesson"), QStringLiteral("Debugging tab: open contract, bugs or transfer."),
          QStringLiteral("NAME")},
@@ -189,13 +188,10 @@ int main(int argc, char** argv)
         refuse(QStringLiteral("--theme takes %1, not '%2'.").arg(themeNames().join(", "), parser.value("theme")));
     if (parser.isSet("view")) {
         const QString v = parser.value("view");
-        const QStringList views{QStringLiteral("stepper"), QStringLiteral("heatmaps"), QStringLiteral("debug"),
-                                QStringLiteral("designs"), QStringLiteral("tradeoffs")};
-        if (!views.contains(v))
-            refuse(QStringLiteral("--view takes %1, not '%2'.").arg(views.join(", "), v));
-        const ViewMode modes[] = {ViewMode::Stepper, ViewMode::Heatmaps, ViewMode::Debug, ViewMode::Designs,
-                                  ViewMode::Tradeoffs};
-        session.setView(modes[views.indexOf(v)]);
+        const std::optional<ViewMode> view = viewNamed(v);
+        if (!view)
+            refuse(QStringLiteral("--view takes %1, not '%2'.").arg(pageIds().join(", "), v));
+        session.setView(*view);
     }
     const QStringList lessons{QStringLiteral("contract"), QStringLiteral("bugs"), QStringLiteral("transfer")};
     if (parser.isSet("lesson") && !lessons.contains(parser.value("lesson")))

@@ -1,6 +1,10 @@
 #pragma once
-// The accessibility tests' view of the window: each page (a main tab, or a section of a tab that has
-// its own tabs) and the controls on it a user can operate, by mouse or keyboard.
+// The tests' walk of the window: each page (a main tab, or a section of a tab that has its own tabs) and
+// the controls on it a user can operate, by mouse or keyboard.
+#include "model/session.h"
+#include "pages/page_registry.h"
+#include "shell/main_window.h"
+
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAbstractScrollArea>
@@ -16,34 +20,58 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace testing {
 
 struct PageStop {
-    const char* name;
-    int tab;     // the main tab
-    int section; // the section in that tab's own tab widget, or -1
+    const char* name;           // "stepper", "debug/Weight transfer": the page's id, then its section's title
+    attnlab::ui::ViewMode view; // the main tab
+    int section;                // the section in that tab's own tab widget, or -1
 };
 
-// Every page a student can look at: the five tabs, the Debugging tab's four sections, the
-// trade-offs' two.
-inline std::vector<PageStop> allPages()
+// Every page a student can look at: each tab of the registry, and each section of a tab that has tabs of
+// its own (the Debugging tab's lessons, the trade-offs' counted and measured), found by building the tabs.
+inline const std::vector<PageStop>& allPages()
 {
-    return {{"stepper", 0, -1},   {"heatmaps", 1, -1},         {"debug/contract", 2, 0},
-            {"debug/bugs", 2, 1}, {"debug/transfer", 2, 2},    {"debug/your code", 2, 3},
-            {"designs", 3, -1},   {"tradeoffs/counted", 4, 0}, {"tradeoffs/measured", 4, 1}};
+    static const std::vector<PageStop> stops = [] {
+        static std::vector<QByteArray> names; // what the stops' names point to
+        std::vector<std::pair<QByteArray, PageStop>> found;
+        attnlab::ui::Session session;
+        for (const attnlab::ui::PageInfo& info : attnlab::ui::pageRegistry()) {
+            const std::unique_ptr<QWidget> page(info.create(&session));
+            const auto* sections = page->findChild<QTabWidget*>();
+            if (!sections) {
+                found.push_back({QByteArray(info.id), {nullptr, info.view, -1}});
+                continue;
+            }
+            for (int i = 0; i < sections->count(); ++i)
+                found.push_back({QByteArray(info.id) + '/' + sections->tabText(i).toUtf8(), {nullptr, info.view, i}});
+        }
+        names.reserve(found.size());
+        std::vector<PageStop> out;
+        for (auto& [name, stop] : found) {
+            names.push_back(name);
+            stop.name = names.back().constData();
+            out.push_back(stop);
+        }
+        return out;
+    }();
+    return stops;
 }
 
-// Shows `stop` in `window` (whose central widget holds the main QTabWidget first in findChildren order).
-inline bool showPage(QMainWindow* window, const PageStop& stop)
+// Shows `stop` in `window`: its tab (a tab's index is its ViewMode), then its section.
+inline bool showPage(attnlab::ui::MainWindow* window, const PageStop& stop)
 {
     auto* tabs = window->centralWidget()->findChild<QTabWidget*>();
-    if (!tabs || stop.tab >= tabs->count())
+    const int tab = static_cast<int>(stop.view);
+    if (!tabs || tab >= tabs->count())
         return false;
-    tabs->setCurrentIndex(stop.tab);
+    tabs->setCurrentIndex(tab);
     if (stop.section >= 0) {
-        auto* sections = tabs->widget(stop.tab)->findChild<QTabWidget*>();
+        auto* sections = window->page(stop.view)->findChild<QTabWidget*>();
         if (!sections || stop.section >= sections->count())
             return false;
         sections->setCurrentIndex(stop.section);

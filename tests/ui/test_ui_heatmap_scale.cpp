@@ -2,12 +2,12 @@
 // nearly everything the darkest colour; the default (auto) switches to a log scale, which shows the
 // structure, and says so in the legend. And --stage attn_weights without --view opens the heatmaps.
 #include "call/call_parser.h"
+#include "common/gui_runner.h"
 #include "render/colormap.h"
 #include "forward/experiment.h"
 #include "render/heatmap_painter.h"
 #include "render/heatmap_source.h"
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -40,15 +40,16 @@ double lightnessSpread(const QImage& image)
 QImage screenshot(const QString& dir, const QString& name, const QStringList& extra)
 {
     const QString file = dir + QLatin1Char('/') + name + QStringLiteral(".png");
-    QProcess gui;
-    gui.setProcessChannelMode(QProcess::ForwardedChannels);
-    gui.start(QStringLiteral(ATTNLAB_GUI_PATH),
-              QStringList{QStringLiteral("--call"), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"),
-                          QStringLiteral("--tokens"), QStringLiteral("16"), QStringLiteral("--stage"),
-                          QStringLiteral("attn_weights"), QStringLiteral("--screenshot"), file} +
-                  extra);
-    if (!gui.waitForFinished(60000) || gui.exitCode() != 0)
+    const testing::GuiRun run = testing::runGui(
+        QStringList{QStringLiteral("--call"), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"),
+                    QStringLiteral("--tokens"), QStringLiteral("16"), QStringLiteral("--stage"),
+                    QStringLiteral("attn_weights"), QStringLiteral("--screenshot"), file} +
+            extra,
+        {}, 60000);
+    if (run.code != 0) {
+        qWarning("%s", qPrintable(run.err)); // what the program said, as when its output went to the test's
         return {};
+    }
     return QImage(file);
 }
 

@@ -4,6 +4,7 @@
 // window, given the call as gui_main gives it, shows it in the call line, the caret message under
 // it when it does not parse, and the diagnostics with their fixes when it does.
 #include "call/call_parser.h"
+#include "common/gui_runner.h"
 #include "model/session.h"
 #include "shell/main_window.h"
 #include "widgets/call_line.h"
@@ -12,7 +13,6 @@
 #include <QDir>
 #include <QImage>
 #include <QLabel>
-#include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -21,27 +21,6 @@ using namespace attnlab;
 using namespace attnlab::ui;
 
 namespace {
-
-struct Run {
-    int exitCode = -1;
-    QString stderrText;
-};
-
-Run runGui(const QStringList& arguments)
-{
-    QProcess gui;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    gui.setProcessEnvironment(env);
-    gui.start(QStringLiteral(ATTNLAB_GUI_PATH), arguments);
-    if (!gui.waitForFinished(120000)) {
-        gui.kill();
-        gui.waitForFinished();
-        return {};
-    }
-    return {gui.exitStatus() == QProcess::NormalExit ? gui.exitCode() : -1,
-            QString::fromUtf8(gui.readAllStandardError())};
-}
 
 void addCallRows()
 {
@@ -130,9 +109,9 @@ private Q_SLOTS:
         QFETCH(QString, call);
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("shot.png"));
-        const Run run = runGui({QStringLiteral("--call"), call, QStringLiteral("--tokens"), QStringLiteral("8"),
-                                QStringLiteral("--screenshot"), png});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.stderrText));
+        const testing::GuiRun run = testing::runGui({QStringLiteral("--call"), call, QStringLiteral("--tokens"),
+                                                     QStringLiteral("8"), QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
         const QImage picture(png);
         QVERIFY(!picture.isNull());
         QVERIFY(picture.width() >= 640 && picture.height() >= 480);
@@ -158,15 +137,16 @@ private Q_SLOTS:
         QFETCH(QStringList, arguments);
         QFETCH(QString, says);
         QTemporaryDir dir;
-        const Run run = runGui(arguments + QStringList{"--screenshot", dir.filePath(QStringLiteral("never.png"))});
-        QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.stderrText.contains(says), qPrintable(run.stderrText));
+        const testing::GuiRun run =
+            testing::runGui(arguments + QStringList{"--screenshot", dir.filePath(QStringLiteral("never.png"))});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains(says), qPrintable(run.err));
         // One sentence (the platform may add warnings of its own on other lines).
         QStringList said;
-        for (const QString& line : run.stderrText.split(QLatin1Char('\n')))
+        for (const QString& line : run.err.split(QLatin1Char('\n')))
             if (line.startsWith(QLatin1String("attention-lab:")) || line.startsWith(QLatin1String("Unknown option")))
                 said << line;
-        QVERIFY2(said.size() == 1 && said.front().endsWith(QLatin1Char('.')), qPrintable(run.stderrText));
+        QVERIFY2(said.size() == 1 && said.front().endsWith(QLatin1Char('.')), qPrintable(run.err));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("never.png"))));
     }
 };

@@ -1,8 +1,10 @@
-// The screens classrooms have (issue 16): a 1280×720 projector, a 1366×768 laptop and a 1920×1080
+// The screens classrooms have: a 1280×720 projector, a 1366×768 laptop and a 1920×1080
 // monitor, given to the offscreen platform as three screens side by side (its configfile). On each,
 // with and without presentation mode and the lessons dock, on every page: the window stays within the
 // screen (presentation fills it exactly), and what the page shows (the shape diagram and its badges,
-// the diagnostics' fixes, buttons and labels) is inside the window, or reachable by scrolling.
+// the diagnostics' fixes, buttons and labels) is inside the window, or reachable by scrolling. The
+// arithmetic of the window's geometry is test_ui_screens_geometry's; the checks are common/layout_checks.h.
+#include "common/layout_checks.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
 #include "model/session.h"
@@ -10,7 +12,6 @@
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
-#include "shell/screen_fit.h"
 #include "widgets/elided_label.h"
 
 #include <QAbstractButton>
@@ -35,7 +36,13 @@
 
 using namespace attnlab;
 using namespace attnlab::ui;
+using testing::clippedReason;
+using testing::cutTextReason;
+using testing::describe;
 using testing::idle;
+using testing::inViewOf;
+using testing::overlapReason;
+using testing::shownWidgets;
 
 namespace {
 
@@ -54,91 +61,6 @@ QScreen* screenOfSize(QSize size)
     return nullptr;
 }
 
-QString describe(const QWidget* w)
-{
-    QString name = w->objectName().isEmpty() ? QString::fromLatin1(w->metaObject()->className()) : w->objectName();
-    if (const auto* label = qobject_cast<const QLabel*>(w))
-        name += QStringLiteral(" '%1'").arg(label->text().left(40));
-    if (const auto* button = qobject_cast<const QAbstractButton*>(w))
-        name += QStringLiteral(" '%1'").arg(button->text().left(40));
-    return name;
-}
-
-// Empty when `w` can be seen whole: scrolled into view in each scroll area around it, its rectangle
-// lies inside every ancestor up to the window (a child outside its parent is cut off). A widget
-// larger than a scroll area's viewport counts when it is as wide as the viewport allows and its
-// top-left corner shows, since the rest is then reachable by scrolling.
-QString clippedReason(QWidget* w, QWidget* window)
-{
-    for (QWidget* p = w->parentWidget(); p && p != window; p = p->parentWidget())
-        if (auto* area = qobject_cast<QScrollArea*>(p)) {
-            area->ensureWidgetVisible(w, 0, 0);
-            if (area->widget() && area->widget()->isAncestorOf(w)) { // larger than the viewport: its start
-                const QPoint at = w->mapTo(area->widget(), QPoint(0, 0));
-                area->ensureVisible(at.x(), at.y(), 0, 0);
-            }
-        }
-    QRect r(QPoint(0, 0), w->size()); // what is left of w to see, in the coordinates of `child`'s parent
-    for (QWidget *child = w, *p = w->parentWidget(); p; child = p, p = p->parentWidget()) {
-        r.translate(child->pos());
-        auto* scrolling = p->parentWidget() ? qobject_cast<QAbstractScrollArea*>(p->parentWidget()) : nullptr;
-        if (scrolling && !qobject_cast<QScrollArea*>(scrolling) && scrolling->viewport() == p)
-            return {}; // a cell widget of an item view: the view scrolls to it
-        const bool viewport = scrolling && scrolling->viewport() == p;
-        const bool inside = viewport
-                                ? p->rect().contains(r.topLeft()) &&
-                                      (p->rect().contains(r) || r.width() >= p->width() || r.height() >= p->height())
-                                : p->rect().contains(r);
-        if (!inside)
-            return QStringLiteral("%1 at (%2,%3) %4x%5 lies outside %6 (%7x%8)")
-                .arg(describe(w))
-                .arg(r.x())
-                .arg(r.y())
-                .arg(r.width())
-                .arg(r.height())
-                .arg(describe(p))
-                .arg(p->width())
-                .arg(p->height());
-        if (viewport)
-            r = r.intersected(p->rect()); // the rest is reached by scrolling
-        if (p == window)
-            break;
-    }
-    return {};
-}
-
-// Empty when the text of `w` (a label that does not wrap, or a button) fits the width it was given:
-// a fixed-width column whose bold title is wider than the column cuts the title off although the
-// label itself lies inside the window.
-QString cutTextReason(QWidget* w)
-{
-    const auto* label = qobject_cast<QLabel*>(w);
-    const auto* button = qobject_cast<QAbstractButton*>(w);
-    if ((label && label->wordWrap()) || !(label || (button && !button->text().isEmpty()))) // arrows: no text
-        return {};
-    const int wanted = w->minimumSizeHint().width();
-    if (wanted <= w->width())
-        return {};
-    return QStringLiteral("%1 needs %2 px for its text and has %3").arg(describe(w)).arg(wanted).arg(w->width());
-}
-
-// Empty when no two visible controls or labels under one parent lie over each other: a box layout
-// squeezed below its items' heights-for-width (wrapped selectors, a wrapped summary) stacks them.
-QString overlapReason(QWidget* page)
-{
-    QList<QWidget*> shown;
-    for (QWidget* w : page->findChildren<QWidget*>())
-        if (w->isVisible() && !w->size().isEmpty() && !qobject_cast<QTabBar*>(w->parentWidget()) && // Qt's arrows
-            (qobject_cast<QLabel*>(w) || qobject_cast<QAbstractButton*>(w) || qobject_cast<QAbstractSpinBox*>(w)))
-            shown << w;
-    for (int i = 0; i < shown.size(); ++i)
-        for (int j = i + 1; j < shown.size(); ++j)
-            if (shown[i]->parentWidget() == shown[j]->parentWidget() &&
-                shown[i]->geometry().intersects(shown[j]->geometry()))
-                return QStringLiteral("%1 and %2 overlap").arg(describe(shown[i]), describe(shown[j]));
-    return {};
-}
-
 // The first diagnostic card and the fix buttons: what an invalid call opens on.
 QList<QWidget*> firstCardAndFixes(QWidget& window)
 {
@@ -146,35 +68,6 @@ QList<QWidget*> firstCardAndFixes(QWidget& window)
     for (QWidget* w : window.findChildren<QWidget*>()) {
         const QString name = w->objectName();
         if ((name.startsWith(QLatin1String("diagnostic-")) && out.isEmpty()) || name.startsWith(QLatin1String("fix-")))
-            out << w;
-    }
-    return out;
-}
-
-// True when every widget of `widgets` is inside the scroll area's viewport as it is scrolled now
-// (a card taller than the viewport counts when its top shows).
-bool inViewOf(QScrollArea* area, const QList<QWidget*>& widgets)
-{
-    const QRect view = area->viewport()->rect();
-    for (QWidget* w : widgets) {
-        const QRect r(w->mapTo(area->viewport(), QPoint(0, 0)), w->size());
-        const bool tall = r.height() > view.height();
-        if (tall ? !view.contains(r.topLeft()) : !view.contains(r))
-            return false;
-    }
-    return !widgets.isEmpty();
-}
-
-// Every visible label with text and every visible button of `page`, and the shape diagram.
-QList<QWidget*> shownWidgets(QWidget* page)
-{
-    QList<QWidget*> out;
-    for (QWidget* w : page->findChildren<QWidget*>()) {
-        if (!w->isVisible() || w->width() <= 0)
-            continue;
-        const auto* label = qobject_cast<QLabel*>(w);
-        if ((label && !label->text().isEmpty()) || qobject_cast<QAbstractButton*>(w) ||
-            w->objectName() == QLatin1String("shape-diagram"))
             out << w;
     }
     return out;
@@ -215,79 +108,19 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("no %1 screen: was the configfile read?").arg(sizeName(s))));
     }
 
-    void fittedGeometry_data()
-    {
-        QTest::addColumn<QSize>("preferred");
-        QTest::addColumn<QRect>("available");
-        QTest::addColumn<QMargins>("frame");
-        QTest::addColumn<QRect>("expected");
-        const QSize designed = kDesignedWindowSize;
-        QTest::newRow("1280x720 projector")
-            << designed << QRect(0, 0, 1280, 720) << QMargins() << QRect(0, 0, 1280, 720);
-        QTest::newRow("1366x768 laptop, 32 px panel at the top")
-            << designed << QRect(0, 32, 1366, 736) << QMargins() << QRect(0, 32, 1366, 736);
-        QTest::newRow("1920x1080 monitor: designed size, centred")
-            << designed << QRect(0, 0, 1920, 1080) << QMargins() << QRect(160, 40, 1600, 1000);
-        QTest::newRow("second monitor right of the first")
-            << designed << QRect(1920, 0, 1920, 1080) << QMargins() << QRect(2080, 40, 1600, 1000);
-        QTest::newRow("title bar and borders taken off the room")
-            << designed << QRect(0, 0, 1366, 768) << QMargins(4, 30, 4, 4) << QRect(4, 30, 1358, 734);
-        QTest::newRow("only the height too small")
-            << designed << QRect(0, 0, 1680, 900) << QMargins() << QRect(40, 0, 1600, 900);
-        QTest::newRow("a small dialog-sized preference stays small")
-            << QSize(400, 300) << QRect(0, 0, 1280, 720) << QMargins() << QRect(440, 210, 400, 300);
-    }
-
-    void fittedGeometry()
-    {
-        QFETCH(QSize, preferred);
-        QFETCH(QRect, available);
-        QFETCH(QMargins, frame);
-        QFETCH(QRect, expected);
-        const QRect got = fittedWindowGeometry(preferred, available, frame);
-        QCOMPARE(got, expected);
-        QVERIFY(available.contains(got.marginsAdded(frame)));
-    }
-
-    void keptWithin_data()
-    {
-        QTest::addColumn<QRect>("remembered");
-        QTest::addColumn<QRect>("available");
-        QTest::addColumn<QRect>("expected");
-        QTest::newRow("already inside: untouched")
-            << QRect(100, 50, 800, 600) << QRect(0, 0, 1280, 720) << QRect(100, 50, 800, 600);
-        QTest::newRow("from a 1920 monitor onto a 1280 projector")
-            << QRect(160, 40, 1600, 1000) << QRect(0, 0, 1280, 720) << QRect(0, 0, 1280, 720);
-        QTest::newRow("hanging off the right edge: moved back")
-            << QRect(1000, 100, 800, 500) << QRect(0, 0, 1366, 768) << QRect(566, 100, 800, 500);
-        QTest::newRow("above a top panel: moved down")
-            << QRect(10, 0, 800, 500) << QRect(0, 32, 1366, 736) << QRect(10, 32, 800, 500);
-        QTest::newRow("grown by a dock past the screen")
-            << QRect(0, 0, 1836, 1000) << QRect(0, 0, 1600, 1000) << QRect(0, 0, 1600, 1000);
-    }
-
-    void keptWithin()
-    {
-        QFETCH(QRect, remembered);
-        QFETCH(QRect, available);
-        QFETCH(QRect, expected);
-        QCOMPARE(attnlab::ui::keptWithin(remembered, available), expected);
-    }
-
     void windowFitsAndPagesShowEverything_data()
     {
         QTest::addColumn<QSize>("screenSize");
-        QTest::addColumn<int>("page");
+        QTest::addColumn<int>("page"); // a ViewMode
         QTest::addColumn<bool>("presenting");
         QTest::addColumn<bool>("dock");
-        const char* pages[] = {"stepper", "heatmaps", "debug", "designs", "tradeoffs"};
         for (QSize s : kScreens)
-            for (int page = 0; page < 5; ++page)
+            for (const PageInfo& page : pageRegistry())
                 for (bool presenting : {false, true})
                     for (bool dock : {false, true})
-                        QTest::addRow("%s %s%s%s", qPrintable(sizeName(s)), pages[page],
-                                      presenting ? " presenting" : "", dock ? " lessons dock" : "")
-                            << s << page << presenting << dock;
+                        QTest::addRow("%s %s%s%s", qPrintable(sizeName(s)), page.id, presenting ? " presenting" : "",
+                                      dock ? " lessons dock" : "")
+                            << s << static_cast<int>(page.view) << presenting << dock;
     }
 
     void windowFitsAndPagesShowEverything()
@@ -307,7 +140,7 @@ private Q_SLOTS:
             s.shell->lessonsPanel()->setLesson(lessonIds().first());
             s.shell->lessonsDock()->show();
         }
-        QTRY_VERIFY_WITH_TIMEOUT(idle(s.session), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s.session) && !s.window.pagesBusy(), 30000);
         QCoreApplication::processEvents(); // the queued keep-on-screen after the dock opened
         QCOMPARE(s.window.screen(), screen);
         if (qEnvironmentVariableIsSet("ATTNLAB_SCREENS_DEBUG"))
@@ -332,7 +165,7 @@ private Q_SLOTS:
         }
         const QString overlap = overlapReason(shown);
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
-        if (page == 0)
+        if (static_cast<ViewMode>(page) == ViewMode::Stepper)
             checkShapeDiagramFits(s.window);
     }
 

@@ -3,6 +3,7 @@
 // current state changes -- through the session_file API, through File > Open, and through
 // `attention-lab --open BAD --save-session out.json`, which exits 1 with the sentence on stderr and
 // writes no file. The corpus's one good file opens everywhere (the control row).
+#include "common/gui_runner.h"
 #include "shell/file_actions.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
@@ -12,7 +13,6 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -105,17 +105,11 @@ private Q_SLOTS:
         // The app: exit 1, the sentence on stderr, no file written (the good file: exit 0 and a file).
         const QString out = dir_.filePath(QStringLiteral("out.attnlab.json"));
         QFile::remove(out);
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("XDG_CONFIG_HOME", dir_.filePath("config")); // never the user's settings
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(ATTNLAB_GUI_PATH),
-                {QStringLiteral("--open"), path, QStringLiteral("--save-session"), out});
-        QVERIFY(p.waitForFinished(60000));
-        const QString err = QString::fromUtf8(p.readAllStandardError());
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(p.exitCode(), good ? 0 : 1);
+        const testing::GuiRun run =
+            testing::runGui({QStringLiteral("--open"), path, QStringLiteral("--save-session"), out},
+                            dir_.filePath("config"), 60000); // never the user's settings
+        const QString err = run.err;
+        QCOMPARE(run.code, good ? 0 : 1);
         QCOMPARE(QFile::exists(out), good);
         if (!good)
             QVERIFY2(err.contains(QStringLiteral("attention-lab: ") + error), qPrintable(err));
@@ -142,16 +136,10 @@ private Q_SLOTS:
         QVERIFY(loadSessionFile(path, nullptr)); // the file itself is fine
 
         const QString out = dir_.filePath(QStringLiteral("engine-out.attnlab.json"));
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("XDG_CONFIG_HOME", dir_.filePath("config"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(ATTNLAB_GUI_PATH),
-                {QStringLiteral("--open"), path, QStringLiteral("--save-session"), out});
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitCode(), 1);
-        const QString err = QString::fromUtf8(p.readAllStandardError());
+        const testing::GuiRun run = testing::runGui(
+            {QStringLiteral("--open"), path, QStringLiteral("--save-session"), out}, dir_.filePath("config"), 60000);
+        QCOMPARE(run.code, 1);
+        const QString err = run.err;
         QVERIFY2(err.contains(QStringLiteral("has no tensor 'W_key.weight'")), qPrintable(err));
         QVERIFY(!QFile::exists(out));
     }

@@ -2,6 +2,7 @@
 // back settings, stage, head and view; a bad, truncated or newer file is refused with one sentence
 // and the current state kept; the last state comes back on start; and the app's own
 // `--open a.json --save-session b.json` round trip gives identical files.
+#include "common/gui_runner.h"
 #include "common/session_fixtures.h"
 #include "shell/app_shell.h"
 #include "shell/file_actions.h"
@@ -15,7 +16,6 @@
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -279,17 +279,11 @@ private Q_SLOTS:
     {
         const QString a = dir_.filePath("cli-a.attnlab.json"), b = dir_.filePath("cli-b.attnlab.json");
         auto run = [&](const QStringList& args, QByteArray* err = nullptr) {
-            QProcess p;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert("QT_QPA_PLATFORM", "offscreen");
-            env.insert("XDG_CONFIG_HOME", dir_.filePath("config")); // never the user's settings
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(ATTNLAB_GUI_PATH), args);
-            if (!p.waitForFinished(60000))
-                return -1;
+            const testing::GuiRun r =
+                testing::runGui(args, dir_.filePath("config"), 60000); // never the user's settings
             if (err)
-                *err = p.readAllStandardError();
-            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+                *err = r.err.toUtf8();
+            return r.code;
         };
         QCOMPARE(run({"--preset", "book", "--stage", "attn_weights", "--head", "1", "--save-session", a}), 0);
         const QJsonObject view = QJsonDocument::fromJson(readAll(a)).object().value("view").toObject();

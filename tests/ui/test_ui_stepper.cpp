@@ -62,21 +62,16 @@ private Q_SLOTS:
         QTest::addColumn<int>("view");
         QTest::addColumn<int>("key");
         QTest::addColumn<int>("step"); // expected change of the stage index
-        const std::pair<const char*, ViewMode> views[] = {{"stepper", ViewMode::Stepper},
-                                                          {"heatmaps", ViewMode::Heatmaps},
-                                                          {"debug", ViewMode::Debug},
-                                                          {"designs", ViewMode::Designs},
-                                                          {"tradeoffs", ViewMode::Tradeoffs}};
         const std::pair<const char*, int> keys[] = {{"Right", Qt::Key_Right},
                                                     {"Left", Qt::Key_Left},
                                                     {"PageDown", Qt::Key_PageDown},
                                                     {"PageUp", Qt::Key_PageUp}};
-        for (const auto& [viewName, view] : views)
+        for (const PageInfo& page : pageRegistry()) // every tab; only these two show the stages
             for (const auto& [keyName, key] : keys) {
-                const bool steps = view == ViewMode::Stepper || view == ViewMode::Heatmaps;
+                const bool steps = page.view == ViewMode::Stepper || page.view == ViewMode::Heatmaps;
                 const int forward = key == Qt::Key_Right || key == Qt::Key_PageDown ? 1 : -1;
-                QTest::newRow(qPrintable(QStringLiteral("%1, %2").arg(viewName, keyName)))
-                    << int(view) << key << (steps ? forward : 0);
+                QTest::newRow(qPrintable(QStringLiteral("%1, %2").arg(QLatin1String(page.id), keyName)))
+                    << int(page.view) << key << (steps ? forward : 0);
             }
     }
 

@@ -14,6 +14,7 @@
 #include "lessons/contract.h"
 #include "model/page_choices.h"
 #include "model/lesson_state.h"
+#include "model/view_mode.h"
 #include "render/heatmap_source.h"
 #include "text/tokenizer.h"
 
@@ -49,8 +50,6 @@ enum class ChangeFlag {
     Guide = 0x200,   // the guided lesson, its step or its progress (page_choices.h)
 };
 Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
-
-enum class ViewMode { Stepper, Heatmaps, Debug, Designs, Tradeoffs };
 
 class Session : public QObject {
     Q_OBJECT

@@ -2,6 +2,7 @@
 
 #include "call/call_parser.h"
 #include "model/json_fields.h"
+#include "pages/page_registry.h"
 
 #include <QJsonDocument>
 
@@ -16,7 +17,6 @@ constexpr double kLargestExactInteger = 9007199254740992.0; // 2^53: JSON number
 constexpr double kLargestIndex = 1 << 20;                   // head and batch element: far beyond any trace, within int
 constexpr double kLargestLayer = 10000;                     // as the CLI's --layer
 
-const char* const kViewNames[] = {"stepper", "heatmaps", "debug", "designs", "tradeoffs"};
 const char* const kHeatmapNames[] = {"scores", "masked_scores", "weights", "dropout"};
 const char* const kScaleNames[] = {"auto", "linear", "largest", "log"}; // HeatmapScaleMode's order
 
@@ -65,15 +65,12 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
 
 QString viewModeName(ViewMode view)
 {
-    return QLatin1String(kViewNames[static_cast<int>(view)]);
+    return QLatin1String(pageInfo(view).id);
 }
 
 std::optional<ViewMode> viewModeFromName(const QString& name)
 {
-    for (int i = 0; i < 5; ++i)
-        if (name == QLatin1String(kViewNames[i]))
-            return static_cast<ViewMode>(i);
-    return std::nullopt;
+    return viewNamed(name);
 }
 
 QJsonObject sessionToJson(const SessionState& s)

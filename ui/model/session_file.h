@@ -54,7 +54,7 @@ std::optional<SessionState> parseSession(const QByteArray& bytes, QString* error
 bool saveSessionFile(const QString& path, const SessionState& state, QString* error);
 std::optional<SessionState> loadSessionFile(const QString& path, QString* error);
 
-QString viewModeName(ViewMode view); // "stepper", "heatmaps", "debug", "designs", "tradeoffs"
+QString viewModeName(ViewMode view); // the tab's id in the page registry: "stepper", "heatmaps", ...
 std::optional<ViewMode> viewModeFromName(const QString& name);
 
 } // namespace attnlab::ui

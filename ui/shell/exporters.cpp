@@ -1,16 +1,11 @@
 #include "shell/exporters.h"
 
-#include "pages/debug/debug_view.h"
-#include "pages/designs/designs_view.h"
-#include "pages/heatmaps/heatmaps_view.h"
 #include "shell/main_window.h"
 #include "forward/module_source.h"
 #include "call/python_repr.h"
 #include "model/session.h"
-#include "pages/stepper/stepper_view.h"
 #include "render/render_style.h"
 #include "forward/trace.h"
-#include "pages/tradeoffs/tradeoffs_view.h"
 
 #include <QPainter>
 #include <QSaveFile>
@@ -47,14 +42,7 @@ QString shapeText(const Shape& shape)
 
 QWidget* viewWidget(const MainWindow& window, ViewMode view)
 {
-    switch (view) {
-    case ViewMode::Stepper: return window.stepperView();
-    case ViewMode::Heatmaps: return window.heatmapsView();
-    case ViewMode::Debug: return window.debugView();
-    case ViewMode::Designs: return window.designsView();
-    case ViewMode::Tradeoffs: return window.tradeoffsView();
-    }
-    return window.stepperView();
+    return window.page(view);
 }
 
 namespace {

@@ -28,7 +28,7 @@ namespace attnlab::ui {
 namespace {
 
 // The tab pages are full of word-wrapped labels. A QTabWidget answers heightForWidth by asking every
-// page, hidden ones included, so each label edit anywhere re-laid-out the text of all five tabs
+// page, hidden ones included, so each label edit anywhere re-laid-out the text of every tab
 // (about 30 ms per edit, more than the forward pass). The tabs fill the window's height anyway.
 class ViewTabs : public QTabWidget {
 public:
@@ -44,11 +44,6 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     callLine_ = new CallLine(session_);
     config_ = new ConfigPanel(session_);
     diagnostics_ = new DiagnosticsPanel(session_);
-    stepper_ = new StepperView(session_);
-    heatmaps_ = new HeatmapsView(session_);
-    debug_ = new DebugView(session_);
-    designs_ = new DesignsView(session_);
-    tradeoffs_ = new TradeoffsView(session_);
 
     // Left column: settings, and right under them what is wrong with them.
     auto* left = new QWidget;
@@ -66,36 +61,23 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     scroll->setObjectName(QStringLiteral("settings-column"));
 
     tabs_ = new ViewTabs;
-    const std::pair<QWidget*, ViewMode> pages[] = {{stepper_, ViewMode::Stepper},
-                                                   {heatmaps_, ViewMode::Heatmaps},
-                                                   {debug_, ViewMode::Debug},
-                                                   {designs_, ViewMode::Designs},
-                                                   {tradeoffs_, ViewMode::Tradeoffs}};
-    const QString titles[] = {tr("① Step through the forward pass"), tr("② Attention heatmaps, per head"),
-                              tr("③ Debugging"), tr("④ Wrapper vs integrated"), tr("⑤ Heads: the trade-offs")};
-    for (int i = 0; i < 5; ++i) {
+    for (const PageInfo& info : pageRegistry()) {
+        QWidget* page = info.create(session_);
+        pages_.push_back(page);
         // On a 1280×720 projector with presentation type a page can be larger than its room: it
         // scrolls instead of pushing the window past the screen or cutting off what it shows.
         auto* area = new QScrollArea;
         area->setObjectName(QStringLiteral("page-scroll"));
-        area->setWidget(pages[i].first);
+        area->setWidget(page);
         area->setWidgetResizable(true);
         area->setFrameShape(QFrame::NoFrame);
-        area->setProperty("viewMode", static_cast<int>(pages[i].second));
-        pages[i].first->setProperty("viewMode", static_cast<int>(pages[i].second));
-        tabs_->addTab(area, titles[i]);
+        // A tab's tooltip is its accessible description; Ctrl+PageDown/PageUp switch tabs from anywhere.
+        const int tab = tabs_->addTab(area, info.title());
+        tabs_->setTabToolTip(tab, info.tooltip());
     }
-    // A tab's tooltip is its accessible description; Ctrl+PageDown/PageUp switch tabs from anywhere.
-    tabs_->setTabToolTip(0, tr("Stage by stage: the shape, the book's line of code and the values (Ctrl+PageDown: "
-                               "next view)."));
-    tabs_->setTabToolTip(1, tr("Every head's attention matrix; the selected head large, readable cell by cell."));
-    tabs_->setTabToolTip(2, tr("The argument contract, injected bugs, weight transfer, and your own code."));
-    tabs_->setTabToolTip(3, tr("The same attention as a wrapper of heads and as one integrated module."));
-    tabs_->setTabToolTip(4, tr("What more or fewer heads cost, counted and measured."));
-    tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
-    connect(tabs_, &QTabWidget::currentChanged, session_, [this](int i) {
-        session_->setView(static_cast<ViewMode>(tabs_->widget(i)->property("viewMode").toInt()));
-    });
+    tabs_->setCurrentIndex(static_cast<int>(session_->view())); // a tab's index is its ViewMode
+    connect(tabs_, &QTabWidget::currentChanged, session_,
+            [this](int i) { session_->setView(pageRegistry()[static_cast<std::size_t>(i)].view); });
 
     auto* callRow = new QHBoxLayout;
     auto* callLabel = new QLabel(tr("<b>Call</b>"));
@@ -126,7 +108,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     new KeyboardFocus(this, tabs_);
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::View)
-            tabs_->setCurrentIndex(tabOf(static_cast<int>(session_->view())));
+            tabs_->setCurrentIndex(static_cast<int>(session_->view()));
         if (flags & ChangeFlag::View)
             enableStageKeys();
         if (flags & ChangeFlag::Settings)
@@ -134,12 +116,37 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     });
 }
 
-int MainWindow::tabOf(int viewMode) const
+StepperView* MainWindow::stepperView() const
 {
-    for (int i = 0; i < tabs_->count(); ++i)
-        if (tabs_->widget(i)->property("viewMode").toInt() == viewMode)
-            return i;
-    return 0;
+    return page<StepperView>(ViewMode::Stepper);
+}
+
+HeatmapsView* MainWindow::heatmapsView() const
+{
+    return page<HeatmapsView>(ViewMode::Heatmaps);
+}
+
+DebugView* MainWindow::debugView() const
+{
+    return page<DebugView>(ViewMode::Debug);
+}
+
+DesignsView* MainWindow::designsView() const
+{
+    return page<DesignsView>(ViewMode::Designs);
+}
+
+TradeoffsView* MainWindow::tradeoffsView() const
+{
+    return page<TradeoffsView>(ViewMode::Tradeoffs);
+}
+
+bool MainWindow::pagesBusy() const
+{
+    for (const PageInfo& info : pageRegistry())
+        if (info.busy && info.busy(*session_))
+            return true;
+    return false;
 }
 
 void MainWindow::bindKeys()
@@ -160,7 +167,7 @@ void MainWindow::bindKeys()
 void MainWindow::enableStageKeys()
 {
     // A disabled shortcut lets its key through: the Debugging tab's lists and tables keep their arrows.
-    const bool stepping = session_->view() == ViewMode::Stepper || session_->view() == ViewMode::Heatmaps;
+    const bool stepping = pageInfo(session_->view()).stepsStages;
     for (QShortcut* key : stageKeys_)
         key->setEnabled(stepping);
 }

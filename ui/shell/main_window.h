@@ -1,7 +1,11 @@
 #pragma once
-// The app's one window: settings and diagnostics on the left, the call line on top, and the two
-// ways of looking at the trace (stage stepper, per-head heatmaps) as tabs.
+// The app's one window: settings and diagnostics on the left, the call line on top, and the pages of the
+// registry (pages/page_registry.h) as tabs.
+#include "pages/page_registry.h"
+
 #include <QMainWindow>
+
+#include <vector>
 
 class QLabel;
 class QShortcut;
@@ -27,11 +31,14 @@ public:
     CallLine* callLine() const { return callLine_; }
     ConfigPanel* configPanel() const { return config_; }
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
-    StepperView* stepperView() const { return stepper_; }
-    HeatmapsView* heatmapsView() const { return heatmaps_; }
-    DebugView* debugView() const { return debug_; }
-    DesignsView* designsView() const { return designs_; }
-    TradeoffsView* tradeoffsView() const { return tradeoffs_; }
+    QWidget* page(ViewMode view) const { return pages_[static_cast<std::size_t>(view)]; }
+    template <class Page> Page* page(ViewMode view) const { return qobject_cast<Page*>(page(view)); }
+    bool pagesBusy() const; // the Session's work some page shows (the registry's busy hooks) is still running
+    StepperView* stepperView() const;
+    HeatmapsView* heatmapsView() const;
+    DebugView* debugView() const;
+    DesignsView* designsView() const;
+    TradeoffsView* tradeoffsView() const;
     QLabel* weightsLabel() const { return weights_; }
     ComputeStatus* computeStatus() const { return computeStatus_; }
 
@@ -40,19 +47,14 @@ protected:
 
 private:
     void bindKeys();
-    void enableStageKeys(); // only over the stepper and the heatmaps
+    void enableStageKeys(); // only over the pages the registry says step stages
     void refreshWeightsLabel();
-    int tabOf(int viewMode) const; // each tab's page carries its ViewMode as property "viewMode"
 
     Session* session_;
     CallLine* callLine_;
     ConfigPanel* config_;
     DiagnosticsPanel* diagnostics_;
-    StepperView* stepper_;
-    HeatmapsView* heatmaps_;
-    DebugView* debug_;
-    DesignsView* designs_;
-    TradeoffsView* tradeoffs_;
+    std::vector<QWidget*> pages_; // by ViewMode, which is also the tab's index
     QTabWidget* tabs_;
     ComputeStatus* computeStatus_;
     QLabel* weights_; // which weights are in use: seeded or a loaded file
