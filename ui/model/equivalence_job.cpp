@@ -13,7 +13,7 @@ void EquivalenceJob::request(ExperimentSpec spec)
     spec.training = false; // dropout off: both designs must see the same weights, unperturbed
     spec.num_tokens = std::min(spec.num_tokens, kMaxTokens);
     spec.batch = std::min(spec.batch, kMaxBatch);
-    if (spec.input == InputSource::Book && (spec.num_tokens != 6 || spec.config.d_in != 3))
+    if (spec.input == InputSource::Book && !book_input_fits(spec.config, spec.num_tokens))
         spec.input = InputSource::Random;
     worker_->request([this, spec](const std::atomic<bool>* cancel) -> LatestWorker::Delivery {
         std::shared_ptr<const Equivalence> result;
