@@ -17,9 +17,9 @@ namespace attnlab::ui {
 
 struct DivergenceCard {
     StageComparison row;
-    std::vector<std::string> axes; // the book's axis names at this stage; empty for "config"
-    bool first = false;            // this row is the first divergence
-    QString stoppedAt;             // for "not-reached": the stage where the buggy run stopped
+    std::vector<Axis> axes; // the book's axes at this stage; empty for "config"
+    bool first = false;     // this row is the first divergence
+    QString stoppedAt;      // for "not-reached": the stage where the buggy run stopped
 };
 
 class DivergencePainter {
@@ -28,15 +28,15 @@ public:
     void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
 
     // Shared with the stage lists: the verdict's ink and its tinted fill in `style`.
-    static QColor statusColor(const std::string& status, const RenderStyle& style);
-    static QColor statusFill(const std::string& status, const RenderStyle& style);
-    static QString statusText(const std::string& status);
+    static QColor statusColor(DivergenceStatus status, const RenderStyle& style);
+    static QColor statusFill(DivergenceStatus status, const RenderStyle& style);
+    static QString statusText(DivergenceStatus status);
 
 private:
     double paintHeader(QPainter& p, const QRectF& rect) const;
     // One row of axis blocks; `compare` marks sizes that differ from it. Returns the row's bottom.
     double paintShapeRow(QPainter& p, double top, const QRectF& rect, const QString& label, const Shape& shape,
-                         const std::vector<std::string>& names, const Shape* compare) const;
+                         const std::vector<Axis>& names, const Shape* compare) const;
     double paintMessage(QPainter& p, double top, const QRectF& rect, const QString& title, const QString& text,
                         bool mono, const QColor& ink, const QColor& fill) const;
 

@@ -17,14 +17,14 @@ namespace attnlab::ui {
 namespace {
 
 // Each axis keeps one hue in every stage, tinted into the theme's background.
-QColor axisFill(const RenderStyle& style, const std::string& axis)
+QColor axisFill(const RenderStyle& style, Axis axis)
 {
     const double amount = style.highContrast ? 0.0 : (style.dark ? 0.32 : 0.2);
-    if (axis == "b")
+    if (axis == Axis::b)
         return style.tint(QColor(0x5b, 0x7f, 0xb8), amount);
-    if (axis == "num_tokens")
+    if (axis == Axis::num_tokens)
         return style.tint(QColor(0x4c, 0xaf, 0x50), amount);
-    if (axis == "d_in")
+    if (axis == Axis::d_in)
         return style.tint(QColor(0xf0, 0x8a, 0x24), amount);
     return style.tint(QColor(0x2f, 0x8f, 0xe8), amount);
 }
@@ -42,12 +42,9 @@ QString shapeText(const Shape& s)
     return QString::fromStdString(shape_to_string(s));
 }
 
-QString axesText(const std::vector<std::string>& axes)
+QString axisText(Axis axis)
 {
-    QStringList parts;
-    for (const auto& a : axes)
-        parts << QString::fromStdString(a);
-    return "(" + parts.join(", ") + ")";
+    return QString::fromStdString(std::string(axis_name(axis)));
 }
 
 void drawArrow(QPainter& p, QPointF from, QPointF to, const QColor& color, double width)
@@ -70,7 +67,7 @@ void drawArrow(QPainter& p, QPointF from, QPointF to, const QColor& color, doubl
 
 ShapeDiagramPainter::ShapeDiagramPainter(const Trace& trace, int stageIndex, int selectedHead)
     : trace_(trace), stage_(trace.stages.at(static_cast<std::size_t>(stageIndex))), head_(selectedHead),
-      heads_(trace.config.has_heads() ? static_cast<int>(trace.config.num_heads) : 1)
+      heads_(head_count(trace.config))
 {
 }
 
@@ -102,26 +99,28 @@ QString ShapeDiagramPainter::opLabel() const
 
 ShapeDiagramPainter::Op ShapeDiagramPainter::op() const
 {
-    const Stage* prev = previousShapeStage();
-    if (!prev)
+    if (!previousShapeStage())
         return Op::None;
-    if (prev->axes.size() < stage_.axes.size())
-        return Op::Split;
-    if (prev->axes.size() > stage_.axes.size())
-        return Op::Merge;
-    return Op::Transpose;
+    switch (stage_.layout) {
+    case LayoutOp::SplitHeads: return Op::Split;
+    case LayoutOp::MergeHeads: return Op::Merge;
+    case LayoutOp::HeadsFirst:
+    case LayoutOp::TokensFirst: return Op::Transpose;
+    case LayoutOp::None: break;
+    }
+    return Op::None;
 }
 
-double ShapeDiagramPainter::blockWidth(const std::string& axis, std::int64_t size) const
+double ShapeDiagramPainter::blockWidth(Axis axis, std::int64_t size) const
 {
-    const double name = QFontMetricsF(pixelFont(15 * scale_)).horizontalAdvance(QString::fromStdString(axis));
+    const double name = QFontMetricsF(pixelFont(15 * scale_)).horizontalAdvance(axisText(axis));
     const double value = QFontMetricsF(pixelFont(24 * scale_, true)).horizontalAdvance(QString::number(size));
     const double bySize = (70 + 16 * std::log2(static_cast<double>(std::max<std::int64_t>(size, 1)) + 1)) * scale_;
     return std::max({name + 24 * scale_, value + 24 * scale_, bySize});
 }
 
 std::vector<ShapeDiagramPainter::Block>
-ShapeDiagramPainter::layoutRow(const std::vector<std::string>& axes, const Shape& shape, double top, double left) const
+ShapeDiagramPainter::layoutRow(const std::vector<Axis>& axes, const Shape& shape, double top, double left) const
 {
     std::vector<Block> row;
     double x = left;
@@ -187,15 +186,15 @@ bool ShapeDiagramPainter::drawHeadStripes(QPainter& p, const QRectF& r) const
 
 void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStriped) const
 {
-    const bool striped = (b.axis == "num_heads" || b.axis == "num_heads*d_out") && heads_ > 1;
-    const bool headColoured = b.axis == "head_dim" || (b.axis == "d_out" && heads_ > 1 && dOutStriped);
+    const bool striped = (b.axis == Axis::num_heads || b.axis == Axis::num_heads_x_d_out) && heads_ > 1;
+    const bool headColoured = b.axis == Axis::head_dim || (b.axis == Axis::d_out && heads_ > 1 && dOutStriped);
     QPainterPath path;
     path.addRoundedRect(b.rect, 7 * scale_, 7 * scale_);
     p.save();
     p.setClipPath(path);
     bool stripesNumbered = true;
     if (striped || headColoured) {
-        if (b.axis == "head_dim") {
+        if (b.axis == Axis::head_dim) {
             // One head's features, in its colour: its number in the corner, above the name plate.
             const int head = std::max(head_, 0);
             const QColor fill = headColor(head, heads_).lighter(125);
@@ -221,7 +220,7 @@ void ShapeDiagramPainter::drawBlock(QPainter& p, const Block& b, bool dOutStripe
     const bool selectable = head_ >= 0 && head_ < heads_;
     const QString framed = !stripesNumbered && selectable ? headLabel(head_) + QStringLiteral(" framed") : QString();
     const QFont nameFont = pixelFont(15 * scale_), sizeFont = pixelFont(24 * scale_, true);
-    const QString name = QString::fromStdString(b.axis), size = QString::number(b.size);
+    const QString name = axisText(b.axis), size = QString::number(b.size);
     const double lineName = QFontMetricsF(nameFont).height(), lineSize = QFontMetricsF(sizeFont).height();
     const double lineFramed = framed.isEmpty() ? 0 : lineName;
     const double textW =
@@ -327,10 +326,10 @@ void ShapeDiagramPainter::paintAtScale(QPainter& p, const QRectF& rect, const Re
 
     const Op kind = op();
     const Stage* prev = previousShapeStage();
-    const bool square = stage_.axes.size() >= 2 && stage_.axes.back() == "num_tokens" &&
-                        stage_.axes[stage_.axes.size() - 2] == "num_tokens";
+    const bool square = stage_.axes.size() >= 2 && stage_.axes.back() == Axis::num_tokens &&
+                        stage_.axes[stage_.axes.size() - 2] == Axis::num_tokens;
     // Lay a row out once to know its width, then centre it.
-    auto centred = [&](const std::vector<std::string>& axes, const Shape& shape, double top) {
+    auto centred = [&](const std::vector<Axis>& axes, const Shape& shape, double top) {
         auto row = layoutRow(axes, shape, top, 0);
         const double width = row.empty() ? 0 : row.back().rect.right();
         const double dx = rect.left() + std::max(0.0, (rect.width() - width) / 2);
@@ -364,13 +363,13 @@ void ShapeDiagramPainter::paintAtScale(QPainter& p, const QRectF& rect, const Re
                 for (const auto& w : wideRow)
                     if (w.axis == b.axis)
                         b.rect = QRectF(w.rect.left(), top, w.rect.width(), w.rect.height());
-                if (b.axis == "d_out") {
+                if (b.axis == Axis::d_out) {
                     const QRectF* hr = nullptr;
                     const QRectF* dr = nullptr;
                     for (const auto& w : wideRow) {
-                        if (w.axis == "num_heads")
+                        if (w.axis == Axis::num_heads)
                             hr = &w.rect;
-                        if (w.axis == "head_dim")
+                        if (w.axis == Axis::head_dim)
                             dr = &w.rect;
                     }
                     if (hr && dr)
@@ -397,10 +396,10 @@ void ShapeDiagramPainter::paintAtScale(QPainter& p, const QRectF& rect, const Re
         } else {
             const Block* d = nullptr;
             for (const auto& b : (split ? before : after))
-                if (b.axis == "d_out")
+                if (b.axis == Axis::d_out)
                     d = &b;
             for (const auto& w : (split ? after : before)) {
-                if (!d || (w.axis != "num_heads" && w.axis != "head_dim"))
+                if (!d || (w.axis != Axis::num_heads && w.axis != Axis::head_dim))
                     continue;
                 if (split)
                     drawArrow(p, QPointF(w.rect.center().x(), d->rect.bottom() + 4 * s),
@@ -452,7 +451,7 @@ void ShapeDiagramPainter::drawFooter(QPainter& p, const QRectF& area, const std:
     p.setFont(f);
     const bool matches = stage_.expected_shape == t.shape();
     style_.drawText(p, QPointF(area.left(), y + line * 0.7),
-                    QStringLiteral("expected  %1 = %2").arg(axesText(stage_.axes), shapeText(stage_.expected_shape)),
+                    QStringLiteral("expected  %1 = %2").arg(QString::fromStdString(axes_text(stage_.axes)), shapeText(stage_.expected_shape)),
                     style_.text, bg);
     y += line;
     style_.drawText(p, QPointF(area.left(), y + line * 0.7),

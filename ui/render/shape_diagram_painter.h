@@ -30,7 +30,7 @@ public:
 private:
     enum class Op { None, Split, Transpose, Merge };
     struct Block {
-        std::string axis;
+        Axis axis = Axis::b;
         std::int64_t size = 0;
         QRectF rect;
         int dim = -1;
@@ -39,8 +39,8 @@ private:
     const Stage* previousShapeStage() const; // the stage whose axes this one rearranges
     Op op() const;
     QString opLabel() const; // the arithmetic or axis move this stage performs
-    double blockWidth(const std::string& axis, std::int64_t size) const;
-    std::vector<Block> layoutRow(const std::vector<std::string>& axes, const Shape& shape, double top,
+    double blockWidth(Axis axis, std::int64_t size) const;
+    std::vector<Block> layoutRow(const std::vector<Axis>& axes, const Shape& shape, double top,
                                  double left) const;
     void drawBlock(QPainter& p, const Block& b, bool dOutStriped) const;
     bool drawHeadStripes(QPainter& p, const QRectF& r) const; // false: too narrow to number each
