@@ -52,11 +52,12 @@ void print_diagnosis(const Diagnosis& d, const BugInfo& info)
         const bool config = row.stage == "config";
         std::cout << std::left << std::setw(22) << row.stage << std::setw(20)
                   << (config ? "-" : shape_to_string(row.expected_shape)) << std::setw(20)
-                  << (row.observed_shape.empty() ? "-" : shape_to_string(row.observed_shape)) << status_name(row.status) << "\n";
+                  << (row.observed_shape.empty() ? "-" : shape_to_string(row.observed_shape)) << status_name(row.status)
+                  << "\n";
     }
     if (d.first)
-        std::cout << "\nfirst divergence at " << d.first->stage << " (" << status_name(d.first->kind) << "): " << d.first->message
-                  << "\n";
+        std::cout << "\nfirst divergence at " << d.first->stage << " (" << status_name(d.first->kind)
+                  << "): " << d.first->message << "\n";
     else
         std::cout << "\nno divergence: " << d.why_none << "\n";
 }

@@ -94,8 +94,8 @@ void forward(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x
     for (int i = 0; i < 3; ++i) {
         rec.begin(roles[i]);
         const std::string p = prefix[i];
-        proj[i] = rec.add(
-            ops::linear(x, need_param(w, p + ".weight"), c.qkv_bias ? &need_param(w, p + ".bias") : nullptr));
+        proj[i] =
+            rec.add(ops::linear(x, need_param(w, p + ".weight"), c.qkv_bias ? &need_param(w, p + ".bias") : nullptr));
     }
     const Shape view_shape = bug == Bug::ViewHeadsFirst ? Shape{b, H, T, hd} : Shape{b, T, H, hd};
     for (int i = 0; i < 3; ++i) {
@@ -113,21 +113,20 @@ void forward(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x
     const Tensor scores = rec.add(ops::matmul(q, k.transpose(2, 3)));
     rec.begin("attn_scores.masked");
     const Tensor mask = ops::slice2d(ops::triu_ones(c.context_length, bug == Bug::MaskDiagonal0 ? 0 : 1), T, T);
-    const Tensor masked =
-        bug == Bug::SkipMask ? rec.add(scores, "attn_scores")
-                             : rec.add(ops::masked_fill(scores, mask, -std::numeric_limits<float>::infinity()));
+    const Tensor masked = bug == Bug::SkipMask
+                              ? rec.add(scores, "attn_scores")
+                              : rec.add(ops::masked_fill(scores, mask, -std::numeric_limits<float>::infinity()));
     rec.begin("attn_weights");
     // Python computes the scale in double (an int ** 0.5); the float tensor is then divided by it.
     const double scale = std::sqrt(static_cast<double>(bug == Bug::ScaleByDOut ? c.d_out : k.size(-1)));
-    const Tensor weights = rec.add(
-        ops::softmax(ops::divide(masked, static_cast<float>(scale)), bug == Bug::SoftmaxWrongDim ? -2 : -1));
+    const Tensor weights =
+        rec.add(ops::softmax(ops::divide(masked, static_cast<float>(scale)), bug == Bug::SoftmaxWrongDim ? -2 : -1));
 
     rec.begin("context.heads");
     const Tensor context = rec.add(ops::matmul(weights, v));
     rec.begin("context.transposed");
-    const Tensor transposed = bug == Bug::MergeWithoutTranspose
-                                  ? rec.add(context, "context.heads")
-                                  : rec.add(context.transpose(1, 2), "context.heads");
+    const Tensor transposed = bug == Bug::MergeWithoutTranspose ? rec.add(context, "context.heads")
+                                                                : rec.add(context.transpose(1, 2), "context.heads");
     rec.begin("context.merged");
     const Tensor merged =
         rec.add(ops::view(bug == Bug::SkipContiguous ? transposed : transposed.contiguous(), {b, T, c.d_out}));

@@ -54,7 +54,10 @@ void TestDivergence::same_first_stage_as_pytorch()
     const Diagnosis d = diagnose(*call.config, weights, x, bug_from_name(c["bug"].toString().toStdString()));
     const QJsonValue want = c["first_divergence"];
     if (want.isNull()) {
-        QVERIFY2(!d.first, d.first ? (d.first->stage + " " + std::string(status_name(d.first->kind)) + ": " + d.first->message).c_str() : "");
+        QVERIFY2(
+            !d.first,
+            d.first ? (d.first->stage + " " + std::string(status_name(d.first->kind)) + ": " + d.first->message).c_str()
+                    : "");
         QVERIFY(!d.why_none.empty());
         return;
     }

@@ -85,8 +85,7 @@ double DivergencePainter::paintHeader(QPainter& p, const QRectF& rect) const
 }
 
 double DivergencePainter::paintShapeRow(QPainter& p, double top, const QRectF& rect, const QString& label,
-                                        const Shape& shape, const std::vector<Axis>& names,
-                                        const Shape* compare) const
+                                        const Shape& shape, const std::vector<Axis>& names, const Shape* compare) const
 {
     const double s = scale_;
     const QFont labelFont = pixelFont(17 * s, true), nameFont = pixelFont(14 * s), sizeFont = pixelFont(24 * s, true);
@@ -98,7 +97,8 @@ double DivergencePainter::paintShapeRow(QPainter& p, double top, const QRectF& r
     double x = rect.left();
     const double h = 62 * s;
     for (std::size_t i = 0; i < shape.size(); ++i) {
-        const QString name = i < names.size() ? QString::fromStdString(std::string(axis_name(names[i]))) : QStringLiteral("dim %1").arg(i);
+        const QString name = i < names.size() ? QString::fromStdString(std::string(axis_name(names[i])))
+                                              : QStringLiteral("dim %1").arg(i);
         const QString size = QString::number(shape[i]);
         const double w = std::max({QFontMetricsF(nameFont).horizontalAdvance(name) + 20 * s,
                                    QFontMetricsF(sizeFont).horizontalAdvance(size) + 24 * s, 74 * s});

@@ -21,7 +21,10 @@ QString axesWithSizes(const Stage& stage)
     QStringList parts;
     const Shape& shape = stage.tensor.shape();
     for (std::size_t i = 0; i < stage.axes.size() && i < shape.size(); ++i)
-        parts << QStringLiteral("dim %1 %2 = %3").arg(i).arg(QString::fromStdString(std::string(axis_name(stage.axes[i])))).arg(shape[i]);
+        parts << QStringLiteral("dim %1 %2 = %3")
+                     .arg(i)
+                     .arg(QString::fromStdString(std::string(axis_name(stage.axes[i]))))
+                     .arg(shape[i]);
     return parts.join(", ");
 }
 

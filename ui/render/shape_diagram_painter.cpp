@@ -451,7 +451,8 @@ void ShapeDiagramPainter::drawFooter(QPainter& p, const QRectF& area, const std:
     p.setFont(f);
     const bool matches = stage_.expected_shape == t.shape();
     style_.drawText(p, QPointF(area.left(), y + line * 0.7),
-                    QStringLiteral("expected  %1 = %2").arg(QString::fromStdString(axes_text(stage_.axes)), shapeText(stage_.expected_shape)),
+                    QStringLiteral("expected  %1 = %2")
+                        .arg(QString::fromStdString(axes_text(stage_.axes)), shapeText(stage_.expected_shape)),
                     style_.text, bg);
     y += line;
     style_.drawText(p, QPointF(area.left(), y + line * 0.7),

@@ -40,8 +40,7 @@ private:
     Op op() const;
     QString opLabel() const; // the arithmetic or axis move this stage performs
     double blockWidth(Axis axis, std::int64_t size) const;
-    std::vector<Block> layoutRow(const std::vector<Axis>& axes, const Shape& shape, double top,
-                                 double left) const;
+    std::vector<Block> layoutRow(const std::vector<Axis>& axes, const Shape& shape, double top, double left) const;
     void drawBlock(QPainter& p, const Block& b, bool dOutStriped) const;
     bool drawHeadStripes(QPainter& p, const QRectF& r) const; // false: too narrow to number each
     void drawHeadLabel(QPainter& p, int head, const QRectF& swatch, const QRectF& drawAt, const QRectF& onPage,
