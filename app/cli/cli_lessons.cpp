@@ -32,9 +32,9 @@ json divergence_json(const std::optional<FirstDivergence>& d)
         return nullptr;
     const bool config = d->stage == "config";
     return {{"stage", d->stage},
-            {"kind", d->kind},
+            {"kind", status_name(d->kind)},
             {"expected_shape", shape_or_null(d->expected_shape, !config)},
-            {"observed_shape", shape_or_null(d->observed_shape, d->kind != "error")},
+            {"observed_shape", shape_or_null(d->observed_shape, d->kind != DivergenceStatus::Error)},
             {"message", d->message}};
 }
 
@@ -52,11 +52,12 @@ void print_diagnosis(const Diagnosis& d, const BugInfo& info)
         const bool config = row.stage == "config";
         std::cout << std::left << std::setw(22) << row.stage << std::setw(20)
                   << (config ? "-" : shape_to_string(row.expected_shape)) << std::setw(20)
-                  << (row.observed_shape.empty() ? "-" : shape_to_string(row.observed_shape)) << row.status << "\n";
+                  << (row.observed_shape.empty() ? "-" : shape_to_string(row.observed_shape)) << status_name(row.status)
+                  << "\n";
     }
     if (d.first)
-        std::cout << "\nfirst divergence at " << d.first->stage << " (" << d.first->kind << "): " << d.first->message
-                  << "\n";
+        std::cout << "\nfirst divergence at " << d.first->stage << " (" << status_name(d.first->kind)
+                  << "): " << d.first->message << "\n";
     else
         std::cout << "\nno divergence: " << d.why_none << "\n";
 }
@@ -90,7 +91,7 @@ int cmd_diagnose(const std::vector<std::string>& argv)
     json stages = json::array();
     for (const auto& row : d.stages)
         stages.push_back({{"stage", row.stage},
-                          {"status", row.status},
+                          {"status", status_name(row.status)},
                           {"expected_shape", shape_or_null(row.expected_shape, row.stage != "config")},
                           {"observed_shape", shape_or_null(row.observed_shape, !row.observed_shape.empty())}});
     std::cout << json{{"call", canonical_call(e.spec.config)},

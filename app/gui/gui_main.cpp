@@ -176,7 +176,7 @@ int main(int argc, char** argv)
     if (parser.isSet("head")) {
         bool ok = false;
         const int h = parser.value("head").toInt(&ok);
-        const int heads = session.config().has_heads() ? static_cast<int>(session.config().num_heads) : 1;
+        const int heads = head_count(session.config());
         if (!ok || h < 0 || h >= heads)
             refuse(QStringLiteral("--head must be a head number from 0 to %1, not '%2'.")
                        .arg(heads - 1)

@@ -1,5 +1,6 @@
 #include "forward/experiment.h"
 
+#include "forward/experiment_check.h"
 #include "gpt/gpt_input.h"
 #include "tensor/error.h"
 
@@ -41,7 +42,7 @@ Experiment prepare(const ExperimentSpec& spec)
             e.spec.config.d_in = e.spec.config.d_out = x->size(-1);
         e.spec.num_tokens = x->dim() >= 2 ? x->size(-2) : 0;
     } else if (spec.input == InputSource::Book) {
-        e.spec.num_tokens = 6;
+        e.spec.num_tokens = kBookTokens;
     }
     std::optional<TextInput> text;
     if (spec.input == InputSource::Text) {
@@ -50,14 +51,8 @@ Experiment prepare(const ExperimentSpec& spec)
         e.spec.num_tokens = static_cast<std::int64_t>(text->ids.size());
     }
     const InputShape shape{e.spec.batch, e.spec.num_tokens};
-    for (const auto& d : validate(c, shape))
-        if (d.severity == Severity::Error)
-            throw Error(d.message);
-    const std::uint64_t need = estimate_memory_bytes(c, shape);
-    if (need > spec.memory_budget)
-        throw Error("this request needs about " + format_bytes(need) +
-                    " (weights plus every recorded stage), more than the " + format_bytes(spec.memory_budget) +
-                    " memory budget; use fewer tokens, a smaller batch or fewer heads.");
+    if (const auto refusals = experiment_refusals(c, shape, spec.memory_budget); !refusals.empty())
+        throw Error(refusals.front().message);
 
     e.generator = TorchGenerator(spec.seed);
     if (text) {

@@ -3,6 +3,7 @@
 // the input come from, and the memory budget. prepare() checks everything and refuses with one
 // sentence before allocating; run() then traces it.
 #include "call/config.h"
+#include "forward/experiment_check.h"
 #include "forward/trace.h"
 #include "io/weights.h"
 

@@ -1,6 +1,6 @@
 // The forward methods as the book writes them, cut from the book's classes (book_sources.h), and
-// which line produces which stage. Stages are found by the text of their line, so a change to a
-// resources/pytorch file moves the highlight with it.
+// which line produces which stage. Stages are found by the text of their line (the stage table's
+// source_text), so a change to a resources/pytorch file moves the highlight with it.
 #include "forward/module_source.h"
 
 #include "forward/book_sources.h"
@@ -63,50 +63,19 @@ const std::vector<std::string>& module_source(ModuleKind kind)
 int source_line(ModuleKind kind, const std::string& stage)
 {
     // Wrapper stages are "heads.{h}.<stage>": the per-head line sits in the CausalAttention part.
-    std::string local = stage;
+    const StageFacts facts = stage_facts(stage);
+    if (!facts.row)
+        return -1;
     int base = 0;
-    if (kind == ModuleKind::MultiHeadAttentionWrapper) {
-        if (stage == "output")
-            return 1;
-        if (stage == "x")
-            return 0;
-        local = stage_facts(stage).base_name;
+    if (kind == ModuleKind::MultiHeadAttentionWrapper && facts.head >= 0) {
         base = static_cast<int>(forward_of(kind).size()) + 2; // the wrapper's forward, a blank line, the note
         kind = ModuleKind::CausalAttention;
     }
     const auto& src = module_source(kind);
-    auto find = [&](const std::string& needle) {
+    for (std::string_view needle : facts.row->source_text)
         for (std::size_t i = 0; i < src.size(); ++i)
             if (src[i].find(needle) != std::string::npos)
                 return base + static_cast<int>(i);
-        return -1;
-    };
-    if (local == "x")
-        return find("def forward");
-    if (local == "queries")
-        return find("queries = ");
-    if (local == "keys")
-        return find("keys = ");
-    if (local == "values")
-        return find("values = ");
-    if (local == "queries.view" || local == "keys.view" || local == "values.view")
-        return find(local.substr(0, local.find('.')) + " = " + local.substr(0, local.find('.')) + ".view");
-    if (local == "queries.heads" || local == "keys.heads" || local == "values.heads")
-        return find(local.substr(0, local.find('.')) + " = " + local.substr(0, local.find('.')) + ".transpose");
-    if (local == "attn_scores")
-        return find("attn_scores = ");
-    if (local == "attn_scores.masked")
-        return find("masked_fill_");
-    if (local == "attn_weights")
-        return find("torch.softmax");
-    if (local == "attn_weights.dropout")
-        return find("self.dropout");
-    if (local == "context.heads" || local == "context.transposed" || local == "context")
-        return find("context_vec = "); // the first one: the product with the weights
-    if (local == "context.merged")
-        return find(".contiguous()");
-    if (local == "output")
-        return find("out_proj(");
     return -1;
 }
 

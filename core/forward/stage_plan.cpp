@@ -10,47 +10,31 @@ namespace attnlab {
 
 namespace {
 
-std::vector<std::string> single_head_stages(bool causal, bool with_dropout)
+// The rows a forward in `scope` records, in the book's statement order.
+std::vector<const StageRow*> recorded(StageScope scope, bool causal, bool with_dropout)
 {
-    std::vector<std::string> s = {"keys", "queries", "values", "attn_scores"}; // the book's statement order
-    if (causal)
-        s.push_back("attn_scores.masked");
-    s.push_back("attn_weights");
-    if (causal && with_dropout)
-        s.push_back("attn_weights.dropout");
-    s.push_back("context");
-    return s;
+    std::vector<const StageRow*> rows;
+    for (const auto& row : stage_table())
+        if (!scope_axes(row, scope).empty() && (causal || !row.causal_only) && (with_dropout || !row.training_only))
+            rows.push_back(&row);
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const StageRow* a, const StageRow* b) { return a->statement < b->statement; });
+    return rows;
 }
 
 } // namespace
 
 std::vector<std::string> stage_names(const Config& config, bool with_dropout)
 {
-    std::vector<std::string> names = {"x"};
-    switch (config.kind) {
-    case ModuleKind::SimpleSelfAttention:
-        for (const char* s : {"attn_scores", "attn_weights", "context"})
-            names.push_back(s);
-        break;
-    case ModuleKind::MultiHeadAttention:
-        // The book's statement order: keys first; the views put values before queries.
-        for (const char* s : {"keys", "queries", "values", "keys.view", "values.view", "queries.view", "keys.heads",
-                              "queries.heads", "values.heads", "attn_scores", "attn_scores.masked", "attn_weights"})
-            names.push_back(s);
-        if (with_dropout)
-            names.push_back("attn_weights.dropout");
-        for (const char* s : {"context.heads", "context.transposed", "context.merged", "output"})
-            names.push_back(s);
-        break;
-    case ModuleKind::MultiHeadAttentionWrapper:
-        for (std::int64_t h = 0; h < config.num_heads; ++h)
-            for (const auto& s : single_head_stages(true, with_dropout))
-                names.push_back(head_prefix(h) + s);
-        names.push_back("output");
-        break;
-    default:
-        for (const auto& s : single_head_stages(config.is_causal(), with_dropout))
-            names.push_back(s);
+    std::vector<std::string> names;
+    const StageScope scope = stage_scope(config.kind);
+    for (const StageRow* row : recorded(scope, config.is_causal(), with_dropout)) {
+        if (scope == StageScope::Wrapper && row->role == StageRole::Output) // the heads run before the concatenation
+            for (std::int64_t h = 0; h < config.num_heads; ++h)
+                for (const StageRow* head : recorded(StageScope::Single, true, with_dropout))
+                    if (head->role != StageRole::Input)
+                        names.push_back(head_prefix(h) + std::string(head->base_name));
+        names.push_back(std::string(row->base_name));
     }
     return names;
 }

@@ -22,7 +22,7 @@ namespace attnlab {
 struct Stage : StageFacts {
     std::string name;              // "queries.view", "heads.1.context", "output", ...
     int code_line = -1;            // index into module_source(kind)
-    std::vector<std::string> axes; // symbolic axes: "b", "num_tokens", "d_out", "num_heads", "head_dim", ...
+    std::vector<Axis> axes;        // symbolic axes (axis_name: "b", "num_tokens", "d_out", ...)
     Shape expected_shape;          // what the config says the shape should be
     std::string view_of;           // the stage whose storage this one shares, "" when it owns its data
     Tensor tensor;

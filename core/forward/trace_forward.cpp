@@ -6,23 +6,10 @@
 #include "forward/trace.h"
 
 #include <chrono>
-#include <map>
 
 namespace attnlab {
 
 namespace {
-
-// Axis name -> size for this config and input, so every stage's expected shape is said once.
-struct Sizes {
-    std::map<std::string, std::int64_t> of;
-    Shape shape(const std::vector<std::string>& axes) const
-    {
-        Shape s;
-        for (const auto& a : axes)
-            s.push_back(of.at(a));
-        return s;
-    }
-};
 
 // Stage boundaries are where a cancel is honoured: the trace under construction is local to
 // trace_forward, so throwing here leaves nothing half-recorded behind.
@@ -32,22 +19,25 @@ void stop_if_cancelled(const ForwardOptions& options)
         throw Cancelled();
 }
 
+// Records stages under their canonical names with the table's facts and axes. `module` is the
+// module whose forward records them: the head's CausalAttention for a wrapper's heads.
 class Recorder {
 public:
-    Recorder(Trace& trace, const Sizes& sizes, const ForwardOptions& options, std::string prefix = {})
-        : trace_(trace), sizes_(sizes), options_(options), prefix_(std::move(prefix))
+    Recorder(Trace& trace, const Config& module, InputShape input, const ForwardOptions& options,
+             std::string prefix = {})
+        : trace_(trace), module_(module), input_(input), options_(options), prefix_(std::move(prefix))
     {
     }
     // Returns a handle on the same storage (never a reference into the growing stage list).
-    Tensor add(const std::string& name, Tensor tensor, std::vector<std::string> axes, const std::string& view_of = {})
+    Tensor add(const std::string& name, Tensor tensor, const std::string& view_of = {})
     {
         stop_if_cancelled(options_);
         Stage s;
         s.name = prefix_ + name;
         static_cast<StageFacts&>(s) = stage_facts(s.name);
         s.code_line = source_line(trace_.config.kind, s.name);
-        s.expected_shape = sizes_.shape(axes);
-        s.axes = std::move(axes);
+        s.axes = stage_axes(*s.row, module_);
+        s.expected_shape = axes_shape(s.axes, trace_.config, input_);
         s.view_of = view_of.empty() ? std::string{} : prefix_ + view_of;
         s.tensor = std::move(tensor);
         trace_.stages.push_back(std::move(s));
@@ -56,7 +46,8 @@ public:
 
 private:
     Trace& trace_;
-    const Sizes& sizes_;
+    const Config& module_;
+    InputShape input_;
     const ForwardOptions& options_;
     std::string prefix_;
 };
@@ -102,13 +93,6 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
                    const ForwardOptions& options, TorchGenerator& gen)
 {
     const bool batched = c.is_batched();
-    const std::vector<std::string> rows =
-        batched ? std::vector<std::string>{"b", "num_tokens"} : std::vector<std::string>{"num_tokens"};
-    auto axes = [&](std::initializer_list<std::string> tail) {
-        std::vector<std::string> a = rows;
-        a.insert(a.end(), tail);
-        return a;
-    };
     Tensor q, k, v;
     if (c.kind == ModuleKind::SelfAttentionV1) {
         q = matmul_right(x, param(w, wp + "W_query"));
@@ -120,9 +104,9 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
         v = linear(x, param(w, wp + "W_value.weight"), optional_param(w, wp + "W_value.bias", c.qkv_bias));
     }
     // Recorded in the book's statement order: keys before queries.
-    rec.add("keys", k, axes({"d_out"}));
-    rec.add("queries", q, axes({"d_out"}));
-    rec.add("values", v, axes({"d_out"}));
+    rec.add("keys", k);
+    rec.add("queries", q);
+    rec.add("values", v);
 
     const HeadLayout layout{batched ? x.size(0) : 1, 1, x.size(-2), c.d_out};
     const std::int64_t T = layout.tokens;
@@ -132,23 +116,23 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
     Tensor masked = causal ? Tensor::empty(score_shape) : Tensor();
     attention_heads(q.data(), k.data(), v.data(), layout, causal,
                     {scores.data(), causal ? masked.data() : nullptr, attn.data(), drop ? nullptr : context.data()});
-    rec.add("attn_scores", scores, axes({"num_tokens"}));
+    rec.add("attn_scores", scores);
     if (causal)
-        rec.add("attn_scores.masked", masked, axes({"num_tokens"}));
-    rec.add("attn_weights", attn, axes({"num_tokens"}));
+        rec.add("attn_scores.masked", masked);
+    rec.add("attn_weights", attn);
     if (drop) {
-        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, gen), axes({"num_tokens"}));
+        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, gen));
         attention_context(attn.data(), v.data(), layout, context.data(), causal);
     }
-    return rec.add("context", context, axes({"d_out"}));
+    return rec.add("context", context);
 }
 
 // Section 3.3: attention without trainable weights; the scores are not scaled.
 void simple_self_attention(Recorder& rec, const Tensor& x)
 {
-    const Tensor scores = rec.add("attn_scores", ops::matmul(x, x.transpose(0, 1)), {"num_tokens", "num_tokens"});
-    const Tensor weights = rec.add("attn_weights", ops::softmax(scores, -1), {"num_tokens", "num_tokens"});
-    rec.add("context", ops::matmul(weights, x), {"num_tokens", "d_in"});
+    const Tensor scores = rec.add("attn_scores", ops::matmul(x, x.transpose(0, 1)));
+    const Tensor weights = rec.add("attn_weights", ops::softmax(scores, -1));
+    rec.add("context", ops::matmul(weights, x));
 }
 
 void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, const ForwardOptions& options,
@@ -166,21 +150,17 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
         stop_if_cancelled(options);
         v = linear(x, param(w, "W_value.weight"), optional_param(w, "W_value.bias", c.qkv_bias));
     }
-    const std::vector<std::string> flat = {"b", "num_tokens", "d_out"};
-    const std::vector<std::string> split = {"b", "num_tokens", "num_heads", "head_dim"};
-    const std::vector<std::string> heads = {"b", "num_heads", "num_tokens", "head_dim"};
     // Recorded in the book's statement order, which is not the same in each group of three.
     using Role = std::pair<const char*, const Tensor*>;
     const Role key{"keys", &k}, query{"queries", &q}, value{"values", &v};
     for (const auto& [role, projected] : {key, query, value})
-        rec.add(role, *projected, flat);
+        rec.add(role, *projected);
     for (const auto& [role, projected] : {key, value, query})
-        rec.add(std::string(role) + ".view", projected->view({b, T, H, hd}), split, role);
+        rec.add(std::string(role) + ".view", projected->view({b, T, H, hd}), role);
     for (const auto& [role, projected] : {key, query, value})
-        rec.add(std::string(role) + ".heads", projected->view({b, T, H, hd}).transpose(1, 2), heads, role);
+        rec.add(std::string(role) + ".heads", projected->view({b, T, H, hd}).transpose(1, 2), role);
 
     const HeadLayout layout{b, H, T, hd};
-    const std::vector<std::string> square = {"b", "num_heads", "num_tokens", "num_tokens"};
     Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}),
            attn = Tensor::empty({b, H, T, T});
     Tensor context = Tensor::empty({b, H, T, hd}), merged = Tensor::empty({b, T, c.d_out}), output;
@@ -204,11 +184,11 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
         prof->softmax += core_times.softmax;
         prof->context += core_times.context;
     }
-    rec.add("attn_scores", scores, square);
-    rec.add("attn_scores.masked", masked, square);
-    rec.add("attn_weights", attn, square);
+    rec.add("attn_scores", scores);
+    rec.add("attn_scores.masked", masked);
+    rec.add("attn_weights", attn);
     if (drop) {
-        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, gen), square);
+        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, gen));
         PhaseTimer t(sink(&PhaseTimes::context));
         attention_context(attn.data(), v.data(), layout, context.data(), true);
     }
@@ -221,10 +201,10 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
         PhaseTimer t(sink(&PhaseTimes::out_proj));
         output = linear(merged, param(w, "out_proj.weight"), &param(w, "out_proj.bias"));
     }
-    rec.add("context.heads", context, heads);
-    rec.add("context.transposed", context.transpose(1, 2), split, "context.heads");
-    rec.add("context.merged", merged, flat);
-    rec.add("output", output, flat);
+    rec.add("context.heads", context);
+    rec.add("context.transposed", context.transpose(1, 2), "context.heads");
+    rec.add("context.merged", merged);
+    rec.add("output", output);
 }
 
 void check_input(const Config& c, const Tensor& x)
@@ -262,20 +242,10 @@ Trace trace_forward(const Config& requested, const StateDict& weights, const Ten
 
     Trace trace;
     trace.config = config;
-    Sizes sizes;
-    sizes.of = {{"b", input.batch},
-                {"num_tokens", input.num_tokens},
-                {"d_in", config.d_in},
-                {"d_out", config.d_out},
-                {"num_heads", config.num_heads},
-                {"head_dim", config.head_dim()},
-                {"num_heads*d_out", config.num_heads * config.d_out}};
     TorchGenerator fallback(options.dropout_seed);
     TorchGenerator& gen = options.generator ? *options.generator : fallback;
-    Recorder top(trace, sizes, options);
-    top.add("x", x,
-            config.is_batched() ? std::vector<std::string>{"b", "num_tokens", "d_in"}
-                                : std::vector<std::string>{"num_tokens", "d_in"});
+    Recorder top(trace, trace.config, input, options);
+    top.add("x", x);
     if (config.kind == ModuleKind::SimpleSelfAttention) {
         simple_self_attention(top, x);
     } else if (config.kind == ModuleKind::MultiHeadAttention) {
@@ -285,7 +255,7 @@ Trace trace_forward(const Config& requested, const StateDict& weights, const Ten
         head.kind = ModuleKind::CausalAttention;
         std::vector<Tensor> contexts;
         for (std::int64_t h = 0; h < config.num_heads; ++h) {
-            Recorder rec(trace, sizes, options, head_prefix(h));
+            Recorder rec(trace, head, input, options, head_prefix(h));
             // The heads run one after another, so each head's mask continues the same stream.
             contexts.push_back(single_head(rec, head, weights, head_prefix(h), x, options, gen));
         }
@@ -296,7 +266,7 @@ Trace trace_forward(const Config& requested, const StateDict& weights, const Ten
             MapMatrix dst(out.data() + h * d, rows, d, Eigen::OuterStride<>(config.num_heads * d));
             dst = ConstMapMatrix(contexts[static_cast<std::size_t>(h)].data(), rows, d, Eigen::OuterStride<>(d));
         }
-        top.add("output", out, {"b", "num_tokens", "num_heads*d_out"});
+        top.add("output", out);
     } else {
         single_head(top, config, weights, "", x, options, gen);
     }

@@ -9,15 +9,16 @@
 
 #include <cmath>
 #include <limits>
-#include <map>
 
 namespace attnlab {
 
 namespace {
 
+// Records the stage the run is at with the table's facts; expected shapes are the book's, whatever
+// the mistaken code holds.
 class Recorder {
 public:
-    Recorder(BugTrace& trace, std::map<std::string, std::int64_t> sizes) : trace_(trace), sizes_(std::move(sizes)) {}
+    Recorder(BugTrace& trace, const Config& book, InputShape input) : trace_(trace), book_(book), input_(input) {}
 
     // Names the stage about to be computed, so a failure can be attributed to it.
     void begin(const std::string& name) { current_ = name; }
@@ -25,15 +26,14 @@ public:
 
     // Returns the tensor by value (a shared handle): a reference into `stages` would dangle once the
     // vector grows.
-    Tensor add(Tensor tensor, std::vector<std::string> axes, const std::string& view_of = {})
+    Tensor add(Tensor tensor, const std::string& view_of = {})
     {
         Stage s;
         s.name = current_;
         static_cast<StageFacts&>(s) = stage_facts(s.name);
         s.code_line = source_line(ModuleKind::MultiHeadAttention, s.name);
-        for (const auto& a : axes)
-            s.expected_shape.push_back(sizes_.at(a));
-        s.axes = std::move(axes);
+        s.axes = stage_axes(*s.row, book_);
+        s.expected_shape = axes_shape(s.axes, book_, input_);
         s.view_of = view_of;
         s.tensor = std::move(tensor);
         trace_.stages.push_back(std::move(s));
@@ -42,7 +42,8 @@ public:
 
 private:
     BugTrace& trace_;
-    std::map<std::string, std::int64_t> sizes_;
+    const Config& book_;
+    InputShape input_;
     std::string current_ = "x";
 };
 
@@ -85,61 +86,55 @@ std::string constructor_error(const Config& c)
 void forward(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, Bug bug)
 {
     const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.d_out / c.num_heads;
-    const std::vector<std::string> flat = {"b", "num_tokens", "d_out"};
-    const std::vector<std::string> split = {"b", "num_tokens", "num_heads", "head_dim"};
-    const std::vector<std::string> heads = {"b", "num_heads", "num_tokens", "head_dim"};
-    const std::vector<std::string> square = {"b", "num_heads", "num_tokens", "num_tokens"};
-
     rec.begin("x");
-    rec.add(x, {"b", "num_tokens", "d_in"});
+    rec.add(x);
     const char* roles[] = {"queries", "keys", "values"};
     const char* prefix[] = {"W_query", "W_key", "W_value"};
     Tensor proj[3], viewed[3], split_heads[3];
     for (int i = 0; i < 3; ++i) {
         rec.begin(roles[i]);
         const std::string p = prefix[i];
-        proj[i] = rec.add(
-            ops::linear(x, need_param(w, p + ".weight"), c.qkv_bias ? &need_param(w, p + ".bias") : nullptr), flat);
+        proj[i] =
+            rec.add(ops::linear(x, need_param(w, p + ".weight"), c.qkv_bias ? &need_param(w, p + ".bias") : nullptr));
     }
     const Shape view_shape = bug == Bug::ViewHeadsFirst ? Shape{b, H, T, hd} : Shape{b, T, H, hd};
     for (int i = 0; i < 3; ++i) {
         rec.begin(std::string(roles[i]) + ".view");
-        viewed[i] = rec.add(ops::view(proj[i], view_shape), split, roles[i]);
+        viewed[i] = rec.add(ops::view(proj[i], view_shape), roles[i]);
     }
     const bool transpose_heads = bug != Bug::SkipHeadTranspose && bug != Bug::ViewHeadsFirst;
     for (int i = 0; i < 3; ++i) {
         rec.begin(std::string(roles[i]) + ".heads");
-        split_heads[i] = rec.add(transpose_heads ? viewed[i].transpose(1, 2) : viewed[i], heads, roles[i]);
+        split_heads[i] = rec.add(transpose_heads ? viewed[i].transpose(1, 2) : viewed[i], roles[i]);
     }
     const Tensor &q = split_heads[0], &k = split_heads[1], &v = split_heads[2];
 
     rec.begin("attn_scores");
-    const Tensor scores = rec.add(ops::matmul(q, k.transpose(2, 3)), square);
+    const Tensor scores = rec.add(ops::matmul(q, k.transpose(2, 3)));
     rec.begin("attn_scores.masked");
     const Tensor mask = ops::slice2d(ops::triu_ones(c.context_length, bug == Bug::MaskDiagonal0 ? 0 : 1), T, T);
-    const Tensor masked =
-        bug == Bug::SkipMask ? rec.add(scores, square, "attn_scores")
-                             : rec.add(ops::masked_fill(scores, mask, -std::numeric_limits<float>::infinity()), square);
+    const Tensor masked = bug == Bug::SkipMask
+                              ? rec.add(scores, "attn_scores")
+                              : rec.add(ops::masked_fill(scores, mask, -std::numeric_limits<float>::infinity()));
     rec.begin("attn_weights");
     // Python computes the scale in double (an int ** 0.5); the float tensor is then divided by it.
     const double scale = std::sqrt(static_cast<double>(bug == Bug::ScaleByDOut ? c.d_out : k.size(-1)));
-    const Tensor weights = rec.add(
-        ops::softmax(ops::divide(masked, static_cast<float>(scale)), bug == Bug::SoftmaxWrongDim ? -2 : -1), square);
+    const Tensor weights =
+        rec.add(ops::softmax(ops::divide(masked, static_cast<float>(scale)), bug == Bug::SoftmaxWrongDim ? -2 : -1));
 
     rec.begin("context.heads");
-    const Tensor context = rec.add(ops::matmul(weights, v), heads);
+    const Tensor context = rec.add(ops::matmul(weights, v));
     rec.begin("context.transposed");
-    const Tensor transposed = bug == Bug::MergeWithoutTranspose
-                                  ? rec.add(context, split, "context.heads")
-                                  : rec.add(context.transpose(1, 2), split, "context.heads");
+    const Tensor transposed = bug == Bug::MergeWithoutTranspose ? rec.add(context, "context.heads")
+                                                                : rec.add(context.transpose(1, 2), "context.heads");
     rec.begin("context.merged");
     const Tensor merged =
-        rec.add(ops::view(bug == Bug::SkipContiguous ? transposed : transposed.contiguous(), {b, T, c.d_out}), flat);
+        rec.add(ops::view(bug == Bug::SkipContiguous ? transposed : transposed.contiguous(), {b, T, c.d_out}));
     rec.begin("output");
     if (bug == Bug::SkipOutProj)
-        rec.add(merged, flat, "context.merged");
+        rec.add(merged, "context.merged");
     else
-        rec.add(ops::linear(merged, need_param(w, "out_proj.weight"), find_param(w, "out_proj.bias")), flat);
+        rec.add(ops::linear(merged, need_param(w, "out_proj.weight"), find_param(w, "out_proj.bias")));
 }
 
 } // namespace
@@ -176,12 +171,7 @@ BugTrace run_with_bug(const Config& book, const StateDict& weights, const Tensor
         return trace;
     }
     // Expected shapes are the book's: what the student expects to see at each stage.
-    Recorder rec(trace, {{"b", x.size(0)},
-                         {"num_tokens", x.size(1)},
-                         {"d_in", book.d_in},
-                         {"d_out", book.d_out},
-                         {"num_heads", book.num_heads},
-                         {"head_dim", book.d_out / book.num_heads}});
+    Recorder rec(trace, book, InputShape{x.size(0), x.size(1)});
     try {
         forward(rec, trace.config, weights_for(trace.config, book, weights), x, bug);
     } catch (const Error& e) {

@@ -66,24 +66,26 @@ std::optional<std::string> values_differ(const std::string& name, const Tensor& 
 
 const std::vector<std::string>& divergence_stage_order()
 {
-    static const std::vector<std::string> order = {"x",
-                                                   "queries",
-                                                   "keys",
-                                                   "values",
-                                                   "queries.view",
-                                                   "keys.view",
-                                                   "values.view",
-                                                   "queries.heads",
-                                                   "keys.heads",
-                                                   "values.heads",
-                                                   "attn_scores",
-                                                   "attn_scores.masked",
-                                                   "attn_weights",
-                                                   "context.heads",
-                                                   "context.transposed",
-                                                   "context.merged",
-                                                   "output"};
+    static const std::vector<std::string> order = [] {
+        std::vector<std::string> names;
+        for (const auto& row : stage_table())
+            if (!row.integrated.empty() && !row.training_only)
+                names.emplace_back(row.base_name);
+        return names;
+    }();
     return order;
+}
+
+std::string_view status_name(DivergenceStatus status)
+{
+    switch (status) {
+    case DivergenceStatus::Same: return "same";
+    case DivergenceStatus::Shape: return "shape";
+    case DivergenceStatus::Values: return "values";
+    case DivergenceStatus::Error: return "error";
+    case DivergenceStatus::NotReached: return "not-reached";
+    }
+    return "?";
 }
 
 std::vector<StageComparison> compare_stages(const BugTrace& expected, const BugTrace& observed)
@@ -93,7 +95,7 @@ std::vector<StageComparison> compare_stages(const BugTrace& expected, const BugT
     std::vector<StageComparison> rows;
     bool stopped = false;
     if (observed.failure && observed.failure->stage == "config") {
-        rows.push_back({"config", "error", {}, {}, observed.failure->message});
+        rows.push_back({"config", DivergenceStatus::Error, {}, {}, observed.failure->message});
         stopped = true;
     }
     for (const auto& name : divergence_stage_order()) {
@@ -105,7 +107,7 @@ std::vector<StageComparison> compare_stages(const BugTrace& expected, const BugT
         if (stopped || !o) {
             const bool here = !stopped && observed.failure && observed.failure->stage == name;
             rows.push_back({name,
-                            stopped ? "not-reached" : "error",
+                            stopped ? DivergenceStatus::NotReached : DivergenceStatus::Error,
                             es,
                             {},
                             stopped ? ""
@@ -116,13 +118,13 @@ std::vector<StageComparison> compare_stages(const BugTrace& expected, const BugT
         }
         const Shape& os = o->tensor.shape();
         if (es != os)
-            rows.push_back({name, "shape", es, os,
+            rows.push_back({name, DivergenceStatus::Shape, es, os,
                             name + " has shape " + shape_to_string(os) + " where the book's forward has " +
                                 shape_to_string(es) + "."});
         else if (auto message = values_differ(name, e->tensor, o->tensor))
-            rows.push_back({name, "values", es, os, *message});
+            rows.push_back({name, DivergenceStatus::Values, es, os, *message});
         else
-            rows.push_back({name, "same", es, os, {}});
+            rows.push_back({name, DivergenceStatus::Same, es, os, {}});
     }
     return rows;
 }
@@ -130,7 +132,7 @@ std::vector<StageComparison> compare_stages(const BugTrace& expected, const BugT
 std::optional<FirstDivergence> first_divergence(const BugTrace& expected, const BugTrace& observed)
 {
     for (const auto& row : compare_stages(expected, observed))
-        if (row.status != "same")
+        if (row.status != DivergenceStatus::Same)
             return FirstDivergence{row.stage, row.status, row.expected_shape, row.observed_shape, row.message};
     return std::nullopt;
 }
@@ -142,7 +144,7 @@ Diagnosis diagnose(const Config& config, const StateDict& weights, const Tensor&
     d.buggy = run_with_bug(config, weights, x, bug);
     d.stages = compare_stages(d.correct, d.buggy);
     for (const auto& row : d.stages)
-        if (!d.first && row.status != "same")
+        if (!d.first && row.status != DivergenceStatus::Same)
             d.first = FirstDivergence{row.stage, row.status, row.expected_shape, row.observed_shape, row.message};
     if (!d.first) {
         d.why_none = why_harmless(bug, config, x.size(0), x.size(1));

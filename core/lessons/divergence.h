@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attnlab {
@@ -15,12 +16,17 @@ namespace attnlab {
 inline constexpr double kDivergenceRtol = 1e-4;
 inline constexpr double kDivergenceAtol = 1e-5;
 
-// "x", "queries", "keys", "values", "queries.view", ..., "context.merged", "output".
+// "x", "queries", "keys", "values", "queries.view", ..., "context.merged", "output": the stage table's
+// rows MultiHeadAttention records in eval mode, in the table's order.
 const std::vector<std::string>& divergence_stage_order();
+
+// A stage's verdict. NotReached: after an error, nothing later was computed.
+enum class DivergenceStatus { Same, Shape, Values, Error, NotReached };
+std::string_view status_name(DivergenceStatus status); // "same", "shape", "values", "error", "not-reached"
 
 struct FirstDivergence {
     std::string stage;    // "config" or a canonical stage name
-    std::string kind;     // "shape" | "values" | "error"
+    DivergenceStatus kind = DivergenceStatus::Error; // Shape, Values or Error
     Shape expected_shape; // the book's shape at that stage (empty for "config")
     Shape observed_shape; // what the buggy code produced (empty for "error")
     std::string message;  // shape/values: one sentence; error: PyTorch's message
@@ -29,7 +35,7 @@ struct FirstDivergence {
 // One row of the side-by-side view: every stage of the order with its verdict.
 struct StageComparison {
     std::string stage;
-    std::string status;   // "same" | "shape" | "values" | "error" | "not-reached" (after an error)
+    DivergenceStatus status = DivergenceStatus::Same;
     Shape expected_shape; // empty for "config"
     Shape observed_shape; // empty when not computed
     std::string message;  // empty for "same" and "not-reached"

@@ -181,11 +181,12 @@ private Q_SLOTS:
                                     {"Your", "journey", "starts", "with", "one", "step"}, hs);
             collect({760, 620}, [&](QPainter& p, const QRectF& r, const RenderStyle& s) { hp.paint(p, r, s); });
         } else if (painter.startsWith(QLatin1String("divergence"))) {
-            for (const char* status : {"same", "shape", "values", "error", "not-reached"})
+            for (DivergenceStatus status : {DivergenceStatus::Same, DivergenceStatus::Shape, DivergenceStatus::Values,
+                                            DivergenceStatus::Error, DivergenceStatus::NotReached})
                 for (bool first : {false, true}) {
                     DivergenceCard card;
                     card.row = {"attn_scores", status, {2, 6, 6}, {2, 6, 3}, "the buggy code's sentence"};
-                    card.axes = {"b", "num_tokens", "num_tokens"};
+                    card.axes = {Axis::b, Axis::num_tokens, Axis::num_tokens};
                     card.first = first;
                     card.stoppedAt = QStringLiteral("keys");
                     collect({620, 480}, [&](QPainter& p, const QRectF& r, const RenderStyle& s) {

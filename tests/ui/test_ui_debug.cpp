@@ -184,7 +184,7 @@ private Q_SLOTS:
         const Diagnosis d =
             coreDiagnosis(session_->config(), session_->batch(), session_->numTokens(), Bug::SkipContiguous);
         QVERIFY(d.first);
-        QCOMPARE(d.first->kind, std::string("error"));
+        QCOMPARE(d.first->kind, DivergenceStatus::Error);
         const int row = rowOf(d, d.first->stage);
         StageCompareLists* lists = view->lists();
         QCOMPARE(lists->highlightedRow(), row);
@@ -198,7 +198,7 @@ private Q_SLOTS:
         DivergenceCard card;
         QVERIFY(view->diagram()->card(card));
         QCOMPARE(card.row.stage, d.first->stage);
-        QCOMPARE(card.row.status, std::string("error"));
+        QCOMPARE(card.row.status, DivergenceStatus::Error);
         QVERIFY(card.first);
 
         // Clicking an earlier stage shows it, same on both sides.
@@ -209,7 +209,7 @@ private Q_SLOTS:
         QCOMPARE(lists->buggyList()->currentRow(), earlier);
         QVERIFY(view->diagram()->card(card));
         QCOMPARE(card.row.stage, std::string("context.transposed"));
-        QCOMPARE(card.row.status, std::string("same"));
+        QCOMPARE(card.row.status, DivergenceStatus::Same);
         QVERIFY(!card.first);
     }
 

@@ -16,7 +16,7 @@ void EquivalenceJob::request(ExperimentSpec spec)
     spec.num_tokens = std::min(spec.num_tokens, kMaxTokens);
     spec.batch = std::min(spec.batch, kMaxBatch);
     // Capped, the book's six tokens no longer fit; a sentence is one trained layer's input, not a design's.
-    if ((spec.input == InputSource::Book && (spec.num_tokens != 6 || spec.config.d_in != 3)) ||
+    if ((spec.input == InputSource::Book && !book_input_fits(spec.config, spec.num_tokens)) ||
         spec.input == InputSource::Text)
         spec.input = InputSource::Random;
     worker_->request([this, spec](const std::atomic<bool>* cancel) -> LatestWorker::Delivery {

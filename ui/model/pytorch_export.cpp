@@ -30,7 +30,7 @@ QString pythonString(const QString& text)
 ExperimentSpec effectiveSpecOf(const ExperimentSpec& spec, bool bookInput)
 {
     ExperimentSpec s = spec;
-    s.input = bookInput && spec.config.d_in == 3 && spec.num_tokens == 6 ? InputSource::Book : InputSource::Random;
+    s.input = bookInput && book_input_fits(spec.config, spec.num_tokens) ? InputSource::Book : InputSource::Random;
     return s;
 }
 

@@ -7,24 +7,6 @@
 
 namespace attnlab::ui {
 
-namespace {
-
-// The largest token count whose trace fits the budget, so the memory diagnostic can offer it as a fix.
-std::int64_t tokensWithinBudget(const Config& config, std::int64_t batch, std::int64_t tokens, std::uint64_t budget)
-{
-    std::int64_t lo = 0, hi = tokens;
-    while (lo < hi) {
-        const std::int64_t mid = lo + (hi - lo + 1) / 2;
-        if (estimate_memory_bytes(config, {batch, mid}) <= budget)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
-} // namespace
-
 Session::Session(QObject* parent) : QObject(parent), job_(new ForwardJob(this)), bugLesson_(new BugLesson(this, this))
 {
     connect(job_, &ForwardJob::finished, this, &Session::adoptResult);
@@ -37,7 +19,7 @@ Session::~Session() = default; // the job (a child) cancels its computation and 
 
 bool Session::usesBookInput() const
 {
-    return preferBookInput_ && spec_.config.d_in == 3 && spec_.num_tokens == 6;
+    return preferBookInput_ && book_input_fits(spec_.config, spec_.num_tokens);
 }
 
 void Session::setConfig(const Config& config)
@@ -183,25 +165,9 @@ void Session::refreshDiagnostics()
     const InputShape input{spec_.batch, spec_.num_tokens};
     diagnostics_ = validate(spec_.config, input);
     addTextDiagnostics();
-    if (!has_error(diagnostics_)) {
-        const std::uint64_t need = estimate_memory_bytes(spec_.config, input);
-        if (need > spec_.memory_budget) {
-            const std::int64_t fit =
-                tokensWithinBudget(spec_.config, spec_.batch, spec_.num_tokens, spec_.memory_budget);
-            Diagnostic d{DiagnosticCode::MemoryBudget,
-                         Severity::Error,
-                         Slot::num_tokens,
-                         "tracing this needs about " + format_bytes(need) +
-                             " (weights plus every recorded stage), more than the " +
-                             format_bytes(spec_.memory_budget) +
-                             " budget, so it was not attempted; use fewer tokens, a "
-                             "smaller batch or fewer heads.",
-                         {}};
-            if (fit > 0)
-                d.fixes.push_back({Slot::num_tokens, fit});
-            diagnostics_.push_back(d);
-        }
-    }
+    if (!has_error(diagnostics_))
+        if (auto memory = memory_budget_check(spec_.config, input, spec_.memory_budget))
+            diagnostics_.push_back(*memory);
     if (engineError_)
         diagnostics_.push_back(*engineError_);
     if (cancelled_)

@@ -65,8 +65,7 @@ bool Session::setStageByName(const QString& name)
 
 int Session::headCount() const
 {
-    const Config& c = trace_ ? trace_->config : spec_.config;
-    return c.has_heads() ? static_cast<int>(std::max<std::int64_t>(c.num_heads, 1)) : 1;
+    return head_count(trace_ ? trace_->config : spec_.config);
 }
 
 int Session::batchCount() const

@@ -33,7 +33,7 @@ private:
     double paintHeader(QPainter& p, const QRectF& rect) const;
     // One row of axis blocks; `compare` marks sizes that differ from it. Returns the row's bottom.
     double paintShapeRow(QPainter& p, double top, const QRectF& rect, const QString& label, const Shape& shape,
-                         const std::vector<std::string>& names, const Shape* compare) const;
+                         const std::vector<Axis>& names, const Shape* compare) const;
     double paintMessage(QPainter& p, double top, const QRectF& rect, const QString& title, const QString& text,
                         bool mono, const QColor& ink, const QColor& fill) const;
 
@@ -42,38 +42,39 @@ private:
     const double scale_;
 };
 
-QColor DivergencePainter::statusColor(const std::string& status, const RenderStyle& style)
+QColor DivergencePainter::statusColor(DivergenceStatus status, const RenderStyle& style)
 {
-    if (status == "same")
-        return style.same;
-    if (status == "values")
-        return style.warning;
-    if (status == "not-reached")
-        return style.muted;
-    return style.differs; // shape, error
+    switch (status) {
+    case DivergenceStatus::Same: return style.same;
+    case DivergenceStatus::Values: return style.warning;
+    case DivergenceStatus::NotReached: return style.muted;
+    case DivergenceStatus::Shape:
+    case DivergenceStatus::Error: break;
+    }
+    return style.differs;
 }
 
-QColor DivergencePainter::statusFill(const std::string& status, const RenderStyle& style)
+QColor DivergencePainter::statusFill(DivergenceStatus status, const RenderStyle& style)
 {
-    if (status == "same")
-        return style.sameFill;
-    if (status == "values")
-        return style.warningFill;
-    if (status == "not-reached")
-        return style.panel;
+    switch (status) {
+    case DivergenceStatus::Same: return style.sameFill;
+    case DivergenceStatus::Values: return style.warningFill;
+    case DivergenceStatus::NotReached: return style.panel;
+    case DivergenceStatus::Shape:
+    case DivergenceStatus::Error: break;
+    }
     return style.differsFill;
 }
 
-QString DivergencePainter::statusText(const std::string& status)
+QString DivergencePainter::statusText(DivergenceStatus status)
 {
-    if (status == "same")
-        return QCoreApplication::translate("DivergencePainter", "✓ same");
-    if (status == "shape")
-        return QCoreApplication::translate("DivergencePainter", "✗ shape differs");
-    if (status == "values")
-        return QCoreApplication::translate("DivergencePainter", "≠ values differ");
-    if (status == "error")
-        return QCoreApplication::translate("DivergencePainter", "⚠ error");
+    switch (status) {
+    case DivergenceStatus::Same: return QCoreApplication::translate("DivergencePainter", "✓ same");
+    case DivergenceStatus::Shape: return QCoreApplication::translate("DivergencePainter", "✗ shape differs");
+    case DivergenceStatus::Values: return QCoreApplication::translate("DivergencePainter", "≠ values differ");
+    case DivergenceStatus::Error: return QCoreApplication::translate("DivergencePainter", "⚠ error");
+    case DivergenceStatus::NotReached: break;
+    }
     return QCoreApplication::translate("DivergencePainter", "· not reached");
 }
 
@@ -104,7 +105,7 @@ double DivergencePainter::Pass::paintHeader(QPainter& p, const QRectF& rect) con
 }
 
 double DivergencePainter::Pass::paintShapeRow(QPainter& p, double top, const QRectF& rect, const QString& label,
-                                              const Shape& shape, const std::vector<std::string>& names,
+                                              const Shape& shape, const std::vector<Axis>& names,
                                               const Shape* compare) const
 {
     const double s = scale_;
@@ -117,7 +118,8 @@ double DivergencePainter::Pass::paintShapeRow(QPainter& p, double top, const QRe
     double x = rect.left();
     const double h = 62 * s;
     for (std::size_t i = 0; i < shape.size(); ++i) {
-        const QString name = i < names.size() ? QString::fromStdString(names[i]) : QStringLiteral("dim %1").arg(i);
+        const QString name = i < names.size() ? QString::fromStdString(std::string(axis_name(names[i])))
+                                              : QStringLiteral("dim %1").arg(i);
         const QString size = QString::number(shape[i]);
         const double w = std::max({QFontMetricsF(nameFont).horizontalAdvance(name) + 20 * s,
                                    QFontMetricsF(sizeFont).horizontalAdvance(size) + 24 * s, 74 * s});
@@ -194,18 +196,18 @@ void DivergencePainter::Pass::paint(QPainter& p, const QRectF& rect) const
     if (computed)
         y = paintShapeRow(p, y, rect, QCoreApplication::translate("DivergencePainter", "with the bug (observed)"),
                           row.observed_shape, {}, &row.expected_shape);
-    if (row.status == "error")
+    if (row.status == DivergenceStatus::Error)
         paintMessage(p, y, rect,
                      QCoreApplication::translate("DivergencePainter",
                                                  "The buggy code cannot compute this stage; PyTorch raises:"),
                      message, true, style_.differs, style_.differsFill);
-    else if (row.status == "not-reached")
+    else if (row.status == DivergenceStatus::NotReached)
         paintMessage(
             p, y, rect, QString(),
             QCoreApplication::translate("DivergencePainter", "Not computed: the buggy run already stopped at %1.")
                 .arg(card_.stoppedAt),
             false, style_.muted, style_.panel);
-    else if (row.status == "same")
+    else if (row.status == DivergenceStatus::Same)
         paintMessage(
             p, y, rect, QString(),
             QCoreApplication::translate("DivergencePainter",

@@ -17,9 +17,9 @@ namespace attnlab::ui {
 
 struct DivergenceCard {
     StageComparison row;
-    std::vector<std::string> axes; // the book's axis names at this stage; empty for "config"
-    bool first = false;            // this row is the first divergence
-    QString stoppedAt;             // for "not-reached": the stage where the buggy run stopped
+    std::vector<Axis> axes; // the book's axes at this stage; empty for "config"
+    bool first = false;     // this row is the first divergence
+    QString stoppedAt;      // for "not-reached": the stage where the buggy run stopped
 };
 
 class DivergencePainter {
@@ -28,9 +28,9 @@ public:
     void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
 
     // Shared with the stage lists: the verdict's ink and its tinted fill in `style`.
-    static QColor statusColor(const std::string& status, const RenderStyle& style);
-    static QColor statusFill(const std::string& status, const RenderStyle& style);
-    static QString statusText(const std::string& status);
+    static QColor statusColor(DivergenceStatus status, const RenderStyle& style);
+    static QColor statusFill(DivergenceStatus status, const RenderStyle& style);
+    static QString statusText(DivergenceStatus status);
 
 private:
     class Pass; // one paint: the style it was given and the scale fitted to its rect, never stored here

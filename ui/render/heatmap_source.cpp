@@ -16,9 +16,9 @@ const float* sliceStart(const Stage& stage, int head, int batch, int& rows, int&
         return nullptr;
     std::int64_t offset = 0;
     for (std::size_t a = 0; a + 2 < stage.axes.size(); ++a) {
-        if (stage.axes[a] == "b")
+        if (stage.axes[a] == Axis::b)
             offset += batch * t.strides()[a];
-        else if (stage.axes[a] == "num_heads")
+        else if (stage.axes[a] == Axis::num_heads)
             offset += head * t.strides()[a];
     }
     rows = static_cast<int>(t.size(-2));
@@ -88,7 +88,7 @@ QString heatmapScaleModeTitle(HeatmapScaleMode mode)
 ColorScale heatmapScale(const std::shared_ptr<const Trace>& trace, AttentionMatrix kind, int batch,
                         HeatmapScaleMode mode)
 {
-    const int heads = trace && trace->config.has_heads() ? static_cast<int>(trace->config.num_heads) : 1;
+    const int heads = trace ? head_count(trace->config) : 1;
     double maxValue = 0.0, maxAbs = 0.0, minPositive = std::numeric_limits<double>::infinity();
     int tokens = 0;
     for (int h = 0; h < heads; ++h) {

@@ -21,7 +21,10 @@ QString axesWithSizes(const Stage& stage)
     QStringList parts;
     const Shape& shape = stage.tensor.shape();
     for (std::size_t i = 0; i < stage.axes.size() && i < shape.size(); ++i)
-        parts << QStringLiteral("dim %1 %2 = %3").arg(i).arg(QString::fromStdString(stage.axes[i])).arg(shape[i]);
+        parts << QStringLiteral("dim %1 %2 = %3")
+                     .arg(i)
+                     .arg(QString::fromStdString(std::string(axis_name(stage.axes[i]))))
+                     .arg(shape[i]);
     return parts.join(", ");
 }
 
@@ -47,7 +50,7 @@ QString ShapeDiagramPainter::describe() const
     const bool matches = stage_.expected_shape == t.shape();
     QStringList axes;
     for (const auto& a : stage_.axes)
-        axes << QString::fromStdString(a);
+        axes << QString::fromStdString(std::string(axis_name(a)));
     lines << QStringLiteral("Expected (%1) = %2; produced %3, %4.")
                  .arg(axes.join(", "), QString::fromStdString(shape_to_string(stage_.expected_shape)),
                       QString::fromStdString(shape_to_string(t.shape())),

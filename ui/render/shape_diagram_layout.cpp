@@ -15,12 +15,9 @@ QString shapeText(const Shape& s)
     return QString::fromStdString(shape_to_string(s));
 }
 
-QString axesText(const std::vector<std::string>& axes)
+QString axesText(const std::vector<Axis>& axes)
 {
-    QStringList parts;
-    for (const auto& a : axes)
-        parts << QString::fromStdString(a);
-    return "(" + parts.join(", ") + ")";
+    return QString::fromStdString(axes_text(axes));
 }
 
 struct Builder {
@@ -31,8 +28,8 @@ struct Builder {
     QRectF rect;
     double s;
 
-    double blockWidth(const std::string& axis, std::int64_t size) const;
-    std::vector<ShapeBlock> centred(const std::vector<std::string>& axes, const Shape& shape, double top) const;
+    double blockWidth(Axis axis, std::int64_t size) const;
+    std::vector<ShapeBlock> centred(const std::vector<Axis>& axes, const Shape& shape, double top) const;
     double header(ShapeDiagramLayout& l) const;
     void stripes(ShapeBlock& b) const; // no marks: too narrow to number each
     void dress(ShapeBlock& b, bool dOutStriped) const;
@@ -40,16 +37,16 @@ struct Builder {
     void footer(ShapeDiagramLayout& l) const;
 };
 
-double Builder::blockWidth(const std::string& axis, std::int64_t size) const
+double Builder::blockWidth(Axis axis, std::int64_t size) const
 {
-    const double name = QFontMetricsF(pixelFont(15 * s)).horizontalAdvance(QString::fromStdString(axis));
+    const double name = QFontMetricsF(pixelFont(15 * s)).horizontalAdvance(QString::fromStdString(std::string(axis_name(axis))));
     const double value = QFontMetricsF(pixelFont(24 * s, true)).horizontalAdvance(QString::number(size));
     const double bySize = (70 + 16 * std::log2(static_cast<double>(std::max<std::int64_t>(size, 1)) + 1)) * s;
     return std::max({name + 24 * s, value + 24 * s, bySize});
 }
 
 // A row laid out once to know its width, then centred.
-std::vector<ShapeBlock> Builder::centred(const std::vector<std::string>& axes, const Shape& shape, double top) const
+std::vector<ShapeBlock> Builder::centred(const std::vector<Axis>& axes, const Shape& shape, double top) const
 {
     std::vector<ShapeBlock> row;
     double x = 0;
@@ -135,10 +132,10 @@ void Builder::stripes(ShapeBlock& b) const
 
 void Builder::dress(ShapeBlock& b, bool dOutStriped) const
 {
-    b.striped = (b.axis == "num_heads" || b.axis == "num_heads*d_out") && heads > 1;
-    b.headColoured = b.axis == "head_dim" || (b.axis == "d_out" && heads > 1 && dOutStriped);
+    b.striped = (b.axis == Axis::num_heads || b.axis == Axis::num_heads_x_d_out) && heads > 1;
+    b.headColoured = b.axis == Axis::head_dim || (b.axis == Axis::d_out && heads > 1 && dOutStriped);
     bool stripesNumbered = true;
-    if (b.axis == "head_dim") {
+    if (b.axis == Axis::head_dim) {
         // One head's features, in its colour: its number in the corner, above the name plate.
         const int owner = std::max(head, 0);
         b.markFont = pixelFont(12 * s, true);
@@ -157,7 +154,7 @@ void Builder::dress(ShapeBlock& b, bool dOutStriped) const
     const bool selectable = head >= 0 && head < heads;
     const QString framed = !stripesNumbered && selectable ? headLabel(head) + QStringLiteral(" framed") : QString();
     const QFont nameFont = pixelFont(15 * s), sizeFont = pixelFont(24 * s, true);
-    const QString name = QString::fromStdString(b.axis), size = QString::number(b.size);
+    const QString name = QString::fromStdString(std::string(axis_name(b.axis))), size = QString::number(b.size);
     const QFontMetricsF nm(nameFont), sm(sizeFont);
     const double lineName = nm.height(), lineSize = sm.height();
     const double lineFramed = framed.isEmpty() ? 0 : lineName;
@@ -244,11 +241,14 @@ ShapeOp shapeOp(const Trace& trace, const Stage& stage)
     const Stage* prev = previousShapeStage(trace, stage);
     if (!prev)
         return ShapeOp::None;
-    if (prev->axes.size() < stage.axes.size())
-        return ShapeOp::Split;
-    if (prev->axes.size() > stage.axes.size())
-        return ShapeOp::Merge;
-    return ShapeOp::Transpose;
+    switch (stage.layout) { // the stage table says which step it is; nothing is re-derived from the axes
+    case LayoutOp::SplitHeads: return ShapeOp::Split;
+    case LayoutOp::MergeHeads: return ShapeOp::Merge;
+    case LayoutOp::HeadsFirst:
+    case LayoutOp::TokensFirst: return ShapeOp::Transpose;
+    case LayoutOp::None: break;
+    }
+    return ShapeOp::None;
 }
 
 QString shapeOpLabel(const Trace& trace, const Stage& stage)
@@ -276,7 +276,7 @@ ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int se
                                       double s)
 {
     const Stage& stage = trace.stages.at(static_cast<std::size_t>(stageIndex));
-    const int heads = trace.config.has_heads() ? static_cast<int>(trace.config.num_heads) : 1;
+    const int heads = head_count(trace.config);
     const Builder b{trace, stage, selectedHead, heads, rect, s};
     ShapeDiagramLayout l;
     l.rect = rect;
@@ -288,8 +288,8 @@ ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int se
 
     const ShapeOp kind = shapeOp(trace, stage);
     const Stage* prev = previousShapeStage(trace, stage);
-    const bool square = stage.axes.size() >= 2 && stage.axes.back() == "num_tokens" &&
-                        stage.axes[stage.axes.size() - 2] == "num_tokens";
+    const bool square = stage.axes.size() >= 2 && stage.axes.back() == Axis::num_tokens &&
+                        stage.axes[stage.axes.size() - 2] == Axis::num_tokens;
     const double gapRows = 92 * s;
     if (kind == ShapeOp::None || !prev) {
         l.after = b.centred(stage.axes, stage.tensor.shape(), y);
@@ -312,13 +312,13 @@ ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int se
                 for (const auto& w : wideRow)
                     if (w.axis == n.axis)
                         n.rect = QRectF(w.rect.left(), top, w.rect.width(), w.rect.height());
-                if (n.axis == "d_out") {
+                if (n.axis == Axis::d_out) {
                     const QRectF* hr = nullptr;
                     const QRectF* dr = nullptr;
                     for (const auto& w : wideRow) {
-                        if (w.axis == "num_heads")
+                        if (w.axis == Axis::num_heads)
                             hr = &w.rect;
-                        if (w.axis == "head_dim")
+                        if (w.axis == Axis::head_dim)
                             dr = &w.rect;
                     }
                     if (hr && dr)
@@ -347,10 +347,10 @@ ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int se
         } else {
             const ShapeBlock* d = nullptr;
             for (const auto& blk : (split ? l.before : l.after))
-                if (blk.axis == "d_out")
+                if (blk.axis == Axis::d_out)
                     d = &blk;
             for (const auto& w : (split ? l.after : l.before)) {
-                if (!d || (w.axis != "num_heads" && w.axis != "head_dim"))
+                if (!d || (w.axis != Axis::num_heads && w.axis != Axis::head_dim))
                     continue;
                 if (split)
                     l.arrows.push_back({QPointF(w.rect.center().x(), d->rect.bottom() + 4 * s),
@@ -383,7 +383,7 @@ std::vector<ShapeHeadLabel> ShapeDiagramLayout::headLabels() const
     for (const auto* row : {&before, &after})
         for (const ShapeBlock& b : *row) {
             for (const ShapeHeadMark& m : b.marks) {
-                const bool corner = b.axis == "head_dim";
+                const bool corner = b.axis == Axis::head_dim;
                 const QRectF swatch = corner ? b.rect : b.stripes[static_cast<std::size_t>(m.head)];
                 labels.push_back({m.head, swatch, m.transform.mapRect(m.text),
                                   corner ? headLabel(m.head) : QString::number(m.head)});
@@ -402,7 +402,7 @@ std::optional<ShapeHit> ShapeDiagramLayout::hitTest(const QPointF& pos) const
             if (!b.rect.contains(pos))
                 continue;
             ShapeHit hit{ShapeHit::Kind::Block, stage, b.previous, b.dim, b.axis, -1};
-            if (b.axis == "head_dim" && !b.marks.empty())
+            if (b.axis == Axis::head_dim && !b.marks.empty())
                 hit.head = b.marks.front().head;
             for (std::size_t h = 0; h < b.stripes.size(); ++h)
                 if (b.stripes[h].contains(pos)) {

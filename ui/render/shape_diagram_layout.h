@@ -47,7 +47,7 @@ struct ShapeHeadMark {
 };
 
 struct ShapeBlock {
-    std::string axis;
+    Axis axis = Axis::b;
     std::int64_t size = 0;
     QRectF rect;
     int dim = -1;
@@ -80,7 +80,7 @@ struct ShapeHit {
     int stage = -1;
     bool previous = false; // the block belongs to the stage this one comes from
     int dim = -1;
-    std::string axis;
+    Axis axis = Axis::b;
     int head = -1; // Kind::Head, or the head whose features a head_dim block holds
 };
 

@@ -14,14 +14,14 @@ namespace attnlab::ui {
 namespace {
 
 // Each axis keeps one hue in every stage, tinted into the theme's background.
-QColor axisFill(const RenderStyle& style, const std::string& axis)
+QColor axisFill(const RenderStyle& style, Axis axis)
 {
     const double amount = style.highContrast ? 0.0 : (style.dark ? 0.32 : 0.2);
-    if (axis == "b")
+    if (axis == Axis::b)
         return style.tint(QColor(0x5b, 0x7f, 0xb8), amount);
-    if (axis == "num_tokens")
+    if (axis == Axis::num_tokens)
         return style.tint(QColor(0x4c, 0xaf, 0x50), amount);
-    if (axis == "d_in")
+    if (axis == Axis::d_in)
         return style.tint(QColor(0xf0, 0x8a, 0x24), amount);
     return style.tint(QColor(0x2f, 0x8f, 0xe8), amount);
 }
@@ -76,7 +76,7 @@ void drawBlock(QPainter& p, const RenderStyle& style, const ShapeDiagramLayout& 
     path.addRoundedRect(b.rect, 7 * s, 7 * s);
     p.save();
     p.setClipPath(path);
-    if (b.axis == "head_dim") {
+    if (b.axis == Axis::head_dim) {
         const int head = b.marks.front().head;
         const QColor fill = headColor(head, l.heads).lighter(125);
         p.fillRect(b.rect, fill);

@@ -1,6 +1,6 @@
 #pragma once
 // One or two sentences per canonical stage, filled with the trace's own numbers, saying what the
-// line of code did to the tensor. The project's own words; the stage names are the golden README's.
+// line of code did to the tensor: the stage table's words (forward/stage_table.h) as Qt strings.
 #include "forward/trace.h"
 
 #include <QString>

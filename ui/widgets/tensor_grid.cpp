@@ -129,10 +129,10 @@ void TensorGrid::refresh()
     std::vector<std::size_t> free;
     bool hasBatch = false, hasHead = false;
     for (std::size_t a = 0; a < stage->axes.size(); ++a) {
-        if (stage->axes[a] == "b") {
+        if (stage->axes[a] == Axis::b) {
             hasBatch = true;
             base += session_->batchIndex() * t.strides()[a];
-        } else if (stage->axes[a] == "num_heads") {
+        } else if (stage->axes[a] == Axis::num_heads) {
             hasHead = true;
             base += session_->head() * t.strides()[a];
         } else {
@@ -174,8 +174,10 @@ void TensorGrid::refresh()
     const bool full = rows <= kFullLimit && cols <= kFullLimit;
     const int shownRows = static_cast<int>(full ? rows : std::min<std::int64_t>(rows, kCorner));
     const int shownCols = static_cast<int>(full ? cols : std::min<std::int64_t>(cols, kCorner));
-    const QString axisR = free.size() == 2 ? QString::fromStdString(stage->axes[free[0]]) : QString();
-    const QString axisC = free.empty() ? QString() : QString::fromStdString(stage->axes[free.back()]);
+    const QString axisR =
+        free.size() == 2 ? QString::fromStdString(std::string(axis_name(stage->axes[free[0]]))) : QString();
+    const QString axisC =
+        free.empty() ? QString() : QString::fromStdString(std::string(axis_name(stage->axes[free.back()])));
     QString text =
         tr("%1 × %2 slice (rows: %3, columns: %4): min %5, max %6, mean %7")
             .arg(rows)

@@ -127,7 +127,8 @@ void BugView::refresh()
                                                : QString()));
     if (d->first) {
         verdict_->setText(tr("▶ <b>First divergence at <code>%1</code></b> (%2): %3")
-                              .arg(QString::fromStdString(d->first->stage), QString::fromStdString(d->first->kind),
+                              .arg(QString::fromStdString(d->first->stage),
+                                   QString::fromStdString(std::string(status_name(d->first->kind))),
                                    QString::fromStdString(d->first->message).toHtmlEscaped()));
         verdict_->setStyleSheet(style(theme.differs, theme.differsFill));
     } else {

@@ -143,9 +143,10 @@ void StageCompareLists::rebuild()
             new QListWidgetItem(rowText(isFirst, row.stage, shapeText(row.observed_shape).leftJustified(16)) + verdict);
         right->setToolTip(DivergencePainter::statusText(row.status));
         QColor tint, ink;
-        if (row.status == "shape" || row.status == "error" || row.status == "values")
+        if (row.status == DivergenceStatus::Shape || row.status == DivergenceStatus::Error ||
+            row.status == DivergenceStatus::Values)
             tint = DivergencePainter::statusFill(row.status, style);
-        if (row.status != "same")
+        if (row.status != DivergenceStatus::Same)
             ink = DivergencePainter::statusColor(row.status, style);
         mark(right, isFirst, tint, ink, style);
         buggy_->addItem(right);
