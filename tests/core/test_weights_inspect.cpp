@@ -1,4 +1,4 @@
-// "Load your own" (issue 6): what a weights file says about its module, read from names and shapes
+// "Load your own": what a weights file says about its module, read from names and shapes
 // alone. Each row writes a file with the core's own safetensors writer, inspects it, and either
 // compares the one-line description or the one-sentence refusal; every file the inspection accepts
 // must then load with the config it inferred, so inspecting and loading never disagree.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the PyTorch reference for the debugging lessons (issue 5):
+"""Writes the PyTorch reference for the debugging lessons:
 
   tests/data/bug_cases.json + tests/data/bug_cases/*.safetensors
       the book's MultiHeadAttention and each catalogued bug written literally in PyTorch, run on the same

@@ -1,4 +1,4 @@
-// Long work is cancellable (issue 7): GPT-2 small at batch 8 x 1,024 tokens, started and cancelled
+// Long work is cancellable: GPT-2 small at batch 8 x 1,024 tokens, started and cancelled
 // by the Cancel button, by Esc and by the session's slot. Busy clears within a couple of seconds,
 // the previous trace stays on screen, the typed settings stay, and the status bar says the result
 // is the previous one and offers Compute. A newer edit cancels the now-stale computation.

@@ -1,4 +1,4 @@
-// Presentation mode and guided lessons (issue 6): F5 enlarges the type and Esc restores it; zoom
+// Presentation mode and guided lessons: F5 enlarges the type and Esc restores it; zoom
 // and high contrast change the whole application; every lesson loads its text; "Show me" sets the
 // app up and Check judges what the student did.
 #include "common/session_fixtures.h"

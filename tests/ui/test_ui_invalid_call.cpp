@@ -1,4 +1,4 @@
-// An invalid call opens (issue 16): `attention-lab --call C` with a call that does not validate, or
+// An invalid call opens: `attention-lab --call C` with a call that does not validate, or
 // does not even parse, opens the window on what is wrong (exit 0, and --screenshot takes the
 // picture); only a bad option or an unreadable file stops it starting (one sentence, exit 1). The
 // window, given the call as gui_main gives it, shows it in the call line, the caret message under

@@ -1,4 +1,4 @@
-// "Load your own" (issue 6): File > Load Weights… reads a torch state_dict or a GPT-2 checkpoint,
+// "Load your own": File > Load Weights… reads a torch state_dict or a GPT-2 checkpoint,
 // asks for num_heads (the weights do not store it), and the window then shows the attention of those
 // very weights -- the same numbers the core computes from the file -- as one undoable edit. Bad and
 // vanished files are explained inline and change nothing; --weights does the same from the command line.

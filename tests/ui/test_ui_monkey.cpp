@@ -1,4 +1,4 @@
-// The GUI monkey test (issue 7): thousands of random edits through the real widgets (spin boxes,
+// The GUI monkey test: thousands of random edits through the real widgets (spin boxes,
 // the call line with valid, mutated and garbage text, check boxes), stage steps, view and heatmap
 // switches, head and batch picks and preset changes, from a fixed seed, under the offscreen
 // platform. No crash, no warning from Qt about misuse, and at the end a consistent state: the call

@@ -1,4 +1,4 @@
-// When views update (issue 16, edits within a frame): a page behind another tab is not rebuilt after
+// When views update (edits within a frame): a page behind another tab is not rebuilt after
 // an edit but shows the current trace the moment it is shown; big heatmaps get their pictures from a
 // worker, identical to the GUI thread's; small settings computed on the GUI thread still let the
 // newest edit win over a large computation still running, in either order.

@@ -1,4 +1,4 @@
-// The malformed-session corpus (issue 7): every file in tests/robustness/sessions/cases.tsv is
+// The malformed-session corpus: every file in tests/robustness/sessions/cases.tsv is
 // refused with one sentence that names the file and contains the row's phrase, and nothing of the
 // current state changes -- through the session_file API, through File > Open, and through
 // `attention-lab --open BAD --save-session out.json`, which exits 1 with the sentence on stderr and

@@ -1,4 +1,4 @@
-// Session files (issue 6): the same state saved twice gives the same bytes; opening a file brings
+// Session files: the same state saved twice gives the same bytes; opening a file brings
 // back settings, stage, head and view; a bad, truncated or newer file is refused with one sentence
 // and the current state kept; the last state comes back on start; and the app's own
 // `--open a.json --save-session b.json` round trip gives identical files.

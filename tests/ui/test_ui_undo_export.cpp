@@ -1,4 +1,4 @@
-// Undo/redo of settings edits and File > Export (issue 6): keystrokes into one spin box are one
+// Undo/redo of settings edits and File > Export: keystrokes into one spin box are one
 // step; undo and redo walk the settings back and forth through the real widgets; the PNG, SVG, CSV
 // and Markdown exports hold what is on screen; "Copy as PyTorch" writes runnable code and weights.
 #include "common/session_fixtures.h"
