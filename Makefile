@@ -13,8 +13,9 @@ RUN_ARGS ?=
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite. It needs clang and libFuzzer.
 ROBUSTNESS_PACKAGES := clang libclang-rt-14-dev
 # `make check` also runs the script "Copy as PyTorch" writes, in Debian's PyTorch, against the engine, and
-# validates the AppStream metainfo (appstream) and the man pages (groff-base).
-TEST_PACKAGES := python3-torch appstream groff-base
+# validates the AppStream metainfo (appstream) and the man pages (groff-base); `make format-check` (CI) asks
+# clang-format whether every C++ file is laid out as .clang-format says.
+TEST_PACKAGES := python3-torch appstream groff-base clang-format
 # `make package`: CPack's DEB generator works the dependencies out with dpkg-shlibdeps (dpkg-dev), which
 # needs file(1) to find the binaries. The package is built in its own tree, for any x86-64 (no -march=native)
 # and without the tests.
@@ -22,7 +23,7 @@ PACKAGE_PACKAGES := dpkg-dev file appstream groff-base
 PACKAGE_BUILD_DIR ?= build-package
 FUZZ_SECONDS ?= 30
 
-.PHONY: deps test-deps robustness-deps package-deps configure configure-app build build-app run check robustness fuzz \
+.PHONY: format-check deps test-deps robustness-deps package-deps configure configure-app build build-app run check robustness fuzz \
         sanitizers package package-check
 
 # Installs the Debian packages of $(1) that are missing, and says how long looking (and installing) took.
@@ -75,6 +76,9 @@ run: build-app
 
 check: test-deps build
 	@QT_QPA_PLATFORM=offscreen $(TIMED) tests ctest --test-dir $(BUILD_DIR) --output-on-failure
+
+format-check: test-deps
+	@$(TIMED) "format check" cmake/check_format.sh
 
 fuzz: robustness-deps
 	tests/fuzz/run_fuzzers.sh $(FUZZ_SECONDS)

@@ -20,11 +20,11 @@ namespace attnlab {
 // A recorded stage: its name, where it comes from in the book's code, its shape, and what the name
 // means (StageFacts: role, wrapper head, attention matrix, the stage it re-lays out).
 struct Stage : StageFacts {
-    std::string name;              // "queries.view", "heads.1.context", "output", ...
-    int code_line = -1;            // index into module_source(kind)
-    std::vector<Axis> axes;        // symbolic axes (axis_name: "b", "num_tokens", "d_out", ...)
-    Shape expected_shape;          // what the config says the shape should be
-    std::string view_of;           // the stage whose storage this one shares, "" when it owns its data
+    std::string name;       // "queries.view", "heads.1.context", "output", ...
+    int code_line = -1;     // index into module_source(kind)
+    std::vector<Axis> axes; // symbolic axes (axis_name: "b", "num_tokens", "d_out", ...)
+    Shape expected_shape;   // what the config says the shape should be
+    std::string view_of;    // the stage whose storage this one shares, "" when it owns its data
     Tensor tensor;
 };
 

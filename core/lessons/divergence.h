@@ -25,11 +25,11 @@ enum class DivergenceStatus { Same, Shape, Values, Error, NotReached };
 std::string_view status_name(DivergenceStatus status); // "same", "shape", "values", "error", "not-reached"
 
 struct FirstDivergence {
-    std::string stage;    // "config" or a canonical stage name
+    std::string stage;                               // "config" or a canonical stage name
     DivergenceStatus kind = DivergenceStatus::Error; // Shape, Values or Error
-    Shape expected_shape; // the book's shape at that stage (empty for "config")
-    Shape observed_shape; // what the buggy code produced (empty for "error")
-    std::string message;  // shape/values: one sentence; error: PyTorch's message
+    Shape expected_shape;                            // the book's shape at that stage (empty for "config")
+    Shape observed_shape;                            // what the buggy code produced (empty for "error")
+    std::string message;                             // shape/values: one sentence; error: PyTorch's message
 };
 
 // One row of the side-by-side view: every stage of the order with its verdict.

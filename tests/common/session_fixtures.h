@@ -1,6 +1,7 @@
 #pragma once
 // What the UI tests start from and wait for: a session whose trace is in and whose jobs have nothing
-// left to do (or its settled() signal); the main window over a new session with a preset computed; a diagnostic by its code.
+// left to do (or its settled() signal); the main window over a new session with a preset computed; a diagnostic by its
+// code.
 #include "model/presets.h"
 #include "model/session.h"
 #include "shell/main_window.h"

@@ -90,7 +90,8 @@ std::optional<LessonState> lessonsFromJson(const QJsonObject& o, QString* error)
             return std::nullopt;
         s.contractCall = call;
     }
-    for (auto [key, out] : {std::pair{"contract_d_in", &s.contractDIn}, std::pair{"contract_tokens", &s.contractTokens}})
+    for (auto [key, out] :
+         {std::pair{"contract_d_in", &s.contractDIn}, std::pair{"contract_tokens", &s.contractTokens}})
         if (o.contains(key)) {
             double v = 0;
             if (!f::integer(o, key, 1, kLargestContractInput, &v, error))

@@ -51,8 +51,8 @@ std::optional<GuideState> guideFromJson(const QJsonObject& o, QString* error)
     const QJsonValue passed = o.value("passed");
     if (!passed.isUndefined()) {
         if (!passed.isArray() || passed.toArray().size() > kMostPassed) {
-            *error = QObject::tr("\"passed\" of \"guide\" must be a list of step numbers, not %1.")
-                         .arg(f::describe(passed));
+            *error =
+                QObject::tr("\"passed\" of \"guide\" must be a list of step numbers, not %1.").arg(f::describe(passed));
             return std::nullopt;
         }
         for (const QJsonValue& v : passed.toArray()) {

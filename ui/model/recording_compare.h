@@ -27,8 +27,8 @@ public:
     const Recording& recording() const { return *recording_; }
     QString path() const { return path_; }
     std::int64_t numHeads() const { return numHeads_; } // the num_heads the learner gave; 0: the recording's own
-    QString error() const { return error_; }         // the last refusal, one sentence; empty after a success
-    std::int64_t askedDOut() const { return dOut_; } // with NeedsNumHeads: the d_out to split
+    QString error() const { return error_; }            // the last refusal, one sentence; empty after a success
+    std::int64_t askedDOut() const { return dOut_; }    // with NeedsNumHeads: the d_out to split
 
 Q_SIGNALS:
     void changed();

@@ -44,8 +44,8 @@ enum class ChangeFlag {
     Head = 0x08, // selected head or batch
     Diagnostics = 0x10,
     Busy = 0x20,
-    View = 0x40,   // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
-    Lesson = 0x80, // a choice of the Debugging tab's lessons (lesson_state.h)
+    View = 0x40,     // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
+    Lesson = 0x80,   // a choice of the Debugging tab's lessons (lesson_state.h)
     Results = 0x100, // a side computation delivered: equivalence, timings, comparison, heatmap pictures
     Guide = 0x200,   // the guided lesson, its step or its progress (page_choices.h)
 };
@@ -137,7 +137,7 @@ public:
     void setBug(Bug bug);
     void setTransferLine(TransferRole role, bool written, bool transpose);
     void setTransferWidths(std::int64_t d_in, std::int64_t d_out);
-    void setContractCall(std::optional<QString> call);  // nullopt: follow the session's own call
+    void setContractCall(std::optional<QString> call); // nullopt: follow the session's own call
     void setContractInput(std::int64_t d_in, std::int64_t num_tokens);
     // The contract lesson's reading of its call (the pasted one, else the session's) against its input.
     const ContractReport& contractReport() const { return *contractReport_; }
@@ -191,7 +191,7 @@ private:
     void compute();            // asks the job for the current settings, or drops the request when they have errors
     void adoptResult(const ForwardResult& result);
     void adoptTrace(std::shared_ptr<const Trace> trace);
-    void connectJobs();          // session_jobs.cpp
+    void connectJobs();                     // session_jobs.cpp
     void sideJobsFollow(ChangeFlags flags); // what an edit makes stale, asked for again when shown
     void refreshTransfer();
     void refreshContract();

@@ -31,7 +31,8 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
     const auto* found = std::find_if(std::begin(kScaleNames), std::end(kScaleNames),
                                      [&](const char* n) { return scale == QLatin1String(n); });
     if (found == std::end(kScaleNames)) {
-        err = QObject::tr("\"heatmap_scale\" must be one of auto, linear, largest, log, not %1.").arg(f::describe(scale));
+        err =
+            QObject::tr("\"heatmap_scale\" must be one of auto, linear, largest, log, not %1.").arg(f::describe(scale));
         return false;
     }
     s.heatmapScale = static_cast<HeatmapScaleMode>(found - std::begin(kScaleNames));
@@ -53,7 +54,8 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
     if (o.contains("comparison")) {
         QJsonObject comparison;
         double heads = 0;
-        if (!f::object(o, "comparison", &comparison, &err) || !f::string(comparison, "path", &s.comparedRecording, &err) ||
+        if (!f::object(o, "comparison", &comparison, &err) ||
+            !f::string(comparison, "path", &s.comparedRecording, &err) ||
             !f::integer(comparison, "num_heads", 0, kLargestIndex, &heads, &err, 0))
             return false;
         s.comparedNumHeads = static_cast<std::int64_t>(heads);
@@ -118,8 +120,8 @@ QJsonObject sessionToJson(const SessionState& s)
                   {"lessons", lessonsToJson(s.lessons)},
                   {"guide", guideToJson(s.guide)}};
     if (!s.comparedRecording.isEmpty()) // absent otherwise: most sessions compare nothing
-        o.insert("comparison", QJsonObject{{"path", s.comparedRecording},
-                                           {"num_heads", static_cast<double>(s.comparedNumHeads)}});
+        o.insert("comparison",
+                 QJsonObject{{"path", s.comparedRecording}, {"num_heads", static_cast<double>(s.comparedNumHeads)}});
     return o;
 }
 

@@ -34,7 +34,7 @@ struct SessionState {
     TradeoffsSection tradeoffsSection = TradeoffsSection::Counted;
     LessonState lessons;
     GuideState guide;
-    QString comparedRecording;      // Compare With My Code's file; empty: none
+    QString comparedRecording;         // Compare With My Code's file; empty: none
     std::int64_t comparedNumHeads = 0; // the num_heads given for it; 0: the recording's own
 };
 

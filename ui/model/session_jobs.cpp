@@ -119,8 +119,8 @@ const TrainedVariants& Session::trainedVariants(const std::string& text, int lay
 
 bool Session::computing() const
 {
-    return busy() || equivalence_->busy() || (view_ == ViewMode::Designs && equivalenceStale_) ||
-           timings_->busy() || pictures_->busy();
+    return busy() || equivalence_->busy() || (view_ == ViewMode::Designs && equivalenceStale_) || timings_->busy() ||
+           pictures_->busy();
 }
 
 void Session::checkSettled()

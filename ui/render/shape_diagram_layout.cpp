@@ -39,7 +39,8 @@ struct Builder {
 
 double Builder::blockWidth(Axis axis, std::int64_t size) const
 {
-    const double name = QFontMetricsF(pixelFont(15 * s)).horizontalAdvance(QString::fromStdString(std::string(axis_name(axis))));
+    const double name =
+        QFontMetricsF(pixelFont(15 * s)).horizontalAdvance(QString::fromStdString(std::string(axis_name(axis))));
     const double value = QFontMetricsF(pixelFont(24 * s, true)).horizontalAdvance(QString::number(size));
     const double bySize = (70 + 16 * std::log2(static_cast<double>(std::max<std::int64_t>(size, 1)) + 1)) * s;
     return std::max({name + 24 * s, value + 24 * s, bySize});

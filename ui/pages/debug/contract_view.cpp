@@ -33,8 +33,7 @@ QString findingTitle(ContractFindingCode code)
 
 } // namespace
 
-ContractView::ContractView(Session* session, QWidget* parent)
-    : QWidget(parent), session_(session)
+ContractView::ContractView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
     auto* intro = new QLabel(tr("Read the call left to right and name each value as you go: both widths are plain "
                                 "integers, so nothing stops a value from landing in the wrong slot."));
@@ -200,8 +199,8 @@ void ContractView::refresh()
                     QString::fromStdString(d.message), style.differs, style.differsFill,
                     QStringLiteral("contract-diagnostic-") + QString::fromStdString(diagnostic_code_name(d.code))));
     if (!report.error && report.findings.empty() && !has_error(report.diagnostics)) {
-        auto* ok = new QLabel(tr("✓ Every value fills the slot the book's %1 gives it.")
-                                  .arg(QString::fromStdString(report.class_name)));
+        auto* ok = new QLabel(
+            tr("✓ Every value fills the slot the book's %1 gives it.").arg(QString::fromStdString(report.class_name)));
         ok->setObjectName(QStringLiteral("contract-ok"));
         ok->setStyleSheet(QStringLiteral("color: %1; font-weight: bold; font-size: 18px;").arg(cssColor(style.same)));
         cards_->addWidget(ok);

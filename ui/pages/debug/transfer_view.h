@@ -45,7 +45,7 @@ private:
     QLabel* gpt2Badge_;
     QLabel* gpt2Message_;
     Session* session_;
-    TransferSpec shown_;    // what result_ was computed for
+    TransferSpec shown_; // what result_ was computed for
 };
 
 // A verdict as a coloured pill: green match, amber mismatch (with the largest difference), red error.

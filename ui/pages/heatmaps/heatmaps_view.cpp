@@ -98,9 +98,8 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
             [this](int id) { session_->setHeatmapKind(static_cast<AttentionMatrix>(id)); });
     connect(batch_, &QSpinBox::valueChanged, this, [this](int v) { session_->setBatchIndex(v); });
     refresh_ = new RefreshWhenShown(this, [this] { rebuild(); });
-    connect(scaleChoice_, &QComboBox::currentIndexChanged, session_, [this] {
-        session_->setHeatmapScale(static_cast<HeatmapScaleMode>(scaleChoice_->currentData().toInt()));
-    });
+    connect(scaleChoice_, &QComboBox::currentIndexChanged, session_,
+            [this] { session_->setHeatmapScale(static_cast<HeatmapScaleMode>(scaleChoice_->currentData().toInt())); });
     connect(session_->heatmapPictures(), &HeatmapPictures::ready, this, [this] {
         const std::vector<QImage>& images = session_->heatmapPictures()->images();
         if (waiting_.empty() || images.size() != waiting_.size())

@@ -55,7 +55,7 @@ private:
     std::vector<HeatmapWidget*> small_;
     HeatmapWidget* large_;
     std::vector<HeatmapPainter> waiting_; // big matrices: these painters wait for the Session's pictures
-    RefreshWhenShown* refresh_; // hidden behind another tab, rebuilt when shown
+    RefreshWhenShown* refresh_;           // hidden behind another tab, rebuilt when shown
     std::shared_ptr<const Trace> shownTrace_;
     int shownKind_ = -1;
     int shownBatch_ = -1;

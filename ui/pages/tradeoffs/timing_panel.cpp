@@ -12,8 +12,7 @@
 
 namespace attnlab::ui {
 
-TimingPanel::TimingPanel(Session* session, QWidget* parent)
-    : QWidget(parent), session_(session)
+TimingPanel::TimingPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
     button_ = new QPushButton;
     button_->setObjectName(QStringLiteral("measure-times"));

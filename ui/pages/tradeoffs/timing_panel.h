@@ -4,7 +4,6 @@
 // is not, and each number says how it was obtained. The panel only shows what the job delivered.
 #include <QWidget>
 
-
 class QLabel;
 class QPushButton;
 
