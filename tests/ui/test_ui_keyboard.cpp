@@ -153,7 +153,17 @@ private Q_SLOTS:
             QCOMPARE(map->currentRow(), s.row);
             QCOMPARE(map->currentColumn(), s.col);
             QCOMPARE(readout->text(), map->describe(*map->cellAt(s.row, s.col)));
+            // The cell is the Session's, and every head's matrix shows it.
+            QCOMPARE(session_->heatmapCell(), (HeatmapCell{s.row, s.col}));
+            for (const HeatmapWidget* head : window_->heatmapsView()->smallMultiples())
+                QCOMPARE(head->currentRow(), s.row);
         }
+        session_->setHeatmapCell({3, 4}); // set by the Session (a lesson, a test): the large view follows
+        QCOMPARE(map->currentRow(), 3);
+        QCOMPARE(map->currentColumn(), 4);
+        session_->setHeatmapCell({99, -5}); // kept within the six tokens' matrix
+        QCOMPARE(session_->heatmapCell(), (HeatmapCell{5, 0}));
+        session_->setHeatmapCell({0, 0});
         QCOMPARE(session_->stageIndex(), 2); // Left/Right moved the cell, not the stage
         QVERIFY(readout->text().contains(QStringLiteral("query")));
 

@@ -12,6 +12,13 @@ namespace attnlab::ui {
 
 enum class TradeoffsSection { Counted, Measured };
 
+// The heatmaps' keyboard cell: one query row and key column, the same in every head's matrix.
+struct HeatmapCell {
+    int query = 0;
+    int key = 0;
+    bool operator==(const HeatmapCell&) const = default;
+};
+
 struct GuideState {
     QString lesson;    // the lesson's id (lessons.h); empty: none chosen yet
     int step = 0;      // from 0

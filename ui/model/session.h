@@ -48,6 +48,7 @@ enum class ChangeFlag {
     Lesson = 0x80,   // a choice of the Debugging tab's lessons (lesson_state.h)
     Results = 0x100, // a side computation delivered: equivalence, timings, comparison, heatmap pictures
     Guide = 0x200,   // the guided lesson, its step or its progress (page_choices.h)
+    Cell = 0x400,    // the heatmaps' keyboard cell
 };
 Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
 
@@ -162,6 +163,8 @@ public:
     const TrainedVariants& trainedVariants(const std::string& text, int layer);
     HeatmapScaleMode heatmapScale() const { return heatmapScale_; }
     void setHeatmapScale(HeatmapScaleMode mode);
+    HeatmapCell heatmapCell() const { return heatmapCell_; }
+    void setHeatmapCell(HeatmapCell cell); // kept within the trace's matrices
     TradeoffsSection tradeoffsSection() const { return tradeoffsSection_; }
     void setTradeoffsSection(TradeoffsSection section);
     // --- the guided lessons' place and progress (page_choices.h) ---
@@ -225,6 +228,7 @@ private:
     RecordingCompare* comparison_;
     HeatmapPictures* pictures_;
     HeatmapScaleMode heatmapScale_ = HeatmapScaleMode::Auto;
+    HeatmapCell heatmapCell_;
     TradeoffsSection tradeoffsSection_ = TradeoffsSection::Counted;
     TransferResult transferResult_, gpt2TransferResult_;
     std::optional<TransferSpec> lastTransfer_; // what transferResult_ ran

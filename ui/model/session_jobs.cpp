@@ -11,6 +11,8 @@
 
 #include <QMetaObject>
 
+#include <algorithm>
+
 namespace attnlab::ui {
 
 void Session::connectJobs()
@@ -80,6 +82,19 @@ void Session::setHeatmapScale(HeatmapScaleMode mode)
         return;
     heatmapScale_ = mode;
     Q_EMIT changed(ChangeFlag::View);
+}
+
+void Session::setHeatmapCell(HeatmapCell cell)
+{
+    const int tokens = trace_ && !trace_->stages.empty() && trace_->stages.front().tensor.dim() >= 2
+                           ? static_cast<int>(trace_->stages.front().tensor.size(-2))
+                           : 1;
+    cell.query = std::clamp(cell.query, 0, std::max(tokens - 1, 0));
+    cell.key = std::clamp(cell.key, 0, std::max(tokens - 1, 0));
+    if (cell == heatmapCell_)
+        return;
+    heatmapCell_ = cell;
+    Q_EMIT changed(ChangeFlag::Cell);
 }
 
 void Session::setTradeoffsSection(TradeoffsSection section)

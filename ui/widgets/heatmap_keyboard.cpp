@@ -59,6 +59,17 @@ void HeatmapWidget::setCurrentCell(int row, int col)
     if (const auto hit = cellAt(row_, col_))
         Q_EMIT hovered(*hit);
     notifyHeatmapCellFocus(this);
+    Q_EMIT currentCellChanged(row_, col_);
+}
+
+void HeatmapWidget::showCell(int row, int col)
+{
+    const HeatmapSlice& s = painter_.slice();
+    if (!s.valid() || (row == row_ && col == col_))
+        return;
+    row_ = std::clamp(row, 0, s.rows - 1);
+    col_ = std::clamp(col, 0, s.cols - 1);
+    update();
 }
 
 bool HeatmapWidget::event(QEvent* event)

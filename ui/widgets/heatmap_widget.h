@@ -25,6 +25,7 @@ public:
     int currentRow() const { return row_; }
     int currentColumn() const { return col_; }
     void setCurrentCell(int row, int col); // clamped to the matrix; updates the readout like a hover
+    void showCell(int row, int col);       // the same cell moved elsewhere (the Session's): drawn, not announced
     std::optional<HeatmapHit> cellAt(int row, int col) const { return painter_.cell(row, col); }
     std::optional<HeatmapHit> cellUnder(const QPointF& pos) const; // widget coordinates
     QRect cellRect(int row, int col) const;                        // in widget coordinates, at least a few pixels wide
@@ -33,6 +34,7 @@ public:
 Q_SIGNALS:
     void clicked();
     void hovered(const attnlab::ui::HeatmapHit& cell); // under the mouse, or the keyboard's cell
+    void currentCellChanged(int row, int col);         // the keyboard moved the cell
 
 protected:
     bool event(QEvent* event) override; // claims its navigation keys before the window's stage keys

@@ -81,6 +81,9 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     gridLayout_->setSpacing(6);
     gridLayout_->setContentsMargins(0, 0, 0, 0);
     large_ = new HeatmapWidget;
+    // One keyboard cell for every head's matrix, the Session's: moving in one head moves it in all.
+    connect(large_, &HeatmapWidget::currentCellChanged, session_,
+            [this](int row, int col) { session_->setHeatmapCell({row, col}); });
     large_->setObjectName(QStringLiteral("selected-heatmap"));
     connect(large_, &HeatmapWidget::hovered, hover_,
             [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
@@ -117,6 +120,8 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
         }
         if (flags & (ChangeFlag::Trace | ChangeFlag::View | ChangeFlag::Head))
             refresh_->request();
+        if (flags & ChangeFlag::Cell)
+            showSessionCell();
     });
     rebuild();
 }
@@ -173,6 +178,8 @@ void HeatmapsView::rebuild()
                                            "keys move through its cells; Enter or Space enlarges it.")
                                             .arg(h));
             connect(w, &HeatmapWidget::clicked, this, [this, h] { session_->setHead(h); });
+            connect(w, &HeatmapWidget::currentCellChanged, session_,
+                    [this](int row, int col) { session_->setHeatmapCell({row, col}); });
             connect(w, &HeatmapWidget::hovered, hover_,
                     [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
             small_.push_back(w);
@@ -238,7 +245,16 @@ void HeatmapsView::showPainters(std::vector<HeatmapPainter> painters, HeatmapPai
     for (std::size_t h = 0; h < painters.size() && h < small_.size(); ++h)
         small_[h]->setHeatmap(std::move(painters[h]));
     large_->setHeatmap(std::move(large));
+    showSessionCell();
     updateSelection(false);
+}
+
+void HeatmapsView::showSessionCell()
+{
+    const HeatmapCell cell = session_->heatmapCell();
+    for (HeatmapWidget* w : small_)
+        w->showCell(cell.query, cell.key);
+    large_->showCell(cell.query, cell.key);
 }
 
 void HeatmapsView::resizeEvent(QResizeEvent* event)
