@@ -20,7 +20,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QThread>
-#include <QEvent>
+#include <QEventLoop>
 
 #include <algorithm>
 #include <cstdio>
@@ -47,12 +47,9 @@ std::int64_t positiveOption(const QCommandLineParser& parser, const QString& nam
     return v;
 }
 
-// The window as it stands, with a modal dialog drawn where it sits. The layouts that the last changes
-// asked for run first, so the picture has the geometry a person would see.
+// The window as it stands, with a modal dialog drawn where it sits.
 void takeScreenshot(QWidget& window, const QString& path)
 {
-    for (int pass = 0; pass < 4; ++pass) // a word-wrapped label's new height can ask its parent again
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     QPixmap picture = window.grab();
     if (QWidget* dialog = QApplication::activeModalWidget(); dialog && dialog != &window) {
         QPainter painter(&picture); // a dialog is a window of its own: draw it where it stands
@@ -245,6 +242,13 @@ int main(int argc, char** argv)
     // and the heatmaps' pictures are in, and the views have taken them -- after AppShell's own waits
     // (a lesson step's check, a saved session), which were asked for first.
     std::function<void()> shoot = [&] {
+        // What the last changes posted -- layout passes, scroll bars a text view adjusts once its lines
+        // are laid out -- runs first, so the picture has what a person would see. Should that have
+        // started a computation after all, the picture waits for it too.
+        for (int pass = 0; pass < 4; ++pass)
+            QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+        if (session.computing())
+            return session.whenSettled(&window, shoot);
         takeScreenshot(window, screenshot);
         QApplication::exit(0);
     };
