@@ -27,12 +27,16 @@ TrainedLoss trained_loss(const GptModel& model)
     return t;
 }
 
-std::vector<HeadTiming> time_head_counts(const TimingQuery& q, const std::atomic<bool>* cancel)
+std::vector<HeadTiming> time_head_counts(const TimingQuery& q, const std::atomic<bool>* cancel,
+                                         const std::function<void(std::size_t done, std::size_t total)>& progress)
 {
     if (q.d_in < 1 || q.d_out < 1 || q.num_tokens < 1 || q.batch < 1 || q.repeats < 1)
         throw Error("timing needs positive d_in, d_out, tokens, batch and repeats.");
     std::vector<HeadTiming> out;
-    for (std::int64_t heads : divisors(q.d_out)) {
+    const std::vector<std::int64_t> counts = divisors(q.d_out);
+    for (std::int64_t heads : counts) {
+        if (progress)
+            progress(out.size(), counts.size());
         HeadTiming h;
         h.num_heads = heads;
         h.head_dim = q.d_out / heads;

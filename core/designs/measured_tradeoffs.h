@@ -6,6 +6,7 @@
 #include "gpt/gpt_model.h"
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,6 +39,8 @@ struct HeadTiming {
 
 // Every num_heads that divides d_out, timed with seeded weights and seeded input on the engine's
 // current thread count. Throws Error for invalid sizes, Cancelled when *cancel turns true.
-std::vector<HeadTiming> time_head_counts(const TimingQuery& query, const std::atomic<bool>* cancel = nullptr);
+// `progress`, when set, hears how many head counts are done before each one starts (on the calling thread).
+std::vector<HeadTiming> time_head_counts(const TimingQuery& query, const std::atomic<bool>* cancel = nullptr,
+                                         const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 } // namespace attnlab

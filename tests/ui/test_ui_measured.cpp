@@ -50,6 +50,23 @@ void TestUiMeasured::times_every_head_count()
     QVERIFY(spy.wait(20000));
     QCOMPARE(s.timings()->timings().size(), std::size_t{6});
     QVERIFY(s.timings()->error().isEmpty());
+    QCOMPARE(s.timings()->total(), std::size_t{6}); // 1, 2, 3, 4, 6, 12 heads
+    QCOMPARE(s.timings()->done(), std::size_t{5});  // said before the last one started
+
+    // Cancelled (Esc): what was measured before stays, with the settings it is of. GPT-2 small's width at
+    // 512 tokens takes seconds to time, so the cancel arrives while it runs.
+    c.d_in = c.d_out = 768;
+    c.num_heads = 12;
+    c.context_length = 512;
+    s.setConfig(c);
+    s.setInputShape(1, 512);
+    s.measureTimings();
+    QCOMPARE(s.timings()->query()->num_tokens, 512);
+    s.cancel();
+    QVERIFY(spy.wait(20000));
+    QVERIFY(!s.timings()->busy());
+    QCOMPARE(s.timings()->query()->num_tokens, 8);
+    QCOMPARE(s.timings()->timings().size(), std::size_t{6});
     const QString text = panel.findChild<QLabel*>("measured-times")->text();
     QVERIFY2(text.contains("median of 5 timed runs") && text.contains("this machine"), qPrintable(text));
 }

@@ -97,9 +97,8 @@ private Q_SLOTS:
         QFETCH(QString, view);
         QTemporaryDir dir;
         const QString png = dir.filePath("shot.png"), saved = dir.filePath("saved.attnlab.json");
-        const auto run = testing::runGui({"--preset", "book", "--view", view, "--screenshot", png,
-                                          "--save-session", saved},
-                                         dir.path());
+        const auto run = testing::runGui(
+            {"--preset", "book", "--view", view, "--screenshot", png, "--save-session", saved}, dir.path());
         QVERIFY2(run.code == 0, qPrintable(run.err));
         QImage picture(png);
         QVERIFY(!picture.isNull());

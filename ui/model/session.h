@@ -178,7 +178,8 @@ public:
     void whenSettled(QObject* context, std::function<void()> then);
 
 public Q_SLOTS:
-    // Stops the running computation at its next stage boundary; the last good trace stays.
+    // Stops the running computation at its next stage boundary (and timings being measured); the last
+    // good trace stays.
     void cancel();
     // Computes the current settings again (after a cancel: the Compute button).
     void recompute();

@@ -4,6 +4,7 @@
 #include "model/session.h"
 
 #include "model/forward_job.h"
+#include "model/timings_job.h"
 
 #include <algorithm>
 
@@ -37,6 +38,7 @@ void Session::compute()
 
 void Session::cancel()
 {
+    timings_->cancel(); // what was measured so far is dropped; the numbers shown before stay
     if (!busy() || cancelling())
         return;
     job_->cancel();

@@ -24,6 +24,7 @@ void Session::connectJobs()
     const auto delivered = [this] { Q_EMIT changed(ChangeFlag::Results); };
     connect(equivalence_, &EquivalenceJob::finished, this, delivered);
     connect(timings_, &TimingsJob::started, this, delivered);
+    connect(timings_, &TimingsJob::progressed, this, delivered);
     connect(timings_, &TimingsJob::finished, this, delivered);
     connect(comparison_, &RecordingCompare::changed, this, delivered);
     connect(pictures_, &HeatmapPictures::finished, this, delivered);

@@ -177,7 +177,7 @@ void MainWindow::keyPressEvent(QKeyEvent* event)
     // Not a shortcut: a key event reaches the window only when the focused widget passed it on, so
     // editors, item views and popups that use Esc keep it, dialogs are windows of their own, and
     // presentation mode's Esc shortcut (enabled only while presenting) comes first.
-    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier && session_->busy()) {
+    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier && session_->computing()) {
         session_->cancel();
         event->accept();
         return;

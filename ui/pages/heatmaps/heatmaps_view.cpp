@@ -82,8 +82,9 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     gridLayout_->setContentsMargins(0, 0, 0, 0);
     large_ = new HeatmapWidget;
     // One keyboard cell for every head's matrix, the Session's: moving in one head moves it in all.
-    connect(large_, &HeatmapWidget::currentCellChanged, session_,
-            [this](int row, int col) { session_->setHeatmapCell({row, col}); });
+    connect(large_, &HeatmapWidget::currentCellChanged, session_, [this](int row, int col) {
+        session_->setHeatmapCell({row, col});
+    });
     large_->setObjectName(QStringLiteral("selected-heatmap"));
     connect(large_, &HeatmapWidget::hovered, hover_,
             [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
@@ -178,8 +179,9 @@ void HeatmapsView::rebuild()
                                            "keys move through its cells; Enter or Space enlarges it.")
                                             .arg(h));
             connect(w, &HeatmapWidget::clicked, this, [this, h] { session_->setHead(h); });
-            connect(w, &HeatmapWidget::currentCellChanged, session_,
-                    [this](int row, int col) { session_->setHeatmapCell({row, col}); });
+            connect(w, &HeatmapWidget::currentCellChanged, session_, [this](int row, int col) {
+                session_->setHeatmapCell({row, col});
+            });
             connect(w, &HeatmapWidget::hovered, hover_,
                     [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
             small_.push_back(w);

@@ -42,7 +42,7 @@ private:
     void rebuild(); // new trace, kind or batch: new slices, new scale
     HeatmapPainter largePainter(AttentionMatrix kind, const ColorScale& scale) const; // the selected head
     void showPainters(std::vector<HeatmapPainter> painters, HeatmapPainter large);    // new pictures, all at once
-    void showSessionCell(); // every head's keyboard cell where the Session says
+    void showSessionCell();             // every head's keyboard cell where the Session says
     void updateSelection(bool newHead); // the frames; newHead: the large view shows session's head
 
     Session* session_;

@@ -49,7 +49,11 @@ void TimingPanel::show()
         return;
     const TimingQuery& q = *job->query();
     if (job->busy()) {
-        result_->setText(tr("Timing %1 head counts…").arg(divisors(q.d_out).size()));
+        result_->setText(tr("Timing %1 head counts on this machine… %2 of %3 done (Esc stops "
+                            "it).")
+                             .arg(job->total())
+                             .arg(job->done())
+                             .arg(job->total()));
         return;
     }
     const std::vector<HeadTiming>& timings = job->timings();
