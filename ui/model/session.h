@@ -11,6 +11,7 @@
 #include "call/call_parser.h"
 #include "forward/experiment.h"
 #include "forward/trace.h"
+#include "gpt/head_measures.h"
 #include "lessons/contract.h"
 #include "model/page_choices.h"
 #include "model/lesson_state.h"
@@ -147,6 +148,10 @@ public:
     const TransferResult& transferResult() const { return transferResult_; }
     const TransferResult& gpt2TransferResult() const { return gpt2TransferResult_; }
 
+    // A trained model's heads on its text, told apart by what they do: each head's measures from the
+    // trace's attention weights of the shown batch element (empty unless the input is a text).
+    const std::vector<HeadMeasures>& headMeasures() const;
+
     // --- side computations, each on its own newest-request-wins worker (session_jobs.cpp) ---
     // The wrapper-vs-integrated equivalence of the current settings: computed while the Designs tab is
     // shown, else marked stale and computed when it is shown.
@@ -236,6 +241,12 @@ private:
     std::shared_ptr<const ContractReport> contractReport_;
     GuideState guide_;
     std::shared_ptr<const TrainedVariants> trainedVariants_;
+    struct MeasuresCache {
+        const Trace* trace = nullptr;
+        int batch = -1;
+        std::vector<HeadMeasures> measures;
+    };
+    mutable MeasuresCache measures_; // of trace_ and batchIndex_, computed when first asked
     bool settleQueued_ = false;
 };
 

@@ -125,6 +125,18 @@ void Session::refreshTransfer()
     }
 }
 
+const std::vector<HeadMeasures>& Session::headMeasures() const
+{
+    const Stage* w = trace_ && usesTextInput() ? trace_->find("attn_weights") : nullptr;
+    if (!w) {
+        measures_ = {};
+        return measures_.measures;
+    }
+    if (measures_.trace != trace_.get() || measures_.batch != batchIndex_)
+        measures_ = {trace_.get(), batchIndex_, head_measures(w->tensor, batchIndex_)};
+    return measures_.measures;
+}
+
 const TrainedVariants& Session::trainedVariants(const std::string& text, int layer)
 {
     // Tens of milliseconds for the four small models: on the GUI thread, once per text and layer.

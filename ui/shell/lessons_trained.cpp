@@ -1,6 +1,5 @@
 // The guided lesson on a trained model's heads: every check reads the session and its trace (the
 // measures are computed by core, never written into the lesson).
-#include "gpt/head_measures.h"
 #include "model/session.h"
 #include "shell/lessons_detail.h"
 
@@ -47,7 +46,7 @@ std::vector<LessonActions> trainedHeadsActions()
              const Stage* w = trace ? trace->find("attn_weights") : nullptr;
              if (!c.session->usesTextInput() || !w || w->tensor.size(1) < 2)
                  return result(false, QObject::tr("Show a trained model with several heads on a sentence first."));
-             const auto m = head_measures(w->tensor);
+             const std::vector<HeadMeasures>& m = c.session->headMeasures();
              std::size_t first = 0, focused = 0;
              for (std::size_t h = 1; h < m.size(); ++h) {
                  first = m[h].first > m[first].first ? h : first;

@@ -1,6 +1,5 @@
 #include "pages/heatmaps/heatmaps_view.h"
 
-#include "gpt/head_measures.h"
 #include "render/head_colors.h"
 #include "model/heatmap_pictures.h"
 #include "model/session.h"
@@ -160,10 +159,7 @@ void HeatmapsView::rebuild()
     const ColorScale scale = heatmapScale(trace, kind, batch, static_cast<HeatmapScaleMode>(mode));
     const QStringList tokens = session_->tokenLabels();
     // A trained model's heads are told apart by what they do: four measures from each head's weights.
-    std::vector<HeadMeasures> measures;
-    if (session_->usesTextInput())
-        if (const Stage* w = trace->find("attn_weights"))
-            measures = head_measures(w->tensor, batch);
+    const std::vector<HeadMeasures>& measures = session_->headMeasures();
     while (static_cast<int>(small_.size()) > heads) {
         delete small_.back();
         small_.pop_back();
