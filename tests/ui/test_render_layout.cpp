@@ -11,6 +11,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace attnlab;
 using namespace attnlab::ui;
 
@@ -157,6 +159,28 @@ private Q_SLOTS:
             }
             for (const DesignHeadLabel& l : d.headLabels)
                 QVERIFY(within(l.text, d.geometry.columns[l.column].column));
+        }
+    }
+
+    // A widget is laid out before it has its size: an empty or tiny canvas gives an empty or degenerate
+    // layout, never a division by zero (the sanitizer build runs this).
+    void designLayoutOfAnEmptyCanvas_data()
+    {
+        QTest::addColumn<QSizeF>("size");
+        QTest::newRow("empty") << QSizeF(0, 0);
+        QTest::newRow("no height") << QSizeF(900, 0);
+        QTest::newRow("no width") << QSizeF(0, 600);
+        QTest::newRow("tiny") << QSizeF(3, 2);
+    }
+    void designLayoutOfAnEmptyCanvas()
+    {
+        QFETCH(QSizeF, size);
+        for (const char* call :
+             {"MultiHeadAttention(768, 768, 1024, 0.0, 12)", "MultiHeadAttention(8, 8, 4, 0.0, 2)"}) {
+            const DesignLayoutPainter painter(compare_designs(*parse_call(call).config));
+            const DesignDrawing d = painter.layout(QRectF(QPointF(0, 0), size));
+            for (const DesignShape& shape : d.geometry.shapes)
+                QVERIFY(std::isfinite(shape.rect.x()) && std::isfinite(shape.rect.width()));
         }
     }
 };

@@ -62,10 +62,12 @@ Fit fitColumn(const std::vector<Unit>& units, double s, double bodyHeight)
     }
     const double gap = unitGap(units.size());
     const double unitH = units.front().rows * s, unitW = units.front().cols * s + units.front().fixed;
-    const double rowsAllowed = std::floor((bodyHeight + gap) / (unitH + gap));
-    if (rowsAllowed < 1)
-        return f;
     const auto n = static_cast<double>(units.size());
+    // More rows than units are never needed; a zero-height unit (a layout asked of an empty widget before
+    // it has its size) would otherwise allow infinitely many, or 0 / 0.
+    const double rowsAllowed = std::min(n, std::floor((bodyHeight + gap) / (unitH + gap)));
+    if (!(rowsAllowed >= 1))
+        return f;
     f.perRow = static_cast<int>(std::ceil(n / rowsAllowed));
     const double rows = std::ceil(n / f.perRow);
     f.width = f.perRow * unitW + (f.perRow - 1) * kSubColumnGap;
