@@ -172,6 +172,23 @@ private Q_SLOTS:
         QTest::newRow("no width") << QSizeF(0, 600);
         QTest::newRow("tiny") << QSizeF(3, 2);
     }
+    void heatmapAndShapeLayoutsOfAnEmptyCanvas_data() { designLayoutOfAnEmptyCanvas_data(); }
+    void heatmapAndShapeLayoutsOfAnEmptyCanvas()
+    {
+        QFETCH(QSizeF, size);
+        const QRectF canvas(QPointF(0, 0), size);
+        for (bool axes : {false, true}) {
+            const HeatmapLayout l = bookHeatmap(axes).layout(canvas);
+            QVERIFY(std::isfinite(l.matrix.width()) && std::isfinite(l.matrix.height()));
+            QVERIFY(!l.hitTest(QPointF(1, 1)) || l.matrix.contains(QPointF(1, 1)));
+        }
+        const auto trace = testing::traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
+        for (int stage = 0; stage < static_cast<int>(trace->stages.size()); ++stage) {
+            const ShapeDiagramLayout l = ShapeDiagramPainter(*trace, stage, 3).layout(canvas);
+            QVERIFY(std::isfinite(l.scale));
+        }
+    }
+
     void designLayoutOfAnEmptyCanvas()
     {
         QFETCH(QSizeF, size);
