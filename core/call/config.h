@@ -52,6 +52,8 @@ struct Config {
     {
         return kind == ModuleKind::MultiHeadAttention && num_heads > 0 ? d_out / num_heads : d_out;
     }
+    // num_heads cuts d_out into heads of equal size, as the integrated module's __init__ asserts.
+    bool heads_split_d_out() const { return num_heads > 0 && d_out % num_heads == 0; }
     std::int64_t output_width() const; // wrapper: num_heads * d_out
     bool operator==(const Config&) const = default;
 };

@@ -75,7 +75,7 @@ StateDict weights_for(const Config& constructed, const Config& book, const State
 // What the book's __init__ would raise for this config, in Python's words; empty when it builds.
 std::string constructor_error(const Config& c)
 {
-    if (c.num_heads > 0 && c.d_out % c.num_heads == 0)
+    if (c.heads_split_d_out())
         return {};
     for (const auto& d : validate(c))
         if (d.severity == Severity::Error)

@@ -127,7 +127,7 @@ BookReference book_reference(const Recording& rec, std::int64_t given_heads)
                                      "(splitting d_out=" +
                                      std::to_string(c.d_out) + " into heads is a reshape); give it with --num-heads.",
                                  c.d_out);
-        if (c.num_heads < 1 || c.d_out % c.num_heads != 0) {
+        if (!c.heads_split_d_out()) {
             ref.problem = "num_heads " + std::to_string(c.num_heads) + " does not split d_out " +
                           std::to_string(c.d_out) + " into heads of equal size.";
             return ref;

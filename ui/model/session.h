@@ -141,6 +141,7 @@ public:
     void setTransferWidths(std::int64_t d_in, std::int64_t d_out);
     void setContractCall(std::optional<QString> call); // nullopt: follow the session's own call
     void setContractInput(std::int64_t d_in, std::int64_t num_tokens);
+    void resetContract(); // back to the session's own call and input
     // The contract lesson's reading of its call (the pasted one, else the session's) against its input.
     const ContractReport& contractReport() const { return *contractReport_; }
     BugLesson* bugLesson() const { return bugLesson_; } // the chosen bug diagnosed on these settings

@@ -57,7 +57,7 @@ void Session::sideJobsFollow(ChangeFlags flags)
         return;
     equivalenceStale_ = false;
     const Config& c = spec_.config;
-    if (c.num_heads < 1 || c.d_out % c.num_heads != 0)
+    if (!c.heads_split_d_out())
         return; // no matched-width wrapper: the tab says so from the settings alone
     equivalence_->request(effectiveSpec());
 }

@@ -59,6 +59,15 @@ void Session::setContractInput(std::int64_t d_in, std::int64_t num_tokens)
     setLessonState(s);
 }
 
+void Session::resetContract()
+{
+    LessonState s = lessons_;
+    s.contractCall.reset();
+    s.contractDIn.reset();
+    s.contractTokens.reset();
+    setLessonState(s);
+}
+
 void Session::refreshContract()
 {
     ContractInput input;

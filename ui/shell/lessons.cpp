@@ -93,7 +93,7 @@ std::map<QString, std::vector<Actions>> actionTable()
           {[](const LessonContext& c) { c.session->setSlot(Slot::num_heads, 12); },
            [](const LessonContext& c) {
                const Config& k = c.session->config();
-               if (k.num_heads < 1 || k.d_out % k.num_heads != 0)
+               if (!k.heads_split_d_out())
                    return fail(
                        QObject::tr("num_heads %1 still does not divide d_out %2.").arg(k.num_heads).arg(k.d_out));
                if (k.head_dim() != 64)

@@ -84,13 +84,7 @@ ContractView::ContractView(Session* session, QWidget* parent) : QWidget(parent),
     layout->addStretch(1);
 
     connect(call_, &QLineEdit::textEdited, this, [this] { session_->setContractCall(call_->text()); });
-    connect(reset_, &QPushButton::clicked, this, [this] {
-        LessonState s = session_->lessonState();
-        s.contractCall.reset();
-        s.contractDIn.reset();
-        s.contractTokens.reset();
-        session_->setLessonState(s);
-    });
+    connect(reset_, &QPushButton::clicked, session_, &Session::resetContract);
     for (auto* spin : {width_, tokens_})
         connect(spin, &QSpinBox::valueChanged, this,
                 [this] { session_->setContractInput(width_->value(), tokens_->value()); });

@@ -69,7 +69,7 @@ void DesignsView::refresh()
         return;
     }
     const Config& c = session_->config();
-    if (c.num_heads < 1 || c.d_out % c.num_heads != 0) {
+    if (!c.heads_split_d_out()) {
         equivalence_->setText(tr("<b>Equivalence:</b> with d_out = %1 and %2 heads there is no matched-width wrapper "
                                  "(%1 / %2 is not whole), so there is nothing to compare.")
                                   .arg(c.d_out)
@@ -82,7 +82,7 @@ void DesignsView::refresh()
 void DesignsView::showEquivalence()
 {
     const Config& c = session_->config();
-    if (c.num_heads < 1 || c.d_out % c.num_heads != 0)
+    if (!c.heads_split_d_out())
         return; // refresh() said why there is nothing to compare
     const EquivalenceJob* job = session_->equivalence();
     if (session_->equivalencePending()) {
