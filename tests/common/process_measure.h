@@ -1,0 +1,102 @@
+#pragma once
+// Runs a program as its own process and measures what the process cost: its exit, its output, its wall time
+// and its peak resident memory (wait4's ru_maxrss of that one child, so earlier children never mix in).
+// For the tests that hold a command's peak memory to the budget it was given, and the benchmark-style
+// checks that doubling an input at most roughly doubles the time (a ratio of two runs on the same machine,
+// never an absolute limit).
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryFile>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <spawn.h>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+struct Measured {
+    int code = -1;  // exit code; -1 when a signal ended the process
+    int signal = 0; // the signal that ended it, or 0
+    QString out, err;
+    double seconds = 0;
+    long long peak_rss_bytes = 0;
+};
+
+// `env` entries ("NAME=value") are added to (and override) the test's environment. Output goes through
+// temporary files so a process that writes a lot never blocks on a full pipe.
+inline Measured measure_process(const QString& program, const QStringList& args, const QStringList& env = {})
+{
+    Measured m;
+    QTemporaryFile out, err;
+    if (!out.open() || !err.open())
+        return m;
+    std::vector<std::string> argStore{program.toStdString()};
+    for (const QString& a : args)
+        argStore.push_back(a.toStdString());
+    std::vector<char*> argv;
+    for (auto& a : argStore)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    std::vector<std::string> envStore;
+    for (char** e = environ; *e; ++e) {
+        const std::string entry(*e);
+        const auto name = entry.substr(0, entry.find('=') + 1);
+        const bool overridden =
+            std::any_of(env.begin(), env.end(), [&](const QString& x) { return x.toStdString().rfind(name, 0) == 0; });
+        if (!overridden)
+            envStore.push_back(entry);
+    }
+    for (const QString& e : env)
+        envStore.push_back(e.toStdString());
+    std::vector<char*> envp;
+    for (auto& e : envStore)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out.handle(), 1);
+    posix_spawn_file_actions_adddup2(&actions, err.handle(), 2);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    QElapsedTimer clock;
+    clock.start();
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0)
+        return m;
+    int status = 0;
+    rusage usage{};
+    while (wait4(pid, &status, 0, &usage) < 0) {
+    }
+    m.seconds = clock.nsecsElapsed() / 1e9;
+    m.peak_rss_bytes = static_cast<long long>(usage.ru_maxrss) * 1024; // Linux reports KiB
+    if (WIFEXITED(status))
+        m.code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        m.signal = WTERMSIG(status);
+    out.seek(0);
+    err.seek(0);
+    m.out = QString::fromUtf8(out.readAll());
+    m.err = QString::fromUtf8(err.readAll());
+    return m;
+}
+
+// The fastest of `runs` runs: the least disturbed by whatever else the shared machine is doing.
+inline double fastest_seconds(const QString& program, const QStringList& args, int runs = 3)
+{
+    double best = 1e300;
+    for (int i = 0; i < runs; ++i)
+        best = std::min(best, measure_process(program, args).seconds);
+    return best;
+}
