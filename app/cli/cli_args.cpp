@@ -1,6 +1,7 @@
 #include "cli/cli_args.h"
 
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <cctype>
 #include <charconv>
@@ -13,7 +14,7 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& op
     for (std::size_t i = 0; i < argv.size(); ++i) {
         const std::string& arg = argv[i];
         if (arg.rfind("--", 0) != 0)
-            throw UsageError("unexpected argument '" + arg + "'; options start with --.");
+            throw UsageError("unexpected argument '" + attnlab::printable(arg) + "'; options start with --.");
         std::string name = arg.substr(2), value;
         bool inline_value = false;
         if (auto eq = name.find('='); eq != std::string::npos) {
@@ -28,7 +29,8 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& op
             continue;
         }
         if (!options.count(name))
-            throw UsageError("unknown option --" + name + ".");
+            throw UsageError("unknown option --" + attnlab::printable(name, 40) +
+                             "; `attention-lab-cli <command> --help` lists a command's options.");
         if (!inline_value) {
             if (i + 1 >= argv.size())
                 throw UsageError("--" + name + " needs a value.");
@@ -66,11 +68,13 @@ std::int64_t parse_integer(const std::string& option, const std::string& text, s
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
     const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
     if (ec == std::errc::result_out_of_range)
-        throw attnlab::Error("--" + option + " " + text + " is too large; give " + range + ".");
+        throw attnlab::Error("--" + option + " " + attnlab::printable(text, 40) + " is too large; give " + range + ".");
     if (ec != std::errc() || ptr != end || text.empty())
-        throw attnlab::Error("--" + option + " '" + text + "' is not a whole number; give " + range + ".");
+        throw attnlab::Error("--" + option + " '" + attnlab::printable(text, 40) + "' is not a whole number; give " +
+                             range + ".");
     if (value < lo || value > hi)
-        throw attnlab::Error("--" + option + " " + text + " is out of range; give " + range + ".");
+        throw attnlab::Error("--" + option + " " + attnlab::printable(text, 40) + " is out of range; give " + range +
+                             ".");
     return value;
 }
 
@@ -103,10 +107,12 @@ std::uint64_t Args::bytes(const std::string& name, std::uint64_t fallback) const
                                                         {"GIB", 1ull << 30}};
     auto it = units.find(unit);
     if (digits == 0 || it == units.end())
-        throw attnlab::Error("--" + name + " '" + t + "' is not a size; give bytes such as 2G, 512M or 1000000.");
+        throw attnlab::Error("--" + name + " '" + attnlab::printable(t, 40) +
+                             "' is not a size; give bytes such as 2G, 512M or 1000000.");
     const std::int64_t n = parse_integer(name, t.substr(0, digits), 1, (std::int64_t{1} << 50));
     if (static_cast<std::uint64_t>(n) > (std::uint64_t{1} << 50) / it->second)
-        throw attnlab::Error("--" + name + " " + t + " is too large; give at most 1048576G (2^50 bytes).");
+        throw attnlab::Error("--" + name + " " + attnlab::printable(t, 40) +
+                             " is too large; give at most 1048576G (2^50 bytes).");
     return static_cast<std::uint64_t>(n) * it->second;
 }
 

@@ -1,4 +1,5 @@
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 
 #include "call/call_parser.h"
 #include "designs/cost_model.h"
@@ -114,9 +115,9 @@ int cmd_validate(const std::vector<std::string>& argv)
     ParsedCall parsed = parse_call(text);
     if (!parsed.ok()) {
         if (a.flag("json"))
-            std::cout << json{{"valid", false},
-                              {"error", {{"message", parsed.error->message}, {"column", parsed.error->column}}}}
-                             .dump(2)
+            std::cout << cli::json_text(
+                             json{{"valid", false},
+                                  {"error", {{"message", parsed.error->message}, {"column", parsed.error->column}}}})
                       << "\n";
         throw Error(parsed.error->with_caret(text));
     }
@@ -139,7 +140,7 @@ int cmd_validate(const std::vector<std::string>& argv)
             out["head_dim"] = valid ? json(c.head_dim()) : json(nullptr);
         out["output_width"] = c.output_width();
         out["diagnostics"] = diagnostics_json(diags);
-        std::cout << out.dump(2) << "\n";
+        std::cout << cli::json_text(out) << "\n";
     } else {
         std::cout << canonical_call(c) << "\n";
         for (const auto& arg : parsed.syntax.arguments)
@@ -172,7 +173,7 @@ int cmd_trace(const std::vector<std::string>& argv)
         json stages = json::array();
         for (const auto& s : trace.stages)
             stages.push_back(stage_json(c, s));
-        std::cout << json{{"call", canonical_call(c)}, {"stages", stages}}.dump(2) << "\n";
+        std::cout << cli::json_text(json{{"call", canonical_call(c)}, {"stages", stages}}) << "\n";
         return 0;
     }
     std::cout << canonical_call(c) << "\n\n";
@@ -198,9 +199,9 @@ int cmd_run(const std::vector<std::string>& argv)
     const Trace trace = run(prepare(spec_from(a)));
     write_dump(out, trace);
     if (a.flag("json"))
-        std::cout
-            << json{{"dump", out}, {"stages", trace.stages.size()}, {"output_shape", trace.output().shape()}}.dump(2)
-            << "\n";
+        std::cout << cli::json_text(
+                         json{{"dump", out}, {"stages", trace.stages.size()}, {"output_shape", trace.output().shape()}})
+                  << "\n";
     else
         std::cout << "wrote " << trace.stages.size() << " stages to " << out << "\n";
     return 0;
@@ -252,21 +253,21 @@ int cmd_bench(const std::vector<std::string>& argv)
     getrusage(RUSAGE_SELF, &usage);
     const double peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0; // Linux reports KiB
     if (a.flag("json")) {
-        std::cout << json{{"call", canonical_call(e.spec.config)},
-                          {"batch", e.spec.batch},
-                          {"tokens", e.spec.num_tokens},
-                          {"threads", threads},
-                          {"repeat", repeat},
-                          {"median_ms", median},
-                          // The small cases (the book's 6 tokens) take microseconds; a key in that unit
-                          // spares readers the leading zeros. Added, so older readers of _ms keep working.
-                          {"median_us", median * 1e3},
-                          {"min_ms", ms.front()},
-                          {"max_ms", ms.back()},
-                          {"gflops", gflops},
-                          {"peak_rss_mb", peak_rss_mb},
-                          {"phases_ms", phase_json}}
-                         .dump(2)
+        std::cout << cli::json_text(
+                         json{{"call", canonical_call(e.spec.config)},
+                              {"batch", e.spec.batch},
+                              {"tokens", e.spec.num_tokens},
+                              {"threads", threads},
+                              {"repeat", repeat},
+                              {"median_ms", median},
+                              // The small cases (the book's 6 tokens) take microseconds; a key in that unit
+                              // spares readers the leading zeros. Added, so older readers of _ms keep working.
+                              {"median_us", median * 1e3},
+                              {"min_ms", ms.front()},
+                              {"max_ms", ms.back()},
+                              {"gflops", gflops},
+                              {"peak_rss_mb", peak_rss_mb},
+                              {"phases_ms", phase_json}})
                   << "\n";
     } else {
         // Below a millisecond, three decimals of ms would leave one significant digit: print µs instead.

@@ -1,6 +1,7 @@
 // attention-lab-cli compare FILE: a learner's recorded module (resources/pytorch/attention_lab_probe.py)
 // against the book's stages on the same weights and input; the first stage where it leaves the book.
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 
 #include "lessons/bugs.h"
 #include "lessons/compare_recording.h"
@@ -94,7 +95,7 @@ int cmd_compare(const std::vector<std::string>& argv)
         out["call"] = r.problem.empty() ? nlohmann::ordered_json(canonical_call(r.config)) : nullptr;
         out["problem"] = r.problem.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.problem);
         out["first_divergence"] = r.first ? divergence_json(*r.first) : nlohmann::ordered_json(nullptr);
-        std::cout << out.dump(2) << "\n";
+        std::cout << cli::json_text(out) << "\n";
         return 0;
     }
     print_text(argv.front(), r);

@@ -2,6 +2,7 @@
 // equivalence (a wrapper sliced from the integrated weights reproduces context.merged). The
 // trade-off tables are in cli_tradeoffs.cpp.
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 
 #include "call/call_parser.h"
 #include "designs/design_layout.h"
@@ -122,7 +123,7 @@ int cmd_layout(const std::vector<std::string>& argv)
             out["note"] = cmp.note;
         for (const DesignLayout& d : cmp.designs)
             out[design_key(d.design)] = design_json(d);
-        std::cout << out.dump(2) << "\n";
+        std::cout << cli::json_text(out) << "\n";
         return 0;
     }
     std::cout << canonical_call(cmp.call) << "\n";
@@ -156,17 +157,16 @@ int cmd_equivalence(const std::vector<std::string>& argv)
                              {"max_abs_diff", h.max_abs_diff},
                              {"copies", copies}});
         }
-        std::cout << json{{"call", canonical_call(e.integrated)},
-                          {"wrapper_call", canonical_call(e.wrapper)},
-                          {"input_shape", e.x.shape()},
-                          {"seed", spec.seed},
-                          {"compared", "wrapper output vs integrated context.merged (before out_proj)"},
-                          {"max_abs_diff", e.max_abs_diff},
-                          {"output_max_abs_diff", e.output_max_abs_diff},
-                          {"tolerance", kEquivalenceTolerance},
-                          {"equivalent", e.equivalent()},
-                          {"heads", heads}}
-                         .dump(2)
+        std::cout << cli::json_text(json{{"call", canonical_call(e.integrated)},
+                                         {"wrapper_call", canonical_call(e.wrapper)},
+                                         {"input_shape", e.x.shape()},
+                                         {"seed", spec.seed},
+                                         {"compared", "wrapper output vs integrated context.merged (before out_proj)"},
+                                         {"max_abs_diff", e.max_abs_diff},
+                                         {"output_max_abs_diff", e.output_max_abs_diff},
+                                         {"tolerance", kEquivalenceTolerance},
+                                         {"equivalent", e.equivalent()},
+                                         {"heads", heads}})
                   << "\n";
     } else {
         char line[160];

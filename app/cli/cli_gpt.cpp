@@ -2,6 +2,7 @@
 // of a text; `run --model` runs one layer's attention with its trained weights on the input the
 // GPT gives it (embeddings through the earlier blocks and that block's norm1) and dumps every stage.
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 
 #include "forward/experiment.h"
 #include "forward/trace.h"
@@ -9,6 +10,7 @@
 #include "gpt/model_paths.h"
 #include "tensor/error.h"
 #include "text/tokenizer.h"
+#include "text/utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,7 +45,9 @@ int cmd_tokenize(const std::vector<std::string>& argv)
 {
     Args a(argv, {"text"}, {"json"});
     const SimpleTokenizer& tokenizer = verdict_tokenizer();
-    const TokenizedText t = tokenizer.tokenize(a.required("text"));
+    const std::string text = a.required("text");
+    require_utf8(text, "--text");
+    const TokenizedText t = tokenizer.tokenize(text);
     std::size_t unknown = 0;
     for (bool u : t.unknown)
         unknown += u ? 1 : 0;
@@ -51,13 +55,12 @@ int cmd_tokenize(const std::vector<std::string>& argv)
         json tokens = json::array();
         for (std::size_t i = 0; i < t.tokens.size(); ++i)
             tokens.push_back({{"token", t.tokens[i]}, {"id", t.ids[i]}, {"unknown", static_cast<bool>(t.unknown[i])}});
-        std::cout << json{{"tokenizer", "book-ch2-simple"},
-                          {"vocab_size", tokenizer.vocab_size()},
-                          {"num_tokens", t.tokens.size()},
-                          {"unknown", unknown},
-                          {"ids", t.ids},
-                          {"tokens", tokens}}
-                         .dump(2)
+        std::cout << cli::json_text(json{{"tokenizer", "book-ch2-simple"},
+                                         {"vocab_size", tokenizer.vocab_size()},
+                                         {"num_tokens", t.tokens.size()},
+                                         {"unknown", unknown},
+                                         {"ids", t.ids},
+                                         {"tokens", tokens}})
                   << "\n";
         return 0;
     }
@@ -77,6 +80,7 @@ int cmd_run_gpt(const std::vector<std::string>& argv)
     const GptModel model = load_gpt_model(resolve_gpt_model(a.required("model"), gpt_model_dirs(exe_dir())));
     const int layer = static_cast<int>(a.integer("layer", 0, 0, 10000));
     const std::string text = a.has("text") ? a.text("text") : verdict_first_sentence();
+    require_utf8(text, "--text");
     const TokenizedText tokens = verdict_tokenizer().tokenize(text);
     const GptLayerInput in = gpt_layer_input(model, tokens.ids, layer);
     const Trace trace = trace_forward(in.config, in.weights, in.x);
@@ -87,13 +91,12 @@ int cmd_run_gpt(const std::vector<std::string>& argv)
                 {"token_ids", ids_csv(tokens.ids)},
                 {"note", "x is the layer's attention input: embeddings through the earlier blocks, then norm1"}});
     if (a.flag("json"))
-        std::cout << json{{"dump", out},
-                          {"model", model.name},
-                          {"layer", layer},
-                          {"num_tokens", tokens.ids.size()},
-                          {"stages", trace.stages.size()},
-                          {"call", canonical_call(in.config)}}
-                         .dump(2)
+        std::cout << cli::json_text(json{{"dump", out},
+                                         {"model", model.name},
+                                         {"layer", layer},
+                                         {"num_tokens", tokens.ids.size()},
+                                         {"stages", trace.stages.size()},
+                                         {"call", canonical_call(in.config)}})
                   << "\n";
     else
         std::cout << "wrote " << trace.stages.size() << " stages of " << model.name << " layer " << layer << " on "

@@ -1,6 +1,7 @@
 // attention-lab-cli inspect FILE: what a weights file says about its module (core/io/weights_inspect.h),
 // and the one thing it cannot say, num_heads, with the head counts d_out allows.
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 
 #include "tensor/error.h"
 #include "io/weights_inspect.h"
@@ -34,7 +35,7 @@ int cmd_inspect(const std::vector<std::string>& argv)
         out["context_length"] = info.context_length > 0 ? nlohmann::ordered_json(info.context_length) : nullptr;
         out["num_heads"] = info.num_heads > 0 ? nlohmann::ordered_json(info.num_heads) : nullptr;
         out["num_heads_choices"] = heads;
-        std::cout << out.dump(2) << "\n";
+        std::cout << cli::json_text(out) << "\n";
         return 0;
     }
     std::cout << argv.front() << ": " << describe_weights(info) << "\n";

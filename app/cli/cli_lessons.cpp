@@ -1,6 +1,7 @@
 // The debugging lessons on the command line: diagnose (an injected bug and the first diverging stage),
 // transfer (the SelfAttention_v2 -> v1 weight copy) and contract (the constructor call read slot by slot).
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 
 #include "call/call_parser.h"
 #include "lessons/contract.h"
@@ -94,18 +95,17 @@ int cmd_diagnose(const std::vector<std::string>& argv)
                           {"status", status_name(row.status)},
                           {"expected_shape", shape_or_null(row.expected_shape, row.stage != "config")},
                           {"observed_shape", shape_or_null(row.observed_shape, !row.observed_shape.empty())}});
-    std::cout << json{{"call", canonical_call(e.spec.config)},
-                      {"bug", info.name},
-                      {"title", info.title},
-                      {"diff", {{"book", info.book_line}, {"buggy", info.buggy_line}}},
-                      {"explanation", info.explanation},
-                      {"batch", spec.batch},
-                      {"tokens", spec.num_tokens},
-                      {"seed", spec.seed},
-                      {"first_divergence", divergence_json(d.first)},
-                      {"why_no_divergence", d.first ? json(nullptr) : json(d.why_none)},
-                      {"stages", stages}}
-                     .dump(2)
+    std::cout << cli::json_text(json{{"call", canonical_call(e.spec.config)},
+                                     {"bug", info.name},
+                                     {"title", info.title},
+                                     {"diff", {{"book", info.book_line}, {"buggy", info.buggy_line}}},
+                                     {"explanation", info.explanation},
+                                     {"batch", spec.batch},
+                                     {"tokens", spec.num_tokens},
+                                     {"seed", spec.seed},
+                                     {"first_divergence", divergence_json(d.first)},
+                                     {"why_no_divergence", d.first ? json(nullptr) : json(d.why_none)},
+                                     {"stages", stages}})
               << "\n";
     return 0;
 }
@@ -123,15 +123,15 @@ int cmd_transfer(const std::vector<std::string>& argv)
     const auto seed = static_cast<std::uint64_t>(a.integer("seed", 123, 0, INT64_MAX));
     const TransferResult r = run_transfer(spec, seed, a.integer("tokens", 6, 1, 1 << 14));
     if (a.flag("json")) {
-        std::cout << json{{"status", transfer_status_name(r.status)},
-                          {"max_abs_diff", r.max_abs_diff ? json(*r.max_abs_diff) : json(nullptr)},
-                          {"message", r.message},
-                          {"pytorch_error", r.pytorch_error.empty() ? json(nullptr) : json(r.pytorch_error)},
-                          {"d_in", spec.d_in},
-                          {"d_out", spec.d_out},
-                          {"seed", seed},
-                          {"code", transfer_code(spec)}}
-                         .dump(2)
+        std::cout << cli::json_text(
+                         json{{"status", transfer_status_name(r.status)},
+                              {"max_abs_diff", r.max_abs_diff ? json(*r.max_abs_diff) : json(nullptr)},
+                              {"message", r.message},
+                              {"pytorch_error", r.pytorch_error.empty() ? json(nullptr) : json(r.pytorch_error)},
+                              {"d_in", spec.d_in},
+                              {"d_out", spec.d_out},
+                              {"seed", seed},
+                              {"code", transfer_code(spec)}})
                   << "\n";
         return 0;
     }
@@ -168,15 +168,15 @@ int cmd_contract(const std::vector<std::string>& argv)
                                    {"severity", severity_name(d.severity)},
                                    {"slot", d.slot ? slot_name(*d.slot) : ""},
                                    {"message", d.message}});
-        std::cout << json{{"call", r.call},
-                          {"class", r.class_name},
-                          {"binds", r.config.has_value()},
-                          {"values", values},
-                          {"error",
-                           r.error ? json{{"message", r.error->message}, {"column", r.error->column}} : json(nullptr)},
-                          {"diagnostics", diagnostics},
-                          {"findings", findings}}
-                         .dump(2)
+        std::cout << cli::json_text(
+                         json{{"call", r.call},
+                              {"class", r.class_name},
+                              {"binds", r.config.has_value()},
+                              {"values", values},
+                              {"error", r.error ? json{{"message", r.error->message}, {"column", r.error->column}}
+                                                : json(nullptr)},
+                              {"diagnostics", diagnostics},
+                              {"findings", findings}})
                   << "\n";
         return 0;
     }

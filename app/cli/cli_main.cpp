@@ -2,98 +2,165 @@
 // sentence on stderr), 2 usage.
 #include "cli/cli_commands.h"
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <cstring>
-#include <functional>
 #include <iostream>
-#include <map>
+#include <iterator>
+#include <string>
+#include <vector>
 
 namespace {
 
-const char* kUsage = R"USAGE(Usage: attention-lab-cli <command> [options]
+// Every command once: its name, what runs it and its usage (the synopsis lines, then what it does). The
+// whole --help, `<command> --help` and the list of names in messages are all read from here.
+struct Command {
+    const char* name;
+    int (*run)(const std::vector<std::string>&);
+    const char* usage;
+};
 
-Commands:
-  validate --call C [--tokens T] [--batch B] [--json]
+const Command kCommands[] = {
+    {"validate", cli::cmd_validate,
+     R"(  validate --call C [--tokens T] [--batch B] [--json]
       Name every value of a constructor call by its slot, give head_dim and every diagnostic.
-  trace --call C [--batch B] [--tokens T] [--seed S] [--train [--dropout-seed S2]] [--json]
+)"},
+    {"trace", cli::cmd_trace,
+     R"(  trace --call C [--batch B] [--tokens T] [--seed S] [--train [--dropout-seed S2]] [--json]
       Run the forward pass and list every stage: code line, shape, strides, contiguity.
-  run --call C [--weights F] [--layout torch|gpt2-hf] [--layer N] [--input F|book] [--batch B]
+)"},
+    {"run", cli::cmd_run,
+     R"(  run --call C [--weights F] [--layout torch|gpt2-hf] [--layer N] [--input F|book] [--batch B]
       [--tokens T] [--seed S] [--train [--dropout-seed S2]] [--max-memory SIZE] --dump OUT.safetensors
       Run the forward pass and write every stage to a safetensors file.
   run --model h1|h2|h4|h8|FILE [--layer L] [--text T] --dump OUT.safetensors [--json]
       One layer of a GPT trained on The Verdict: its attention input x and every stage, with its trained weights.
-  tokenize --text T [--json]
+)"},
+    {"tokenize", cli::cmd_tokenize,
+     R"(  tokenize --text T [--json]
       The book's chapter 2 simple tokenizer (vocabulary of The Verdict, 1,132 ids): tokens and ids.
-  bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]
+)"},
+    {"bench", cli::cmd_bench,
+     R"(  bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]
       Median milliseconds and GFLOP/s of the traced forward pass.
-  diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--json]
+)"},
+    {"diagnose", cli::cmd_diagnose,
+     R"(  diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--json]
       Run MultiHeadAttention with an injected bug beside the book's code; name the first stage that differs.
-  transfer [--d-in A] [--d-out B] [--omit query|key|value]... [--no-transpose query|key|value]...
+)"},
+    {"transfer", cli::cmd_transfer,
+     R"(  transfer [--d-in A] [--d-out B] [--omit query|key|value]... [--no-transpose query|key|value]...
       [--seed S] [--tokens T] [--json]
       Copy SelfAttention_v2's weights into SelfAttention_v1 and compare the outputs: match, mismatch or error.
-  contract --call C [--d-in-of-input N] [--tokens T] [--json]
+)"},
+    {"contract", cli::cmd_contract,
+     R"(  contract --call C [--d-in-of-input N] [--tokens T] [--json]
       Name every value of a call by its slot and flag swapped or misplaced arguments.
-  layout --call C [--json]
+)"},
+    {"layout", cli::cmd_layout,
+     R"(  layout --call C [--json]
       Parameter blocks of MultiHeadAttention, the wrapper from the same call and the wrapper with matched width.
-  equivalence --call C [--tokens T] [--batch B] [--seed S] [--json]
+)"},
+    {"equivalence", cli::cmd_equivalence,
+     R"(  equivalence --call C [--tokens T] [--batch B] [--seed S] [--json]
       Slice the integrated weights into a wrapper per head; compare its output with context.merged.
-  tradeoffs --d-out N --tokens T [--batch B] [--d-in N] [--qkv-bias] [--json]
+)"},
+    {"tradeoffs", cli::cmd_tradeoffs,
+     R"(  tradeoffs --d-out N --tokens T [--batch B] [--d-in N] [--qkv-bias] [--json]
   tradeoffs --num-heads H [--d-out-min N] [--d-out-max N] [--d-in N] [--qkv-bias] [--json]
       Every valid num_heads for a width (cost, score memory), or every valid d_out for a head count.
-  inspect FILE [--json]
+)"},
+    {"inspect", cli::cmd_inspect,
+     R"(  inspect FILE [--json]
       What a weights file (a module's state_dict or a GPT-2 checkpoint) says: layout, module, d_in, d_out,
       qkv_bias, layers, context_length; and the num_heads that d_out allows (the weights do not store it).
-  compare FILE [--num-heads H] [--json]
+)"},
+    {"compare", cli::cmd_compare,
+     R"(  compare FILE [--num-heads H] [--json]
       Your own module, recorded with attention_lab_probe.py, against the book's stages on the same weights
       and input: the first stage where it diverges (values, shape, error or missing), its line, a known bug.
+)"},
+};
 
-Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".
+const char* kNotes = R"NOTES(Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".
 --seed S is torch.manual_seed(S) before the module is constructed: the weights are PyTorch's, bit for bit.
 With --train, dropout continues that stream; --dropout-seed S2 calls torch.manual_seed(S2) right before the forward.
 Exit status: 0 success, 1 refused input, 2 usage.
-)USAGE";
+)NOTES";
+
+std::string commandNames(const char* lastJoin)
+{
+    std::string out;
+    const std::size_t n = std::size(kCommands);
+    for (std::size_t i = 0; i < n; ++i)
+        out += std::string(i == 0 ? "" : i + 1 == n ? lastJoin : ", ") + kCommands[i].name;
+    return out;
+}
+
+const Command* findCommand(const char* name)
+{
+    for (const Command& c : kCommands)
+        if (!std::strcmp(c.name, name))
+            return &c;
+    return nullptr;
+}
+
+bool asksForHelp(const char* arg)
+{
+    return !std::strcmp(arg, "--help") || !std::strcmp(arg, "-h") || !std::strcmp(arg, "help");
+}
+
+int fail(const char* command, const std::string& sentence, int code)
+{
+    std::cerr << "attention-lab-cli " << command << ": " << sentence << "\n";
+    return code;
+}
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
-        {"validate", cli::cmd_validate},   {"trace", cli::cmd_trace},       {"run", cli::cmd_run},
-        {"bench", cli::cmd_bench},         {"diagnose", cli::cmd_diagnose}, {"transfer", cli::cmd_transfer},
-        {"contract", cli::cmd_contract},   {"layout", cli::cmd_layout},     {"equivalence", cli::cmd_equivalence},
-        {"tradeoffs", cli::cmd_tradeoffs}, {"inspect", cli::cmd_inspect},   {"compare", cli::cmd_compare},
-        {"tokenize", cli::cmd_tokenize}};
     if (argc < 2) { // one line on stderr, like every other usage error; --help prints the whole text
-        std::cerr << "Usage: attention-lab-cli <command> [options], with a command among validate, trace, run, bench, "
-                     "diagnose, transfer, contract, layout, equivalence, tradeoffs, inspect, compare and tokenize; "
-                     "--help says more.\n";
+        std::cerr << "Usage: attention-lab-cli <command> [options], with a command among " << commandNames(" and ")
+                  << "; --help says more.\n";
         return 2;
     }
-    if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
-        std::cout << kUsage;
+    if (asksForHelp(argv[1])) {
+        std::cout << "Usage: attention-lab-cli <command> [options]\n\nCommands:\n";
+        for (const Command& c : kCommands)
+            std::cout << c.usage;
+        std::cout << "\n" << kNotes;
         return 0;
     }
     if (!std::strcmp(argv[1], "--version")) {
         std::cout << "attention-lab-cli 0.1.0\n";
         return 0;
     }
-    auto it = commands.find(argv[1]);
-    if (it == commands.end()) {
-        std::cerr << "attention-lab-cli: unknown command '" << argv[1]
-                  << "'; try validate, trace, run, bench, diagnose, transfer, contract, layout, equivalence, "
-                     "tradeoffs, inspect, compare or tokenize.\n";
+    const Command* command = findCommand(argv[1]);
+    if (!command) {
+        std::cerr << "attention-lab-cli: unknown command '" << attnlab::printable(argv[1], 60) << "'; try "
+                  << commandNames(" or ") << ".\n";
         return 2;
     }
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    for (const std::string& arg : args)
+        if (arg == "--help" || arg == "-h") {
+            std::cout << "Usage:\n" << command->usage << "\n" << kNotes;
+            return 0;
+        }
+    // Nothing escapes: a refusal is the sentence it carries, anything else still ends in one sentence
+    // and exit 1 rather than an abort and a core dump.
     try {
-        return it->second(std::vector<std::string>(argv + 2, argv + argc));
+        return command->run(args);
     } catch (const cli::UsageError& e) {
-        std::cerr << "attention-lab-cli " << argv[1] << ": " << e.what() << "\n";
-        return 2;
+        return fail(command->name, e.what(), 2);
     } catch (const attnlab::Error& e) {
-        std::cerr << "attention-lab-cli " << argv[1] << ": " << e.what() << "\n";
-        return 1;
+        return fail(command->name, e.what(), 1);
     } catch (const std::bad_alloc&) {
-        std::cerr << "attention-lab-cli " << argv[1] << ": out of memory; ask for fewer tokens or a smaller batch.\n";
-        return 1;
+        return fail(command->name, "out of memory; ask for fewer tokens or a smaller batch.", 1);
+    } catch (const std::exception& e) {
+        return fail(command->name, std::string("stopped by an unexpected error (") + e.what() + ").", 1);
+    } catch (...) {
+        return fail(command->name, "stopped by an unexpected error.", 1);
     }
 }

@@ -1,6 +1,7 @@
 // `tradeoffs`: with --d-out, one row per valid num_heads (cost and score memory); with --num-heads,
 // the d_out values that split evenly. The numbers come from core/designs/tradeoffs.h, as in the GUI explorer.
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 
 #include "tensor/error.h"
 #include "forward/experiment.h"
@@ -64,9 +65,12 @@ int by_width(const Args& a)
                               {"out_proj", count(r.cost.out_proj)},
                               {"total", count(r.cost.total())}}},
                             {"score_bytes", count(r.score_bytes)}});
-        std::cout << json{{"d_in", t.d_in},   {"d_out", t.d_out},       {"tokens", t.num_tokens},
-                          {"batch", t.batch}, {"qkv_bias", t.qkv_bias}, {"rows", rows}}
-                         .dump(2)
+        std::cout << cli::json_text(json{{"d_in", t.d_in},
+                                         {"d_out", t.d_out},
+                                         {"tokens", t.num_tokens},
+                                         {"batch", t.batch},
+                                         {"qkv_bias", t.qkv_bias},
+                                         {"rows", rows}})
                   << "\n";
         return 0;
     }
@@ -106,11 +110,10 @@ int by_heads(const Args& a)
         json out = json::array();
         for (const WidthOption& r : rows)
             out.push_back({{"d_out", r.d_out}, {"head_dim", r.head_dim}, {"parameters", r.parameters}});
-        std::cout << json{{"num_heads", q.num_heads},
-                          {"d_in", q.d_in ? json(*q.d_in) : json("d_out")},
-                          {"qkv_bias", q.qkv_bias},
-                          {"rows", out}}
-                         .dump(2)
+        std::cout << cli::json_text(json{{"num_heads", q.num_heads},
+                                         {"d_in", q.d_in ? json(*q.d_in) : json("d_out")},
+                                         {"qkv_bias", q.qkv_bias},
+                                         {"rows", out}})
                   << "\n";
         return 0;
     }

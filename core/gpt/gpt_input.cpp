@@ -1,6 +1,7 @@
 #include "gpt/gpt_input.h"
 
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <map>
 #include <mutex>
@@ -26,6 +27,7 @@ TextInput text_input(const ExperimentSpec& spec)
 {
     if (spec.gpt_model_path.empty())
         throw Error("the Text input needs a trained model; pick one of the verdict-gpt variants.");
+    require_utf8(spec.text, "the text");
     TextInput t;
     t.model = cached_gpt_model(spec.gpt_model_path);
     const TokenizedText tokens = verdict_tokenizer().tokenize(spec.text);

@@ -33,15 +33,14 @@ struct Measured {
 
 // `env` entries ("NAME=value") are added to (and override) the test's environment. Output goes through
 // temporary files so a process that writes a lot never blocks on a full pipe.
-inline Measured measure_process(const QString& program, const QStringList& args, const QStringList& env = {})
+// `argStore` is the whole argv, program first, as bytes: an argument need not be UTF-8 (a file name is any
+// bytes but '/' and NUL), which a QStringList cannot carry.
+inline Measured measure_process_bytes(std::vector<std::string> argStore, const QStringList& env = {})
 {
     Measured m;
     QTemporaryFile out, err;
-    if (!out.open() || !err.open())
+    if (!out.open() || !err.open() || argStore.empty())
         return m;
-    std::vector<std::string> argStore{program.toStdString()};
-    for (const QString& a : args)
-        argStore.push_back(a.toStdString());
     std::vector<char*> argv;
     for (auto& a : argStore)
         argv.push_back(a.data());
@@ -90,6 +89,14 @@ inline Measured measure_process(const QString& program, const QStringList& args,
     m.out = QString::fromUtf8(out.readAll());
     m.err = QString::fromUtf8(err.readAll());
     return m;
+}
+
+inline Measured measure_process(const QString& program, const QStringList& args, const QStringList& env = {})
+{
+    std::vector<std::string> argv{program.toStdString()};
+    for (const QString& a : args)
+        argv.push_back(a.toStdString());
+    return measure_process_bytes(std::move(argv), env);
 }
 
 // The fastest of `runs` runs: the least disturbed by whatever else the shared machine is doing.

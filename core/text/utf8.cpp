@@ -1,0 +1,90 @@
+#include "text/utf8.h"
+
+#include "tensor/error.h"
+
+#include <cstdio>
+
+namespace attnlab {
+
+std::optional<Utf8Problem> first_utf8_problem(std::string_view text)
+{
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    std::size_t i = 0;
+    while (i < n) {
+        const unsigned char c = s[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        // The lead byte fixes the length and the range the second byte may take (RFC 3629's table),
+        // which rules out overlong forms, UTF-16 surrogates and code points past U+10FFFF.
+        std::size_t length = 0;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF)
+            length = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            length = 3;
+            lo = c == 0xE0 ? 0xA0 : 0x80;
+            hi = c == 0xED ? 0x9F : 0xBF;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            length = 4;
+            lo = c == 0xF0 ? 0x90 : 0x80;
+            hi = c == 0xF4 ? 0x8F : 0xBF;
+        } else
+            return Utf8Problem{i, c};
+        for (std::size_t k = 1; k < length; ++k) {
+            if (i + k >= n)
+                return Utf8Problem{i, c}; // cut short: the lead byte promised more
+            const unsigned char next = s[i + k];
+            if (next < (k == 1 ? lo : 0x80) || next > (k == 1 ? hi : 0xBF))
+                return Utf8Problem{i, c}; // the character starting here is malformed
+        }
+        i += length;
+    }
+    return std::nullopt;
+}
+
+void require_utf8(std::string_view text, const std::string& what)
+{
+    const auto problem = first_utf8_problem(text);
+    if (!problem)
+        return;
+    char where[64];
+    std::snprintf(where, sizeof where, "byte 0x%02X at position %zu", problem->byte, problem->offset);
+    throw Error(what + " is not UTF-8 text: " + where + " does not begin a whole UTF-8 character; give the text as UTF-8.");
+}
+
+std::string printable(std::string_view text, std::size_t max_chars)
+{
+    std::string out;
+    std::size_t chars = 0, i = 0;
+    while (i < text.size() && chars < max_chars) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t length = 1;
+        if (c >= 0x80) {
+            const auto problem = first_utf8_problem(text.substr(i, 4));
+            length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+            if (problem && problem->offset < length)
+                length = 0; // not the start of a whole character: escape this byte alone
+        }
+        if (length == 0 || c < 0x20 || c == 0x7F) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
+            out += escaped;
+            length = 1;
+        } else
+            out.append(text.substr(i, length));
+        i += length;
+        ++chars;
+    }
+    if (i < text.size()) {
+        std::size_t rest = 0;
+        for (std::size_t k = i; k < text.size(); ++k)
+            rest += (static_cast<unsigned char>(text[k]) & 0xC0) != 0x80 ? 1 : 0;
+        out += "... (" + std::to_string(rest) + " more characters)";
+    }
+    return out;
+}
+
+} // namespace attnlab
