@@ -1,6 +1,7 @@
 // attention-lab: the GUI. The options set up the session exactly as a student would by hand, so
 // --screenshot pictures (the README's, the tests') show what the app really shows.
 #include "shell/app_shell.h"
+#include "shell/guarded_application.h"
 #include "shell/presentation.h"
 #include "call/call_parser.h"
 #include "render/heatmap_source.h"
@@ -18,6 +19,7 @@
 #include <QPainter>
 #include <QPalette>
 #include <QStyle>
+#include <QStatusBar>
 #include <QStyleFactory>
 #include <QThread>
 #include <QEventLoop>
@@ -77,10 +79,8 @@ void setUpLook(QApplication& app)
 
 } // namespace
 
-int main(int argc, char** argv)
+int runApp(GuardedApplication& app)
 {
-    useOffscreenForHelp(argc, argv); // ui/shell/app_shell.h
-    QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("attention-lab"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
     setUpLook(app);
@@ -220,6 +220,8 @@ int main(int argc, char** argv)
     }
 
     MainWindow window(&session); // AppShell sizes it to the screen
+    QObject::connect(&app, &GuardedApplication::failed, &window,
+                     [&window](const QString& sentence) { window.statusBar()->showMessage(sentence, 30000); });
     const QString screenshot = parser.value("screenshot");
     if (parser.isSet("measure-times")) {
         session.setTradeoffsSection(TradeoffsSection::Measured);
@@ -255,4 +257,16 @@ int main(int argc, char** argv)
     if (!screenshot.isEmpty())
         session.whenSettled(&window, shoot);
     return QApplication::exec();
+}
+
+int main(int argc, char** argv)
+{
+    useOffscreenForHelp(argc, argv); // ui/shell/app_shell.h
+    GuardedApplication app(argc, argv);
+    // Events are guarded by the application; this catches what the start-up code throws before the loop.
+    try {
+        return runApp(app);
+    } catch (...) {
+        refuse(GuardedApplication::sentenceFor(std::current_exception()));
+    }
 }

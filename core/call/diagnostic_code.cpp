@@ -19,6 +19,8 @@ std::string diagnostic_code_name(DiagnosticCode code)
     case DiagnosticCode::Cancelled: return "cancelled";
     case DiagnosticCode::Engine: return "engine";
     case DiagnosticCode::TextEmpty: return "text-empty";
+    case DiagnosticCode::TextUnusable: return "text-unusable";
+    case DiagnosticCode::LayerMissing: return "layer-missing";
     case DiagnosticCode::ModelMissing: return "model-missing";
     case DiagnosticCode::TrainedWeights: return "trained-weights";
     }

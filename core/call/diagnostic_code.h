@@ -23,17 +23,19 @@ enum class DiagnosticCode {
     Cancelled,           // the computation was cancelled
     Engine,              // the engine refused the settings
     TextEmpty,           // the typed text has no tokens
+    TextUnusable,        // the text is not UTF-8 or too long for the Text input
+    LayerMissing,        // the chosen layer is not one of the model's
     ModelMissing,        // the trained model cannot be read
     TrainedWeights,      // the trained weights do not fit the call
 };
 
 inline constexpr std::array kDiagnosticCodes = {
-    DiagnosticCode::NonPositive,    DiagnosticCode::NonPositiveInput,    DiagnosticCode::DropoutRange,
-    DiagnosticCode::HeadSplit,      DiagnosticCode::TokensExceedContext, DiagnosticCode::HeadDimSmall,
-    DiagnosticCode::DInNeDOut,      DiagnosticCode::WrapperWidth,        DiagnosticCode::DropoutEval,
-    DiagnosticCode::CallSyntax,     DiagnosticCode::MemoryBudget,        DiagnosticCode::Cancelled,
-    DiagnosticCode::Engine,         DiagnosticCode::TextEmpty,           DiagnosticCode::ModelMissing,
-    DiagnosticCode::TrainedWeights,
+    DiagnosticCode::NonPositive,  DiagnosticCode::NonPositiveInput,    DiagnosticCode::DropoutRange,
+    DiagnosticCode::HeadSplit,    DiagnosticCode::TokensExceedContext, DiagnosticCode::HeadDimSmall,
+    DiagnosticCode::DInNeDOut,    DiagnosticCode::WrapperWidth,        DiagnosticCode::DropoutEval,
+    DiagnosticCode::CallSyntax,   DiagnosticCode::MemoryBudget,        DiagnosticCode::Cancelled,
+    DiagnosticCode::Engine,       DiagnosticCode::TextEmpty,           DiagnosticCode::TextUnusable,
+    DiagnosticCode::LayerMissing, DiagnosticCode::ModelMissing,        DiagnosticCode::TrainedWeights,
 };
 
 std::string diagnostic_code_name(DiagnosticCode code); // "head-split", "non-positive", ...

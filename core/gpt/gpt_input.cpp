@@ -23,11 +23,35 @@ std::shared_ptr<const GptModel> cached_gpt_model(const std::string& path)
     return cache.emplace(path, std::move(model)).first->second;
 }
 
+std::optional<std::string> text_problem(std::string_view text)
+{
+    if (first_utf8_problem(text)) {
+        try {
+            require_utf8(text, "the text");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+    }
+    if (text.size() > kLongestText)
+        return "the text is " + std::to_string(text.size()) + " bytes long; the Text input takes at most " +
+               std::to_string(kLongestText) + " (the trained models read 64 tokens at a time).";
+    return std::nullopt;
+}
+
+std::optional<std::string> layer_problem(const GptModel& model, int layer)
+{
+    if (layer >= 0 && layer < model.settings.n_layers)
+        return std::nullopt;
+    return "layer " + std::to_string(layer) + " does not exist; " + model.name + " has layers 0 to " +
+           std::to_string(model.settings.n_layers - 1) + ".";
+}
+
 TextInput text_input(const ExperimentSpec& spec)
 {
     if (spec.gpt_model_path.empty())
         throw Error("the Text input needs a trained model; pick one of the verdict-gpt variants.");
-    require_utf8(spec.text, "the text");
+    if (const auto problem = text_problem(spec.text))
+        throw Error(*problem);
     TextInput t;
     t.model = cached_gpt_model(spec.gpt_model_path);
     const TokenizedText tokens = verdict_tokenizer().tokenize(spec.text);
@@ -35,9 +59,8 @@ TextInput text_input(const ExperimentSpec& spec)
     t.ids = tokens.ids;
     if (t.ids.empty())
         throw Error("the text has no tokens; type at least one word.");
-    if (spec.gpt_layer < 0 || spec.gpt_layer >= t.model->settings.n_layers)
-        throw Error("layer " + std::to_string(spec.gpt_layer) + " does not exist; " + t.model->name +
-                    " has layers 0 to " + std::to_string(t.model->settings.n_layers - 1) + ".");
+    if (const auto problem = layer_problem(*t.model, spec.gpt_layer))
+        throw Error(*problem);
     return t;
 }
 

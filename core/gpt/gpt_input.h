@@ -10,8 +10,10 @@
 #include "text/tokenizer.h"
 
 #include <memory>
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace attnlab {
 
@@ -23,6 +25,14 @@ struct TextInput {
     std::vector<std::string> tokens;
     std::vector<std::int64_t> ids;
 };
+// The longest text the Text input takes, in bytes. The trained models read 64 tokens at a time and a text
+// is there to be read token by token, one chip each: a whole book pasted in would only stall the window.
+inline constexpr std::size_t kLongestText = 20000;
+// One sentence saying why `text` cannot be the Text input (not UTF-8, longer than kLongestText), or nullopt.
+std::optional<std::string> text_problem(std::string_view text);
+// One sentence naming the model's layers when `layer` is not one of them, or nullopt.
+std::optional<std::string> layer_problem(const GptModel& model, int layer);
+
 // Tokenizes spec.text and loads spec.gpt_model_path; throws Error for a missing model or a bad layer.
 TextInput text_input(const ExperimentSpec& spec);
 

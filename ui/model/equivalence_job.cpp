@@ -1,5 +1,7 @@
 #include "model/equivalence_job.h"
 
+#include "model/job_failure.h"
+
 #include <algorithm>
 #include <exception>
 
@@ -25,7 +27,9 @@ void EquivalenceJob::request(ExperimentSpec spec)
         try {
             result = std::make_shared<const Equivalence>(check_equivalence(spec, cancel));
         } catch (const std::exception& e) { // Cancelled included: only a superseded check is cancelled
-            error = QString::fromUtf8(e.what());
+            error = failureSentence(e);
+        } catch (...) {
+            error = unknownFailureSentence();
         }
         return [this, spec, result, error](LatestWorker::Outcome outcome) {
             if (outcome != LatestWorker::Outcome::Current)

@@ -1,5 +1,7 @@
 #include "model/forward_job.h"
 
+#include "model/job_failure.h"
+
 #include "tensor/error.h"
 
 #include <exception>
@@ -39,7 +41,9 @@ void ForwardJob::request(const ExperimentSpec& spec)
         } catch (const Cancelled&) {
             result.cancelled = true;
         } catch (const std::exception& e) {
-            result.error = QString::fromUtf8(e.what());
+            result.error = failureSentence(e);
+        } catch (...) {
+            result.error = unknownFailureSentence();
         }
         return [this, result](LatestWorker::Outcome outcome) mutable {
             if (outcome != LatestWorker::Outcome::Current) { // only busy() changed, or the user stopped it

@@ -35,14 +35,20 @@ void LatestWorker::runHere(const Task& task)
     if (running_)
         *flag_ = true; // stale now: finish() will report it as such
     const std::atomic<bool> never{false};
-    Delivery delivery = task(&never);
+    Delivery delivery;
+    try {
+        delivery = task(&never);
+    } catch (...) {
+        delivery = nullptr; // as on a worker: the owner hears nothing new, the program goes on
+    }
     ++deliveringHere_;
     QMetaObject::invokeMethod(
         this,
         [this, generation, delivery] {
             --deliveringHere_;
             // A newer request since then makes this one stale, as it would a worker's.
-            delivery(generation == generation_ ? Outcome::Current : Outcome::Stale);
+            if (delivery)
+                delivery(generation == generation_ ? Outcome::Current : Outcome::Stale);
         },
         Qt::QueuedConnection);
 }
@@ -60,7 +66,14 @@ void LatestWorker::start()
     flag_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = generation_;
     pool_.start([this, generation, task = std::move(pending_), flag = flag_] {
-        Delivery delivery = task(flag.get());
+        // The tasks catch what their computation throws and deliver it as a sentence; should anything
+        // still escape, it must not end the program from a pool thread: the owner hears nothing new.
+        Delivery delivery;
+        try {
+            delivery = task(flag.get());
+        } catch (...) {
+            delivery = nullptr;
+        }
         // Queued to the owner's thread; if the worker is gone the event dies with it (the destructor waits).
         QMetaObject::invokeMethod(
             this, [this, generation, delivery] { finish(generation, delivery); }, Qt::QueuedConnection);
@@ -78,7 +91,8 @@ void LatestWorker::finish(quint64 generation, const Delivery& delivery)
     stoppedByUser_ = false;
     if (pending_)
         start();
-    delivery(outcome);
+    if (delivery)
+        delivery(outcome);
 }
 
 } // namespace attnlab::ui

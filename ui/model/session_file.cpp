@@ -1,6 +1,7 @@
 #include "model/session_file.h"
 
 #include "call/call_parser.h"
+#include "gpt/gpt_input.h"
 #include "model/json_fields.h"
 #include "pages/page_registry.h"
 
@@ -196,6 +197,10 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
         if (!f::object(settings, "text_input", &t, &err) || !f::string(t, "text", &text, &err) ||
             !f::string(t, "model", &model, &err) || !f::integer(t, "layer", 0, kLargestLayer, &layer, &err, 0))
             return std::nullopt;
+        if (const auto problem = text_problem(text.toStdString())) {
+            err = QObject::tr("its \"text_input\" cannot be used: %1").arg(QString::fromStdString(*problem));
+            return std::nullopt;
+        }
         s.spec.input = InputSource::Text;
         s.spec.text = text.toStdString();
         s.spec.gpt_model_path = model.toStdString();

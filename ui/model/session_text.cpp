@@ -93,6 +93,10 @@ void Session::addTextDiagnostics()
 {
     if (!usesTextInput())
         return;
+    if (const auto problem = text_problem(spec_.text)) {
+        diagnostics_.push_back({DiagnosticCode::TextUnusable, Severity::Error, std::nullopt, *problem, {}});
+        return;
+    }
     if (textTokens().ids.empty()) {
         diagnostics_.push_back({DiagnosticCode::TextEmpty,
                                 Severity::Error,
@@ -106,6 +110,10 @@ void Session::addTextDiagnostics()
         model = cached_gpt_model(spec_.gpt_model_path);
     } catch (const Error& e) {
         diagnostics_.push_back({DiagnosticCode::ModelMissing, Severity::Error, std::nullopt, e.what(), {}});
+        return;
+    }
+    if (const auto problem = layer_problem(*model, spec_.gpt_layer)) {
+        diagnostics_.push_back({DiagnosticCode::LayerMissing, Severity::Error, std::nullopt, *problem, {}});
         return;
     }
     if (const auto note = fit_note(spec_.config, *model)) {

@@ -1,5 +1,7 @@
 #include "model/timings_job.h"
 
+#include "model/job_failure.h"
+
 #include "tensor/error.h"
 
 #include <QMetaObject>
@@ -37,7 +39,9 @@ void TimingsJob::request(const TimingQuery& query)
         } catch (const Cancelled&) {
             cancelled = true;
         } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
+            error = failureSentence(e);
+        } catch (...) {
+            error = unknownFailureSentence();
         }
         return [this, query, timings, error, cancelled](LatestWorker::Outcome outcome) {
             if (outcome == LatestWorker::Outcome::Stale)

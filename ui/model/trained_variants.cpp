@@ -37,11 +37,17 @@ TrainedVariants computeTrainedVariants(const std::string& text, int layer)
                     .arg(QString::fromStdString(model->meta("training_steps", "?")))
                     .arg(QString::fromStdString(model->meta("seed", "?")))
                     .arg(QString::fromStdString(v.loss.seeds));
-        if (!ids.empty() && static_cast<std::int64_t>(ids.size()) <= model->settings.context_length) {
+        if (const auto problem = layer_problem(*model, layer)) {
+            v.error = QString::fromStdString(*problem); // the variants need not have the same depth
+        } else if (!ids.empty() && static_cast<std::int64_t>(ids.size()) <= model->settings.context_length) {
             // The same text through each variant's same layer: its trained attention, traced by the engine.
-            const GptLayerInput in = gpt_layer_input(*model, ids, layer);
-            v.trace = std::make_shared<const Trace>(trace_forward(in.config, in.weights, in.x));
-            v.measures = head_measures(v.trace->find("attn_weights")->tensor);
+            try {
+                const GptLayerInput in = gpt_layer_input(*model, ids, layer);
+                v.trace = std::make_shared<const Trace>(trace_forward(in.config, in.weights, in.x));
+                v.measures = head_measures(v.trace->find("attn_weights")->tensor);
+            } catch (const std::exception& e) {
+                v.error = QString::fromUtf8(e.what());
+            }
         }
         out.variants.push_back(std::move(v));
     }

@@ -16,7 +16,7 @@ namespace attnlab::ui {
 
 struct TrainedVariant {
     int heads = 0;
-    QString error; // the model could not be read: the row says this instead
+    QString error; // the model could not be read, or has no such layer: the row says this instead
     TrainedLoss loss;
     QString how;                        // how the losses were obtained, from the file's metadata
     std::shared_ptr<const Trace> trace; // null when the text does not fit the model's context

@@ -45,8 +45,12 @@ QString applyStartupText(const QCommandLineParser& parser, Session& session)
         if (!ok || layer < 0 || layer > 1)
             return QObject::tr("--layer takes 0 or 1 for the trained GPTs, not '%1'.").arg(parser.value("layer"));
     }
-    if (parser.isSet(QStringLiteral("text")))
-        session.setInputText(parser.value(QStringLiteral("text")));
+    if (parser.isSet(QStringLiteral("text"))) {
+        const QString text = parser.value(QStringLiteral("text"));
+        if (const auto problem = text_problem(text.toStdString()))
+            return QObject::tr("--text: %1").arg(QString::fromStdString(*problem));
+        session.setInputText(text);
+    }
     session.useTrainedModel(heads, layer);
     return {};
 }

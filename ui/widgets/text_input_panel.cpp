@@ -39,6 +39,7 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     about_->setWordWrap(true); // never widens the window
     text_ = new QLineEdit;
     text_->setObjectName(QStringLiteral("text-input-text"));
+    text_->setMaxLength(static_cast<int>(kLongestText)); // a paste beyond it is cut, as QLineEdit does
     text_->setAccessibleName(tr("Input sentence"));
     text_->setToolTip(tr("The sentence the model reads; its tokens appear below, one chip each."));
     text_->setPlaceholderText(tr("Type a sentence; words the story never uses become <|unk|>."));

@@ -68,7 +68,8 @@ void TrainedVariantsPanel::refresh()
     for (const TrainedVariant& v : result.variants) {
         const int heads = v.heads;
         if (!v.error.isEmpty()) {
-            table += tr("<tr><td align=center>%1</td><td colspan=3>%2</td></tr>").arg(heads).arg(v.error);
+            table +=
+                tr("<tr><td align=center>%1</td><td colspan=3>%2</td></tr>").arg(heads).arg(v.error.toHtmlEscaped());
             continue;
         }
         const TrainedLoss& t = v.loss;
