@@ -52,7 +52,8 @@ void require_utf8(std::string_view text, const std::string& what)
         return;
     char where[64];
     std::snprintf(where, sizeof where, "byte 0x%02X at position %zu", problem->byte, problem->offset);
-    throw Error(what + " is not UTF-8 text: " + where + " does not begin a whole UTF-8 character; give the text as UTF-8.");
+    throw Error(what + " is not UTF-8 text: " + where +
+                " does not begin a whole UTF-8 character; give the text as UTF-8.");
 }
 
 std::string printable(std::string_view text, std::size_t max_chars)
