@@ -119,14 +119,14 @@ void Binder::assign_int(const CallArgument& arg, const std::string& who, std::in
 {
     const std::string said = who + " = " + clip(arg.text);
     if (arg.kind == LiteralKind::Int) {
-        if (const auto value = python_int_value(arg.text))
+        if (const auto value = python_int_value(arg.value()))
             return void(target = *value);
         return fail(arg.value_begin, "the integer " + clip(arg.text) + " given for " + who +
                                          " does not fit in 64 bits (the largest allowed is 9223372036854775807).");
     }
     if (arg.kind == LiteralKind::Float) {
         std::string advice = "write a whole number";
-        const auto value = python_float_value(arg.text);
+        const auto value = python_float_value(arg.value());
         if (value && std::fabs(*value) < 9.0e18) {
             const auto low = static_cast<std::int64_t>(std::floor(*value));
             const auto high = static_cast<std::int64_t>(std::ceil(*value));
@@ -151,13 +151,13 @@ void Binder::assign_dropout(const CallArgument& arg, const std::string& who)
 {
     const std::string range = "; dropout is a probability in [0, 1), such as 0.0 or 0.1.";
     if (arg.kind == LiteralKind::Int) {
-        if (const auto value = python_int_value(arg.text))
+        if (const auto value = python_int_value(arg.value()))
             return void(config().dropout = static_cast<double>(*value));
         return fail(arg.value_begin,
                     "the integer " + clip(arg.text) + " given for " + who + " is far too large" + range);
     }
     if (arg.kind == LiteralKind::Float) {
-        if (const auto value = python_float_value(arg.text))
+        if (const auto value = python_float_value(arg.value()))
             return void(config().dropout = *value);
         return fail(arg.value_begin, "the float " + clip(arg.text) + " given for " + who + " is too large" + range);
     }
@@ -180,7 +180,7 @@ void Binder::assign(const CallArgument& arg, std::size_t position)
         return assign_dropout(arg, who);
     if (arg.slot == "qkv_bias") {
         if (arg.kind == LiteralKind::Bool)
-            return void(c.qkv_bias = arg.text == "True");
+            return void(c.qkv_bias = arg.value() == "True");
         return fail(arg.value_begin, who + " must be True or False, not " + clip(arg.text) + ".");
     }
 }

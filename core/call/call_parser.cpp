@@ -52,6 +52,8 @@ private:
     }
     bool read_argument(bool& seen_keyword);
     bool read_value(CallArgument& arg);
+    bool read_literal(CallArgument& arg);
+    bool keyword_not() const { return t_.substr(pos_, 3) == "not" && !is_ident_char(peek(3)); }
     bool take(const LiteralScan& scan, CallArgument& arg);
 
     std::string_view t_;
@@ -136,7 +138,60 @@ bool SyntaxReader::read_argument(bool& seen_keyword)
     return true;
 }
 
+bool truthy(const CallArgument& arg, const std::string& literal)
+{
+    switch (arg.kind) {
+    case LiteralKind::Int: {
+        const auto v = python_int_value(literal);
+        return !v || *v != 0; // one too large for 64 bits is not zero either
+    }
+    case LiteralKind::Float: {
+        const auto v = python_float_value(literal);
+        return !v || *v != 0.0;
+    }
+    case LiteralKind::Bool: return literal == "True";
+    default: return false; // None
+    }
+}
+
+// Python reads a value inside parentheses and after `not` as well: ((768)) is 768 and `not False` is
+// True. Both are read in a loop, not by recursion, so ten thousand '(' cost no stack.
 bool SyntaxReader::read_value(CallArgument& arg)
+{
+    std::size_t opened = 0, nots = 0;
+    for (;;) {
+        skip_space();
+        if (peek() == '(') {
+            ++opened;
+            ++pos_;
+        } else if (keyword_not()) {
+            ++nots;
+            pos_ += 3;
+        } else {
+            break;
+        }
+    }
+    const std::size_t literal_begin = pos_;
+    if (!read_literal(arg))
+        return false;
+    const std::string literal(t_.substr(literal_begin, pos_ - literal_begin));
+    for (; opened > 0; --opened) {
+        skip_space();
+        if (peek() != ')')
+            return fail(pos_, "expected ')' to close a '(' around the value " + clip(literal) + ", but found " +
+                                  found() + ".");
+        ++pos_;
+    }
+    if (pos_ - arg.value_begin != literal.size())
+        arg.literal = literal;
+    if (nots > 0 && arg.kind != LiteralKind::Other) {
+        arg.literal = truthy(arg, literal) != (nots % 2 == 1) ? "True" : "False";
+        arg.kind = LiteralKind::Bool;
+    }
+    return true;
+}
+
+bool SyntaxReader::read_literal(CallArgument& arg)
 {
     const char c = peek();
     if (c == '+' || c == '-') {

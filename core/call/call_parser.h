@@ -17,7 +17,11 @@ enum class LiteralKind { Int, Float, Bool, None, Other };
 
 struct CallArgument {
     std::optional<std::string> keyword; // set for `name=value`
-    std::string text;                   // the value as written, e.g. "0.0", "True", "1_024"
+    std::string text;                   // the value as written, e.g. "0.0", "True", "1_024", "(768)"
+    // The literal Python computes from it when that is not the text itself: "768" for "((768))", "True"
+    // for "not False". Empty when the text is the literal.
+    std::string literal;
+    const std::string& value() const { return literal.empty() ? text : literal; }
     LiteralKind kind = LiteralKind::Other;
     std::size_t begin = 0; // 0-based byte offsets of the whole argument in the call text
     std::size_t end = 0;

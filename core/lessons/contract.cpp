@@ -170,7 +170,7 @@ ContractReport check_contract(std::string_view call, const ContractInput& input)
     const auto kind = module_kind_from_name(parsed.syntax.class_name);
     std::size_t position = 0;
     for (const auto& arg : parsed.syntax.arguments) {
-        ContractValue v{{}, arg.text, arg.kind, arg.keyword.has_value(), arg.value_begin, arg.end};
+        ContractValue v{{}, arg.value(), arg.kind, arg.keyword.has_value(), arg.value_begin, arg.end};
         if (arg.keyword)
             v.slot = kind && has_slot(*kind, *arg.keyword) ? *arg.keyword : "";
         else if (kind && position < module_slots(*kind).size())

@@ -101,6 +101,27 @@ void TestCallParser::good_calls_data()
                                          << QStringList{"d_in", "d_out", "context_length", "dropout", "qkv_bias"};
     QTest::newRow("wrapper-book") << "MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2)"
                                   << make(ModuleKind::MultiHeadAttentionWrapper, 3, 2, 6, 0.0, 2) << kAllSlots;
+    // Valid Python that is still a literal: parentheses around a value, `not` before one.
+    QTest::newRow("parenthesised") << "MultiHeadAttention(((768)), (768), ( 1024 ), (0.0), (12))" << gpt2 << kAllSlots;
+    QTest::newRow("parenthesised-negative")
+        << "MultiHeadAttention((-1), 768, 1024, 0.0, 12)" << make(kMha, -1, 768, 1024, 0.0, 12) << kAllSlots;
+    QTest::newRow("not-false") << "MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias=not False)"
+                               << make(kMha, 768, 768, 1024, 0.0, 12, true) << kAllSlots + QStringList{"qkv_bias"};
+    QTest::newRow("not-true") << "MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias=not True)" << gpt2
+                              << kAllSlots + QStringList{"qkv_bias"};
+    QTest::newRow("not-not-zero") << "MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias=not not 0)" << gpt2
+                                  << kAllSlots + QStringList{"qkv_bias"};
+    QTest::newRow("not-zero") << "MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias=not 0)"
+                              << make(kMha, 768, 768, 1024, 0.0, 12, true) << kAllSlots + QStringList{"qkv_bias"};
+    QTest::newRow("not-none") << "MultiHeadAttention(768, 768, 1024, 0.0, 12, not None)"
+                              << make(kMha, 768, 768, 1024, 0.0, 12, true) << kAllSlots + QStringList{"qkv_bias"};
+    // Forty thousand levels: read in a loop, so no recursion runs out of stack.
+    QTest::newRow("deep-parentheses") << "MultiHeadAttention(" + QString(40000, QLatin1Char('(')) + "768" +
+                                             QString(40000, QLatin1Char(')')) + ", 768, 1024, 0.0, 12)"
+                                      << gpt2 << kAllSlots;
+    QTest::newRow("parenthesised-not") << "MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias=(not (0.0)))"
+                                       << make(kMha, 768, 768, 1024, 0.0, 12, true)
+                                       << kAllSlots + QStringList{"qkv_bias"};
 }
 
 void TestCallParser::good_calls()
@@ -204,6 +225,11 @@ void TestCallParser::bad_calls_data()
     row("keyword-without-value", "MultiHeadAttention(d_in=, d_out=768)", 24, "'d_in=' has no value");
     row("sign-without-number", "MultiHeadAttention(-, 768)", 20, "expected a number after '-'");
     row("unterminated-string", "MultiHeadAttention(768, 'abc)", 24, "no closing");
+    row("parenthesis-not-closed", "MultiHeadAttention((768, 768, 1024, 0.0, 12)", 23, "expected ')' to close a '('");
+    row("not-without-value", "MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias=not)", 56,
+        "where a value should be");
+    row("not-in-an-int-slot", "MultiHeadAttention(768, 768, 1024, 0.0, not 12)", 40, "is a bool");
+    row("not-of-a-name", "MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias=not nan)", 53, "True or False");
 }
 
 void TestCallParser::bad_calls()
