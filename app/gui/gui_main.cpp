@@ -2,6 +2,7 @@
 // --screenshot pictures (the README's, the tests') show what the app really shows.
 #include "shell/app_shell.h"
 #include "shell/guarded_application.h"
+#include "shell/shown_value.h"
 #include "shell/presentation.h"
 #include "call/call_parser.h"
 #include "render/heatmap_source.h"
@@ -45,7 +46,8 @@ std::int64_t positiveOption(const QCommandLineParser& parser, const QString& nam
     bool ok = false;
     const qlonglong v = parser.value(name).toLongLong(&ok);
     if (!ok || v < 1)
-        refuse(QStringLiteral("--%1 takes a positive whole number, not '%2'.").arg(name, parser.value(name)));
+        refuse(
+            QStringLiteral("--%1 takes a positive whole number, not '%2'.").arg(name, shownValue(parser.value(name))));
     return v;
 }
 
@@ -136,7 +138,8 @@ int runApp(GuardedApplication& app)
     const QString presetId = parser.isSet("preset") ? parser.value("preset") : QStringLiteral("gpt2-small");
     const Preset* preset = findPreset(presetId);
     if (!preset)
-        refuse(QStringLiteral("there is no preset '%1'; the presets are %2.").arg(presetId, presetIds().join(", ")));
+        refuse(QStringLiteral("there is no preset '%1'; the presets are %2.")
+                   .arg(shownValue(presetId), presetIds().join(", ")));
     session.applyPreset(*preset);
     if (const QString refused = applyStartupState(parser, session); !refused.isEmpty())
         refuse(refused);
@@ -162,7 +165,7 @@ int runApp(GuardedApplication& app)
             valid << QString::fromStdString(n);
         if (!valid.contains(parser.value("stage")))
             refuse(QStringLiteral("this module has no stage '%1'; its stages are %2.")
-                       .arg(parser.value("stage"), valid.join(", ")));
+                       .arg(shownValue(parser.value("stage")), valid.join(", ")));
         session.setStageByName(parser.value("stage"));
         // An attention matrix is best seen as heatmaps, one per head: open them unless told otherwise.
         if (const auto kind = stage_facts(parser.value("stage").toStdString()).matrix; kind && !parser.isSet("view")) {
@@ -177,22 +180,24 @@ int runApp(GuardedApplication& app)
         if (!ok || h < 0 || h >= heads)
             refuse(QStringLiteral("--head must be a head number from 0 to %1, not '%2'.")
                        .arg(heads - 1)
-                       .arg(parser.value("head")));
+                       .arg(shownValue(parser.value("head"))));
         session.setHead(h); // the session applies it when the trace arrives
     }
     const auto theme = parser.isSet("theme") ? themeNamed(parser.value("theme")) : std::optional<ThemeChoice>{};
     if (parser.isSet("theme") && !theme)
-        refuse(QStringLiteral("--theme takes %1, not '%2'.").arg(themeNames().join(", "), parser.value("theme")));
+        refuse(QStringLiteral("--theme takes %1, not '%2'.")
+                   .arg(themeNames().join(", "), shownValue(parser.value("theme"))));
     if (parser.isSet("view")) {
         const QString v = parser.value("view");
         const std::optional<ViewMode> view = viewNamed(v);
         if (!view)
-            refuse(QStringLiteral("--view takes %1, not '%2'.").arg(pageIds().join(", "), v));
+            refuse(QStringLiteral("--view takes %1, not '%2'.").arg(pageIds().join(", "), shownValue(v)));
         session.setView(*view);
     }
     const QStringList lessons{QStringLiteral("contract"), QStringLiteral("bugs"), QStringLiteral("transfer")};
     if (parser.isSet("lesson") && !lessons.contains(parser.value("lesson")))
-        refuse(QStringLiteral("--lesson takes %1, not '%2'.").arg(lessons.join(", "), parser.value("lesson")));
+        refuse(
+            QStringLiteral("--lesson takes %1, not '%2'.").arg(lessons.join(", "), shownValue(parser.value("lesson"))));
     std::optional<Bug> bug;
     std::vector<std::pair<TransferRole, bool>> transferEdits; // role, written (false: --omit, true: --no-transpose)
     try {

@@ -2,6 +2,8 @@
 // bug can be harmless. The mistaken forward itself lives in bug_forward.cpp.
 #include "lessons/bugs.h"
 
+#include "text/utf8.h"
+
 #include "tensor/error.h"
 #include "forward/module_source.h"
 
@@ -118,7 +120,7 @@ Bug bug_from_name(std::string_view name)
     for (const auto& b : kCatalogue)
         if (b.name == name)
             return b.bug;
-    throw Error("there is no bug called '" + std::string(name) + "'; the catalogue has " + bug_names() + ".");
+    throw Error("there is no bug called '" + printable(name, 60) + "'; the catalogue has " + bug_names() + ".");
 }
 
 std::vector<std::string> buggy_source(Bug bug)

@@ -2,6 +2,8 @@
 // source (Parameter(weight.T) is a transposed view), and a wrongly shaped matrix fails at the matmul
 // with PyTorch's message.
 #include "lessons/transfer.h"
+
+#include "text/utf8.h"
 #include "lessons/transfer_detail.h"
 
 #include "tensor/error.h"
@@ -114,7 +116,7 @@ TransferRole role_from_name(std::string_view name)
     for (TransferRole role : kTransferRoles)
         if (name == role_name(role))
             return role;
-    throw Error("'" + std::string(name) + "' is not one of the three weights; use query, key or value.");
+    throw Error("'" + printable(name, 60) + "' is not one of the three weights; use query, key or value.");
 }
 
 TransferResult run_transfer(const TransferSpec& spec, const StateDict& source, const StateDict& target_init,

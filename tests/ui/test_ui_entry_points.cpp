@@ -93,6 +93,8 @@ private Q_SLOTS:
     void programOpensABadLayer_data();
     void programOpensABadLayer();
     void programRefusesAHugeText();
+    void longValuesAreNotEchoedWhole_data();
+    void longValuesAreNotEchoedWhole();
 
 private:
     QTemporaryDir tmp_;
@@ -248,6 +250,22 @@ void TestUiEntryPoints::programRefusesAHugeText()
                         tmp_.path());
     QCOMPARE(cli.code, 1);
     QVERIFY2(cli.err.contains(QLatin1String("--text: the text is")), qPrintable(cli.err));
+}
+
+void TestUiEntryPoints::longValuesAreNotEchoedWhole_data()
+{
+    QTest::addColumn<QString>("option");
+    for (const char* option : {"--stage", "--view", "--bug", "--lesson", "--theme", "--preset", "--head", "--tokens"})
+        QTest::newRow(option) << QString::fromLatin1(option);
+}
+
+void TestUiEntryPoints::longValuesAreNotEchoedWhole()
+{
+    QFETCH(QString, option);
+    const testing::GuiRun run = testing::runGui({option, QString(100000, QLatin1Char('q'))}, tmp_.path());
+    QCOMPARE(run.code, 1);
+    QVERIFY2(run.err.size() < 700, qPrintable(run.err.left(300)));
+    QVERIFY2(run.err.contains(QLatin1String("more characters")), qPrintable(run.err.left(300)));
 }
 
 int main(int argc, char** argv)

@@ -1,4 +1,5 @@
 #include "shell/text_options.h"
+#include "shell/shown_value.h"
 
 #include "gpt/gpt_input.h"
 #include "gpt/model_paths.h"
@@ -37,13 +38,14 @@ QString applyStartupText(const QCommandLineParser& parser, Session& session)
         if (name == QStringLiteral("h%1").arg(h) || name == QString::fromStdString(gpt_model_name(h)))
             heads = h;
     if (heads == 0)
-        return QObject::tr("--model takes h1, h2, h4 or h8, not '%1'.").arg(name);
+        return QObject::tr("--model takes h1, h2, h4 or h8, not '%1'.").arg(shownValue(name));
     int layer = 0;
     if (parser.isSet(QStringLiteral("layer"))) {
         bool ok = false;
         layer = parser.value(QStringLiteral("layer")).toInt(&ok);
         if (!ok || layer < 0 || layer > 1)
-            return QObject::tr("--layer takes 0 or 1 for the trained GPTs, not '%1'.").arg(parser.value("layer"));
+            return QObject::tr("--layer takes 0 or 1 for the trained GPTs, not '%1'.")
+                .arg(shownValue(parser.value("layer")));
     }
     if (parser.isSet(QStringLiteral("text"))) {
         const QString text = parser.value(QStringLiteral("text"));

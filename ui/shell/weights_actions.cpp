@@ -1,4 +1,5 @@
 #include "shell/weights_actions.h"
+#include "shell/shown_value.h"
 
 #include "widgets/load_weights_dialog.h"
 #include "model/session.h"
@@ -45,7 +46,7 @@ QString applyStartupWeights(const QCommandLineParser& parser, Session& session)
         bool ok = false;
         layer = parser.value(QStringLiteral("layer")).toInt(&ok);
         if (!ok || *layer < 0)
-            return QObject::tr("--layer takes a layer number from 0, not '%1'.").arg(parser.value("layer"));
+            return QObject::tr("--layer takes a layer number from 0, not '%1'.").arg(shownValue(parser.value("layer")));
     }
     QString error;
     const auto spec = specWithFileWeights(session.spec(), parser.value(QStringLiteral("weights")), layer, &error);
