@@ -63,6 +63,8 @@ ExperimentSpec spec_from(const Args& a)
         s.dropout_seed = static_cast<std::uint64_t>(a.integer("dropout-seed", 0, 0, INT64_MAX));
     }
     s.memory_budget = a.bytes("max-memory", s.memory_budget);
+    s.memory_use.process = process_baseline_bytes(); // the budget bounds the whole process's peak
+    s.memory_use.dump = a.has("dump");
     return s;
 }
 

@@ -26,7 +26,7 @@ Commands:
       The book's chapter 2 simple tokenizer (vocabulary of The Verdict, 1,132 ids): tokens and ids.
   bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]
       Median milliseconds and GFLOP/s of the traced forward pass.
-  diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--json]
+  diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--max-memory SIZE] [--json]
       Run MultiHeadAttention with an injected bug beside the book's code; name the first stage that differs.
   transfer [--d-in A] [--d-out B] [--omit query|key|value]... [--no-transpose query|key|value]...
       [--seed S] [--tokens T] [--json]
