@@ -87,10 +87,10 @@ std::uint64_t estimate_request_bytes(const Config& config, InputShape input, con
         // The op-by-op forward's temporaries, which go back to the tensor pool and stay resident: the
         // scaled scores before the softmax, contiguous copies of the split heads for the products and the
         // causal mask (context_length squared, then cut to the tokens); its stage list grows by doubling.
-        // Comparing a stage then reads both passes' values into vectors.
+        // Comparing a stage then reads both passes' values into vectors, and the report holds every row.
         const Real ctx = static_cast<Real>(std::max<std::int64_t>(config.context_length, 0));
-        total += copy + 3 * flat + pages(4 * ctx * ctx) + pages(4 * T * T) +
-                 2 * passes * real(f.stage_count) * sizeof(Stage) + 2 * copy;
+        total += copy + 4 * flat + pages(4 * ctx * ctx) + pages(4 * T * T) +
+                 2 * passes * real(f.stage_count) * sizeof(Stage) + 2 * copy + 4 * kMiB;
     }
     if (use.dump)
         total += 2 * copy + real(f.stage_count) * kDumpBytesPerStage + 3 * real(f.name_bytes);
@@ -118,10 +118,10 @@ std::optional<Diagnostic> memory_budget_check(const Config& config, InputShape i
     if (need <= budget)
         return std::nullopt;
     // The exact count too, so a script (or a test) can give precisely the budget this request needs.
-    const std::string needs =
-        "this request needs about " + format_bytes(need) + " (" + std::to_string(need) + " bytes: " +
-        (use.process ? "the program itself, " : "") + "the weights, every recorded stage" +
-        (use.passes > 1 ? " of both passes" : "") + (use.dump ? " and the dump's copies" : "") + ")";
+    const std::string needs = "this request needs about " + format_bytes(need) + " (" + std::to_string(need) +
+                              " bytes: " + (use.process ? "the program itself, " : "") +
+                              "the weights, every recorded stage" + (use.passes > 1 ? " of both passes" : "") +
+                              (use.dump ? " and the dump's copies" : "") + ")";
     std::string message;
     if (use.process > budget)
         message = needs + ", more than the " + format_bytes(budget) + " memory budget, which is less than the " +

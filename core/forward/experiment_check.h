@@ -32,9 +32,9 @@ TraceFootprint trace_footprint(const Config& config, InputShape input);
 
 // What a request does around its traced forward, so the estimate counts all of it.
 struct MemoryUse {
-    int passes = 1;           // traces alive at once: diagnose keeps the book's and the buggy one
-    bool bug_forward = false; // the passes run the lessons' op-by-op forward, with its temporaries and comparison
-    bool dump = false;        // the stages are written to a safetensors file (the writer copies each one)
+    int passes = 1;                 // traces alive at once: diagnose keeps the book's and the buggy one
+    bool bug_forward = false;       // the passes run the lessons' op-by-op forward, with its temporaries and comparison
+    bool dump = false;              // the stages are written to a safetensors file (the writer copies each one)
     bool weights_from_file = false; // the file's tensors and the state dict made from them
     std::uint64_t process = 0;      // what the program itself holds (process_baseline_bytes); 0 in the GUI
 };

@@ -129,8 +129,9 @@ TraceFootprint trace_footprint(const Config& config, InputShape input)
         Real bookkeeping = sizeof(Stage) + string_heap(name) + string_heap(static_cast<Real>(row.base_name.size())) +
                            heap_block(4 * dims) + 3 * heap_block(8 * dims);
         if (!row.derived_from.empty())
-            bookkeeping += 2 * string_heap(prefix + static_cast<Real>(row.derived_from.size())); // derived_from, view_of
-        const bool owned = owns_storage(row) && row.role != StageRole::Input; // x is the experiment's input
+            bookkeeping +=
+                2 * string_heap(prefix + static_cast<Real>(row.derived_from.size())); // derived_from, view_of
+        const bool owned = owns_storage(row) && row.role != StageRole::Input;         // x is the experiment's input
         small += bookkeeping;
         if (owned) {
             if (4 * n < (1 << 20))
@@ -191,8 +192,8 @@ TraceFootprint trace_footprint(const Config& config, InputShape input)
 std::uint64_t estimate_memory_bytes(const Config& config, InputShape input)
 {
     const TraceFootprint f = trace_footprint(config, input);
-    const Real sum = static_cast<Real>(f.weight_data) + static_cast<Real>(f.input_data) +
-                     static_cast<Real>(f.stage_data);
+    const Real sum =
+        static_cast<Real>(f.weight_data) + static_cast<Real>(f.input_data) + static_cast<Real>(f.stage_data);
     return saturate(sum);
 }
 

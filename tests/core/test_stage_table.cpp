@@ -133,8 +133,8 @@ private Q_SLOTS:
         QVERIFY(refusals.front().message.find("memory budget") != std::string::npos);
         QCOMPARE(refusals.front().fixes.size(), std::size_t(1));
         const std::int64_t fit = refusals.front().fixes.front().value;
-        QVERIFY(estimate_memory_bytes(c, {1, fit}) <= (1u << 20));
-        QVERIFY(estimate_memory_bytes(c, {1, fit + 1}) > (1u << 20));
+        QVERIFY(estimate_request_bytes(c, {1, fit}) <= (1u << 20));
+        QVERIFY(estimate_request_bytes(c, {1, fit + 1}) > (1u << 20));
 
         ExperimentSpec spec;
         spec.config = c;
