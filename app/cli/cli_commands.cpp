@@ -168,7 +168,9 @@ int cmd_validate(const std::vector<std::string>& argv)
 int cmd_trace(const std::vector<std::string>& argv)
 {
     Args a(argv, kRunOptions, {"json", "train"});
-    const Trace trace = run(prepare(spec_from(a)));
+    ExperimentSpec spec = spec_from(a);
+    spec.memory_use.json_stages = a.flag("json");
+    const Trace trace = run(prepare(spec));
     const Config& c = trace.config;
     if (a.flag("json")) {
         json stages = json::array();

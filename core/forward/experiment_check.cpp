@@ -42,6 +42,8 @@ std::uint64_t saturate(Real bytes)
 // safetensors_write.cpp per stage: the (name, tensor) list, the name set, the header's JSON entry and
 // its text. Measured at about 0.9 KiB for short names; the names' characters are counted on top.
 constexpr Real kDumpBytesPerStage = 1280;
+// The CLI's JSON description of a stage (name, line, code, axes, shapes, strides) and its printed text.
+constexpr Real kJsonBytesPerStage = 3584; // measured at about 3.1 KiB
 
 } // namespace
 
@@ -94,6 +96,8 @@ std::uint64_t estimate_request_bytes(const Config& config, InputShape input, con
     }
     if (use.dump)
         total += 2 * copy + real(f.stage_count) * kDumpBytesPerStage + 3 * real(f.name_bytes);
+    if (use.json_stages)
+        total += real(f.stage_count) * kJsonBytesPerStage + 6 * real(f.name_bytes);
     return saturate(total);
 }
 

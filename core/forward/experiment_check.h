@@ -35,6 +35,7 @@ struct MemoryUse {
     int passes = 1;                 // traces alive at once: diagnose keeps the book's and the buggy one
     bool bug_forward = false;       // the passes run the lessons' op-by-op forward, with its temporaries and comparison
     bool dump = false;              // the stages are written to a safetensors file (the writer copies each one)
+    bool json_stages = false;       // a JSON document describing every stage is built before it is printed
     bool weights_from_file = false; // the file's tensors and the state dict made from them
     std::uint64_t process = 0;      // what the program itself holds (process_baseline_bytes); 0 in the GUI
 };

@@ -81,6 +81,8 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::newRow("wrapper-many-heads-trace")
             << QStringList{"trace", "--call", "MultiHeadAttentionWrapper(3, 2, 6, 0.0, 20000)"};
+        QTest::newRow("wrapper-many-heads-trace-json")
+            << QStringList{"trace", "--call", "MultiHeadAttentionWrapper(3, 2, 6, 0.0, 5000)", "--json"};
         QTest::newRow("wide-out-proj-trace")
             << QStringList{"trace", "--call", "MultiHeadAttention(1, 4000, 6, 0.0, 4000)"};
         QTest::newRow("gpt2-run-dump") << QStringList{
