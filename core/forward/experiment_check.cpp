@@ -12,6 +12,9 @@
 #ifndef _WIN32
 #include <unistd.h>
 #endif
+#ifdef __linux__
+#include <sys/sysinfo.h>
+#endif
 
 namespace attnlab {
 
@@ -67,6 +70,17 @@ std::uint64_t process_baseline_bytes()
     return saturate(std::max(floor, std::ceil(resident / kMiB) * kMiB + headroom));
 }
 
+std::uint64_t machine_memory_bytes()
+{
+#ifdef __linux__
+    struct sysinfo info {};
+    if (sysinfo(&info) == 0 && info.totalram > 0)
+        return saturate((static_cast<Real>(info.totalram) + static_cast<Real>(info.totalswap)) *
+                        static_cast<Real>(std::max<unsigned>(info.mem_unit, 1)));
+#endif
+    return std::numeric_limits<std::uint64_t>::max();
+}
+
 std::uint64_t estimate_request_bytes(const Config& config, InputShape input, const MemoryUse& use)
 {
     const TraceFootprint f = trace_footprint(config, input);
@@ -118,8 +132,9 @@ std::int64_t tokens_within_budget(const Config& config, std::int64_t batch, std:
 std::optional<Diagnostic> memory_budget_check(const Config& config, InputShape input, std::uint64_t budget,
                                               const MemoryUse& use)
 {
-    const std::uint64_t need = estimate_request_bytes(config, input, use);
-    if (need <= budget)
+    const std::uint64_t need = estimate_request_bytes(config, input, use), machine = machine_memory_bytes();
+    const std::uint64_t limit = std::min(budget, machine); // a budget beyond the machine cannot be kept
+    if (need <= limit)
         return std::nullopt;
     // The exact count too, so a script (or a test) can give precisely the budget this request needs.
     const std::string needs = "this request needs about " + format_bytes(need) + " (" + std::to_string(need) +
@@ -127,7 +142,11 @@ std::optional<Diagnostic> memory_budget_check(const Config& config, InputShape i
                               "the weights, every recorded stage" + (use.passes > 1 ? " of both passes" : "") +
                               (use.dump ? " and the dump's copies" : "") + ")";
     std::string message;
-    if (use.process > budget)
+    if (machine < budget)
+        message = needs + ", more than the " + format_bytes(machine) + " of memory this machine has (the " +
+                  format_bytes(budget) +
+                  " budget allows more), so it was not attempted; use fewer tokens, a smaller batch or fewer heads.";
+    else if (use.process > budget)
         message = needs + ", more than the " + format_bytes(budget) + " memory budget, which is less than the " +
                   format_bytes(use.process) + " the program itself takes, so it was not attempted; give a budget of " +
                   "at least " + format_bytes(need) + ".";
@@ -135,7 +154,7 @@ std::optional<Diagnostic> memory_budget_check(const Config& config, InputShape i
         message = needs + ", more than the " + format_bytes(budget) +
                   " memory budget, so it was not attempted; use fewer tokens, a smaller batch or fewer heads.";
     Diagnostic d{DiagnosticCode::MemoryBudget, Severity::Error, Slot::num_tokens, message, {}};
-    if (const std::int64_t fit = tokens_within_budget(config, input.batch, input.num_tokens, budget, use); fit > 0)
+    if (const std::int64_t fit = tokens_within_budget(config, input.batch, input.num_tokens, limit, use); fit > 0)
         d.fixes.push_back({Slot::num_tokens, fit});
     return d;
 }

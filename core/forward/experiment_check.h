@@ -44,6 +44,9 @@ struct MemoryUse {
 // CLI counts it in the estimate, so the budget bounds the whole process's peak.
 std::uint64_t process_baseline_bytes();
 
+// The memory and swap this machine has (the largest number when unknown): a budget above it is held to it.
+std::uint64_t machine_memory_bytes();
+
 // Bytes the request will hold at its peak: the process, the weights and their initialisation, the input,
 // every recorded stage of every pass, and the copies a dump or a comparison makes. Saturates, never wraps.
 std::uint64_t estimate_request_bytes(const Config& config, InputShape input, const MemoryUse& use = {});
