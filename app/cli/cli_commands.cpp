@@ -64,6 +64,8 @@ ExperimentSpec spec_from(const Args& a)
         s.dropout_seed = static_cast<std::uint64_t>(a.integer("dropout-seed", 0, 0, INT64_MAX));
     }
     s.memory_budget = a.bytes("max-memory", s.memory_budget);
+    s.memory_use.process = process_baseline_bytes(); // the budget bounds the whole process's peak
+    s.memory_use.dump = a.has("dump");
     return s;
 }
 
@@ -167,7 +169,9 @@ int cmd_validate(const std::vector<std::string>& argv)
 int cmd_trace(const std::vector<std::string>& argv)
 {
     Args a(argv, kRunOptions, {"json", "train"});
-    const Trace trace = run(prepare(spec_from(a)));
+    ExperimentSpec spec = spec_from(a);
+    spec.memory_use.json_stages = a.flag("json");
+    const Trace trace = run(prepare(spec));
     const Config& c = trace.config;
     if (a.flag("json")) {
         json stages = json::array();

@@ -67,7 +67,7 @@ void print_diagnosis(const Diagnosis& d, const BugInfo& info)
 
 int cmd_diagnose(const std::vector<std::string>& argv)
 {
-    Args a(argv, {"call", "bug", "batch", "tokens", "seed"}, {"json"});
+    Args a(argv, {"call", "bug", "batch", "tokens", "seed", "max-memory"}, {"json"});
     const std::string text = a.required("call");
     const std::string bug_name = a.required("bug");
     ParsedCall parsed = parse_call(text);
@@ -82,6 +82,8 @@ int cmd_diagnose(const std::vector<std::string>& argv)
     spec.batch = a.integer("batch", 2, 1, 1 << 16);
     spec.num_tokens = a.integer("tokens", 6, 1, 1 << 16);
     spec.seed = static_cast<std::uint64_t>(a.integer("seed", 123, 0, INT64_MAX));
+    spec.memory_budget = a.bytes("max-memory", spec.memory_budget);
+    spec.memory_use = {.passes = 2, .bug_forward = true, .process = process_baseline_bytes()}; // book's and buggy
     const Experiment e = prepare(spec); // refuses invalid configs and oversized requests before allocating
     const Diagnosis d = diagnose(e.spec.config, e.weights, e.x, bug);
     const BugInfo& info = bug_info(bug);

@@ -45,7 +45,7 @@ const Command kCommands[] = {
       Median milliseconds and GFLOP/s of the traced forward pass.
 )"},
     {"diagnose", cli::cmd_diagnose,
-     R"(  diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--json]
+     R"(  diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--max-memory SIZE] [--json]
       Run MultiHeadAttention with an injected bug beside the book's code; name the first stage that differs.
 )"},
     {"transfer", cli::cmd_transfer,

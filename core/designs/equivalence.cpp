@@ -139,7 +139,8 @@ Equivalence check_equivalence(const ExperimentSpec& spec, const std::atomic<bool
         if (d.severity == Severity::Error)
             throw Error(d.message);
     // Both traces are alive at once, so the budget must cover their sum.
-    const std::uint64_t one = estimate_memory_bytes(spec.config, shape), other = estimate_memory_bytes(wrapper, shape);
+    const std::uint64_t one = estimate_request_bytes(spec.config, shape, spec.memory_use),
+                        other = estimate_request_bytes(wrapper, shape); // the sliced weights and the second trace
     const std::uint64_t need = one > std::numeric_limits<std::uint64_t>::max() - other
                                    ? std::numeric_limits<std::uint64_t>::max()
                                    : one + other; // saturate, never wrap

@@ -51,7 +51,9 @@ Experiment prepare(const ExperimentSpec& spec)
         e.spec.num_tokens = static_cast<std::int64_t>(text->ids.size());
     }
     const InputShape shape{e.spec.batch, e.spec.num_tokens};
-    if (const auto refusals = experiment_refusals(c, shape, spec.memory_budget); !refusals.empty())
+    MemoryUse use = spec.memory_use;
+    use.weights_from_file = use.weights_from_file || (!text && !spec.weights_path.empty());
+    if (const auto refusals = experiment_refusals(c, shape, spec.memory_budget, use); !refusals.empty())
         throw Error(refusals.front().message);
 
     e.generator = TorchGenerator(spec.seed);

@@ -39,6 +39,7 @@ struct ExperimentSpec {
     // example; without it dropout continues the stream the initialisation left.
     std::optional<std::uint64_t> dropout_seed;
     std::uint64_t memory_budget = std::uint64_t{2} << 30;
+    MemoryUse memory_use; // what the caller does besides one trace: passes, a dump, its own baseline
 };
 
 struct Experiment {

@@ -55,6 +55,7 @@ struct ForwardOptions {
 
 // Canonical stage names for a config, in forward order (wrapper: heads.{h}.* then output).
 std::vector<std::string> stage_names(const Config& config, bool with_dropout = false);
+std::int64_t stage_count(const Config& config, bool with_dropout = false); // stage_names().size(), without the names
 
 // Runs the module. Throws Error when the config is invalid or x does not fit it, Cancelled when
 // options.cancel turns true before the last stage is recorded.

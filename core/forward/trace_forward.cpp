@@ -242,6 +242,8 @@ Trace trace_forward(const Config& requested, const StateDict& weights, const Ten
 
     Trace trace;
     trace.config = config;
+    // Reserved so the stage list never holds two copies while it grows (the memory estimate counts one).
+    trace.stages.reserve(static_cast<std::size_t>(stage_count(config, options.training && config.dropout > 0.0)));
     TorchGenerator fallback(options.dropout_seed);
     TorchGenerator& gen = options.generator ? *options.generator : fallback;
     Recorder top(trace, trace.config, input, options);

@@ -10,6 +10,7 @@
 
 #include <QtTest>
 
+#include <limits>
 #include <set>
 
 using namespace attnlab;
@@ -133,8 +134,8 @@ private Q_SLOTS:
         QVERIFY(refusals.front().message.find("memory budget") != std::string::npos);
         QCOMPARE(refusals.front().fixes.size(), std::size_t(1));
         const std::int64_t fit = refusals.front().fixes.front().value;
-        QVERIFY(estimate_memory_bytes(c, {1, fit}) <= (1u << 20));
-        QVERIFY(estimate_memory_bytes(c, {1, fit + 1}) > (1u << 20));
+        QVERIFY(estimate_request_bytes(c, {1, fit}) <= (1u << 20));
+        QVERIFY(estimate_request_bytes(c, {1, fit + 1}) > (1u << 20));
 
         ExperimentSpec spec;
         spec.config = c;
@@ -146,6 +147,12 @@ private Q_SLOTS:
         } catch (const Error& e) {
             QCOMPARE(std::string(e.what()), refusals.front().message);
         }
+
+        // A budget larger than the machine is held to the machine: what needs more is refused, not tried.
+        const auto beyond = experiment_refusals(c, {1 << 20, 4096}, std::numeric_limits<std::uint64_t>::max());
+        QCOMPARE(beyond.size(), std::size_t(1));
+        QVERIFY2(beyond.front().message.find("of memory this machine has") != std::string::npos,
+                 beyond.front().message.c_str());
 
         c.num_heads = 3; // 4 features do not split into 3 heads: the config's error, not the budget's
         const auto split = experiment_refusals(c, input, 1 << 20);

@@ -1,6 +1,7 @@
 // The traced forward beyond the golden files: stage order and names, views and strides,
 // dropout in training mode, the memory estimate against what a trace really holds, and cancelling.
 #include "forward/attention_kernels.h"
+#include "forward/experiment_check.h"
 #include "tensor/error.h"
 #include "forward/trace.h"
 #include "io/weights.h"
@@ -44,6 +45,8 @@ private Q_SLOTS:
     void dropout_zeroes_and_rescales();
     void dropout_is_identity_in_eval_mode();
     void memory_estimate_covers_the_trace();
+    void memory_estimate_counts_every_stage_row_data();
+    void memory_estimate_counts_every_stage_row();
     void causal_blocks_match_full_products();
     void a_cancel_flag_stops_the_pass_or_changes_nothing_data();
     void a_cancel_flag_stops_the_pass_or_changes_nothing();
@@ -145,6 +148,56 @@ void TestTrace::memory_estimate_covers_the_trace()
     const std::uint64_t estimate = estimate_memory_bytes(c, {3, 17});
     QVERIFY2(estimate >= bytes, qPrintable(QString("%1 < %2").arg(estimate).arg(bytes)));
     QVERIFY(estimate <= bytes * 11 / 10);
+}
+
+void TestTrace::memory_estimate_counts_every_stage_row_data()
+{
+    QTest::addColumn<int>("kind");
+    for (ModuleKind kind :
+         {ModuleKind::SimpleSelfAttention, ModuleKind::SelfAttentionV1, ModuleKind::SelfAttentionV2,
+          ModuleKind::CausalAttention, ModuleKind::MultiHeadAttention, ModuleKind::MultiHeadAttentionWrapper})
+        QTest::newRow(module_class_name(kind).c_str()) << static_cast<int>(kind);
+}
+
+// The estimate walks the stage table: every stage the forward records is one counted row, with its own
+// values unless it only re-lays out another stage; a row that starts being recorded (dropout) adds its bytes.
+void TestTrace::memory_estimate_counts_every_stage_row()
+{
+    QFETCH(int, kind);
+    Config c = mha(6, 4, 2, 0.5);
+    c.kind = static_cast<ModuleKind>(kind);
+    const bool batched = c.is_batched();
+    const InputShape input{batched ? 3 : 1, 9};
+    ForwardOptions training;
+    training.training = true;
+    const Trace t = trace_forward(c, init_weights(c, 1), random_input(c, input.batch, input.num_tokens, 2), training);
+    const TraceFootprint f = trace_footprint(c, input);
+    QCOMPARE(f.stage_count, static_cast<std::uint64_t>(t.stages.size()));
+    std::set<const float*> seen{t.stages.front().tensor.data()}; // x is the experiment's input, counted apart
+    std::uint64_t owned = 0, largest = 0;
+    for (const auto& s : t.stages) {
+        const auto bytes = static_cast<std::uint64_t>(s.tensor.numel()) * 4;
+        largest = std::max(largest, bytes);
+        if (s.view_of.empty() && seen.insert(s.tensor.data()).second)
+            owned += bytes;
+    }
+    QCOMPARE(f.stage_data, owned);
+    QCOMPARE(f.largest_stage, largest);
+    QCOMPARE(f.weight_data, static_cast<std::uint64_t>(parameter_count(c)) * 4);
+    QVERIFY(f.stages >= owned + f.stage_count * sizeof(Stage));
+    QVERIFY(estimate_request_bytes(c, input) >= f.weights + f.input + f.stages);
+
+    if (!c.is_causal())
+        return;
+    Config eval = c;
+    eval.dropout = 0.0; // the dropout row is no longer recorded
+    const bool wrapper = c.kind == ModuleKind::MultiHeadAttentionWrapper;
+    const Stage* drop = t.find(wrapper ? "heads.0.attn_weights.dropout" : "attn_weights.dropout");
+    QVERIFY(drop);
+    const std::uint64_t dropped = static_cast<std::uint64_t>(drop->tensor.numel()) * 4 * (wrapper ? c.num_heads : 1);
+    QCOMPARE(estimate_memory_bytes(c, input) - estimate_memory_bytes(eval, input), dropped);
+    QVERIFY(estimate_request_bytes(c, input) - estimate_request_bytes(eval, input) >= dropped);
+    QCOMPARE(trace_footprint(eval, input).stage_count + (wrapper ? c.num_heads : 1), f.stage_count);
 }
 
 void TestTrace::causal_blocks_match_full_products()

@@ -140,8 +140,8 @@ private Q_SLOTS:
         QCOMPARE(budget.fixes.size(), std::size_t(1));
         session_->applyFix(budget.fixes.front());
         QVERIFY(!session_->hasErrors());
-        QVERIFY(estimate_memory_bytes(session_->config(), {1, session_->numTokens()}) <= (64ull << 20));
-        QVERIFY(estimate_memory_bytes(session_->config(), {1, session_->numTokens() + 1}) > (64ull << 20));
+        QVERIFY(estimate_request_bytes(session_->config(), {1, session_->numTokens()}) <= (64ull << 20));
+        QVERIFY(estimate_request_bytes(session_->config(), {1, session_->numTokens() + 1}) > (64ull << 20));
     }
 
     void theNewestEditWins()
