@@ -72,7 +72,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path))
     dir_ = detail::folder_of_path(path_);
     struct stat st {};
     if (::stat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-        keep_mode_ = st.st_mode & 07777;
+        keep_mode_ = st.st_mode & 0777; // never set-user-ID bits on a file this process made
     const auto slash = path_.find_last_of('/');
     const std::string prefix = slash == std::string::npos ? std::string() : path_.substr(0, slash + 1);
     long name_max = ::pathconf(dir_.c_str(), _PC_NAME_MAX);
