@@ -11,6 +11,7 @@
 #include "model/session.h"
 #include "tensor/threads.h"
 #include "shell/compare_actions.h"
+#include "shell/exporters.h"
 #include "shell/text_options.h"
 #include "shell/weights_actions.h"
 
@@ -62,8 +63,14 @@ void takeScreenshot(QWidget& window, const QString& path)
         painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1));
         painter.drawRect(at.adjusted(-1, -1, 0, 0));
     }
-    if (!picture.save(path))
-        refuse(QStringLiteral("could not write the screenshot to %1.").arg(path));
+    // Encoded whole before anything touches the disk, then written atomically: a full disk leaves the
+    // old picture as it was rather than a truncated PNG.
+    const QByteArray png = pngBytes(picture);
+    if (png.isEmpty())
+        refuse(QStringLiteral("could not write the screenshot to %1: it could not be encoded as PNG.").arg(path));
+    QString error;
+    if (!writeFileAtomically(path, png, &error, QStringLiteral("the screenshot")))
+        refuse(error);
 }
 
 void setUpLook(QApplication& app)

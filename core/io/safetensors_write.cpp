@@ -1,53 +1,66 @@
 #include "io/safetensors.h"
 
+#include "io/atomic_file.h"
 #include "tensor/error.h"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <bit>
-#include <cerrno>
-#include <chrono>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
+#include <map>
 #include <set>
-
-#ifndef _WIN32
-#include <unistd.h>
-#endif
 
 namespace attnlab {
 
 namespace {
-
-namespace fs = std::filesystem;
-using Json = nlohmann::ordered_json;
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why)
 {
     throw Error("cannot write '" + path + "': " + why);
 }
 
-// Unique within the process (counter) and across processes (clock), so concurrent saves never share a temp file.
-std::string temp_path_for(const std::string& path)
+// One JSON string. The header is written as text rather than built as a JSON object: an ordered object
+// looks each key up by scanning, which made a dump of N tensors cost N^2.
+std::string quoted(const std::string& path, const std::string& text, const char* what)
 {
-    static std::atomic<unsigned> counter{0};
-    const auto ticks = static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count());
-    char suffix[40];
-    std::snprintf(suffix, sizeof suffix, ".tmp-%llx%x", ticks & 0xFFFFFFFFFFull, counter++);
-    return path + suffix;
+    try {
+        return nlohmann::json(text).dump();
+    } catch (const nlohmann::json::exception&) {
+        refuse(path, std::string(what) + " is not valid UTF-8 text, which a safetensors header must be.");
+    }
+}
+
+std::string metadata_object(const std::string& path, const std::vector<std::pair<std::string, std::string>>& metadata)
+{
+    // A key given twice keeps its first place and its last value, as assigning into a JSON object does.
+    std::vector<std::pair<std::string, std::string>> entries;
+    std::map<std::string, std::size_t> where;
+    for (const auto& [key, value] : metadata) {
+        const auto [it, fresh] = where.emplace(key, entries.size());
+        if (fresh)
+            entries.emplace_back(quoted(path, key, "a metadata key"), quoted(path, value, "a metadata value"));
+        else
+            entries[it->second].second = quoted(path, value, "a metadata value");
+    }
+    std::string text = "{";
+    for (const auto& [key, value] : entries) {
+        if (text.size() > 1)
+            text += ',';
+        text += key;
+        text += ':';
+        text += value;
+    }
+    text += '}';
+    return text;
 }
 
 std::string build_header(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
                          const std::vector<std::pair<std::string, std::string>>& metadata)
 {
-    Json header = Json::object();
+    std::string text = "{";
     if (!metadata.empty()) {
-        Json meta = Json::object();
-        for (const auto& [key, value] : metadata)
-            meta[key] = value;
-        header["__metadata__"] = std::move(meta);
+        text += "\"__metadata__\":";
+        text += metadata_object(path, metadata);
     }
     std::set<std::string> names;
     std::uint64_t offset = 0;
@@ -57,46 +70,47 @@ std::string build_header(const std::string& path, const std::vector<std::pair<st
         if (!tensor.defined())
             refuse(path, "tensor '" + name + "' holds no data.");
         const std::uint64_t bytes = static_cast<std::uint64_t>(tensor.numel()) * 4;
-        header[name] = {{"dtype", "F32"}, {"shape", tensor.shape()}, {"data_offsets", {offset, offset + bytes}}};
+        if (text.size() > 1)
+            text += ',';
+        text += quoted(path, name, "the tensor name");
+        text += ":{\"dtype\":\"F32\",\"shape\":[";
+        const Shape& shape = tensor.shape();
+        for (std::size_t d = 0; d < shape.size(); ++d) {
+            if (d)
+                text += ',';
+            text += std::to_string(shape[d]);
+        }
+        text += "],\"data_offsets\":[";
+        text += std::to_string(offset);
+        text += ',';
+        text += std::to_string(offset + bytes);
+        text += "]}";
         offset += bytes;
     }
-    std::string text = header.dump();
+    text += "}";
     // Pad with spaces so the data starts 8-byte aligned, as the reference implementation does.
     text.append((8 - text.size() % 8) % 8, ' ');
     return text;
 }
 
-void write_all(std::FILE* out, const void* bytes, std::size_t size, const std::string& path)
+void write_tensor(AtomicFile& out, const Tensor& tensor)
 {
-    if (size && std::fwrite(bytes, 1, size, out) != size)
-        refuse(path, "writing the data failed (" + std::string(std::strerror(errno)) + ").");
-}
-
-void write_contents(std::FILE* out, const std::string& path, const std::string& header,
-                    const std::vector<std::pair<std::string, Tensor>>& tensors)
-{
-    unsigned char prefix[8];
-    for (int i = 0; i < 8; ++i)
-        prefix[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(header.size()) >> (8 * i));
-    write_all(out, prefix, 8, path);
-    write_all(out, header.data(), header.size(), path);
-    for (const auto& [name, tensor] : tensors) {
-        const std::vector<float> values = tensor.to_vector();
-        std::vector<unsigned char> bytes(values.size() * 4);
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            const auto bits = std::bit_cast<std::uint32_t>(values[i]);
-            for (int b = 0; b < 4; ++b)
-                bytes[4 * i + b] = static_cast<unsigned char>(bits >> (8 * b));
+    if (tensor.numel() == 0)
+        return;
+    if constexpr (std::endian::native == std::endian::little) {
+        if (tensor.is_contiguous()) { // the file's bytes are the memory's: no copy
+            out.write(tensor.data(), static_cast<std::size_t>(tensor.numel()) * 4);
+            return;
         }
-        write_all(out, bytes.data(), bytes.size(), path);
     }
-    if (std::fflush(out) != 0)
-        refuse(path, "flushing the data failed (" + std::string(std::strerror(errno)) + ").");
-#ifndef _WIN32
-    // Make the bytes durable before the rename publishes them, so a crash never leaves a torn file under `path`.
-    if (::fsync(::fileno(out)) != 0)
-        refuse(path, "syncing the data to disk failed (" + std::string(std::strerror(errno)) + ").");
-#endif
+    const std::vector<float> values = tensor.to_vector();
+    std::vector<unsigned char> bytes(values.size() * 4);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const auto bits = std::bit_cast<std::uint32_t>(values[i]);
+        for (int b = 0; b < 4; ++b)
+            bytes[4 * i + b] = static_cast<unsigned char>(bits >> (8 * b));
+    }
+    out.write(bytes.data(), bytes.size());
 }
 
 } // namespace
@@ -104,40 +118,17 @@ void write_contents(std::FILE* out, const std::string& path, const std::string& 
 void write_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
                        const std::vector<std::pair<std::string, std::string>>& metadata)
 {
-    std::error_code ec;
-    const fs::path target(path);
-    if (target.filename().empty())
-        refuse(path, "the path names a directory, not a file.");
-    const fs::path dir = target.parent_path();
-    if (!dir.empty() && !fs::is_directory(dir, ec))
-        refuse(path, "'" + dir.string() + (fs::exists(dir, ec) ? "' is not a directory." : "' does not exist."));
-    if (fs::is_directory(target, ec))
-        refuse(path, "a directory of that name is in the way.");
+    check_write_target(path); // a device, link or folder in the way is refused before the header is built
     const std::string header = build_header(path, tensors, metadata);
-
-    const std::string temp = temp_path_for(path);
-    std::FILE* out = std::fopen(temp.c_str(), "wbx");
-    if (!out)
-        refuse(path, "creating a file in '" + (dir.empty() ? std::string(".") : dir.string()) + "' failed (" +
-                         std::strerror(errno) + ").");
-    try {
-        write_contents(out, path, header, tensors);
-    } catch (...) {
-        std::fclose(out);
-        fs::remove(temp, ec);
-        throw;
-    }
-    if (std::fclose(out) != 0) {
-        const std::string why = std::strerror(errno);
-        fs::remove(temp, ec);
-        refuse(path, "closing the file failed (" + why + ").");
-    }
-    fs::rename(temp, target, ec);
-    if (ec) {
-        const std::string why = ec.message();
-        fs::remove(temp, ec);
-        refuse(path, "moving the finished file into place failed (" + why + ").");
-    }
+    AtomicFile out(path);
+    unsigned char prefix[8];
+    for (int i = 0; i < 8; ++i)
+        prefix[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(header.size()) >> (8 * i));
+    out.write(prefix, 8);
+    out.write(header);
+    for (const auto& [name, tensor] : tensors)
+        write_tensor(out, tensor);
+    out.commit();
 }
 
 } // namespace attnlab

@@ -7,7 +7,10 @@ plus "__metadata__" (str -> str), then the raw little-endian tensor data.
 """
 
 import json
+import os
+import stat
 import struct
+import tempfile
 
 import torch
 
@@ -30,11 +33,29 @@ def save_file(tensors, path, metadata, dtype="F32"):
     text = json.dumps(header, separators=(",", ":")).encode("utf-8")
     # Pad the header with spaces so the data starts 8-byte aligned, as the reference writer does.
     text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for blob in blobs:
-            f.write(blob)
+    _atomic_write(os.fspath(path), [struct.pack("<Q", len(text)), text] + blobs)
+
+
+def _atomic_write(path, chunks):
+    """The whole new file or the old one, as the app's own writer (core/io/atomic_file.h): a temporary file
+    beside the target, synced, then renamed over it; only a regular file (or nothing) is ever replaced."""
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise ValueError(f"cannot write '{path}': it is not a regular file (a link, device, FIFO or folder)")
+    fd, tmp = tempfile.mkstemp(prefix=".safetensors-", suffix=".tmp", dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            for chunk in chunks:
+                f.write(chunk)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the models from another user
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def load_file(path):

@@ -41,7 +41,9 @@ QByteArray readAll(const QString& path)
 QStringList leftovers(const QString& path)
 {
     const QFileInfo info(path);
-    return QDir(info.absolutePath()).entryList({info.fileName() + ".tmp-*"}, QDir::AllEntries | QDir::Hidden);
+    // The writer's temporary names: the target's name with a suffix, or a short hidden one for a long name.
+    return QDir(info.absolutePath())
+        .entryList({info.fileName() + ".tmp-*", QStringLiteral(".attnlab.tmp-*")}, QDir::AllEntries | QDir::Hidden);
 }
 
 } // namespace

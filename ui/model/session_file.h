@@ -50,7 +50,8 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& object, QString* 
 QByteArray serializeSession(const SessionState& state); // deterministic, indented, ends with a newline
 std::optional<SessionState> parseSession(const QByteArray& bytes, QString* error);
 
-// Atomic (QSaveFile): either the whole new file is there or the old one is untouched.
+// Atomic (core/io/atomic_file.h): either the whole new file is there or the old one is untouched; a path
+// holding a device, FIFO, link or folder is refused.
 bool saveSessionFile(const QString& path, const SessionState& state, QString* error);
 std::optional<SessionState> loadSessionFile(const QString& path, QString* error);
 

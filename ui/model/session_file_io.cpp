@@ -3,10 +3,11 @@
 // -- each refusal one sentence, nothing applied. The JSON half of session_file.h is in session_file.cpp.
 #include "model/session_file.h"
 
+#include "io/atomic_file.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 namespace attnlab::ui {
 
@@ -73,13 +74,18 @@ std::optional<SessionState> parseSession(const QByteArray& bytes, QString* error
 
 bool saveSessionFile(const QString& path, const SessionState& state, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(serializeSession(state)) < 0 || !file.commit()) {
+    // Serialized whole first: the atomic writer then puts either all of it or nothing under `path`.
+    const QByteArray bytes = serializeSession(state);
+    try {
+        write_file_atomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), bytes.size()));
+        return true;
+    } catch (const std::exception& e) {
+        const auto* write = dynamic_cast<const WriteError*>(&e);
         if (error)
-            *error = QObject::tr("Could not save the session to %1: %2.").arg(path, file.errorString());
+            *error = QObject::tr("Could not save the session to %1: %2")
+                         .arg(path, QString::fromStdString(write ? write->reason() : std::string(e.what())));
         return false;
     }
-    return true;
 }
 
 std::optional<SessionState> loadSessionFile(const QString& path, QString* error)

@@ -2,6 +2,7 @@
 
 #include "model/recording_compare.h"
 #include "model/session.h"
+#include "shell/exporters.h"
 
 #include <QAction>
 #include <QCommandLineParser>
@@ -24,6 +25,17 @@ namespace attnlab::ui {
 
 namespace {
 const QString kRecorderResource = QStringLiteral(":/pytorch/attention_lab_probe.py");
+}
+
+bool saveRecorderCopy(const QString& path, QString* error)
+{
+    QFile recorder(kRecorderResource);
+    if (!recorder.open(QIODevice::ReadOnly)) { // compiled in: only a broken build lacks it
+        if (error)
+            *error = QObject::tr("Could not write %1: the recorder is missing from this build.").arg(path);
+        return false;
+    }
+    return writeFileAtomically(path, recorder.readAll(), error, QObject::tr("the recorder"));
 }
 
 void addCompareOptions(QCommandLineParser& parser)
@@ -144,13 +156,8 @@ void CompareActions::showRecorderHelp()
                                                         QStringLiteral("attention_lab_probe.py"), tr("Python (*.py)"));
         if (to.isEmpty())
             return;
-        QFile::remove(to); // QFile::copy does not overwrite
-        if (QFile::copy(kRecorderResource, to)) {
-            QFile(to).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
-            Q_EMIT message(tr("Saved the recorder as %1.").arg(to));
-        } else {
-            Q_EMIT message(tr("Could not write %1; choose a folder you may write to.").arg(to));
-        }
+        QString error;
+        Q_EMIT message(saveRecorderCopy(to, &error) ? tr("Saved the recorder as %1.").arg(to) : error);
     });
     auto* layout = new QVBoxLayout(&dialog);
     for (QWidget* w : {static_cast<QWidget*>(intro), static_cast<QWidget*>(code), static_cast<QWidget*>(where),

@@ -22,6 +22,9 @@ void addCompareOptions(QCommandLineParser& parser);
 QString installedRecorderPath();
 // The three lines a learner pastes into their notebook.
 QString recorderSnippet();
+// Help > Record Your Module…'s "Save Recorder As…" once a path is chosen: the recorder written there
+// atomically. False with one sentence in `error` when it could not be.
+bool saveRecorderCopy(const QString& path, QString* error);
 
 class CompareActions : public QObject {
     Q_OBJECT

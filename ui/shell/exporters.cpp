@@ -6,9 +6,12 @@
 #include "model/session.h"
 #include "render/render_style.h"
 #include "forward/trace.h"
+#include "io/atomic_file.h"
 
+#include <QBuffer>
+#include <QFile>
 #include <QPainter>
-#include <QSaveFile>
+#include <QPixmap>
 #include <QCoreApplication>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -79,21 +82,52 @@ private:
 
 } // namespace
 
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error, const QString& what)
+{
+    try {
+        write_file_atomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), bytes.size()));
+        return true;
+    } catch (const WriteError& e) {
+        const QString why = QString::fromStdString(e.reason());
+        if (error)
+            *error = what.isEmpty() ? QObject::tr("Could not write %1: %2").arg(path, why)
+                                    : QObject::tr("Could not write %1 to %2: %3").arg(what, path, why);
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QObject::tr("Could not write %1: %2").arg(path, QString::fromStdString(e.what()));
+    }
+    return false;
+}
+
+QByteArray pngBytes(const QPixmap& picture)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly) || !picture.save(&buffer, "PNG"))
+        return {};
+    return bytes;
+}
+
 bool exportPng(QWidget* widget, const QString& path, QString* error, PictureColours colours)
 {
     const PrintColoursScope scope(widget, colours);
-    if (widget->grab().save(path, "PNG"))
-        return true;
-    if (error)
-        *error = QObject::tr("Could not write the picture to %1.").arg(path);
-    return false;
+    const QByteArray png = pngBytes(widget->grab());
+    if (png.isEmpty()) {
+        if (error)
+            *error = QObject::tr("Could not write the picture to %1: it could not be encoded as PNG.").arg(path);
+        return false;
+    }
+    return writeFileAtomically(path, png, error, QObject::tr("the picture"));
 }
 
 bool exportSvg(QWidget* widget, const QString& path, const QString& title, QString* error, PictureColours colours)
 {
     const PrintColoursScope scope(widget, colours);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&buffer);
     svg.setSize(widget->size());
     svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
     svg.setTitle(title);
@@ -106,7 +140,7 @@ bool exportSvg(QWidget* widget, const QString& path, const QString& title, QStri
     }
     widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
     painter.end();
-    return true;
+    return writeFileAtomically(path, bytes, error, QObject::tr("the drawing"));
 }
 
 QString heatmapCsv(const HeatmapSlice& slice, const QStringList& tokens)
@@ -151,13 +185,7 @@ QString traceMarkdown(const Trace& trace)
 
 bool writeTextFile(const QString& path, const QString& text, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
-        if (error)
-            *error = QObject::tr("Could not write %1: %2.").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writeFileAtomically(path, text.toUtf8(), error);
 }
 
 } // namespace attnlab::ui

@@ -5,9 +5,11 @@
 #include "model/session.h"
 #include "render/heatmap_source.h"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
+class QPixmap;
 class QWidget;
 
 namespace attnlab {
@@ -35,5 +37,12 @@ QString heatmapCsv(const HeatmapSlice& slice, const QStringList& tokens);
 QString traceMarkdown(const Trace& trace);
 
 bool writeTextFile(const QString& path, const QString& text, QString* error);
+
+// Every file the app writes goes through core's atomic writer (io/atomic_file.h): the whole new file or
+// the old one, never a device, link or folder replaced. On failure `error` is one sentence,
+// "Could not write WHAT to PATH: why." (WHAT defaults to the path alone).
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error, const QString& what = {});
+// The picture encoded as PNG, empty when it cannot be encoded.
+QByteArray pngBytes(const QPixmap& picture);
 
 } // namespace attnlab::ui
