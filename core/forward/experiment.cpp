@@ -61,7 +61,8 @@ Experiment prepare(const ExperimentSpec& spec)
         e.weights = init_weights(c, e.generator);
     } else {
         skip_init_draws(c, e.generator); // constructed, then load_state_dict
-        const SafetensorsFile file = open_safetensors(spec.weights_path); // only the tensors the call needs are read
+        // Opened, not read: the layout below reads only the tensors the call takes.
+        const SafetensorsFile file = open_safetensors(spec.weights_path);
         WeightLayout layout = spec.layout;
         if (spec.layout_from_file && !file.meta("layout").empty()) {
             try {

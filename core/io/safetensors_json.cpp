@@ -62,10 +62,10 @@ private:
     }
 
     RawHeader& header_;
-    int level_ = 0;         // 0 outside the header, 1 in it, 2 in an entry or __metadata__
-    std::size_t skip_ = 0;  // how deep inside a value that is not kept
+    int level_ = 0;        // 0 outside the header, 1 in it, 2 in an entry or __metadata__
+    std::size_t skip_ = 0; // how deep inside a value that is not kept
     bool in_metadata_ = false;
-    bool in_list_ = false;  // target_ is a list being filled
+    bool in_list_ = false; // target_ is a list being filled
     Next next_ = Next::Nothing;
     JsonValue* target_ = nullptr;
     std::unordered_set<std::string> names_, fields_;

@@ -49,8 +49,8 @@ void read_projections(const SafetensorsFile& file, const std::string& prefix, We
 {
     const std::string query = prefix + "W_query.weight";
     const Shape& q = require(file, query,
-                              "a state_dict of the book's attention modules has W_query, W_key and "
-                              "W_value together");
+                             "a state_dict of the book's attention modules has W_query, W_key and "
+                             "W_value together");
     if (q.size() != 2)
         throw Error(file_label(file) + " holds " + query + " with shape " + shape_to_string(q) +
                     ", but nn.Linear keeps a (d_out, d_in) matrix.");
@@ -132,8 +132,7 @@ void read_gpt2(const SafetensorsFile& file, const std::set<int>& layers, Weights
         const Shape& fused = require(file, at + "c_attn.weight", "it names layer " + std::to_string(layer));
         if (layer == *layers.begin()) {
             if (fused.size() != 2 || fused[1] % 3 != 0)
-                throw Error(file_label(file) + " holds " + at + "c_attn.weight with shape " +
-                            shape_to_string(fused) +
+                throw Error(file_label(file) + " holds " + at + "c_attn.weight with shape " + shape_to_string(fused) +
                             ", but GPT-2 fuses query, key and value into one "
                             "(d_in, 3*d_out) matrix.");
             info.d_in = fused[0];
