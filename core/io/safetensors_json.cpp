@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <unordered_set>
 
 namespace attnlab::detail {
@@ -68,7 +69,8 @@ private:
     bool in_list_ = false; // target_ is a list being filled
     Next next_ = Next::Nothing;
     JsonValue* target_ = nullptr;
-    std::unordered_set<std::string> names_, fields_;
+    std::unordered_set<std::string> names_;
+    std::set<std::string> fields_; // cleared per entry: an unordered set's clear costs its largest bucket count
 };
 
 bool HeaderSax::key(std::string& k)
