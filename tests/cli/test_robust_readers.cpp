@@ -129,6 +129,7 @@ private Q_SLOTS:
     void inspectReadsTheHeaderOnly();
     void runReadsOnlyTheWeightsItUses();
     void inputReadsOnlyX();
+    void gptModelReadsOnlyItsTensors();
     void headerOfManyEntriesIsLinear();
     void unknownFieldIsLinear();
     void duplicateFieldsAreRefused_data();
@@ -169,6 +170,32 @@ void TestRobustReaders::inputReadsOnlyX()
     QVERIFY(write_tensors(path, {{"x", {1, 6, 3}}}, true));
     const QString dump = dir_.filePath("out_x.safetensors");
     const Measured m = cli({"run", "--call", kCall, "--input", path, "--dump", dump, "--max-memory", "10M"});
+    QVERIFY2(m.code == 0, qPrintable(m.err));
+    QVERIFY2(m.peak_rss_bytes < kMemoryLimit, qPrintable(QString::number(m.peak_rss_bytes)));
+}
+
+void TestRobustReaders::gptModelReadsOnlyItsTensors()
+{
+    // A trained model from resources/models with one more, unused, gigabyte tensor whose data is a hole.
+    QFile source(ATTNLAB_MODELS_DIR "/verdict-gpt-h4.safetensors");
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    const QByteArray model = source.readAll();
+    QVERIFY(model.size() > 8);
+    std::uint64_t length = 0;
+    for (int i = 7; i >= 0; --i)
+        length = (length << 8) | static_cast<unsigned char>(model[i]);
+    const QByteArray data = model.mid(static_cast<qsizetype>(8 + length));
+    QJsonObject header = QJsonDocument::fromJson(model.mid(8, static_cast<qsizetype>(length))).object();
+    QVERIFY(header.contains("__metadata__"));
+    header["unused"] =
+        QJsonObject{{"dtype", "F32"},
+                    {"shape", QJsonArray{static_cast<qint64>(kHugeBytes / 4)}},
+                    {"data_offsets", QJsonArray{data.size(), static_cast<qint64>(data.size() + kHugeBytes)}}};
+    const QString path = dir_.filePath("gpt_plus_huge.safetensors");
+    QVERIFY(write_header(path, QJsonDocument(header).toJson(QJsonDocument::Compact), data));
+    QVERIFY(QFile::resize(path, QFileInfo(path).size() + static_cast<qint64>(kHugeBytes)));
+    const Measured m = cli({"run", "--model", path, "--layer", "0", "--text", "I HAD always", "--dump",
+                            dir_.filePath("gpt_out.safetensors")});
     QVERIFY2(m.code == 0, qPrintable(m.err));
     QVERIFY2(m.peak_rss_bytes < kMemoryLimit, qPrintable(QString::number(m.peak_rss_bytes)));
 }
