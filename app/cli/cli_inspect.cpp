@@ -19,7 +19,7 @@ int cmd_inspect(const std::vector<std::string>& argv)
     if (argv.empty() || argv.front().starts_with("--"))
         throw UsageError("inspect needs the weights file first: attention-lab-cli inspect FILE [--json].");
     const Args a({argv.begin() + 1, argv.end()}, {}, {"json"});
-    const WeightsInfo info = inspect_weights(read_safetensors(argv.front()));
+    const WeightsInfo info = inspect_weights(open_safetensors(argv.front())); // the header alone
     // The wrapper keeps one module per head, so only its head count is in the file.
     const bool ask_heads = info.num_heads == 0 && info.kinds.front() == ModuleKind::MultiHeadAttention;
     const std::vector<std::int64_t> heads = ask_heads ? divisors(info.d_out) : std::vector<std::int64_t>{};

@@ -29,7 +29,7 @@ Experiment prepare(const ExperimentSpec& spec)
     const Config& c = e.spec.config; // SimpleSelfAttention takes its width from a file input below
     SafetensorsFile input_file;
     if (spec.input == InputSource::File) {
-        input_file = read_safetensors(spec.input_path);
+        input_file = open_safetensors(spec.input_path); // only x is read
         const Tensor* x = input_file.find("x");
         if (!x)
             throw Error(spec.input_path + " has no tensor 'x' to use as the input.");
@@ -63,7 +63,8 @@ Experiment prepare(const ExperimentSpec& spec)
         e.weights = init_weights(c, e.generator);
     } else {
         skip_init_draws(c, e.generator); // constructed, then load_state_dict
-        const SafetensorsFile file = read_safetensors(spec.weights_path);
+        // Opened, not read: the layout below reads only the tensors the call takes.
+        const SafetensorsFile file = open_safetensors(spec.weights_path);
         WeightLayout layout = spec.layout;
         if (spec.layout_from_file && !file.meta("layout").empty()) {
             try {

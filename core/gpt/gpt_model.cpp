@@ -71,7 +71,7 @@ double GptModel::meta_number(const std::string& key, double fallback) const
 
 GptModel load_gpt_model(const std::string& path)
 {
-    const SafetensorsFile file = read_safetensors(path);
+    const SafetensorsFile file = open_safetensors(path); // the model's tensors are read one by one below
     const std::string who = std::filesystem::path(path).filename().string();
     if (file.meta("format") != "attention-lab-gpt")
         throw Error(who + " is not a trained GPT file: its metadata 'format' is '" + file.meta("format") +
@@ -92,14 +92,15 @@ GptModel load_gpt_model(const std::string& path)
         throw Error(who + " says emb_dim " + std::to_string(s.emb_dim) + " with " + std::to_string(s.n_heads) +
                     " heads, which do not split it evenly.");
     for (const auto& [name, shape] : expected_tensors(s)) {
-        const Tensor* t = file.find(name);
+        const SafetensorsEntry* t = file.entry(name);
         if (!t)
             throw Error(who + " has no tensor '" + name + "', which the book's GPTModel needs.");
-        if (t->shape() != shape)
-            throw Error(who + ": '" + name + "' has shape " + shape_to_string(t->shape()) +
-                        " where the settings give " + shape_to_string(shape) + ".");
-        model.weights[name] = t->contiguous();
+        if (t->shape != shape)
+            throw Error(who + ": '" + name + "' has shape " + shape_to_string(t->shape) + " where the settings give " +
+                        shape_to_string(shape) + ".");
     }
+    for (const auto& [name, shape] : expected_tensors(s)) // every shape checked before any data is read
+        model.weights[name] = file.take(name);
     return model;
 }
 

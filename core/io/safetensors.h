@@ -5,6 +5,7 @@
 #include "tensor/tensor.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,13 +13,36 @@
 
 namespace attnlab {
 
+namespace detail {
+struct SafetensorsSource; // the open file a lazily read SafetensorsFile decodes its tensors from
+}
+
+// One tensor as the header describes it: checked against the file, its bytes not yet read.
+struct SafetensorsEntry {
+    std::string name;
+    std::string dtype;
+    Shape shape;
+    std::uint64_t begin = 0, end = 0; // within the data area
+};
+
 struct SafetensorsFile {
-    std::vector<std::pair<std::string, Tensor>> tensors; // in header order
+    // Decoded tensors in data order: filled by read_safetensors and parse_safetensors, left empty by
+    // open_safetensors (whose find() reads each tensor when first asked for).
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    std::vector<SafetensorsEntry> entries; // every float tensor in data order, header information only
     std::vector<std::pair<std::string, std::string>> metadata;
     std::map<std::string, std::string> dtypes; // stored dtype per tensor ("F32", "F16", "BF16"; "BOOL" when skipped)
     std::string path;                          // where it was read from, for messages; may be empty
+    std::shared_ptr<detail::SafetensorsSource> source; // set by open_safetensors
 
+    // A float tensor's header entry, without reading its data (nullptr when the file has none by that name).
+    const SafetensorsEntry* entry(const std::string& name) const;
+    // A float tensor, decoded; reads it from the file the first time when the file was opened lazily. Throws
+    // Error when the file can no longer be read.
     const Tensor* find(const std::string& name) const;
+    // A float tensor the caller owns, independent of the file's storage; read from the file and not kept when
+    // the file was opened lazily, so the weights a loader takes are in memory once. Throws Error when absent.
+    Tensor take(const std::string& name) const;
     std::string meta(const std::string& key, const std::string& fallback = {}) const;
 };
 
@@ -31,9 +55,13 @@ struct SafetensorsOptions {
     std::uint64_t max_tensor_bytes = 0;
 };
 
-// Throws Error naming the file and what is wrong: missing/unreadable/directory, empty or truncated,
-// header length beyond the file or beyond a sane cap, bad JSON, unknown dtype, offsets outside the
-// data area or overlapping, shape x dtype size != byte count.
+// Throws Error naming the file and what is wrong: missing/unreadable/directory/symbolic-link loop, empty or
+// truncated, header length beyond the file or beyond a sane cap, bad JSON, duplicate names or fields, unknown
+// dtype, offsets outside the data area or overlapping, shape x dtype size != byte count.
+// open_safetensors reads and checks the header only and keeps the file open: a tensor's bytes are read when
+// find() first asks for it, so a command reads only what it uses.
+SafetensorsFile open_safetensors(const std::string& path, const SafetensorsOptions& options = {});
+// open_safetensors, then every float tensor decoded into `tensors`.
 SafetensorsFile read_safetensors(const std::string& path, const SafetensorsOptions& options = {});
 // The same checks on a whole file already in memory; `path` only names it in messages (and in .path).
 SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& path,
@@ -50,5 +78,8 @@ float bfloat16_to_float(std::uint16_t bits);
 // Whether JSON text opens more than `limit` arrays or objects inside one another (strings skipped), checked
 // before parsing: copying or printing a value a million levels deep recurses past the stack.
 bool json_nested_deeper_than(std::string_view text, std::size_t limit);
+// A name from a file as a message quotes it: control bytes as \xNN (a NUL would end the sentence), a
+// very long one cut with "..." (callers that list names unquoted say when one is empty).
+std::string printable_name(std::string_view name);
 
 } // namespace attnlab

@@ -23,24 +23,24 @@ bool is_weight(const std::string& name)
     return name != "x" && !name.starts_with("expected.");
 }
 
-const Tensor& require(const SafetensorsFile& file, const std::string& name, const std::string& because)
+// Shapes come from the header: inspecting a file reads none of its tensor data.
+const Shape& require(const SafetensorsFile& file, const std::string& name, const std::string& because)
 {
-    const Tensor* tensor = file.find(name);
-    if (!tensor)
+    const SafetensorsEntry* entry = file.entry(name);
+    if (!entry)
         throw Error(file_label(file) + " has no " + name + ", but " + because + ".");
-    return *tensor;
+    return entry->shape;
 }
 
 // `name` must have `shape`; `why` says which tensor fixed that shape.
 void expect_shape(const SafetensorsFile& file, const std::string& name, const Shape& shape, const std::string& why)
 {
-    const Tensor* found = file.find(name);
+    const SafetensorsEntry* found = file.entry(name);
     if (!found)
         throw Error(file_label(file) + " lacks " + name + ", which must be there with shape " + shape_to_string(shape) +
                     " since " + why + ".");
-    const Tensor& tensor = *found;
-    if (tensor.shape() != shape)
-        throw Error(file_label(file) + " holds " + name + " with shape " + shape_to_string(tensor.shape()) + ", but " +
+    if (found->shape != shape)
+        throw Error(file_label(file) + " holds " + name + " with shape " + shape_to_string(found->shape) + ", but " +
                     why + ", so it must be " + shape_to_string(shape) + ".");
 }
 
@@ -48,16 +48,16 @@ void expect_shape(const SafetensorsFile& file, const std::string& name, const Sh
 void read_projections(const SafetensorsFile& file, const std::string& prefix, WeightsInfo& info, bool first)
 {
     const std::string query = prefix + "W_query.weight";
-    const Tensor& q = require(file, query,
-                              "a state_dict of the book's attention modules has W_query, W_key and "
-                              "W_value together");
-    if (q.dim() != 2)
-        throw Error(file_label(file) + " holds " + query + " with shape " + shape_to_string(q.shape()) +
+    const Shape& q = require(file, query,
+                             "a state_dict of the book's attention modules has W_query, W_key and "
+                             "W_value together");
+    if (q.size() != 2)
+        throw Error(file_label(file) + " holds " + query + " with shape " + shape_to_string(q) +
                     ", but nn.Linear keeps a (d_out, d_in) matrix.");
-    const bool bias = file.find(prefix + "W_query.bias") != nullptr;
+    const bool bias = file.entry(prefix + "W_query.bias") != nullptr;
     if (first) {
-        info.d_out = q.size(0);
-        info.d_in = q.size(1);
+        info.d_out = q[0];
+        info.d_in = q[1];
         info.qkv_bias = bias;
     }
     const Shape weight{info.d_out, info.d_in};
@@ -65,7 +65,7 @@ void read_projections(const SafetensorsFile& file, const std::string& prefix, We
                               " says d_out=" + std::to_string(info.d_out) + ", d_in=" + std::to_string(info.d_in);
     for (const char* name : kProjections) {
         expect_shape(file, prefix + name + ".weight", weight, fixed);
-        const bool has_bias = file.find(prefix + name + ".bias") != nullptr;
+        const bool has_bias = file.entry(prefix + name + ".bias") != nullptr;
         if (has_bias != info.qkv_bias)
             throw Error(file_label(file) + (has_bias ? " has " : " lacks ") + prefix + name + ".bias while " +
                         (info.qkv_bias ? "W_query has one" : "W_query has none") +
@@ -88,30 +88,30 @@ void read_wrapper(const SafetensorsFile& file, const std::set<int>& heads, Weigh
     }
     info.kinds = {ModuleKind::MultiHeadAttentionWrapper};
     info.num_heads = static_cast<std::int64_t>(heads.size());
-    if (const Tensor* mask = file.find("heads.0.mask"); mask && mask->dim() == 2)
-        info.context_length = mask->size(0);
+    if (const SafetensorsEntry* mask = file.entry("heads.0.mask"); mask && mask->shape.size() == 2)
+        info.context_length = mask->shape[0];
 }
 
 void read_torch(const SafetensorsFile& file, WeightsInfo& info)
 {
-    if (file.find("W_query") || file.find("W_key") || file.find("W_value")) { // SelfAttention_v1: x @ W
-        const Tensor& q = require(file, "W_query", "SelfAttention_v1 has W_query, W_key and W_value together");
-        if (q.dim() != 2)
-            throw Error(file_label(file) + " holds W_query with shape " + shape_to_string(q.shape()) +
+    if (file.entry("W_query") || file.entry("W_key") || file.entry("W_value")) { // SelfAttention_v1: x @ W
+        const Shape& q = require(file, "W_query", "SelfAttention_v1 has W_query, W_key and W_value together");
+        if (q.size() != 2)
+            throw Error(file_label(file) + " holds W_query with shape " + shape_to_string(q) +
                         ", but SelfAttention_v1 keeps a (d_in, d_out) matrix.");
-        info.d_in = q.size(0);
-        info.d_out = q.size(1);
-        const std::string fixed = "W_query " + shape_to_string(q.shape()) + " says d_in=" + std::to_string(info.d_in) +
+        info.d_in = q[0];
+        info.d_out = q[1];
+        const std::string fixed = "W_query " + shape_to_string(q) + " says d_in=" + std::to_string(info.d_in) +
                                   ", d_out=" + std::to_string(info.d_out);
         for (const char* name : kProjections)
-            expect_shape(file, name, q.shape(), fixed);
+            expect_shape(file, name, q, fixed);
         info.kinds = {ModuleKind::SelfAttentionV1};
         return;
     }
     read_projections(file, "", info, true);
-    if (const Tensor* mask = file.find("mask"); mask && mask->dim() == 2)
-        info.context_length = mask->size(0);
-    if (file.find("out_proj.weight") || file.find("out_proj.bias")) {
+    if (const SafetensorsEntry* mask = file.entry("mask"); mask && mask->shape.size() == 2)
+        info.context_length = mask->shape[0];
+    if (file.entry("out_proj.weight") || file.entry("out_proj.bias")) {
         const std::string why = "MultiHeadAttention's out_proj maps d_out=" + std::to_string(info.d_out) + " to itself";
         expect_shape(file, "out_proj.weight", {info.d_out, info.d_out}, why);
         expect_shape(file, "out_proj.bias", {info.d_out}, why);
@@ -126,18 +126,17 @@ void read_torch(const SafetensorsFile& file, WeightsInfo& info)
 void read_gpt2(const SafetensorsFile& file, const std::set<int>& layers, WeightsInfo& info)
 {
     const std::string prefix =
-        file.find("transformer.h." + std::to_string(*layers.begin()) + ".attn.c_attn.weight") ? "transformer." : "";
+        file.entry("transformer.h." + std::to_string(*layers.begin()) + ".attn.c_attn.weight") ? "transformer." : "";
     for (int layer : layers) {
         const std::string at = prefix + "h." + std::to_string(layer) + ".attn.";
-        const Tensor& fused = require(file, at + "c_attn.weight", "it names layer " + std::to_string(layer));
+        const Shape& fused = require(file, at + "c_attn.weight", "it names layer " + std::to_string(layer));
         if (layer == *layers.begin()) {
-            if (fused.dim() != 2 || fused.size(1) % 3 != 0)
-                throw Error(file_label(file) + " holds " + at + "c_attn.weight with shape " +
-                            shape_to_string(fused.shape()) +
+            if (fused.size() != 2 || fused[1] % 3 != 0)
+                throw Error(file_label(file) + " holds " + at + "c_attn.weight with shape " + shape_to_string(fused) +
                             ", but GPT-2 fuses query, key and value into one "
                             "(d_in, 3*d_out) matrix.");
-            info.d_in = fused.size(0);
-            info.d_out = fused.size(1) / 3;
+            info.d_in = fused[0];
+            info.d_out = fused[1] / 3;
         }
         const std::string fixed = "layer " + std::to_string(*layers.begin()) +
                                   "'s c_attn.weight says d_in=" + std::to_string(info.d_in) +
@@ -152,12 +151,12 @@ void read_gpt2(const SafetensorsFile& file, const std::set<int>& layers, Weights
     info.kinds = {ModuleKind::MultiHeadAttention};
     info.qkv_bias = true;
     // GPT-2 keeps its causal mask as the buffer attn.bias (1, 1, n_positions, n_positions); wpe says it too.
-    const Tensor* mask = file.find(prefix + "h." + std::to_string(*layers.begin()) + ".attn.bias");
-    const Tensor* wpe = file.find(prefix + "wpe.weight");
-    if (mask && mask->dim() == 4 && mask->size(2) == mask->size(3))
-        info.context_length = mask->size(3);
-    else if (wpe && wpe->dim() == 2)
-        info.context_length = wpe->size(0);
+    const SafetensorsEntry* mask = file.entry(prefix + "h." + std::to_string(*layers.begin()) + ".attn.bias");
+    const SafetensorsEntry* wpe = file.entry(prefix + "wpe.weight");
+    if (mask && mask->shape.size() == 4 && mask->shape[2] == mask->shape[3])
+        info.context_length = mask->shape[3];
+    else if (wpe && wpe->shape.size() == 2)
+        info.context_length = wpe->shape[0];
 }
 
 } // namespace
@@ -166,7 +165,8 @@ WeightsInfo inspect_weights(const SafetensorsFile& file)
 {
     std::set<int> layers, heads;
     std::vector<std::string> names;
-    for (const auto& [name, tensor] : file.tensors) {
+    for (const SafetensorsEntry& entry : file.entries) {
+        const std::string& name = entry.name;
         if (!is_weight(name))
             continue;
         names.push_back(name);
@@ -183,13 +183,13 @@ WeightsInfo inspect_weights(const SafetensorsFile& file)
         read_gpt2(file, layers, info);
     else if (!heads.empty())
         read_wrapper(file, heads, info);
-    else if (file.find("W_query.weight") || file.find("W_key.weight") || file.find("W_value.weight") ||
-             file.find("W_query") || file.find("W_key") || file.find("W_value"))
+    else if (file.entry("W_query.weight") || file.entry("W_key.weight") || file.entry("W_value.weight") ||
+             file.entry("W_query") || file.entry("W_key") || file.entry("W_value"))
         read_torch(file, info);
     else {
         std::string listed;
         for (std::size_t i = 0; i < names.size() && i < 6; ++i)
-            listed += (i ? ", " : "") + names[i];
+            listed += (i ? ", " : "") + (names[i].empty() ? "a tensor with an empty name" : printable_name(names[i]));
         if (names.size() > 6)
             listed += " and " + std::to_string(names.size() - 6) + " more";
         throw Error(file_label(file) + (names.empty() ? " holds no weight tensors" : " holds " + listed) +

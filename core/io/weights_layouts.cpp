@@ -27,9 +27,9 @@ std::string module_label(const Config& config)
 std::string names_summary(const SafetensorsFile& file)
 {
     std::vector<std::string> names;
-    for (const auto& [name, tensor] : file.tensors)
-        if (name != "x" && !name.starts_with("expected.") && !name.ends_with("mask"))
-            names.push_back(name);
+    for (const SafetensorsEntry& entry : file.entries)
+        if (entry.name != "x" && !entry.name.starts_with("expected.") && !entry.name.ends_with("mask"))
+            names.push_back(entry.name.empty() ? "a tensor with an empty name" : printable_name(entry.name));
     if (names.empty())
         return "it holds no parameter tensors";
     std::string text = "its parameter tensors are ";
@@ -51,18 +51,18 @@ std::string shape_origin(const Shape& shape, const std::vector<std::string>& slo
 Tensor take(const SafetensorsFile& file, const std::string& name, const Shape& shape,
             const std::vector<std::string>& slots, const std::string& needed_by)
 {
-    const Tensor* tensor = file.find(name);
-    if (!tensor) {
+    const SafetensorsEntry* entry = file.entry(name);
+    if (!entry) {
         bool gpt2 = false;
-        for (const auto& entry : file.tensors)
-            gpt2 = gpt2 || gpt2_layer_of(entry.first).has_value();
+        for (const SafetensorsEntry& e : file.entries)
+            gpt2 = gpt2 || gpt2_layer_of(e.name).has_value();
         throw Error(file_label(file) + " has no tensor '" + name + "', which " + needed_by + " needs; " +
                     names_summary(file) + (gpt2 ? " (a GPT-2 checkpoint: load it with the gpt2-hf layout)." : "."));
     }
-    if (tensor->shape() != shape)
-        throw Error(file_label(file) + " holds '" + name + "' with shape " + shape_to_string(tensor->shape()) +
+    if (entry->shape != shape) // checked on the header, before any data is read
+        throw Error(file_label(file) + " holds '" + name + "' with shape " + shape_to_string(entry->shape) +
                     ", but the call needs " + shape_origin(shape, slots) + ".");
-    return tensor->clone(); // the state dict owns its weights, independent of the file's storage
+    return file.take(name);
 }
 
 StateDict from_torch(const SafetensorsFile& file, const Config& config)
@@ -70,7 +70,8 @@ StateDict from_torch(const SafetensorsFile& file, const Config& config)
     const std::vector<ParameterSpec> specs = parameter_specs(config);
     if (config.kind != ModuleKind::SelfAttentionV1 && !config.qkv_bias) {
         // load_state_dict(strict=True) would refuse these as unexpected keys; say so instead of dropping them.
-        for (const auto& [name, tensor] : file.tensors) {
+        for (const SafetensorsEntry& entry : file.entries) {
+            const std::string& name = entry.name;
             const bool qkv_bias =
                 name.ends_with("W_query.bias") || name.ends_with("W_key.bias") || name.ends_with("W_value.bias");
             if (qkv_bias && !name.starts_with("expected."))
@@ -106,12 +107,12 @@ StateDict from_gpt2(const SafetensorsFile& file, const Config& config, int layer
         throw Error("GPT-2 checkpoints carry query/key/value biases (c_attn.bias), so the call needs qkv_bias=True.");
     std::string prefix;
     for (const std::string candidate : {"h.", "transformer.h."})
-        if (layer >= 0 && file.find(candidate + std::to_string(layer) + ".attn.c_attn.weight"))
+        if (layer >= 0 && file.entry(candidate + std::to_string(layer) + ".attn.c_attn.weight"))
             prefix = candidate + std::to_string(layer) + ".attn.";
     if (prefix.empty()) {
         std::set<int> layers;
-        for (const auto& entry : file.tensors)
-            if (auto found = gpt2_layer_of(entry.first))
+        for (const SafetensorsEntry& entry : file.entries)
+            if (auto found = gpt2_layer_of(entry.name))
                 layers.insert(*found);
         if (layers.empty())
             throw Error(file_label(file) + " has no GPT-2 attention tensors such as h.0.attn.c_attn.weight; " +

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace attnlab {
@@ -22,6 +23,32 @@ constexpr const char* kFormat = "attention-lab-recording";
 // The metadata nests 4 levels (object, events, event, shape); anything deeper is not a recording, and
 // copying a value a million levels deep would recurse past the stack.
 constexpr std::size_t kMaxNesting = 16;
+
+// Python's json.dumps writes NaN and Infinity, which are not JSON; finds the first one outside a string and
+// the field holding it ("\"dropout\" holds NaN"), so the refusal can say where.
+std::string non_finite_field(std::string_view text)
+{
+    std::string_view last_key;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '"') {
+            const std::size_t start = ++i;
+            for (; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\')
+                    ++i;
+            std::size_t next = i + 1;
+            while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next])))
+                ++next;
+            if (next < text.size() && text[next] == ':')
+                last_key = text.substr(start, std::min(i, text.size()) - start);
+            continue;
+        }
+        for (const std::string_view token : {"NaN", "-Infinity", "Infinity"})
+            if (text.substr(i).starts_with(token))
+                return (last_key.empty() ? std::string("a value") : "\"" + printable_name(last_key) + "\"") +
+                       " holds " + std::string(token);
+    }
+    return {};
+}
 
 } // namespace
 
@@ -44,6 +71,11 @@ Recording from_file(const SafetensorsFile& file, const std::string& path)
     if (json_nested_deeper_than(text, kMaxNesting))
         malformed(path, "its metadata nests too deeply");
     const Json meta = Json::parse(text, nullptr, false);
+    if (meta.is_discarded())
+        if (const std::string field = non_finite_field(text); !field.empty())
+            malformed(path, "its metadata's " + field +
+                                ", which JSON has no value for (a recorded number must be finite; Python's json.dumps "
+                                "writes NaN unless given allow_nan=False)");
     if (meta.is_discarded() || !meta.is_object())
         malformed(path, "its metadata is not a JSON object");
     const detail::Fields top{meta, path, "the recording"};
@@ -52,9 +84,10 @@ Recording from_file(const SafetensorsFile& file, const std::string& path)
     const Json& version = top.get("version");
     if (!version.is_number_integer())
         malformed(path, "its version is not a number");
-    if (version.get<std::int64_t>() > kRecordingVersion)
-        throw Error("'" + path + "' was recorded in format version " + std::to_string(version.get<std::int64_t>()) +
-                    ", newer than the version " + std::to_string(kRecordingVersion) +
+    // Compared as the number it is: a version beyond int64 read as int64 would look negative.
+    if (version.is_number_unsigned() && version.get<std::uint64_t>() > static_cast<std::uint64_t>(kRecordingVersion))
+        throw Error("'" + path + "' was recorded in format version " + version.dump() + ", newer than the version " +
+                    std::to_string(kRecordingVersion) +
                     " this Attention Lab reads; update Attention Lab or record with its own attention_lab_probe.py.");
     if (version.get<std::int64_t>() < 1)
         malformed(path, "its version is below 1");

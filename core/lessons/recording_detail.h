@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace attnlab::detail {
@@ -57,7 +58,9 @@ struct Fields {
             malformed(path, where + "'s \"" + key + "\" is not a list of sizes");
         Shape s;
         for (const Json& d : v) {
-            if (!d.is_number_integer())
+            // Unsigned beyond int64 or negative: no size, and read as int64 it would print as another number.
+            if (!d.is_number_integer() || d.get<double>() < 0 ||
+                (d.is_number_unsigned() && d.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)))
                 malformed(path, where + "'s \"" + key + "\" is not a list of sizes");
             s.push_back(d.get<std::int64_t>());
         }

@@ -2,6 +2,7 @@
 #include "lessons/recording_detail.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attnlab::detail {
 
@@ -60,9 +61,16 @@ void read_metadata(Recording& rec, const Json& meta, const SafetensorsFile& file
     const Json& attributes = top.get("attributes");
     if (!attributes.is_object())
         malformed(path, "its attributes are not an object");
-    for (const auto& [name, v] : attributes.items())
+    for (const auto& [name, v] : attributes.items()) {
+        // Integers are kept as doubles, exact up to 2^53; a larger one (2^63 would come back as a negative
+        // int64) is no module's setting.
+        constexpr double kExact = 9007199254740992.0;
+        if (v.is_number_integer() && std::abs(v.get<double>()) > kExact)
+            malformed(path, "its attribute \"" + printable_name(name) + "\" is " + v.dump() +
+                                ", beyond the whole numbers a recording keeps exactly (up to 2^53 in size)");
         if (v.is_number() && !v.is_boolean())
             rec.attributes[name] = {v.get<double>(), v.is_number_integer()};
+    }
     bool is_float = false;
     rec.input = find_tensor(file, Fields{top.get("input"), path, "the input"}.text("tensor"), path, &is_float);
     if (!is_float)

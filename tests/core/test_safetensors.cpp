@@ -67,6 +67,9 @@ private Q_SLOTS:
     void tensors_come_in_data_order();
     void malformed_file_is_refused_data();
     void malformed_file_is_refused();
+    void opening_reads_only_what_is_asked_for();
+    void in_memory_and_opened_files_agree();
+    void printable_name_escapes_and_cuts();
 };
 
 void TestSafetensors::golden_file_data()
@@ -401,6 +404,22 @@ void TestSafetensors::malformed_file_is_refused_data()
                                    << "needs 12 bytes, but its data_offsets span 8 bytes";
     QTest::newRow("metadata-number") << safetensors_bytes(R"({"__metadata__":{"seed":123}})", {}) << bad
                                      << "metadata values must be strings";
+    QTest::newRow("two-dtypes") << one(R"("dtype":"F32","dtype":"F16","shape":[2],"data_offsets":[0,8])") << bad
+                                << "'t' that gives \"dtype\" twice; each field may appear once";
+    QTest::newRow("two-offsets") << one(R"("dtype":"F32","shape":[2],"data_offsets":[0,8],"data_offsets":[0,8])") << bad
+                                 << "gives \"data_offsets\" twice";
+    QTest::newRow("two-metadata-keys") << safetensors_bytes(R"({"__metadata__":{"k":"a","k":"b"}})", {}) << bad
+                                       << "__metadata__ key 'k' twice";
+    QTest::newRow("nul-in-name") << safetensors_bytes(R"({"a\u0000b":{"dtype":"Q7","shape":[2],"data_offsets":[0,8]}})",
+                                                      QByteArray(8, 0))
+                                 << bad << "tensor 'a\\x00b' the unknown dtype";
+    QTest::newRow("nested-offsets") << one(R"("dtype":"F32","shape":[2],"data_offsets":[[0],8])") << bad
+                                    << "data_offsets a nested list";
+    QTest::newRow("long-shape")
+        << one(R"("dtype":"F32","shape":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,)"
+               R"(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],)"
+               R"("data_offsets":[0,8])")
+        << bad << "with 66 dimensions";
 }
 
 void TestSafetensors::malformed_file_is_refused()
@@ -418,6 +437,54 @@ void TestSafetensors::malformed_file_is_refused()
     const QString error = error_of([&] { read_safetensors(full.toStdString()); });
     QVERIFY2(error.contains(message), qPrintable(error));
     QVERIFY2(error.contains(full), qPrintable(error)); // the sentence names the file
+}
+
+void TestSafetensors::opening_reads_only_what_is_asked_for()
+{
+    // "b" claims bytes past the file's end once the file is cut: opening checks the header against the file as it
+    // was, reading "b" finds it changed, and "a" still reads, because nothing else was read with it.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("lazy.safetensors");
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(safetensors_bytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                                R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+                                QByteArray::fromHex("0000c03f0000803f000000c0")));
+    out.close();
+    const SafetensorsFile f = open_safetensors(path.toStdString());
+    QVERIFY(f.tensors.empty());
+    QCOMPARE(int(f.entries.size()), 2);
+    QCOMPARE(f.entry("b")->shape, (Shape{2}));
+    QVERIFY(f.entry("c") == nullptr && f.find("c") == nullptr);
+    QVERIFY(QFile::resize(path, out.size() - 8));
+    QCOMPARE(f.find("a")->to_vector(), (std::vector<float>{1.5f}));
+    QCOMPARE(f.find("a"), f.find("a")); // read once, then kept
+    const QString error = error_of([&] { f.find("b"); });
+    QVERIFY2(error.contains("could not be read to the end"), qPrintable(error));
+}
+
+void TestSafetensors::in_memory_and_opened_files_agree()
+{
+    const QString path = golden("book_toy.safetensors");
+    const SafetensorsFile memory = parse_safetensors(read_bytes(path).toStdString(), path.toStdString());
+    const SafetensorsFile opened = open_safetensors(path.toStdString());
+    QCOMPARE(memory.tensors.size(), opened.entries.size());
+    QCOMPARE(memory.metadata, opened.metadata);
+    for (const auto& [name, tensor] : memory.tensors) {
+        QCOMPARE(opened.find(name)->to_vector(), tensor.to_vector());
+        QCOMPARE(opened.take(name).shape(), tensor.shape());
+    }
+}
+
+void TestSafetensors::printable_name_escapes_and_cuts()
+{
+    QCOMPARE(printable_name(std::string("a\0b\n", 4)), std::string("a\\x00b\\x0a"));
+    QCOMPARE(printable_name("W_query.weight"), std::string("W_query.weight"));
+    const std::string cut = printable_name(std::string(500, 'n'));
+    QVERIFY(cut.size() < 130 && cut.ends_with("n..."));
+    // A cut never splits a UTF-8 character: 119 ASCII bytes then a two-byte character at the limit.
+    const std::string utf8 = printable_name(std::string(119, 'n') + "\xc3\xa9" + "tail");
+    QVERIFY(utf8.ends_with("n..."));
 }
 
 QTEST_GUILESS_MAIN(TestSafetensors)

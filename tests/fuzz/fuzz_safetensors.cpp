@@ -4,6 +4,7 @@
 #include "tensor/error.h"
 #include "io/safetensors.h"
 #include "io/weights.h"
+#include "io/weights_inspect.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -26,11 +27,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         return 0;
     }
+    // The header the lazy reader keeps and the tensors decoded from memory must describe the same file.
+    if (file.entries.size() != file.tensors.size()) {
+        std::fprintf(stderr, "fuzz_safetensors: %zu entries but %zu tensors\n", file.entries.size(),
+                     file.tensors.size());
+        std::abort();
+    }
     float sum = 0;
-    for (const auto& [name, tensor] : file.tensors)
+    for (std::size_t i = 0; i < file.tensors.size(); ++i) {
+        const auto& [name, tensor] = file.tensors[i];
+        if (file.entries[i].name != name || file.entries[i].shape != tensor.shape() || file.find(name) == nullptr) {
+            std::fprintf(stderr, "fuzz_safetensors: entry %zu disagrees with its tensor\n", i);
+            std::abort();
+        }
         for (float v : tensor.to_vector())
             sum += v;
+    }
     (void)sum;
+    try { // inspect reads the header alone
+        (void)inspect_weights(file);
+    } catch (const Error&) {
+    }
     // The small configs the corpus files are written for, in both layouts.
     Config mha;
     mha.d_in = 3;

@@ -57,7 +57,7 @@ std::optional<ExperimentSpec> specWithFileWeights(const ExperimentSpec& current,
                                                   std::optional<int> layer, QString* error)
 {
     try {
-        const WeightsInfo info = inspect_weights(read_safetensors(path.toStdString()));
+        const WeightsInfo info = inspect_weights(open_safetensors(path.toStdString()));
         WeightsChoice choice = defaultChoice(info, current);
         if (layer) {
             if (std::find(info.layers.begin(), info.layers.end(), *layer) == info.layers.end()) {

@@ -31,7 +31,7 @@ LoadWeightsDialog::LoadWeightsDialog(const QString& path, const ExperimentSpec& 
     setWindowTitle(tr("Load Weights"));
     build();
     try {
-        info_ = inspect_weights(read_safetensors(path.toStdString()));
+        info_ = inspect_weights(open_safetensors(path.toStdString()));
     } catch (const std::exception& e) { // a file that cannot be used is explained here, never thrown further
         error_->setText(tr("This file cannot be loaded: %1").arg(QString::fromUtf8(e.what())));
     }
