@@ -158,7 +158,7 @@ void TestRobustReaders::runReadsOnlyTheWeightsItUses()
     const QString path = dir_.filePath("mha_plus_huge_run.safetensors");
     QVERIFY(write_tensors(path, mha_state_dict(), true));
     const QString dump = dir_.filePath("out.safetensors");
-    const Measured m = cli({"run", "--call", kCall, "--weights", path, "--dump", dump, "--max-memory", "10M"});
+    const Measured m = cli({"run", "--call", kCall, "--weights", path, "--dump", dump, "--max-memory", "32M"});
     QVERIFY2(m.code == 0, qPrintable(m.err));
     QVERIFY(QFile::exists(dump));
     QVERIFY2(m.peak_rss_bytes < kMemoryLimit, qPrintable(QString::number(m.peak_rss_bytes)));
@@ -169,7 +169,7 @@ void TestRobustReaders::inputReadsOnlyX()
     const QString path = dir_.filePath("x_plus_huge.safetensors");
     QVERIFY(write_tensors(path, {{"x", {1, 6, 3}}}, true));
     const QString dump = dir_.filePath("out_x.safetensors");
-    const Measured m = cli({"run", "--call", kCall, "--input", path, "--dump", dump, "--max-memory", "10M"});
+    const Measured m = cli({"run", "--call", kCall, "--input", path, "--dump", dump, "--max-memory", "32M"});
     QVERIFY2(m.code == 0, qPrintable(m.err));
     QVERIFY2(m.peak_rss_bytes < kMemoryLimit, qPrintable(QString::number(m.peak_rss_bytes)));
 }
@@ -203,11 +203,13 @@ void TestRobustReaders::gptModelReadsOnlyItsTensors()
 void TestRobustReaders::headerOfManyEntriesIsLinear()
 {
     const QString small = dir_.filePath("entries_n.safetensors"), large = dir_.filePath("entries_2n.safetensors");
-    QVERIFY(write_many_entries(small, 20000));
-    QVERIFY(write_many_entries(large, 40000));
+    // Sizes where a run takes a tenth of a second or more: below that, start-up and the caches' effects
+    // blur a ratio (20k vs 40k entries measured 2.5 on a busy machine; the quadratic reader took 1 s vs 4 s).
+    QVERIFY(write_many_entries(small, 40000));
+    QVERIFY(write_many_entries(large, 80000));
     QCOMPARE(cli({"inspect", large}).code, 0);
-    const double t1 = fastest_seconds(ATTNLAB_CLI_PATH, {"inspect", small});
-    const double t2 = fastest_seconds(ATTNLAB_CLI_PATH, {"inspect", large});
+    const double t1 = fastest_seconds(ATTNLAB_CLI_PATH, {"inspect", small}, 5);
+    const double t2 = fastest_seconds(ATTNLAB_CLI_PATH, {"inspect", large}, 5);
     QVERIFY2(t2 / t1 <= 2.5, qPrintable(QStringLiteral("%1 s, then %2 s").arg(t1).arg(t2)));
 }
 
