@@ -5,6 +5,7 @@
 #include "designs/cost_model.h"
 #include "tensor/error.h"
 #include "forward/experiment.h"
+#include "io/atomic_file.h"
 #include "forward/module_source.h"
 #include "tensor/threads.h"
 
@@ -200,7 +201,9 @@ int cmd_run(const std::vector<std::string>& argv)
         return cmd_run_gpt(argv);
     Args a(argv, kRunOptions, {"json", "train"});
     const std::string out = a.required("dump");
-    const Trace trace = run(prepare(spec_from(a)));
+    const Experiment experiment = prepare(spec_from(a));
+    check_write_target(out); // a device, a link or a missing folder is refused before the pass, not after
+    const Trace trace = run(experiment);
     write_dump(out, trace);
     if (a.flag("json"))
         std::cout << cli::json_text(

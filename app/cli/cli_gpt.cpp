@@ -5,6 +5,7 @@
 #include "cli/cli_json.h"
 
 #include "forward/experiment.h"
+#include "io/atomic_file.h"
 #include "forward/trace.h"
 #include "gpt/gpt_model.h"
 #include "gpt/model_paths.h"
@@ -83,6 +84,7 @@ int cmd_run_gpt(const std::vector<std::string>& argv)
     require_utf8(text, "--text");
     const TokenizedText tokens = verdict_tokenizer().tokenize(text);
     const GptLayerInput in = gpt_layer_input(model, tokens.ids, layer);
+    check_write_target(out); // refused before the pass, not after
     const Trace trace = trace_forward(in.config, in.weights, in.x);
     write_dump(out, trace,
                {{"model", model.name},

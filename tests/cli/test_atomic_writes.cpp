@@ -76,6 +76,7 @@ private Q_SLOTS:
     void signal_during_dump_leaves_nothing_data();
     void signal_during_dump_leaves_nothing();
     void dump_time_is_linear_in_tensors();
+    void refused_before_the_pass();
 };
 
 void TestAtomicWrites::refuses_what_is_not_a_regular_file_data()
@@ -218,6 +219,26 @@ void TestAtomicWrites::signal_during_dump_leaves_nothing()
         return;
     }
     QFAIL("the dump was never caught while it was being written");
+}
+
+// A target that cannot be written is refused before the forward pass runs: a GPT-2 pass at 1,024 tokens
+// holds hundreds of MB, the refusal only the program itself.
+void TestAtomicWrites::refused_before_the_pass()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath("fifo.safetensors");
+    QVERIFY(testing::makeFifo(fifo));
+    const QStringList big{"run",     "--call", "MultiHeadAttention(768, 768, 1024, 0.0, 12)", "--tokens", "1024",
+                          "--batch", "2"};
+    const Measured refused = measure_process(ATTNLAB_CLI_PATH, big + QStringList{"--dump", fifo});
+    QCOMPARE(refused.code, 1);
+    QVERIFY2(refused.err.contains("cannot write '" + fifo + "'"), qPrintable(refused.err));
+    const Measured ran = measure_process(ATTNLAB_CLI_PATH, big + QStringList{"--dump", dir.filePath("ok.safetensors")});
+    QCOMPARE(ran.code, 0);
+    QVERIFY2(refused.peak_rss_bytes * 3 < ran.peak_rss_bytes,
+             qPrintable(QStringLiteral("refused at %1 MB, the pass %2 MB")
+                            .arg(refused.peak_rss_bytes >> 20)
+                            .arg(ran.peak_rss_bytes >> 20)));
 }
 
 void TestAtomicWrites::dump_time_is_linear_in_tensors()
