@@ -12,6 +12,9 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+using testing::entries;
+using testing::readAll;
+
 namespace {
 
 const QString kSmall = QStringLiteral("MultiHeadAttention(3, 2, 6, 0.0, 2)");
@@ -19,17 +22,6 @@ const QString kSmall = QStringLiteral("MultiHeadAttention(3, 2, 6, 0.0, 2)");
 QStringList dumpArgs(const QString& path, const QString& seed = QStringLiteral("1"))
 {
     return {"run", "--call", kSmall, "--seed", seed, "--dump", path};
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QStringList entries(const QString& dir)
-{
-    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDir::Name);
 }
 
 // Started with SIGINT, SIGTERM and SIGHUP at their defaults, as from a terminal, whatever the test

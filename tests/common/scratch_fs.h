@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 
 #include <cerrno>
@@ -78,6 +79,18 @@ private:
 };
 
 // What stands at `path` afterwards must be what was made here: these return false when it cannot be made.
+inline QByteArray readAll(const QString& path) // empty when it cannot be read
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Every name in a folder, hidden ones included: what a failed write may have left beside its target.
+inline QStringList entries(const QString& dir)
+{
+    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDir::Name);
+}
+
 inline bool makeCharDevice(const QString& path) // a node like /dev/full (1, 7), in a test folder
 {
     return ::mknod(QFile::encodeName(path).constData(), S_IFCHR | 0666, makedev(1, 7)) == 0;
