@@ -237,15 +237,19 @@ void TestAtomicWrites::dump_time_is_linear_in_tensors()
 {
     // Each wrapper head is seven tensors: doubling the heads doubles the header entries and the writes.
     QTemporaryDir dir;
-    auto seconds = [&](int heads) {
-        return fastest_seconds(ATTNLAB_CLI_PATH,
-                               {"run", "--call",
-                                QStringLiteral("MultiHeadAttentionWrapper(4, 1, 4, 0.0, %1)").arg(heads), "--tokens",
-                                "2", "--dump", dir.filePath("heads.safetensors")});
+    auto args = [&](int heads) {
+        return QStringList{"run",
+                           "--call",
+                           QStringLiteral("MultiHeadAttentionWrapper(4, 1, 4, 0.0, %1)").arg(heads),
+                           "--tokens",
+                           "2",
+                           "--dump",
+                           dir.filePath("heads.safetensors")};
     };
-    const double small = seconds(6000), large = seconds(12000); // large enough that start-up costs little
-    qInfo("6000 heads: %.3f s, 12000 heads: %.3f s, ratio %.2f", small, large, large / small);
-    QVERIFY2(large / small <= 2.5, qPrintable(QStringLiteral("ratio %1").arg(large / small)));
+    // Large enough that start-up costs little.
+    const DoublingTimes t = doubling_times(ATTNLAB_CLI_PATH, args(6000), args(12000));
+    qInfo("6000 heads: %.3f s, 12000 heads: %.3f s, ratio %.2f", t.small, t.large, t.ratio());
+    QVERIFY2(t.ratio() <= 2.5, qPrintable(QStringLiteral("ratio %1").arg(t.ratio())));
 }
 
 QTEST_GUILESS_MAIN(TestAtomicWrites)

@@ -108,3 +108,27 @@ inline double fastest_seconds(const QString& program, const QStringList& args, i
         best = std::min(best, measure_process(program, args).seconds);
     return best;
 }
+
+struct DoublingTimes {
+    double small = 0, large = 0; // fastest whole-process seconds of each, over every run made
+    double ratio() const { return small > 0 ? large / small : 1e300; }
+};
+
+// How a command's time grows when its input doubles: runs on the small and the large input alternate, so
+// a burst of load on the shared machine slows both alike, and the fastest of each is kept. Rounds of
+// three pairs go on (at most `rounds`) until the ratio is within `limit`: noise only ever slows a run,
+// so a linear command gets there, and a quadratic one (4x) never does.
+inline DoublingTimes doubling_times(const QString& program, const QStringList& small, const QStringList& large,
+                                    double limit = 2.5, int rounds = 3)
+{
+    DoublingTimes t{1e300, 1e300};
+    for (int round = 0; round < rounds; ++round) {
+        for (int i = 0; i < 3; ++i) {
+            t.small = std::min(t.small, measure_process(program, small).seconds);
+            t.large = std::min(t.large, measure_process(program, large).seconds);
+        }
+        if (t.ratio() <= limit)
+            break;
+    }
+    return t;
+}

@@ -4,7 +4,9 @@
 // not have, and a text far longer than the Text input reads, now open with an inline error or are refused
 // in one sentence -- through the Session and through the real program.
 #include "common/gui_runner.h"
+#include "common/process_measure.h"
 #include "common/session_fixtures.h"
+#include "common/sparse_files.h"
 #include "gpt/gpt_input.h"
 #include "model/job_failure.h"
 #include "model/latest_worker.h"
@@ -95,6 +97,8 @@ private Q_SLOTS:
     void programRefusesAHugeText();
     void longValuesAreNotEchoedWhole_data();
     void longValuesAreNotEchoedWhole();
+    void weightsReadOnlyWhatTheyUse_data();
+    void weightsReadOnlyWhatTheyUse();
 
 private:
     QTemporaryDir tmp_;
@@ -266,6 +270,50 @@ void TestUiEntryPoints::longValuesAreNotEchoedWhole()
     QCOMPARE(run.code, 1);
     QVERIFY2(run.err.size() < 700, qPrintable(run.err.left(300)));
     QVERIFY2(run.err.contains(QLatin1String("more characters")), qPrintable(run.err.left(300)));
+}
+
+void TestUiEntryPoints::weightsReadOnlyWhatTheyUse_data()
+{
+    QTest::addColumn<bool>("session");
+    QTest::newRow("weights-option") << false;
+    QTest::newRow("session-names-the-file") << true;
+}
+
+// A state dict with an unused gigabyte tensor (a hole in a sparse file), given to the window with --weights
+// or named by a session: the program reads the five tensors it uses, so its peak stays far below the
+// gigabyte a reader of the whole file would hold.
+void TestUiEntryPoints::weightsReadOnlyWhatTheyUse()
+{
+    QFETCH(bool, session);
+    const QString weights = tmp_.filePath(QStringLiteral("mha-plus-huge.safetensors"));
+    QVERIFY(testing::write_tensors(weights, testing::mha_state_dict(), true));
+    const QString shot = tmp_.filePath(QStringLiteral("weights.png"));
+    QStringList args{"--screenshot", shot};
+    if (session) {
+        QJsonObject s = QJsonDocument::fromJson(textSession(0, QStringLiteral("unused"))).object();
+        QJsonObject settings = s["settings"].toObject();
+        settings["input"] = "random";
+        settings.remove("text_input");
+        settings["call"] = "MultiHeadAttention(d_in=3, d_out=2, context_length=6, dropout=0.0, num_heads=2)";
+        settings["tokens"] = 6;
+        settings["weights"] = QJsonObject{{"source", "file"}, {"path", weights}, {"layout", "torch"}};
+        s["settings"] = settings;
+        const QString path = tmp_.filePath(QStringLiteral("weights.attnlab.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(s).toJson());
+        f.close();
+        args << "--open" << path;
+    } else {
+        args << "--call"
+             << "MultiHeadAttention(3, 2, 6, 0.0, 2)"
+             << "--weights" << weights;
+    }
+    const Measured m = measure_process(QStringLiteral(ATTNLAB_GUI_PATH), args,
+                                       {"QT_QPA_PLATFORM=offscreen", "XDG_CONFIG_HOME=" + tmp_.path()});
+    QVERIFY2(m.code == 0, qPrintable(m.err));
+    QVERIFY(QFileInfo(shot).size() > 1000);
+    QVERIFY2(m.peak_rss_bytes < 512ll << 20, qPrintable(QStringLiteral("peak %1 MB").arg(m.peak_rss_bytes >> 20)));
 }
 
 int main(int argc, char** argv)
