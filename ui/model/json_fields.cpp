@@ -1,5 +1,7 @@
 #include "model/json_fields.h"
 
+#include "text/utf8.h"
+
 #include <QJsonArray>
 
 #include <cmath>
@@ -28,9 +30,9 @@ QString describe(const QJsonValue& v)
     case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     case QJsonValue::Double: return QObject::tr("the number %1").arg(QString::number(v.toDouble(), 'g', 15));
     case QJsonValue::String: {
-        QString s = v.toString();
-        if (s.size() > 40) // a 100,000-character value would drown the sentence
-            s = s.left(40) + QStringLiteral("…");
+        // Cut (a 100,000-character value would drown the sentence) and with control characters escaped
+        // (a newline would break it in two).
+        const QString s = QString::fromStdString(printable(v.toString().toStdString(), 40));
         return QObject::tr("the string \"%1\"").arg(s);
     }
     case QJsonValue::Array: return QObject::tr("an array of %1 elements").arg(v.toArray().size());

@@ -136,6 +136,9 @@ edited("unknown-heatmap", '"heatmap" must be one of scores', view("heatmap", "pr
 edited("unknown-input", '"input" must be "book", "random" or "text", not the string "file"', setting("input", "file"))
 edited("unknown-weights-source", '"source" of "weights" must be "seeded" or "file", not the string "url"',
        weights(source="url"))
+# A newline (or any control character) in a quoted value is escaped, so the refusal stays one line.
+edited("newline-in-value", '"source" of "weights" must be "seeded" or "file", not the string "seeded\\x0A"',
+       weights(source="seeded\n"))
 edited("unknown-weights-layout", "unknown weight layout 'keras'",
        weights(source="file", path="/nonexistent.safetensors", layout="keras"))
 
