@@ -2,6 +2,7 @@
 // --screenshot pictures (the README's, the tests') show what the app really shows.
 #include "shell/app_shell.h"
 #include "shell/guarded_application.h"
+#include "model/job_failure.h"
 #include "shell/shown_value.h"
 #include "shell/presentation.h"
 #include "call/call_parser.h"
@@ -279,6 +280,6 @@ int main(int argc, char** argv)
     try {
         return runApp(app);
     } catch (...) {
-        refuse(GuardedApplication::sentenceFor(std::current_exception()));
+        refuse(currentFailureSentence());
     }
 }

@@ -26,10 +26,8 @@ void EquivalenceJob::request(ExperimentSpec spec)
         QString error;
         try {
             result = std::make_shared<const Equivalence>(check_equivalence(spec, cancel));
-        } catch (const std::exception& e) { // Cancelled included: only a superseded check is cancelled
-            error = failureSentence(e);
-        } catch (...) {
-            error = unknownFailureSentence();
+        } catch (...) { // Cancelled included: only a superseded check is cancelled
+            error = currentFailureSentence();
         }
         return [this, spec, result, error](LatestWorker::Outcome outcome) {
             if (outcome != LatestWorker::Outcome::Current)

@@ -40,10 +40,8 @@ void ForwardJob::request(const ExperimentSpec& spec)
             result.trace = std::make_shared<const Trace>(run(prepare(spec), cancel));
         } catch (const Cancelled&) {
             result.cancelled = true;
-        } catch (const std::exception& e) {
-            result.error = failureSentence(e);
         } catch (...) {
-            result.error = unknownFailureSentence();
+            result.error = currentFailureSentence();
         }
         return [this, result](LatestWorker::Outcome outcome) mutable {
             if (outcome != LatestWorker::Outcome::Current) { // only busy() changed, or the user stopped it

@@ -35,12 +35,7 @@ void LatestWorker::runHere(const Task& task)
     if (running_)
         *flag_ = true; // stale now: finish() will report it as such
     const std::atomic<bool> never{false};
-    Delivery delivery;
-    try {
-        delivery = task(&never);
-    } catch (...) {
-        delivery = nullptr; // as on a worker: the owner hears nothing new, the program goes on
-    }
+    const Delivery delivery = runGuarded(task, &never);
     ++deliveringHere_;
     QMetaObject::invokeMethod(
         this,
@@ -60,20 +55,24 @@ void LatestWorker::cancel()
         *flag_ = stoppedByUser_ = true;
 }
 
+LatestWorker::Delivery LatestWorker::runGuarded(const Task& task, const std::atomic<bool>* cancel)
+{
+    // The tasks catch what their computation throws and deliver it as a sentence; should anything still
+    // escape, it must not end the program (from a pool thread it would): the owner hears nothing new.
+    try {
+        return task(cancel);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 void LatestWorker::start()
 {
     running_ = true;
     flag_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = generation_;
     pool_.start([this, generation, task = std::move(pending_), flag = flag_] {
-        // The tasks catch what their computation throws and deliver it as a sentence; should anything
-        // still escape, it must not end the program from a pool thread: the owner hears nothing new.
-        Delivery delivery;
-        try {
-            delivery = task(flag.get());
-        } catch (...) {
-            delivery = nullptr;
-        }
+        const Delivery delivery = runGuarded(task, flag.get());
         // Queued to the owner's thread; if the worker is gone the event dies with it (the destructor waits).
         QMetaObject::invokeMethod(
             this, [this, generation, delivery] { finish(generation, delivery); }, Qt::QueuedConnection);

@@ -42,6 +42,7 @@ public:
     bool cancelling() const { return running_ && flag_ && flag_->load(); }
 
 private:
+    static Delivery runGuarded(const Task& task, const std::atomic<bool>* cancel);
     void start();
     void finish(quint64 generation, const Delivery& delivery);
 

@@ -38,10 +38,8 @@ void TimingsJob::request(const TimingQuery& query)
             *timings = time_head_counts(query, cancel, progress);
         } catch (const Cancelled&) {
             cancelled = true;
-        } catch (const std::exception& e) {
-            error = failureSentence(e);
         } catch (...) {
-            error = unknownFailureSentence();
+            error = currentFailureSentence();
         }
         return [this, query, timings, error, cancelled](LatestWorker::Outcome outcome) {
             if (outcome == LatestWorker::Outcome::Stale)

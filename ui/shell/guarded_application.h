@@ -14,10 +14,6 @@ public:
     GuardedApplication(int& argc, char** argv);
     bool notify(QObject* receiver, QEvent* event) override;
 
-    // The sentence for an exception that reached notify(); also what main() prints for one that escapes
-    // the start-up code before the event loop.
-    static QString sentenceFor(const std::exception_ptr& error);
-
 Q_SIGNALS:
     void failed(const QString& sentence);
 };
