@@ -25,13 +25,8 @@ std::shared_ptr<const GptModel> cached_gpt_model(const std::string& path)
 
 std::optional<std::string> text_problem(std::string_view text)
 {
-    if (first_utf8_problem(text)) {
-        try {
-            require_utf8(text, "the text");
-        } catch (const Error& e) {
-            return std::string(e.what());
-        }
-    }
+    if (auto sentence = utf8_problem_sentence(text, "the text"))
+        return sentence;
     if (text.size() > kLongestText)
         return "the text is " + std::to_string(text.size()) + " bytes long; the Text input takes at most " +
                std::to_string(kLongestText) + " (the trained models read 64 tokens at a time).";

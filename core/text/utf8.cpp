@@ -45,15 +45,20 @@ std::optional<Utf8Problem> first_utf8_problem(std::string_view text)
     return std::nullopt;
 }
 
-void require_utf8(std::string_view text, const std::string& what)
+std::optional<std::string> utf8_problem_sentence(std::string_view text, const std::string& what)
 {
     const auto problem = first_utf8_problem(text);
     if (!problem)
-        return;
+        return std::nullopt;
     char where[64];
     std::snprintf(where, sizeof where, "byte 0x%02X at position %zu", problem->byte, problem->offset);
-    throw Error(what + " is not UTF-8 text: " + where +
-                " does not begin a whole UTF-8 character; give the text as UTF-8.");
+    return what + " is not UTF-8 text: " + where + " does not begin a whole UTF-8 character; give the text as UTF-8.";
+}
+
+void require_utf8(std::string_view text, const std::string& what)
+{
+    if (auto sentence = utf8_problem_sentence(text, what))
+        throw Error(std::move(*sentence));
 }
 
 std::string printable(std::string_view text, std::size_t max_chars)
@@ -71,7 +76,7 @@ std::string printable(std::string_view text, std::size_t max_chars)
         }
         if (length == 0 || c < 0x20 || c == 0x7F) {
             char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", c); // as Python's repr writes it
             out += escaped;
             length = 1;
         } else

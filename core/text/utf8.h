@@ -18,11 +18,13 @@ struct Utf8Problem {
 // U+10FFFF included), or nullopt when it is.
 std::optional<Utf8Problem> first_utf8_problem(std::string_view text);
 
-// Throws Error: "<what> is not UTF-8 text: byte 0xFF at position 6 does not begin a whole UTF-8
-// character; give the text as UTF-8." Does nothing for valid text.
+// "<what> is not UTF-8 text: byte 0xFF at position 6 does not begin a whole UTF-8 character; give the
+// text as UTF-8.", or nullopt for valid text.
+std::optional<std::string> utf8_problem_sentence(std::string_view text, const std::string& what);
+// Throws Error with that sentence; does nothing for valid text.
 void require_utf8(std::string_view text, const std::string& what);
 
-// `text` as a message may quote it: control bytes and bytes that are not UTF-8 as \xNN (a NUL would
+// `text` as a message may quote it: control bytes and bytes that are not UTF-8 as \xnn (a NUL would
 // cut the sentence short, an escape sequence would colour the terminal), and at most `max_chars`
 // characters, the rest counted ("... (12,345 more characters)") so a huge argument is not echoed whole.
 std::string printable(std::string_view text, std::size_t max_chars = 80);
