@@ -78,8 +78,8 @@ float bfloat16_to_float(std::uint16_t bits);
 // Whether JSON text opens more than `limit` arrays or objects inside one another (strings skipped), checked
 // before parsing: copying or printing a value a million levels deep recurses past the stack.
 bool json_nested_deeper_than(std::string_view text, std::size_t limit);
-// A name from a file as a message quotes it: control bytes as \xNN (a NUL would end the sentence), a
-// very long one cut with "..." (callers that list names unquoted say when one is empty).
+// A name from a file as a message quotes it: text/utf8.h's printable() at 120 characters (control bytes
+// and bytes that are not UTF-8 as \xNN; callers that list names unquoted say when one is empty).
 std::string printable_name(std::string_view name);
 
 } // namespace attnlab

@@ -1,6 +1,8 @@
 // What the safetensors reader turns bytes into: floats from half and bfloat16 bits, and names fit to quote.
 #include "io/safetensors.h"
 
+#include "text/utf8.h"
+
 #include <bit>
 #include <cmath>
 
@@ -50,23 +52,7 @@ bool json_nested_deeper_than(std::string_view text, std::size_t limit)
 std::string printable_name(std::string_view name)
 {
     // Long enough for any real tensor name; a longer one is hostile or a mistake, and would bury the sentence.
-    constexpr std::size_t kMaxShown = 120;
-    std::size_t shown = std::min(name.size(), kMaxShown);
-    while (shown < name.size() && shown > 0 && (static_cast<unsigned char>(name[shown]) & 0xC0) == 0x80)
-        --shown; // never cut a UTF-8 character in two
-    std::string out;
-    for (std::size_t i = 0; i < shown; ++i) {
-        const auto byte = static_cast<unsigned char>(name[i]);
-        if (byte < 0x20 || byte == 0x7f) {
-            const char* hex = "0123456789abcdef";
-            out += "\\x";
-            out += hex[byte >> 4];
-            out += hex[byte & 15];
-        } else {
-            out += name[i];
-        }
-    }
-    return shown < name.size() ? out + "..." : out;
+    return printable(name, 120);
 }
 
 } // namespace attnlab

@@ -84,8 +84,8 @@ void TestUtf8::printable_data()
     QTest::addColumn<QString>("expected");
     QTest::newRow("plain") << QByteArray("queries.view") << 80 << QStringLiteral("queries.view");
     QTest::newRow("nul") << QByteArray("W_\0query", 8) << 80 << QStringLiteral("W_\\x00query");
-    QTest::newRow("escape-sequence") << QByteArray("\x1b[31mred") << 80 << QStringLiteral("\\x1B[31mred");
-    QTest::newRow("not-utf8") << QByteArray("a\xffz") << 80 << QStringLiteral("a\\xFFz");
+    QTest::newRow("escape-sequence") << QByteArray("\x1b[31mred") << 80 << QStringLiteral("\\x1b[31mred");
+    QTest::newRow("not-utf8") << QByteArray("a\xffz") << 80 << QStringLiteral("a\\xffz");
     QTest::newRow("utf8-kept") << QByteArray("caf\xc3\xa9") << 80 << QStringLiteral("caf\u00e9");
     QTest::newRow("cut") << QByteArray("abcdefghij") << 4 << QStringLiteral("abcd... (6 more characters)");
     QTest::newRow("cut-counts-characters")
