@@ -100,15 +100,6 @@ inline Measured measure_process(const QString& program, const QStringList& args,
     return measure_process_bytes(std::move(argv), env);
 }
 
-// The fastest of `runs` runs: the least disturbed by whatever else the shared machine is doing.
-inline double fastest_seconds(const QString& program, const QStringList& args, int runs = 3)
-{
-    double best = 1e300;
-    for (int i = 0; i < runs; ++i)
-        best = std::min(best, measure_process(program, args).seconds);
-    return best;
-}
-
 struct DoublingTimes {
     double small = 0, large = 0; // fastest whole-process seconds of each, over every run made
     double ratio() const { return small > 0 ? large / small : 1e300; }
