@@ -137,7 +137,7 @@ edited("unknown-input", '"input" must be "book", "random" or "text", not the str
 edited("unknown-weights-source", '"source" of "weights" must be "seeded" or "file", not the string "url"',
        weights(source="url"))
 # A newline (or any control character) in a quoted value is escaped, so the refusal stays one line.
-edited("newline-in-value", '"source" of "weights" must be "seeded" or "file", not the string "seeded\\x0A"',
+edited("newline-in-value", '"source" of "weights" must be "seeded" or "file", not the string "seeded\\x0a"',
        weights(source="seeded\n"))
 edited("unknown-weights-layout", "unknown weight layout 'keras'",
        weights(source="file", path="/nonexistent.safetensors", layout="keras"))
