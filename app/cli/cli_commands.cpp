@@ -7,6 +7,7 @@
 #include "forward/experiment.h"
 #include "io/atomic_file.h"
 #include "forward/module_source.h"
+#include "tensor/blas_kernel.h"
 #include "tensor/threads.h"
 
 #include <nlohmann/json.hpp>
@@ -214,6 +215,22 @@ int cmd_run(const std::vector<std::string>& argv)
     return 0;
 }
 
+namespace {
+
+// Which kernel ran: a figure without it cannot be compared with another machine's, or with PyTorch's.
+json blas_json()
+{
+    const BlasReport r = blas_report();
+    json j{{"library", r.library}, {"kernel", r.kernel}, {"chosen_by", r.chosen_by}, {"sentence", r.sentence()}};
+    if (!r.replaced.empty())
+        j["replaced"] = r.replaced;
+    if (!r.ignored.empty())
+        j["ignored_coretype"] = r.ignored;
+    return j;
+}
+
+} // namespace
+
 int cmd_bench(const std::vector<std::string>& argv)
 {
     std::set<std::string> options = kRunOptions;
@@ -274,7 +291,8 @@ int cmd_bench(const std::vector<std::string>& argv)
                               {"max_ms", ms.back()},
                               {"gflops", gflops},
                               {"peak_rss_mb", peak_rss_mb},
-                              {"phases_ms", phase_json}})
+                              {"phases_ms", phase_json},
+                              {"blas", blas_json()}})
                   << "\n";
     } else {
         // Below a millisecond, three decimals of ms would leave one significant digit: print µs instead.
@@ -292,6 +310,7 @@ int cmd_bench(const std::vector<std::string>& argv)
             std::printf("\n");
         }
         std::printf("peak resident memory %.1f MB\n", peak_rss_mb);
+        std::printf("products by %s\n", blas_report().sentence().c_str());
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 // attention-lab-cli: the engine without a window. Exit codes: 0 success, 1 refused input (one
 // sentence on stderr), 2 usage.
 #include "cli/cli_commands.h"
+#include "tensor/blas_kernel.h"
 #include "tensor/error.h"
 #include "text/utf8.h"
 
@@ -120,7 +121,8 @@ int fail(const char* command, const std::string& sentence, int code)
 
 int main(int argc, char** argv)
 {
-    if (argc < 2) { // one line on stderr, like every other usage error; --help prints the whole text
+    attnlab::choose_blas_kernel(argv); // before anything else: it may run the program again
+    if (argc < 2) {                    // one line on stderr, like every other usage error; --help prints the whole text
         std::cerr << "Usage: attention-lab-cli <command> [options], with a command among " << commandNames(" and ")
                   << "; --help says more.\n";
         return 2;
@@ -133,7 +135,7 @@ int main(int argc, char** argv)
         return 0;
     }
     if (!std::strcmp(argv[1], "--version")) {
-        std::cout << "attention-lab-cli 0.1.0\n";
+        std::cout << "attention-lab-cli 0.1.0\nmatrix products: " << attnlab::blas_report().sentence() << "\n";
         return 0;
     }
     const Command* command = findCommand(argv[1]);

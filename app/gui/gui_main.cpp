@@ -1,5 +1,6 @@
 // attention-lab: the GUI. The options set up the session exactly as a student would by hand, so
 // --screenshot pictures (the README's, the tests') show what the app really shows.
+#include "tensor/blas_kernel.h"
 #include "shell/app_shell.h"
 #include "shell/guarded_application.h"
 #include "model/job_failure.h"
@@ -274,7 +275,8 @@ int runApp(GuardedApplication& app)
 
 int main(int argc, char** argv)
 {
-    useOffscreenForHelp(argc, argv); // ui/shell/app_shell.h
+    attnlab::choose_blas_kernel(argv); // before anything else: it may run the program again
+    useOffscreenForHelp(argc, argv);   // ui/shell/app_shell.h
     GuardedApplication app(argc, argv);
     // Events are guarded by the application; this catches what the start-up code throws before the loop.
     try {

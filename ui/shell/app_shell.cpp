@@ -1,5 +1,6 @@
 #include "shell/app_shell.h"
 #include "shell/compare_actions.h"
+#include "shell/about_box.h"
 
 #include "shell/export_actions.h"
 #include "shell/file_actions.h"
@@ -259,7 +260,12 @@ void AppShell::buildMenus()
         a->setToolTip(tr("Open this lesson in the guided-lessons panel."));
     }
 
-    compare_->populateHelpMenu(bar->addMenu(tr("&Help")));
+    QMenu* help = bar->addMenu(tr("&Help"));
+    compare_->populateHelpMenu(help);
+    help->addSeparator();
+    QAction* about = help->addAction(tr("&About Attention Lab"), this, [this] { showAboutBox(window_); });
+    about->setMenuRole(QAction::AboutRole);
+    about->setObjectName(QStringLiteral("about"));
 }
 
 void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)
