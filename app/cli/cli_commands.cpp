@@ -207,8 +207,10 @@ int cmd_run(const std::vector<std::string>& argv)
     const Trace trace = run(experiment);
     write_dump(out, trace);
     if (a.flag("json"))
-        std::cout << cli::json_text(
-                         json{{"dump", out}, {"stages", trace.stages.size()}, {"output_shape", trace.output().shape()}})
+        std::cout << cli::json_text(json{{"dump", out},
+                                         {"stages", trace.stages.size()},
+                                         {"output_shape", trace.output().shape()},
+                                         {"threads", engine_threads()}})
                   << "\n";
     else
         std::cout << "wrote " << trace.stages.size() << " stages to " << out << "\n";

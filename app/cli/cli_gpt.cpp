@@ -1,6 +1,7 @@
 // The trained Verdict GPTs from the command line: `tokenize` shows what the chapter 2 tokenizer makes
 // of a text; `run --model` runs one layer's attention with its trained weights on the input the
 // GPT gives it (embeddings through the earlier blocks and that block's norm1) and dumps every stage.
+#include "tensor/threads.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_json.h"
 
@@ -98,7 +99,8 @@ int cmd_run_gpt(const std::vector<std::string>& argv)
                                          {"layer", layer},
                                          {"num_tokens", tokens.ids.size()},
                                          {"stages", trace.stages.size()},
-                                         {"call", canonical_call(in.config)}})
+                                         {"call", canonical_call(in.config)},
+                                         {"threads", engine_threads()}})
                   << "\n";
     else
         std::cout << "wrote " << trace.stages.size() << " stages of " << model.name << " layer " << layer << " on "

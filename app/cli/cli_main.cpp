@@ -2,6 +2,7 @@
 // sentence on stderr), 2 usage.
 #include "cli/cli_commands.h"
 #include "tensor/blas_kernel.h"
+#include "tensor/threads.h"
 #include "tensor/error.h"
 #include "text/utf8.h"
 
@@ -153,6 +154,9 @@ int main(int argc, char** argv)
     // Nothing escapes: a refusal is the sentence it carries, anything else still ends in one sentence
     // and exit 1 rather than an abort and a core dump.
     try {
+        // One engine thread unless `bench --threads` asks for more: a run's time and memory then do not
+        // depend on the cores free, and `run` and `run --model` alike leave the other cores to the caller.
+        attnlab::set_engine_threads(1);
         return command->run(args);
     } catch (const cli::UsageError& e) {
         return fail(command->name, e.what(), 2);

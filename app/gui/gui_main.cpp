@@ -14,6 +14,7 @@
 #include "tensor/threads.h"
 #include "shell/compare_actions.h"
 #include "shell/exporters.h"
+#include "shell/first_frame_probe.h"
 #include "shell/text_options.h"
 #include "shell/weights_actions.h"
 
@@ -253,6 +254,7 @@ int runApp(GuardedApplication& app)
     AppShell shell(&window, &session, parser); // menus, sessions, undo, presentation, lessons
     if (theme)
         shell.presentation()->useForThisRun(*theme);
+    exitAfterFirstFrameWhenAsked(&window); // the start-up benchmark's probe
     window.show();
     // The picture is taken once the Session is settled -- the trace, what the shown tab computes besides
     // and the heatmaps' pictures are in, and the views have taken them -- after AppShell's own waits

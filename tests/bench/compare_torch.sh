@@ -13,7 +13,9 @@
 # long-running PyTorch process see. Without libjemalloc2 the jemalloc column says so and is skipped.
 # Last, the floor: the engine's FLOPs at the best sgemm rate PyTorch's BLAS reaches on this machine
 # (sgemm_rate.py), i.e. how close the engine's time is to "nothing but matrix products at full speed".
-# Prints each round, then the median ratios (engine / PyTorch): below 1 is faster.
+# Both sides run the same OpenBLAS kernel: the one the engine runs (its own pick or the app's choice,
+# tensor/blas_kernel.h), passed to PyTorch's OpenBLAS as OPENBLAS_CORETYPE; a kernel set by the caller
+# is used by both. Prints each round, then the median ratios (engine / PyTorch): below 1 is faster.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=5 batch=1 tokens=1024 threads=1 install=0
@@ -42,6 +44,12 @@ if [ ! -e "$jemalloc" ]; then
 fi
 call="MultiHeadAttention(768, 768, 1024, 0.0, 12)"
 export OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads
+if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+    kernel=$("$cli" bench --call "MultiHeadAttention(3, 2, 6, 0.0, 2)" --batch 1 --tokens 6 --repeat 1 --json |
+        $py -c 'import json,sys; print(json.load(sys.stdin)["blas"]["kernel"])')
+    [ -n "$kernel" ] && export OPENBLAS_CORETYPE=${kernel^^}
+fi
+echo "OpenBLAS kernel for the engine and PyTorch alike: ${OPENBLAS_CORETYPE:-none (no OpenBLAS in this build)}"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { $py -c "print(f'{$1 / $2:.3f}')"; }
 torch_ms() {
@@ -65,7 +73,7 @@ for r in $(seq "$rounds"); do
     fi
     echo "$line"
 done
-echo "batch $batch, $tokens tokens, $threads thread(s), load $(cut -d' ' -f1-3 /proc/loadavg):"
+echo "kernel ${OPENBLAS_CORETYPE:-none}, batch $batch, $tokens tokens, $threads thread(s), load $(cut -d' ' -f1-3 /proc/loadavg):"
 echo "  median ratio engine/PyTorch (glibc malloc, as installed) = $(printf '%s\n' "${glibc_ratios[@]}" | median)"
 if [ -n "$jemalloc" ]; then
     echo "  median ratio engine/PyTorch (jemalloc preloaded)        = $(printf '%s\n' "${jemalloc_ratios[@]}" | median)"

@@ -34,6 +34,12 @@ if [ "$quick" = 1 ]; then
     tokens_list="16 32" batch_list="1 2" long=32 small_repeat=50 rounds=1 repeat=2
 fi
 peak=$(tests/bench/cpu_peak.sh --gflops)
+# PyTorch runs the OpenBLAS kernel the engine runs, so a ratio compares the same products.
+if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+    kernel=$("$cli" bench --call "MultiHeadAttention(3, 2, 6, 0.0, 2)" --batch 1 --tokens 6 --repeat 1 --json |
+        $py -c 'import json,sys; print(json.load(sys.stdin)["blas"]["kernel"])')
+    [ -n "$kernel" ] && export OPENBLAS_CORETYPE=${kernel^^}
+fi
 
 # bench THREADS BATCH TOKENS -> "median_ms gflops peak_rss_mb quadratic_share"
 bench() {
@@ -59,7 +65,7 @@ echo "# Attention Lab scaling: $call, traced forward"
 echo
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)," \
      "$rounds round(s) × bench --repeat $repeat$([ "$quick" = 1 ] && echo ', QUICK smoke sizes')"
-echo "$(tests/bench/cpu_peak.sh)"
+echo "$(tests/bench/cpu_peak.sh); OpenBLAS kernel ${OPENBLAS_CORETYPE:-none} for the engine and PyTorch alike"
 echo
 echo "| tokens | batch | engine ms | GFLOP/s | % of core peak | peak RSS MB | PyTorch ms | ratio | quadratic share |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

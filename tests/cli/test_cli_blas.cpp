@@ -1,12 +1,14 @@
 // Which kernel ran the products, said by `bench --json` and `--version`, and the app's choice made
 // through the real program: OpenBLAS's own pick, the user's OPENBLAS_CORETYPE, and the re-run with a
 // better kernel when OpenBLAS's pick is below the CPU (made to happen on any machine by telling the
-// program that OpenBLAS picked Prescott).
+// program that OpenBLAS picked Prescott). And `run`, with or without --model, on one engine thread
+// whatever the machine offers.
 #include "common/process_measure.h"
 #include "tensor/blas_kernel.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
@@ -34,6 +36,11 @@ private Q_SLOTS:
     void unknownUserChoiceIsSaid();
     void appReplacesAFallback();
     void versionNamesTheKernel();
+    void runOnOneThread_data();
+    void runOnOneThread();
+
+private:
+    QTemporaryDir tmp_;
 };
 
 void TestCliBlas::openblasOwnPick()
@@ -94,6 +101,23 @@ void TestCliBlas::versionNamesTheKernel()
     QVERIFY2(m.out.contains("matrix products: "), qPrintable(m.out));
     const attnlab::BlasReport here = attnlab::blas_report();
     QVERIFY2(m.out.contains(QString::fromStdString(here.library)), qPrintable(m.out));
+}
+
+void TestCliBlas::runOnOneThread_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("run-call") << QStringList{"run", "--call", "MultiHeadAttention(768, 768, 64, 0.0, 12)", "--tokens",
+                                             "64"};
+    QTest::newRow("run-model") << QStringList{"run", "--model", "verdict-gpt-h4", "--layer", "1"};
+}
+
+void TestCliBlas::runOnOneThread()
+{
+    QFETCH(QStringList, args);
+    args << "--dump" << tmp_.filePath("threads.safetensors") << "--json";
+    const Measured m = measure_process(kCli, args, {"OMP_NUM_THREADS=4", "OPENBLAS_NUM_THREADS=4"});
+    QVERIFY2(m.code == 0, qPrintable(m.err));
+    QCOMPARE(QJsonDocument::fromJson(m.out.toUtf8()).object().value("threads").toInt(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestCliBlas)

@@ -25,6 +25,8 @@ void TestUiMeasured::trained_variants_side_by_side()
 {
     Session s;
     TrainedVariantsPanel panel(&s);
+    QCOMPARE(panel.heatmapCount(), 0); // four GPT forwards: computed when the panel is seen, not before
+    panel.show();
     QCOMPARE(panel.heatmapCount(), 1 + 2 + 4 + 8);
     const QString table = panel.lossTable()->text();
     QVERIFY2(table.contains("5.216") && table.contains("5.184 ± 0.034"), qPrintable(table)); // h4, from metadata

@@ -146,8 +146,10 @@ public:
     const ContractReport& contractReport() const { return *contractReport_; }
     BugLesson* bugLesson() const { return bugLesson_; } // the chosen bug diagnosed on these settings
     // The transfer lesson's lines, run on its small modules and on GPT-2's c_attn (kTransferGpt2Width).
-    const TransferResult& transferResult() const { return transferResult_; }
-    const TransferResult& gpt2TransferResult() const { return gpt2TransferResult_; }
+    // Computed when first asked for after the lines change (the Debugging tab asks): a start that never
+    // opens the lesson does not pay for its 768-wide GPT-2 run.
+    const TransferResult& transferResult() const;
+    const TransferResult& gpt2TransferResult() const;
 
     // A trained model's heads on its text, told apart by what they do: each head's measures from the
     // trace's attention weights of the shown batch element (empty unless the input is a text).
@@ -203,7 +205,6 @@ private:
     void adoptTrace(std::shared_ptr<const Trace> trace);
     void connectJobs();                     // session_jobs.cpp
     void sideJobsFollow(ChangeFlags flags); // what an edit makes stale, asked for again when shown
-    void refreshTransfer();
     void refreshContract();
     void checkSettled(); // queued after every change: emits settled() once nothing is computing
 
@@ -237,8 +238,8 @@ private:
     HeatmapScaleMode heatmapScale_ = HeatmapScaleMode::Auto;
     HeatmapCell heatmapCell_;
     TradeoffsSection tradeoffsSection_ = TradeoffsSection::Counted;
-    TransferResult transferResult_, gpt2TransferResult_;
-    std::optional<TransferSpec> lastTransfer_; // what transferResult_ ran
+    mutable TransferResult transferResult_, gpt2TransferResult_;
+    mutable std::optional<TransferSpec> lastTransfer_, lastGpt2Transfer_; // what each result ran
     std::shared_ptr<const ContractReport> contractReport_;
     GuideState guide_;
     std::shared_ptr<const TrainedVariants> trainedVariants_;

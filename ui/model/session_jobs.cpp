@@ -36,7 +36,6 @@ void Session::connectJobs()
             QMetaObject::invokeMethod(this, &Session::checkSettled, Qt::QueuedConnection);
         }
     });
-    refreshTransfer();
     refreshContract();
 }
 
@@ -44,8 +43,6 @@ void Session::sideJobsFollow(ChangeFlags flags)
 {
     if (flags & ChangeFlag::Settings)
         equivalenceStale_ = true;
-    if (flags & ChangeFlag::Lesson)
-        refreshTransfer();
     if (flags & ChangeFlag::Settings) {
         // The contract's input follows the settings again, as its boxes did when they showed them.
         lessons_.contractDIn.reset();
@@ -114,15 +111,24 @@ void Session::setGuide(const GuideState& guide)
     Q_EMIT changed(ChangeFlag::Guide);
 }
 
-void Session::refreshTransfer()
+// The lesson's modules are 3 × 2 on six tokens, and c_attn one 768-wide product: milliseconds, so each
+// edit of the lines is run again the next time the tab asks.
+const TransferResult& Session::transferResult() const
 {
-    // The lesson's modules are 3 × 2 on six tokens, and c_attn one 768-wide product: milliseconds, so
-    // they follow every edit of the lines.
     if (!lastTransfer_ || !(*lastTransfer_ == lessons_.transfer)) {
         transferResult_ = run_transfer(lessons_.transfer, kTransferSeed);
-        gpt2TransferResult_ = run_gpt2_transfer(lessons_.transfer, kTransferGpt2Width, kTransferSeed);
         lastTransfer_ = lessons_.transfer;
     }
+    return transferResult_;
+}
+
+const TransferResult& Session::gpt2TransferResult() const
+{
+    if (!lastGpt2Transfer_ || !(*lastGpt2Transfer_ == lessons_.transfer)) {
+        gpt2TransferResult_ = run_gpt2_transfer(lessons_.transfer, kTransferGpt2Width, kTransferSeed);
+        lastGpt2Transfer_ = lessons_.transfer;
+    }
+    return gpt2TransferResult_;
 }
 
 const std::vector<HeadMeasures>& Session::headMeasures() const

@@ -142,6 +142,12 @@ TransferView::TransferView(Session* session, QWidget* parent) : QWidget(parent),
     refresh();
 }
 
+void TransferView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    showGpt2Result();
+}
+
 QWidget* TransferView::gpt2Box()
 {
     auto* box = new QGroupBox(tr("The same copy from a GPT-2 checkpoint: c_attn fuses query, key and value"));
@@ -225,6 +231,14 @@ void TransferView::refresh()
     for (std::size_t i = 0; i < 3; ++i)
         gpt2Lines += html(gpt2Code[i + 1], !(s.lines[i].written && s.lines[i].transpose));
     gpt2Code_->setText(gpt2Lines);
+    showGpt2Result();
+}
+
+void TransferView::showGpt2Result()
+{
+    // Run when seen: the 768-wide GPT-2 product behind it is not worth a start that never opens the lesson.
+    if (!isVisible())
+        return;
     const TransferResult& gpt2 = session_->gpt2TransferResult();
     showTransferBadge(gpt2Badge_, gpt2);
     gpt2Message_->setText(QString::fromStdString(gpt2.message));

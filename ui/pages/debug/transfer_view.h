@@ -30,8 +30,12 @@ public:
     void setLine(TransferRole role, bool written, bool transpose);
     void setWidths(int d_in, int d_out);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void refresh();
+    void showGpt2Result();
     QWidget* gpt2Box();
 
     QSpinBox* dIn_;

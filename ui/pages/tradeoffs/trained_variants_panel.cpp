@@ -37,7 +37,6 @@ TrainedVariantsPanel::TrainedVariantsPanel(Session* session, QWidget* parent) : 
         if ((flags & ChangeFlag::Settings) && isVisible())
             refresh();
     });
-    refresh();
 }
 
 void TrainedVariantsPanel::showEvent(QShowEvent* event)
