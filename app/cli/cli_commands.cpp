@@ -317,4 +317,14 @@ int cmd_bench(const std::vector<std::string>& argv)
     return 0;
 }
 
+attnlab::ExperimentSpec run_spec_from(const Args& a)
+{
+    return spec_from(a);
+}
+
+const std::set<std::string>& run_options()
+{
+    return kRunOptions;
+}
+
 } // namespace cli

@@ -1,6 +1,8 @@
 #pragma once
 #include "cli/cli_args.h"
+#include "forward/experiment.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,11 @@ int cmd_validate(const std::vector<std::string>& argv);
 int cmd_trace(const std::vector<std::string>& argv);
 int cmd_run(const std::vector<std::string>& argv);
 int cmd_bench(const std::vector<std::string>& argv);
+// One element followed through the layout steps to its sources (cli_follow.cpp).
+int cmd_follow(const std::vector<std::string>& argv);
+// The request `run` and `trace` read from their options (--call, --seed, --input, ...), for other commands.
+attnlab::ExperimentSpec run_spec_from(const Args& a);
+const std::set<std::string>& run_options();
 // The debugging lessons (cli_lessons.cpp).
 int cmd_diagnose(const std::vector<std::string>& argv);
 int cmd_transfer(const std::vector<std::string>& argv);

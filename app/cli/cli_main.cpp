@@ -38,6 +38,12 @@ const Command kCommands[] = {
   run --model h1|h2|h4|h8|FILE [--layer L] [--text T] --dump OUT.safetensors [--json]
       One layer of a GPT trained on The Verdict: its attention input x and every stage, with its trained weights.
 )"},
+    {"follow", cli::cmd_follow,
+     R"(  follow --call C --stage NAME --index I,J,... [--input book|F] [--tokens T] [--batch B] [--seed S]
+      [--weights F] [--json]
+      One element of a stage: every stage where the same number lives (same storage or a copy, with its
+      storage offset) and what it was computed from, recomputed from those alone.
+)"},
     {"tokenize", cli::cmd_tokenize,
      R"(  tokenize --text T [--json]
       The book's chapter 2 simple tokenizer (vocabulary of The Verdict, 1,132 ids): tokens and ids.

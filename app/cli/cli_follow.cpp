@@ -1,0 +1,143 @@
+// `follow`: one element of one stage, every stage where the same number lives (with the offset
+// arithmetic) and what it was computed from, recomputed from those sources alone.
+#include "cli/cli_commands.h"
+#include "cli/cli_json.h"
+
+#include "call/call_parser.h"
+#include "forward/follow.h"
+#include "tensor/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace cli {
+
+using attnlab::Combine;
+using attnlab::ElementFollow;
+using attnlab::Error;
+using attnlab::Index;
+using attnlab::Placement;
+using json = nlohmann::json;
+
+namespace {
+
+Index parse_index(const std::string& text)
+{
+    Index index;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ','))
+        index.push_back(parse_integer("index", part, 0, std::int64_t{1} << 40));
+    if (index.empty() || (!text.empty() && text.back() == ','))
+        throw Error("--index takes the element's numbers separated by commas, like 0,1,2,0, not '" + text + "'.");
+    return index;
+}
+
+const char* placement_name(Placement p)
+{
+    return p == Placement::Itself ? "itself" : p == Placement::SameStorage ? "same storage" : "copy";
+}
+
+const char* combine_name(Combine c)
+{
+    switch (c) {
+    case Combine::Input: return "input";
+    case Combine::SameNumber: return "same number";
+    case Combine::Linear: return "linear";
+    case Combine::Dot: return "dot";
+    case Combine::Mask: return "mask";
+    case Combine::Softmax: return "softmax";
+    case Combine::Dropout: return "dropout";
+    }
+    return "";
+}
+
+// "24 = 0×36 + 1×12 + 2×6 + 0×1"
+std::string offset_sum(const attnlab::ElementPlace& p, std::int64_t tensor_offset)
+{
+    std::string s = std::to_string(p.storage_offset) + " =";
+    if (tensor_offset)
+        s += " " + std::to_string(tensor_offset) + " +";
+    for (std::size_t a = 0; a < p.index.size(); ++a)
+        s += (a ? " + " : " ") + std::to_string(p.index[a]) + "×" + std::to_string(p.strides[a]);
+    return s;
+}
+
+float value_of(const attnlab::Operand& op, const Index& i, const attnlab::Trace& trace, const attnlab::StateDict& w)
+{
+    return op.parameter ? w.at(op.tensor).at(i) : trace.find(op.tensor)->tensor.at(i);
+}
+
+} // namespace
+
+int cmd_follow(const std::vector<std::string>& argv)
+{
+    std::set<std::string> options = run_options();
+    options.erase("dump");
+    options.insert({"stage", "index"});
+    Args a(argv, options, {"json", "train"});
+    const std::string stage = a.required("stage");
+    const Index index = parse_index(a.required("index"));
+    const attnlab::Experiment e = attnlab::prepare(run_spec_from(a));
+    const attnlab::Trace trace = attnlab::run(e);
+    const ElementFollow f = attnlab::follow_element(trace, stage, index);
+    const float again = attnlab::recompute_element(f, trace, e.weights);
+    if (a.flag("json")) {
+        json places = json::array();
+        for (const auto& p : f.places)
+            places.push_back({{"stage", p.stage},
+                              {"index", p.index},
+                              {"storage_offset", p.storage_offset},
+                              {"strides", p.strides},
+                              {"relation", placement_name(p.placement)}});
+        json operands = json::array();
+        for (const auto& op : f.sources.operands) {
+            json values = json::array();
+            for (const Index& i : op.indices)
+                values.push_back(value_of(op, i, trace, e.weights));
+            operands.push_back(
+                {{"tensor", op.tensor}, {"parameter", op.parameter}, {"indices", op.indices}, {"values", values}});
+        }
+        json sources{{"combine", combine_name(f.sources.combine)},
+                     {"explanation", f.sources.explanation},
+                     {"operands", operands}};
+        if (f.sources.combine == Combine::Dot || f.sources.combine == Combine::Softmax ||
+            f.sources.combine == Combine::Dropout)
+            sources["scale"] = f.sources.scale;
+        if (f.sources.combine == Combine::Softmax)
+            sources["position"] = f.sources.position;
+        if (f.sources.combine == Combine::Mask)
+            sources["masked_out"] = f.sources.masked_out;
+        std::cout << json_text(json{{"call", attnlab::canonical_call(trace.config)},
+                                    {"stage", f.stage},
+                                    {"index", f.index},
+                                    {"value", f.value},
+                                    {"places", places},
+                                    {"sources", sources},
+                                    {"recomputed", again}})
+                  << "\n";
+        return 0;
+    }
+    std::printf("%s %s = %.6g in %s\n\n", f.stage.c_str(), attnlab::index_text(f.index).c_str(), f.value,
+                attnlab::canonical_call(trace.config).c_str());
+    std::printf("Where this number lives (storage offset = tensor offset + Σ index × stride):\n");
+    for (const auto& p : f.places)
+        std::printf("  %-22s %-16s %-14s offset %s\n", p.stage.c_str(), attnlab::index_text(p.index).c_str(),
+                    placement_name(p.placement), offset_sum(p, trace.find(p.stage)->tensor.offset()).c_str());
+    std::printf("\nComputed from: %s\n", f.sources.explanation.c_str());
+    for (const auto& op : f.sources.operands) {
+        const std::size_t shown = std::min<std::size_t>(op.indices.size(), 6);
+        for (std::size_t k = 0; k < shown; ++k)
+            std::printf("  %s %s = %.6g\n", op.tensor.c_str(), attnlab::index_text(op.indices[k]).c_str(),
+                        value_of(op, op.indices[k], trace, e.weights));
+        if (op.indices.size() > shown)
+            std::printf("  ... and %zu more of %s\n", op.indices.size() - shown, op.tensor.c_str());
+    }
+    std::printf("Recomputed from these alone: %.6g\n", again);
+    return 0;
+}
+
+} // namespace cli

@@ -1,0 +1,197 @@
+// Where one number lives: the stages that share its storage (found by inverting their strides, so a
+// view and a transpose are followed exactly as PyTorch lays them out) and the copies contiguous() and
+// torch.cat made of it. follow_sources.cpp says what it was computed from.
+#include "forward/follow.h"
+
+#include "tensor/error.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace attnlab {
+
+ElementSources element_sources(const Trace& trace, const Stage& stage, const Index& index); // follow_sources.cpp
+
+namespace {
+
+std::int64_t storage_offset(const Tensor& t, const Index& index)
+{
+    std::int64_t offset = t.offset();
+    for (std::size_t a = 0; a < index.size(); ++a)
+        offset += index[a] * t.strides()[a];
+    return offset;
+}
+
+// The index of `t` whose element sits at `offset` of its storage, if one does.
+std::optional<Index> index_at_offset(const Tensor& t, std::int64_t offset)
+{
+    std::int64_t rest = offset - t.offset();
+    if (rest < 0)
+        return std::nullopt;
+    std::vector<std::size_t> axes(static_cast<std::size_t>(t.dim()));
+    std::iota(axes.begin(), axes.end(), 0);
+    std::stable_sort(axes.begin(), axes.end(),
+                     [&](std::size_t a, std::size_t b) { return t.strides()[a] > t.strides()[b]; });
+    Index index(axes.size(), 0);
+    for (std::size_t a : axes) {
+        if (t.shape()[a] == 1 || t.strides()[a] <= 0)
+            continue;
+        index[a] = rest / t.strides()[a];
+        if (index[a] >= t.shape()[a])
+            return std::nullopt;
+        rest -= index[a] * t.strides()[a];
+    }
+    if (rest != 0)
+        return std::nullopt;
+    return index;
+}
+
+std::int64_t flat_position(const Index& index, const Shape& shape)
+{
+    std::int64_t p = 0;
+    for (std::size_t a = 0; a < shape.size(); ++a)
+        p = p * shape[a] + index[a];
+    return p;
+}
+
+Index from_flat_position(std::int64_t p, const Shape& shape)
+{
+    Index index(shape.size(), 0);
+    for (std::size_t a = shape.size(); a-- > 0;) {
+        index[a] = p % shape[a];
+        p /= shape[a];
+    }
+    return index;
+}
+
+struct Found {
+    const Stage* stage;
+    Index index;
+};
+
+// The places one step away from `f` in another storage: the copy contiguous() made (in either
+// direction, by logical order, which is the copy's memory order), and the wrapper's torch.cat.
+std::vector<Found> copies_of(const Trace& trace, const Found& f)
+{
+    std::vector<Found> out;
+    for (const Stage& other : trace.stages) {
+        if (other.tensor.shares_storage_with(f.stage->tensor))
+            continue;
+        const bool copy_of_f = other.derived_from == f.stage->name, f_copy_of = f.stage->derived_from == other.name;
+        if (copy_of_f || f_copy_of)
+            out.push_back(
+                {&other, from_flat_position(flat_position(f.index, f.stage->tensor.shape()), other.tensor.shape())});
+    }
+    if (trace.config.kind != ModuleKind::MultiHeadAttentionWrapper || f.stage->tensor.dim() < 1)
+        return out;
+    const std::int64_t d = trace.config.d_out;
+    if (f.stage->base_name == "context" && f.stage->head >= 0) {
+        if (const Stage* output = trace.find("output")) {
+            Index i = f.index;
+            i.back() += f.stage->head * d;
+            out.push_back({output, i});
+        }
+    } else if (f.stage->name == "output") {
+        Index i = f.index;
+        const std::int64_t head = i.back() / d;
+        i.back() %= d;
+        if (const Stage* context = trace.find(head_prefix(head) + "context"))
+            out.push_back({context, i});
+    }
+    return out;
+}
+
+std::vector<Found> places_of(const Trace& trace, const Found& asked)
+{
+    std::vector<Found> found{asked};
+    const auto seen = [&](const Stage* s) {
+        return std::any_of(found.begin(), found.end(), [&](const Found& f) { return f.stage == s; });
+    };
+    for (std::size_t next = 0; next < found.size(); ++next) {
+        const Found f = found[next];
+        const std::int64_t offset = storage_offset(f.stage->tensor, f.index);
+        for (const Stage& other : trace.stages)
+            if (!seen(&other) && other.tensor.shares_storage_with(f.stage->tensor))
+                if (auto i = index_at_offset(other.tensor, offset))
+                    found.push_back({&other, *i});
+        for (const Found& c : copies_of(trace, f))
+            if (!seen(c.stage))
+                found.push_back(c);
+    }
+    std::stable_sort(found.begin() + 1, found.end(), [](const Found& a, const Found& b) { return a.stage < b.stage; });
+    return found;
+}
+
+std::string_view layout_words(LayoutOp op)
+{
+    switch (op) {
+    case LayoutOp::SplitHeads: return "view() cuts d_out into heads: the same float, read with new strides";
+    case LayoutOp::HeadsFirst:
+    case LayoutOp::TokensFirst: return "transpose(1, 2) swaps two strides: the same float, nothing moves";
+    case LayoutOp::MergeHeads:
+        return "contiguous() copied it, in the transposed order, into new storage that view() then reads as d_out";
+    case LayoutOp::None: break;
+    }
+    return "a layout step";
+}
+
+// A stage that only re-lays out another: its element is one element of that stage, found among the places.
+ElementSources layout_sources(const Stage& s, const std::vector<ElementPlace>& places)
+{
+    ElementSources out;
+    out.combine = Combine::SameNumber;
+    for (const ElementPlace& p : places)
+        if (p.stage == s.derived_from)
+            out.operands.push_back({p.stage, false, {p.index}});
+    out.explanation = std::string(layout_words(s.layout)) + ".";
+    return out;
+}
+
+} // namespace
+
+std::string index_text(const Index& index)
+{
+    std::string s = "(";
+    for (std::size_t a = 0; a < index.size(); ++a)
+        s += (a ? ", " : "") + std::to_string(index[a]);
+    return s + ")";
+}
+
+ElementFollow follow_element(const Trace& trace, std::string_view stage, const Index& index)
+{
+    const Stage* s = trace.find(stage);
+    if (!s) {
+        std::string names;
+        for (const Stage& st : trace.stages)
+            names += (names.empty() ? "" : ", ") + st.name;
+        throw Error("there is no stage '" + std::string(stage) + "' in this module; its stages are " + names + ".");
+    }
+    const Shape& shape = s->tensor.shape();
+    bool inside = index.size() == shape.size();
+    for (std::size_t a = 0; inside && a < index.size(); ++a)
+        inside = index[a] >= 0 && index[a] < shape[a];
+    if (!inside)
+        throw Error("the index " + index_text(index) + " is not inside " + s->name + ", whose shape is " +
+                    shape_to_string(shape) + ": give " + std::to_string(shape.size()) +
+                    " numbers, each from 0 to its axis's size minus 1.");
+    ElementFollow out;
+    out.stage = s->name;
+    out.index = index;
+    out.value = s->tensor.at(index);
+    for (const Found& f : places_of(trace, {s, index})) {
+        ElementPlace p;
+        p.stage = f.stage->name;
+        p.index = f.index;
+        p.storage_offset = storage_offset(f.stage->tensor, f.index);
+        p.strides = f.stage->tensor.strides();
+        p.placement = f.stage == s                                     ? Placement::Itself
+                      : f.stage->tensor.shares_storage_with(s->tensor) ? Placement::SameStorage
+                                                                       : Placement::Copy;
+        out.places.push_back(std::move(p));
+    }
+    out.sources = s->derived_from.empty() ? element_sources(trace, *s, index) : layout_sources(*s, out.places);
+    return out;
+}
+
+} // namespace attnlab
