@@ -78,16 +78,21 @@ echo "  median ratio engine/PyTorch (glibc malloc, as installed) = $(printf '%s\
 if [ -n "$jemalloc" ]; then
     echo "  median ratio engine/PyTorch (jemalloc preloaded)        = $(printf '%s\n' "${jemalloc_ratios[@]}" | median)"
 fi
-# The floor: FLOPs = the engine's rate × its time (both from the same bench run), at the best sgemm rate.
+# The floor: FLOPs = the engine's rate × its time (both from the same bench run), at the best sgemm rate,
+# plus what is not a product: the softmax's exponentials and one write of the stages no product writes.
 sgemm=$($py tests/bench/sgemm_rate.py --threads "$threads" --tokens "$((batch * tokens))")
+read -r exp_ms pass_ms pass_mb < <($py tests/bench/floor_parts.py --batch "$batch" --tokens "$tokens" --threads "$threads")
 ours_med=$(printf '%s\n' "${ours_all[@]}" | median)
 gflops_med=$(printf '%s\n' "${gflops_all[@]}" | median)
-$py - "$ours_med" "$gflops_med" "$sgemm" "$(tests/bench/cpu_peak.sh --gflops)" <<'PY'
+$py - "$ours_med" "$gflops_med" "$sgemm" "$(tests/bench/cpu_peak.sh --gflops)" "$exp_ms" "$pass_ms" "$pass_mb" <<'PY'
 import sys
-ms, gflops, sgemm, peak = map(float, sys.argv[1:])
+ms, gflops, sgemm, peak, exp_ms, pass_ms, pass_mb = map(float, sys.argv[1:])
 flops = gflops * 1e9 * ms / 1e3
-floor_ms = flops / (sgemm * 1e9) * 1e3
+gemm_ms = flops / (sgemm * 1e9) * 1e3
+floor_ms = gemm_ms + exp_ms + pass_ms
 print(f"  floor: {flops / 1e9:.2f} GFLOP at the best sgemm rate measured here, {sgemm:.1f} GFLOP/s "
-      f"(nominal peak {peak:.1f}), takes {floor_ms:.1f} ms; the engine's {ms:.1f} ms is "
-      f"{floor_ms / ms:.0%} of that floor's speed")
+      f"(nominal peak {peak:.1f}), {gemm_ms:.1f} ms; + the softmax's exponentials {exp_ms:.1f} ms + one write "
+      f"of the {pass_mb:.0f} MB of stages no product writes {pass_ms:.1f} ms = {floor_ms:.1f} ms")
+print(f"  the engine's {ms:.1f} ms is {ms / floor_ms - 1:+.0%} against that floor "
+      f"(and {gemm_ms / ms:.0%} of the speed of the products alone at that rate)")
 PY
