@@ -1,0 +1,63 @@
+#pragma once
+// Predict, then reveal: the question a stage poses before it is shown (its shape, one answer per axis; for
+// a layout step whether the result is contiguous and shares storage with the stage it re-lays out; for a
+// causal mask which positions it hides), made from the trace's own stages, and the check of an answer
+// axis by axis, with what a wrong axis would have needed in the config's numbers.
+#include "forward/trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace attnlab {
+
+struct AxisQuestion {
+    Axis axis = Axis::b;
+    std::string name;        // "head_dim"
+    std::int64_t size = 0;   // 64
+    std::string explanation; // "head_dim = d_out / num_heads = 768 / 12 = 64"
+};
+
+struct StageQuestion {
+    std::string stage;
+    std::string prompt; // "What shape does queries.view have?"
+    std::vector<AxisQuestion> axes;
+    // Layout steps (view, transpose, contiguous): also asked.
+    bool asks_layout = false;
+    std::string layout_of; // the stage it re-lays out
+    bool contiguous = true;
+    bool shares_storage = false;
+    // Causal masks (attn_scores.masked): which (query, key) positions of a num_tokens square are hidden.
+    bool asks_mask = false;
+    std::int64_t tokens = 0;
+    std::vector<std::string> offered; // the axis names an answer may use instead of a number
+};
+
+// One answer per axis: a whole number or one of the offered axis names ("head_dim").
+struct StageAnswer {
+    std::vector<std::string> axes;
+    std::optional<bool> contiguous;
+    std::optional<bool> shares_storage;
+    std::vector<std::pair<std::int64_t, std::int64_t>> hidden; // (query, key) positions marked as masked
+};
+
+struct Verdict {
+    bool right = false;
+    std::string says; // one sentence: why it is right, or what it would have needed
+};
+
+struct PredictionCheck {
+    std::vector<Verdict> axes; // one per asked axis (a missing answer is wrong)
+    std::optional<Verdict> axis_count;
+    std::optional<Verdict> contiguous, shares_storage, mask;
+    bool all_right() const;
+};
+
+// Throws Error when the trace has no such stage.
+StageQuestion question_for(const Trace& trace, std::string_view stage);
+PredictionCheck check_prediction(const Trace& trace, const StageQuestion& question, const StageAnswer& answer);
+
+} // namespace attnlab

@@ -1,0 +1,159 @@
+// Predict, then reveal: every stage of several modules asks its shape (and, for layout steps and the
+// mask, more); the true answer is right axis by axis, a wrong one says what the axis needed in the
+// config's numbers.
+#include "common/trace_fixtures.h"
+#include "lessons/predict.h"
+#include "tensor/error.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+
+class TestPredict : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void theTruthIsRight_data();
+    void theTruthIsRight();
+    void wrongAxisSaysWhatItNeeded_data();
+    void wrongAxisSaysWhatItNeeded();
+    void layoutQuestions_data();
+    void layoutQuestions();
+    void theMask();
+    void unknownStage();
+};
+
+void TestPredict::theTruthIsRight_data()
+{
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<int>("tokens");
+    QTest::newRow("book") << "MultiHeadAttention(3, 2, 6, 0.0, 2)" << 6;
+    QTest::newRow("gpt2-small") << "MultiHeadAttention(768, 768, 1024, 0.0, 12)" << 4;
+    QTest::newRow("wrapper") << "MultiHeadAttentionWrapper(3, 2, 6, 0.0, 2)" << 6;
+    QTest::newRow("causal") << "CausalAttention(3, 2, 6, 0.0)" << 5;
+    QTest::newRow("v1") << "SelfAttention_v1(3, 2)" << 6;
+    QTest::newRow("simple") << "SimpleSelfAttention()" << 6;
+}
+
+void TestPredict::theTruthIsRight()
+{
+    QFETCH(QString, call);
+    QFETCH(int, tokens);
+    const auto trace = testing::traceOf(call.toStdString(), tokens);
+    int asked = 0;
+    for (const Stage& s : trace->stages) {
+        const StageQuestion q = question_for(*trace, s.name);
+        QCOMPARE(q.axes.size(), static_cast<std::size_t>(s.tensor.dim()));
+        StageAnswer numbers, names;
+        for (const AxisQuestion& a : q.axes) {
+            numbers.axes.push_back(std::to_string(a.size));
+            names.axes.push_back(a.name);
+        }
+        for (StageAnswer* answer : {&numbers, &names}) {
+            answer->contiguous = q.contiguous;
+            answer->shares_storage = q.shares_storage;
+            for (std::int64_t i = 0; i < q.tokens; ++i)
+                for (std::int64_t j = i + 1; j < q.tokens; ++j)
+                    answer->hidden.push_back({i, j});
+            const PredictionCheck c = check_prediction(*trace, q, *answer);
+            QVERIFY2(c.all_right(), (s.name + ": " + (c.axes.empty() ? "" : c.axes.front().says)).c_str());
+        }
+        // An empty answer is never right.
+        QVERIFY(!check_prediction(*trace, q, {}).all_right());
+        ++asked;
+    }
+    QCOMPARE(asked, static_cast<int>(trace->stages.size()));
+}
+
+void TestPredict::wrongAxisSaysWhatItNeeded_data()
+{
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<QStringList>("answer");
+    QTest::addColumn<int>("wrongAxis");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("head_dim-as-num_heads") << "queries.view" << QStringList{"1", "4", "12", "12"} << 3
+                                           << "axis 3 is head_dim = d_out / num_heads = 768 / 12 = 64, not 12.";
+    QTest::newRow("heads-not-transposed") << "queries.heads" << QStringList{"b", "num_tokens", "num_heads", "head_dim"}
+                                          << 1 << "axis 1 is num_heads = 12, not num_tokens (4).";
+    QTest::newRow("scores-square") << "attn_scores" << QStringList{"1", "12", "4", "64"} << 3
+                                   << "axis 3 is num_tokens = the tokens in the input, 4, not 64.";
+    QTest::newRow("not-a-name") << "context.merged" << QStringList{"1", "4", "width"} << 2
+                                << "'width' is neither a whole number nor one of";
+}
+
+void TestPredict::wrongAxisSaysWhatItNeeded()
+{
+    QFETCH(QString, stage);
+    QFETCH(QStringList, answer);
+    QFETCH(int, wrongAxis);
+    QFETCH(QString, says);
+    const auto trace = testing::traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 4);
+    const StageQuestion q = question_for(*trace, stage.toStdString());
+    StageAnswer a;
+    for (const QString& s : answer)
+        a.axes.push_back(s.toStdString());
+    const PredictionCheck c = check_prediction(*trace, q, a);
+    QVERIFY(c.axes.at(0).right); // b is never the mistake here
+    QVERIFY(!c.axes.at(wrongAxis).right);
+    QVERIFY(!c.all_right());
+    QVERIFY2(QString::fromStdString(c.axes[wrongAxis].says).contains(says), c.axes[wrongAxis].says.c_str());
+}
+
+void TestPredict::layoutQuestions_data()
+{
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<bool>("contiguous");
+    QTest::addColumn<bool>("shares");
+    QTest::newRow("view") << "queries.view" << true << true;
+    QTest::newRow("heads") << "keys.heads" << false << true;
+    QTest::newRow("transposed") << "context.transposed" << false << true;
+    QTest::newRow("merged") << "context.merged" << true << false;
+}
+
+void TestPredict::layoutQuestions()
+{
+    QFETCH(QString, stage);
+    QFETCH(bool, contiguous);
+    QFETCH(bool, shares);
+    const auto trace = testing::traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 4);
+    const StageQuestion q = question_for(*trace, stage.toStdString());
+    QVERIFY(q.asks_layout);
+    QCOMPARE(q.contiguous, contiguous);
+    QCOMPARE(q.shares_storage, shares);
+    StageAnswer a;
+    for (const auto& axis : q.axes)
+        a.axes.push_back(axis.name);
+    a.contiguous = !contiguous; // the common mistake: the other way round
+    a.shares_storage = shares;
+    const PredictionCheck c = check_prediction(*trace, q, a);
+    QVERIFY(!c.all_right());
+    QVERIFY(c.contiguous && !c.contiguous->right);
+    QVERIFY(c.shares_storage && c.shares_storage->right);
+    QVERIFY(!question_for(*trace, "attn_scores").asks_layout);
+}
+
+void TestPredict::theMask()
+{
+    const auto trace = testing::traceOf("MultiHeadAttention(3, 2, 6, 0.0, 2)", 6, InputSource::Book);
+    const StageQuestion q = question_for(*trace, "attn_scores.masked");
+    QVERIFY(q.asks_mask);
+    QCOMPARE(q.tokens, 6);
+    StageAnswer a;
+    for (const auto& axis : q.axes)
+        a.axes.push_back(std::to_string(axis.size));
+    for (std::int64_t i = 0; i < 6; ++i) // the diagonal too: the mistake of masking what a token may see of itself
+        for (std::int64_t j = i; j < 6; ++j)
+            a.hidden.push_back({i, j});
+    const PredictionCheck c = check_prediction(*trace, q, a);
+    QVERIFY(c.mask && !c.mask->right);
+    QVERIFY2(QString::fromStdString(c.mask->says).contains("6 marked positions are visible"), c.mask->says.c_str());
+    QVERIFY(!question_for(*trace, "attn_weights").asks_mask);
+}
+
+void TestPredict::unknownStage()
+{
+    const auto trace = testing::traceOf("SelfAttention_v2(3, 2)", 6);
+    QVERIFY_THROWS_EXCEPTION(Error, question_for(*trace, "queries.view"));
+}
+
+QTEST_GUILESS_MAIN(TestPredict)
+#include "test_predict.moc"
