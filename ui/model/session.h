@@ -13,13 +13,17 @@
 #include "forward/trace.h"
 #include "gpt/head_measures.h"
 #include "lessons/contract.h"
+#include "lessons/predict.h"
+#include "forward/follow.h"
 #include "model/page_choices.h"
+#include "model/study_state.h"
 #include "model/lesson_state.h"
 #include "model/view_mode.h"
 #include "render/heatmap_source.h"
 #include "text/tokenizer.h"
 
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 
 #include <functional>
@@ -45,11 +49,13 @@ enum class ChangeFlag {
     Head = 0x08, // selected head or batch
     Diagnostics = 0x10,
     Busy = 0x20,
-    View = 0x40,     // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
-    Lesson = 0x80,   // a choice of the Debugging tab's lessons (lesson_state.h)
-    Results = 0x100, // a side computation delivered: equivalence, timings, comparison, heatmap pictures
-    Guide = 0x200,   // the guided lesson, its step or its progress (page_choices.h)
-    Cell = 0x400,    // the heatmaps' keyboard cell
+    View = 0x40,       // stepper / heatmaps / debug / designs / trade-offs, heatmap kind
+    Lesson = 0x80,     // a choice of the Debugging tab's lessons (lesson_state.h)
+    Results = 0x100,   // a side computation delivered: equivalence, timings, comparison, heatmap pictures
+    Guide = 0x200,     // the guided lesson, its step or its progress (page_choices.h)
+    Cell = 0x400,      // the heatmaps' keyboard cell
+    Selection = 0x800, // the element followed through the layout steps
+    Predict = 0x1000,  // Predict First: on or off, a stage answered or revealed, the tally
 };
 Q_DECLARE_FLAGS(ChangeFlags, ChangeFlag)
 
@@ -175,6 +181,24 @@ public:
     void setHeatmapCell(HeatmapCell cell); // kept within the trace's matrices
     TradeoffsSection tradeoffsSection() const { return tradeoffsSection_; }
     void setTradeoffsSection(TradeoffsSection section);
+    // --- the element followed through the layout steps, and Predict First (session_study.cpp) ---
+    const ElementSelection& selectedElement() const { return selection_; }
+    void setSelectedElement(const ElementSelection& selection); // undone like a setting, saved in sessions
+    // The selected element in the shown trace: every stage where it lives and what it comes from; null when
+    // nothing is selected or the trace has no such element (another module, fewer tokens).
+    const ElementFollow* followedElement() const;
+    const PredictState& predict() const { return predict_; }
+    void setPredictFirst(bool on);
+    // The shown stage's question (null without a trace), and whether the stage may be shown: Predict
+    // First is off, or the question was answered or revealed.
+    const StageQuestion* question() const;
+    bool stageRevealed() const;
+    // Checks an answer to the shown stage's question; the first answer to a question goes into the tally.
+    PredictionCheck answerStage(const StageAnswer& answer);
+    void revealStage(); // shown without an answer (the teacher's next key): nothing goes into the tally
+    void resetPredictions();
+    void restorePredict(const PredictState& state); // a session file's
+
     // --- the guided lessons' place and progress (page_choices.h) ---
     const GuideState& guide() const { return guide_; }
     void setGuide(const GuideState& guide);
@@ -249,6 +273,22 @@ private:
         std::vector<HeadMeasures> measures;
     };
     mutable MeasuresCache measures_; // of trace_ and batchIndex_, computed when first asked
+    QString questionKey() const;     // "<canonical call> <stage>" of the shown stage
+    ElementSelection selection_;
+    struct FollowCache {
+        const Trace* trace = nullptr;
+        ElementSelection selection;
+        std::optional<ElementFollow> followed;
+    };
+    mutable FollowCache follow_;
+    PredictState predict_;
+    QSet<QString> revealed_; // questions shown without an answer, this run only
+    struct QuestionCache {
+        const Trace* trace = nullptr;
+        std::string stage;
+        std::optional<StageQuestion> question;
+    };
+    mutable QuestionCache question_;
     bool settleQueued_ = false;
 };
 

@@ -61,6 +61,24 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
             return false;
         s.comparedNumHeads = static_cast<std::int64_t>(heads);
     }
+    for (const char* key : {"selection", "predict"}) {
+        if (!o.contains(key))
+            continue;
+        QJsonObject part;
+        if (!f::object(o, key, &part, &err))
+            return false;
+        if (QLatin1String(key) == QLatin1String("selection")) {
+            auto selection = selectionFromJson(part, &err);
+            if (!selection)
+                return false;
+            s.selection = *selection;
+        } else {
+            auto predict = predictFromJson(part, &err);
+            if (!predict)
+                return false;
+            s.predict = *predict;
+        }
+    }
     return true;
 }
 
@@ -120,6 +138,10 @@ QJsonObject sessionToJson(const SessionState& s)
                   {"view", view},
                   {"lessons", lessonsToJson(s.lessons)},
                   {"guide", guideToJson(s.guide)}};
+    if (!s.selection.empty()) // absent otherwise, like the parts below, so files without them keep their bytes
+        o.insert("selection", selectionToJson(s.selection));
+    if (s.predict != PredictState{})
+        o.insert("predict", predictToJson(s.predict));
     if (!s.comparedRecording.isEmpty()) // absent otherwise: most sessions compare nothing
         o.insert("comparison",
                  QJsonObject{{"path", s.comparedRecording}, {"num_heads", static_cast<double>(s.comparedNumHeads)}});

@@ -36,6 +36,8 @@ struct SessionState {
     GuideState guide;
     QString comparedRecording;         // Compare With My Code's file; empty: none
     std::int64_t comparedNumHeads = 0; // the num_heads given for it; 0: the recording's own
+    ElementSelection selection;        // the element followed; empty: none
+    PredictState predict;              // Predict First and its tally
 };
 
 SessionState captureState(const Session& session);

@@ -24,6 +24,8 @@ SessionState captureState(const Session& session)
     s.tradeoffsSection = session.tradeoffsSection();
     s.lessons = session.lessonState();
     s.guide = session.guide();
+    s.selection = session.selectedElement();
+    s.predict = session.predict();
     if (session.comparison()->hasResult()) {
         s.comparedRecording = session.comparison()->path();
         s.comparedNumHeads = session.comparison()->numHeads();
@@ -40,6 +42,8 @@ void applyState(Session& session, const SessionState& state)
     session.setTradeoffsSection(state.tradeoffsSection);
     session.setLessonState(state.lessons);
     session.setGuide(state.guide);
+    session.setSelectedElement(state.selection);
+    session.restorePredict(state.predict);
     if (!state.comparedRecording.isEmpty() && state.comparedRecording != session.comparison()->path())
         session.comparison()->open(state.comparedRecording, state.comparedNumHeads);
     if (!state.stage.isEmpty())

@@ -12,7 +12,7 @@ SettingsSnapshot snapshotOf(const Session& session)
 {
     LessonState lessons = session.lessonState();
     lessons.section = DebugSection::Contract; // navigation, not a choice: undo leaves it where it is
-    return {session.spec(), session.callText(), session.prefersBookInput(), lessons};
+    return {session.spec(), session.callText(), session.prefersBookInput(), lessons, session.selectedElement()};
 }
 
 bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
@@ -23,7 +23,7 @@ bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b)
            x.layer == y.layer && x.input == y.input && x.input_path == y.input_path && x.training == y.training &&
            x.dropout_seed == y.dropout_seed && x.text == y.text && x.gpt_model_path == y.gpt_model_path &&
            x.gpt_layer == y.gpt_layer && x.memory_budget == y.memory_budget && a.callText == b.callText &&
-           a.bookInput == b.bookInput && a.lessons == b.lessons;
+           a.bookInput == b.bookInput && a.lessons == b.lessons && a.selection == b.selection;
 }
 
 namespace {
@@ -43,8 +43,10 @@ UndoField lessonField(const LessonState& a, const LessonState& b)
 UndoField changedField(const SettingsSnapshot& a, const SettingsSnapshot& b)
 {
     const Config &c = a.spec.config, &d = b.spec.config;
-    if (a.lessons != b.lessons && sameSettings({a.spec, a.callText, a.bookInput, b.lessons}, b))
+    if (a.lessons != b.lessons && sameSettings({a.spec, a.callText, a.bookInput, b.lessons, b.selection}, b))
         return lessonField(a.lessons, b.lessons);
+    if (a.selection != b.selection && sameSettings({a.spec, a.callText, a.bookInput, a.lessons, b.selection}, b))
+        return UndoField::Selection;
     std::vector<UndoField> fields;
     const auto note = [&fields](bool changed, UndoField field) {
         if (changed)
@@ -103,6 +105,7 @@ QString undoFieldLabel(UndoField field)
     case UndoField::Bug: return QObject::tr("the bug");
     case UndoField::TransferLines: return QObject::tr("the transfer lines");
     case UndoField::ContractCall: return QObject::tr("the contract call");
+    case UndoField::Selection: return QObject::tr("the followed element");
     case UndoField::Settings: return QObject::tr("settings");
     }
     return QObject::tr("settings");
@@ -135,7 +138,8 @@ void SettingsCommand::redo()
 bool SettingsCommand::mergeWith(const QUndoCommand* other)
 {
     const auto* next = static_cast<const SettingsCommand*>(other);
-    const bool whole = field_ == UndoField::Settings || field_ == UndoField::Weights; // never typed
+    // Never typed: a whole edit, a file loaded, a click on another element.
+    const bool whole = field_ == UndoField::Settings || field_ == UndoField::Weights || field_ == UndoField::Selection;
     if (next->field_ != field_ || next->atMs_ - atMs_ > kMergeWindowMs || whole)
         return false;
     after_ = next->after_;
@@ -149,7 +153,7 @@ SettingsHistory::SettingsHistory(Session* session, QObject* parent)
 {
     clock_.start();
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
-        if (flags & (ChangeFlag::Settings | ChangeFlag::Lesson))
+        if (flags & (ChangeFlag::Settings | ChangeFlag::Lesson | ChangeFlag::Selection))
             record();
     });
 }
@@ -178,6 +182,7 @@ void SettingsHistory::replay(const SettingsSnapshot& snapshot)
     LessonState lessons = snapshot.lessons;
     lessons.section = session_->lessonState().section;
     session_->setLessonState(lessons);
+    session_->setSelectedElement(snapshot.selection);
     last_ = snapshot;
     replaying_ = false;
 }

@@ -4,6 +4,7 @@
 // becomes one command holding the settings before and after; keystrokes into the same field within a moment merge.
 #include "forward/experiment.h"
 #include "model/lesson_state.h"
+#include "model/study_state.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -21,13 +22,14 @@ struct SettingsSnapshot {
     ExperimentSpec spec;
     QString callText;
     bool bookInput = false;
-    LessonState lessons; // the lessons' choices; the open section is where the student looks, not a choice
+    LessonState lessons;        // the lessons' choices; the open section is where the student looks, not a choice
+    ElementSelection selection; // the element followed: picking another is undone like an edit
 };
 SettingsSnapshot snapshotOf(const Session& session);
 bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b);
 
 // What one edit changed; edits of the same field close together merge. Settings (several at once) and Weights
-// (a file loaded) are whole edits that never merge.
+// (a file loaded) and Selection (another element clicked) are whole edits that never merge.
 enum class UndoField {
     Module,
     DIn,
@@ -49,6 +51,7 @@ enum class UndoField {
     Bug,
     TransferLines,
     ContractCall,
+    Selection,
     Settings,
 };
 UndoField changedField(const SettingsSnapshot& a, const SettingsSnapshot& b);
