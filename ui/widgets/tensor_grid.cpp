@@ -4,6 +4,7 @@
 
 #include "render/heatmap_painter.h"
 #include "widgets/flow_layout.h"
+#include "widgets/themed.h"
 #include "widgets/refresh_when_shown.h"
 #include "model/session.h"
 
@@ -16,12 +17,15 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <limits>
 
 namespace attnlab::ui {
 
 namespace {
+
+constexpr int kMaskedRole = Qt::UserRole + 1; // a −∞ cell, which keeps its grey
 
 // Four decimals, as the book prints its tensors, so a printed value can be found in the grid.
 QString gridValue(float value)
@@ -107,12 +111,22 @@ TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), ses
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
 
+    // A number clicked (or reached with the arrow keys) is the one followed through the other stages.
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row, int column) {
+        if (filling_ || row < 0 || column < 0 || !session_->stage())
+            return;
+        const std::vector<std::int64_t> index = indexOfCell(row, column);
+        session_->setSelectedElement(
+            {QString::fromStdString(session_->stage()->name), QList<qint64>(index.begin(), index.end())});
+    });
     connect(batch_, &QSpinBox::valueChanged, session_, &Session::setBatchIndex);
     connect(head_, &QSpinBox::valueChanged, session_, &Session::setHead);
     auto* whenShown = new RefreshWhenShown(this, [this] { refresh(); }); // a table nobody sees waits
-    connect(session_, &Session::changed, this, [whenShown](ChangeFlags flags) {
+    connect(session_, &Session::changed, this, [this, whenShown](ChangeFlags flags) {
         if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Head))
             whenShown->request();
+        else if (flags & ChangeFlag::Selection) // the same cells, marked anew: the keyboard's place stays
+            showFollowed();
     });
     refresh();
 }
@@ -141,6 +155,12 @@ void TensorGrid::refresh()
     }
     while (free.size() > 2)
         free.erase(free.begin()); // leading extra axes stay at index 0
+    fixed_.assign(stage->axes.size(), 0);
+    for (std::size_t a = 0; a < stage->axes.size(); ++a)
+        fixed_[a] = stage->axes[a] == Axis::b           ? session_->batchIndex()
+                    : stage->axes[a] == Axis::num_heads ? session_->head()
+                                                        : 0;
+    free_ = free;
     {
         const QSignalBlocker b1(batch_), b2(head_);
         batch_->setEnabled(hasBatch);
@@ -190,6 +210,8 @@ void TensorGrid::refresh()
         text += tr(". Too many to list; showing the top-left %1 × %2.").arg(shownRows).arg(shownCols);
     summary_->setText(text);
 
+    const QSignalBlocker quiet(table_); // filling it is not the student choosing a cell
+    filling_ = true;
     table_->clear();
     table_->setRowCount(shownRows);
     table_->setColumnCount(shownCols);
@@ -210,9 +232,71 @@ void TensorGrid::refresh()
             if (std::isinf(v)) { // −∞: the masked grey of the heatmaps, with ink that reads on it
                 item->setBackground(QColor(kMaskedLight));
                 item->setForeground(QColor(Qt::black));
+                item->setData(kMaskedRole, true);
             }
             table_->setItem(r, c, item);
         }
+    filling_ = false;
+    showFollowed();
+}
+
+std::vector<std::int64_t> TensorGrid::indexOfCell(int row, int column) const
+{
+    std::vector<std::int64_t> index = fixed_;
+    if (free_.size() == 2) {
+        index[free_[0]] = row;
+        index[free_[1]] = column;
+    } else if (free_.size() == 1) {
+        index[free_[0]] = column;
+    }
+    return index;
+}
+
+void TensorGrid::showFollowed()
+{
+    for (int r = 0; r < table_->rowCount(); ++r) // last selection's marks off
+        for (int c = 0; c < table_->columnCount(); ++c)
+            if (QTableWidgetItem* item = table_->item(r, c); item && item->data(Qt::UserRole).isValid()) {
+                const bool masked = item->data(kMaskedRole).toBool();
+                item->setBackground(masked ? QBrush(QColor(kMaskedLight)) : QBrush());
+                item->setForeground(masked ? QBrush(QColor(Qt::black)) : QBrush());
+                item->setToolTip({});
+                item->setData(Qt::UserRole, {});
+            }
+    const ElementFollow* f = session_->followedElement();
+    const Stage* stage = session_->stage();
+    if (!f || !stage || fixed_.size() != stage->axes.size())
+        return;
+    const RenderStyle style = styleFor(this);
+    const auto cellOf = [&](const Index& index) -> std::optional<std::pair<int, int>> {
+        if (index.size() != fixed_.size())
+            return std::nullopt;
+        for (std::size_t a = 0; a < index.size(); ++a)
+            if (std::find(free_.begin(), free_.end(), a) == free_.end() && index[a] != fixed_[a])
+                return std::nullopt; // another sequence, head or leading slice
+        const int row = free_.size() == 2 ? static_cast<int>(index[free_[0]]) : 0;
+        const int column = free_.empty() ? 0 : static_cast<int>(index[free_.back()]);
+        if (row >= table_->rowCount() || column >= table_->columnCount())
+            return std::nullopt;
+        return std::pair{row, column};
+    };
+    const auto mark = [&](const Index& index, const QColor& fill, const QString& why) {
+        if (const auto cell = cellOf(index))
+            if (QTableWidgetItem* item = table_->item(cell->first, cell->second)) {
+                item->setBackground(fill);
+                item->setForeground(style.inkOn(fill));
+                item->setToolTip(why);
+                item->setData(Qt::UserRole, why); // what the test and an accessibility tool read
+            }
+    };
+    for (const Operand& op : f->sources.operands)
+        if (op.tensor == stage->name)
+            for (const Index& i : op.indices)
+                mark(i, style.infoFill, tr("a source of the followed number"));
+    for (const ElementPlace& p : f->places)
+        if (p.stage == stage->name)
+            mark(p.index, style.tint(style.moved, 0.55),
+                 p.placement == Placement::Copy ? tr("a copy of the followed number") : tr("the followed number"));
 }
 
 } // namespace attnlab::ui

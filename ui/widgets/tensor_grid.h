@@ -3,6 +3,9 @@
 // small enough to read, otherwise its top-left corner plus min / max / mean of the whole slice.
 #include <QWidget>
 
+#include <cstdint>
+#include <vector>
+
 class QLabel;
 class QSpinBox;
 class QTableWidget;
@@ -23,8 +26,14 @@ public:
 
 private:
     void refresh();
+    void showFollowed(); // marks the followed element and its sources among the shown cells
+    std::vector<std::int64_t> indexOfCell(int row, int column) const;
 
     Session* session_;
+    // How the shown cells map to the stage's index: the fixed batch and head, the two free axes.
+    std::vector<std::int64_t> fixed_;
+    std::vector<std::size_t> free_;
+    bool filling_ = false;
     QSpinBox* batch_;
     QSpinBox* head_;
     QLabel* summary_;

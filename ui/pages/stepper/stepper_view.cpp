@@ -1,5 +1,6 @@
 #include "pages/stepper/stepper_view.h"
 
+#include "widgets/follow_panel.h"
 #include "widgets/shape_diagram_widget.h"
 #include "widgets/source_view.h"
 #include "widgets/stage_stepper.h"
@@ -25,8 +26,15 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     lower->addWidget(grid_);
     lower->setStretchFactor(0, 6);
     lower->setStretchFactor(1, 5);
+    follow_ = new FollowPanel(session);
+    follow_->setObjectName(QStringLiteral("follow-panel"));
+    auto* top = new QWidget; // the diagram, and under it the number followed through the stages
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(diagram_, 1);
+    topLayout->addWidget(follow_);
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(diagram_);
+    right->addWidget(top);
     right->addWidget(lower);
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 4);

@@ -5,6 +5,7 @@
 
 namespace attnlab::ui {
 
+class FollowPanel;
 class Session;
 class ShapeDiagramWidget;
 class SourceView;
@@ -19,12 +20,14 @@ public:
     ShapeDiagramWidget* diagram() const { return diagram_; }
     SourceView* source() const { return source_; }
     TensorGrid* grid() const { return grid_; }
+    FollowPanel* follow() const { return follow_; }
 
 private:
     StageStepper* stepper_;
     ShapeDiagramWidget* diagram_;
     SourceView* source_;
     TensorGrid* grid_;
+    FollowPanel* follow_;
 };
 
 } // namespace attnlab::ui

@@ -1,0 +1,96 @@
+#include "widgets/follow_panel.h"
+
+#include "model/session.h"
+#include "render/heatmap_painter.h"
+
+#include <QHBoxLayout>
+#include <cmath>
+#include <QLabel>
+#include <QPushButton>
+
+namespace attnlab::ui {
+
+namespace {
+
+QString indexText(const Index& index)
+{
+    return QString::fromStdString(index_text(index));
+}
+
+// "9 = 0×12 + 4×2 + 1×1"
+QString offsetSum(const ElementPlace& p)
+{
+    QStringList terms;
+    for (std::size_t a = 0; a < p.index.size(); ++a)
+        terms << QStringLiteral("%1×%2").arg(p.index[a]).arg(p.strides[a]);
+    return QStringLiteral("%1 = %2").arg(p.storage_offset).arg(terms.join(QStringLiteral(" + ")));
+}
+
+// Four decimals, as the book prints its tensors and the values grid shows them.
+QString bookValue(float v)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', 4) : formatValue(v);
+}
+
+} // namespace
+
+QString followedText(const Session& session)
+{
+    const ElementFollow* f = session.followedElement();
+    if (!f)
+        return session.selectedElement().empty()
+                   ? QString()
+                   : QObject::tr("The followed number is not in this trace: click a number of this one.");
+    QStringList lines;
+    QString here;
+    QStringList same, copies;
+    for (const ElementPlace& p : f->places) {
+        const QString where =
+            QStringLiteral("%1 %2 (offset %3)").arg(QString::fromStdString(p.stage), indexText(p.index), offsetSum(p));
+        if (p.placement == Placement::Itself)
+            here = offsetSum(p);
+        else
+            (p.placement == Placement::SameStorage ? same : copies) << where;
+    }
+    lines << QObject::tr("Following %1 %2 = %3, at storage offset %4.")
+                 .arg(QString::fromStdString(f->stage), indexText(f->index), bookValue(f->value), here);
+    if (!same.isEmpty())
+        lines << QObject::tr("The same float: %1.").arg(same.join(QStringLiteral("; ")));
+    if (!copies.isEmpty())
+        lines << QObject::tr("Copied to other storage: %1.").arg(copies.join(QStringLiteral("; ")));
+    lines << QObject::tr("Computed from: %1").arg(QString::fromStdString(f->sources.explanation));
+    return lines.join(QLatin1Char('\n'));
+}
+
+FollowPanel::FollowPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    text_ = new QLabel;
+    text_->setObjectName(QStringLiteral("follow-text"));
+    text_->setWordWrap(true); // never widens the pane
+    text_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    text_->setFocusPolicy(Qt::TabFocus); // reachable by keyboard, read by a screen reader
+    text_->setAccessibleName(tr("Followed element"));
+    clear_ = new QPushButton(tr("Let go"));
+    clear_->setObjectName(QStringLiteral("follow-clear"));
+    clear_->setToolTip(tr("Stop following the selected number."));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(text_, 1);
+    layout->addWidget(clear_, 0, Qt::AlignTop);
+    connect(clear_, &QPushButton::clicked, this, [this] { session_->setSelectedElement({}); });
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Selection | ChangeFlag::Trace))
+            refresh();
+    });
+    refresh();
+}
+
+void FollowPanel::refresh()
+{
+    const QString text = followedText(*session_);
+    text_->setText(text);
+    text_->setAccessibleDescription(text);
+    setVisible(!session_->selectedElement().empty()); // nothing followed: the diagram keeps the room
+}
+
+} // namespace attnlab::ui
