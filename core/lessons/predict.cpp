@@ -10,6 +10,8 @@ namespace attnlab {
 
 namespace {
 
+constexpr std::int64_t kMaskAskedUpTo = 8; // tokens
+
 std::string n(std::int64_t v)
 {
     return std::to_string(v);
@@ -92,7 +94,8 @@ StageQuestion question_for(const Trace& trace, std::string_view name)
         q.shares_storage = before && s->tensor.shares_storage_with(before->tensor);
         q.prompt += " Is it contiguous, and does it share storage with " + s->derived_from + "?";
     }
-    if (s->base_name == "attn_scores.masked") {
+    // Cell by cell on a short input; on a long one the pattern is the same and the question would be a wall.
+    if (s->base_name == "attn_scores.masked" && input.num_tokens <= kMaskAskedUpTo) {
         q.asks_mask = true;
         q.tokens = input.num_tokens;
         q.prompt += " Which (query, key) positions does the mask hide?";

@@ -30,7 +30,8 @@ struct StageQuestion {
     std::string layout_of; // the stage it re-lays out
     bool contiguous = true;
     bool shares_storage = false;
-    // Causal masks (attn_scores.masked): which (query, key) positions of a num_tokens square are hidden.
+    // Causal masks (attn_scores.masked) on inputs of up to 8 tokens: which (query, key) positions of the
+    // num_tokens square are hidden.
     bool asks_mask = false;
     std::int64_t tokens = 0;
     std::vector<std::string> offered; // the axis names an answer may use instead of a number

@@ -124,7 +124,8 @@ public:
     const Stage* stage() const;
     void setStageIndex(int index);
     bool setStageByName(const QString& name);
-    void nextStage() { setStageIndex(stageIndex_ + 1); }
+    // The next key: reveals the stage when it waits for a prediction (Predict First), else steps on.
+    void nextStage();
     void previousStage() { setStageIndex(stageIndex_ - 1); }
     int head() const { return head_; }
     void setHead(int head);
@@ -195,6 +196,7 @@ public:
     bool stageRevealed() const;
     // Checks an answer to the shown stage's question; the first answer to a question goes into the tally.
     PredictionCheck answerStage(const StageAnswer& answer);
+    const PredictionCheck* lastCheck() const; // the last answer's check, when it was to the shown stage
     void revealStage(); // shown without an answer (the teacher's next key): nothing goes into the tally
     void resetPredictions();
     void restorePredict(const PredictState& state); // a session file's
@@ -283,6 +285,7 @@ private:
     mutable FollowCache follow_;
     PredictState predict_;
     QSet<QString> revealed_; // questions shown without an answer, this run only
+    std::optional<std::pair<QString, PredictionCheck>> lastCheck_;
     struct QuestionCache {
         const Trace* trace = nullptr;
         std::string stage;

@@ -69,8 +69,22 @@ PredictionCheck Session::answerStage(const StageAnswer& answer)
     if (!predict_.answers.contains(key) && !revealed_.contains(key))
         predict_.answers.insert(key, check.all_right());
     revealed_.insert(key);
+    lastCheck_ = std::pair{key, check};
     Q_EMIT changed(ChangeFlag::Predict);
     return check;
+}
+
+const PredictionCheck* Session::lastCheck() const
+{
+    return lastCheck_ && lastCheck_->first == questionKey() ? &lastCheck_->second : nullptr;
+}
+
+void Session::nextStage()
+{
+    if (!stageRevealed())
+        revealStage();
+    else
+        setStageIndex(stageIndex_ + 1);
 }
 
 void Session::revealStage()
@@ -88,6 +102,7 @@ void Session::resetPredictions()
         return;
     predict_.answers.clear();
     revealed_.clear();
+    lastCheck_.reset();
     Q_EMIT changed(ChangeFlag::Predict);
 }
 

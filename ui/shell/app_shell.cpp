@@ -244,6 +244,20 @@ void AppShell::buildMenus()
     QMenu* view = bar->addMenu(tr("&View"));
     presentation_->populateMenu(view);
     view->addSeparator();
+    QAction* predict = view->addAction(tr("&Predict First"));
+    predict->setObjectName(QStringLiteral("predict-first"));
+    predict->setCheckable(true);
+    predict->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    predict->setToolTip(tr("Each stage asks for its shape before it shows it; the tally counts the answers."));
+    predict->setChecked(session_->predict().on);
+    connect(predict, &QAction::toggled, session_, &Session::setPredictFirst);
+    connect(session_, &Session::changed, predict, [this, predict](ChangeFlags flags) {
+        if (flags & ChangeFlag::Predict) {
+            const QSignalBlocker quiet(predict);
+            predict->setChecked(session_->predict().on);
+        }
+    });
+    window_->addAction(predict); // its key works with the menu bar hidden (presentation)
     QAction* toggle = dock_->toggleViewAction();
     toggle->setText(tr("Guided &Lessons Panel"));
     toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));

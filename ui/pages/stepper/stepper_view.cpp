@@ -1,12 +1,17 @@
 #include "pages/stepper/stepper_view.h"
 
 #include "widgets/follow_panel.h"
+#include "widgets/predict_card.h"
+#include "model/session.h"
 #include "widgets/shape_diagram_widget.h"
 #include "widgets/source_view.h"
 #include "widgets/stage_stepper.h"
 #include "widgets/tensor_grid.h"
 
 #include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -41,9 +46,58 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     right->setSizes({470, 330});
     lower->setSizes({700, 330});
 
+    // Predict First: the question stands where the stage would, until it is answered or revealed; the
+    // tally and the last answer's verdicts stay in view above the stage once it shows.
+    predict_ = new PredictCard(session);
+    tally_ = new QLabel;
+    tally_->setObjectName(QStringLiteral("predict-tally"));
+    verdict_ = new QLabel;
+    verdict_->setObjectName(QStringLiteral("predict-verdict"));
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* reset = new QPushButton(tr("Reset tally"));
+    reset->setObjectName(QStringLiteral("predict-reset"));
+    reset->setToolTip(tr("Forget every answer: each stage asks again."));
+    connect(reset, &QPushButton::clicked, session, &Session::resetPredictions);
+    tallyRow_ = new QWidget;
+    auto* tallyLayout = new QHBoxLayout(tallyRow_);
+    tallyLayout->setContentsMargins(0, 0, 0, 0);
+    tallyLayout->addWidget(tally_);
+    tallyLayout->addStretch(1);
+    tallyLayout->addWidget(reset);
+    pages_ = new QStackedWidget;
+    pages_->addWidget(right);
+    pages_->addWidget(predict_);
+    auto* column = new QVBoxLayout;
+    column->addWidget(tallyRow_);
+    column->addWidget(verdict_);
+    column->addWidget(pages_, 1);
+
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(stepper_);
-    layout->addWidget(right, 1);
+    layout->addLayout(column, 1);
+    connect(session, &Session::changed, this, [this, session](ChangeFlags flags) {
+        if (flags & (ChangeFlag::Trace | ChangeFlag::Stage | ChangeFlag::Predict))
+            showPrediction(*session);
+    });
+    showPrediction(*session);
+}
+
+bool StepperView::showsQuestion() const
+{
+    return pages_->currentWidget() == predict_;
+}
+
+void StepperView::showPrediction(const Session& session)
+{
+    const bool on = session.predict().on;
+    pages_->setCurrentWidget(session.stageRevealed() ? pages_->widget(0) : predict_);
+    tallyRow_->setVisible(on);
+    tally_->setText(tallyText(session));
+    const QString verdict = on ? verdictText(session) : QString();
+    verdict_->setText(verdict);
+    verdict_->setAccessibleDescription(verdict);
+    verdict_->setVisible(!verdict.isEmpty());
 }
 
 } // namespace attnlab::ui

@@ -3,9 +3,13 @@
 // current line, and the values.
 #include <QWidget>
 
+class QLabel;
+class QStackedWidget;
+
 namespace attnlab::ui {
 
 class FollowPanel;
+class PredictCard;
 class Session;
 class ShapeDiagramWidget;
 class SourceView;
@@ -21,13 +25,24 @@ public:
     SourceView* source() const { return source_; }
     TensorGrid* grid() const { return grid_; }
     FollowPanel* follow() const { return follow_; }
+    PredictCard* predictCard() const { return predict_; }
+    QLabel* tally() const { return tally_; }
+    QLabel* verdict() const { return verdict_; }
+    bool showsQuestion() const;
 
 private:
+    void showPrediction(const Session& session);
+
     StageStepper* stepper_;
     ShapeDiagramWidget* diagram_;
     SourceView* source_;
     TensorGrid* grid_;
     FollowPanel* follow_;
+    PredictCard* predict_;
+    QStackedWidget* pages_;
+    QWidget* tallyRow_;
+    QLabel* tally_;
+    QLabel* verdict_;
 };
 
 } // namespace attnlab::ui

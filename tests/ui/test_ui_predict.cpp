@@ -1,0 +1,145 @@
+// Predict First driven through the keyboard in the real window: the View action's key turns it on; each
+// stage shows its question instead of its picture; typed answers (Tab between fields, Enter to check) are
+// checked axis by axis and the stage shows with the verdicts; the next key steps on, or reveals a stage
+// that waits; the tally counts the first answers. For the book's toy, GPT-2 small and a trained model.
+#include "common/session_fixtures.h"
+#include "pages/stepper/stepper_view.h"
+#include "shell/app_shell.h"
+#include "shell/compare_actions.h"
+#include "shell/weights_actions.h"
+#include "widgets/predict_card.h"
+
+#include <QAction>
+#include <QCommandLineParser>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+// The menus, their actions and their keys, as the program builds them around the window.
+std::unique_ptr<AppShell> shellFor(MainWindow* window, Session* session)
+{
+    QCommandLineParser parser;
+    addShellOptions(parser);
+    addCompareOptions(parser);
+    addWeightsOptions(parser);
+    parser.addOption({QStringLiteral("screenshot"), QStringLiteral("as gui_main has it"), QStringLiteral("FILE")});
+    parser.parse({QStringLiteral("attention-lab")});
+    return std::make_unique<AppShell>(window, session, parser);
+}
+
+} // namespace
+
+class TestUiPredict : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyStageByKeyboard_data();
+    void everyStageByKeyboard();
+    void nextKeyRevealsAWaitingStage();
+};
+
+void TestUiPredict::everyStageByKeyboard_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<bool>("trained");
+    QTest::newRow("book") << "book" << false;
+    QTest::newRow("gpt2-small") << "gpt2-small" << false;
+    QTest::newRow("trained-h4") << "book" << true;
+}
+
+void TestUiPredict::everyStageByKeyboard()
+{
+    QFETCH(QString, preset);
+    QFETCH(bool, trained);
+    std::unique_ptr<Session> session;
+    std::unique_ptr<MainWindow> window;
+    testing::openWindow(session, window, preset, {1600, 1000});
+    const auto shell = shellFor(window.get(), session.get());
+    if (trained) {
+        session->useTrainedModel(4, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session) && session->usesTextInput(), 30000);
+    }
+    QAction* toggle = window->findChild<QAction*>(QStringLiteral("predict-first"));
+    QVERIFY(toggle);
+    QTest::keySequence(window.get(), toggle->shortcut());
+    QVERIFY(session->predict().on);
+    StepperView* page = window->stepperView();
+    PredictCard* card = page->predictCard();
+    const int stages = static_cast<int>(session->trace()->stages.size());
+    session->setStageIndex(0);
+    for (int i = 0; i < stages; ++i) {
+        QCOMPARE(session->stageIndex(), i);
+        QTRY_VERIFY(page->showsQuestion());
+        const StageQuestion* q = session->question();
+        QCOMPARE(card->axisFields().size(), q->axes.size());
+        const bool wrong = i == 2; // one wrong answer: the verdict names what the axis needed
+        for (std::size_t a = 0; a < q->axes.size(); ++a) {
+            QLineEdit* field = card->axisFields()[a];
+            field->setFocus();
+            const std::int64_t size = q->axes[a].size + (wrong && a == 0 ? 1 : 0);
+            QTest::keyClicks(field, a % 2 ? QString::fromStdString(q->axes[a].name) : QString::number(size));
+        }
+        if (q->asks_layout) { // "choose", then yes, then no: Down picks yes, Down again no
+            card->contiguousChoice()->setFocus();
+            QTest::keyClick(card->contiguousChoice(), Qt::Key_Down);
+            if (!q->contiguous)
+                QTest::keyClick(card->contiguousChoice(), Qt::Key_Down);
+            card->sharesChoice()->setFocus();
+            QTest::keyClick(card->sharesChoice(), Qt::Key_Down);
+            if (!q->shares_storage)
+                QTest::keyClick(card->sharesChoice(), Qt::Key_Down);
+        }
+        if (q->asks_mask)
+            for (QToolButton* cell : card->maskCells()) {
+                const QStringList ij = cell->objectName().mid(QStringLiteral("predict-mask-").size()).split('-');
+                if (ij[1].toInt() > ij[0].toInt()) {
+                    cell->setFocus();
+                    QTest::keyClick(cell, Qt::Key_Space);
+                }
+            }
+        QTest::keyClick(card->axisFields().back(), Qt::Key_Return);
+        QTRY_VERIFY2(!page->showsQuestion(), session->stage()->name.c_str());
+        QVERIFY(page->verdict()->isVisible());
+        QCOMPARE(page->verdict()->text().startsWith(QStringLiteral("✓ Right")), !wrong);
+        if (wrong)
+            QVERIFY2(page->verdict()->text().contains(QString::fromStdString(q->axes[0].explanation)),
+                     qPrintable(page->verdict()->text()));
+        if (i + 1 < stages) {
+            window->activateWindow();
+            QTest::keyClick(window.get(), Qt::Key_PageDown); // the clicker's next key steps on
+        }
+    }
+    QCOMPARE(session->predict().asked(), stages);
+    QCOMPARE(session->predict().right(), stages - 1);
+    QCOMPARE(page->tally()->text(), QStringLiteral("%1 of %2 predictions right").arg(stages - 1).arg(stages));
+}
+
+void TestUiPredict::nextKeyRevealsAWaitingStage()
+{
+    std::unique_ptr<Session> session;
+    std::unique_ptr<MainWindow> window;
+    testing::openWindow(session, window, QStringLiteral("book"), {1600, 1000});
+    session->setPredictFirst(true);
+    session->setStageIndex(3);
+    StepperView* page = window->stepperView();
+    QTRY_VERIFY(page->showsQuestion());
+    window->activateWindow();
+    QTest::keyClick(window.get(), Qt::Key_PageDown);
+    QCOMPARE(session->stageIndex(), 3); // revealed, not stepped
+    QVERIFY(!page->showsQuestion());
+    QCOMPARE(session->predict().asked(), 0); // nothing answered, nothing tallied
+    QTest::keyClick(window.get(), Qt::Key_PageDown);
+    QCOMPARE(session->stageIndex(), 4);
+    QVERIFY(page->showsQuestion());
+    session->setPredictFirst(false);
+    QVERIFY(!page->showsQuestion());
+}
+
+QTEST_MAIN(TestUiPredict)
+#include "test_ui_predict.moc"
