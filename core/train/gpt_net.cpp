@@ -51,6 +51,7 @@ void GptNet::size_buffers(std::size_t batch, std::size_t tokens)
         b.w.resize(batch * heads * tokens * tokens);
         b.a.resize(n * 4 * d);
         b.g.resize(n * 4 * d);
+        b.tanh.resize(n * 4 * d);
     }
     xhat_f_.resize(n * d);
     rstd_f_.resize(n);
@@ -100,7 +101,7 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         layer_norm_forward(b.mid.data(), n, d, P + o.norm2_scale, P + o.norm2_shift, b.h2.data(), b.xhat2.data(),
                            b.rstd2.data());
         linear_forward(b.h2.data(), n, d, P + o.ff1_w, P + o.ff1_b, 4 * d, b.a.data());
-        gelu_forward(b.a.data(), n * 4 * d, b.g.data());
+        gelu_forward(b.a.data(), n * 4 * d, b.g.data(), b.tanh.data());
         float* out = xs_[l + 1].data();
         linear_forward(b.g.data(), n, 4 * d, P + o.ff2_w, P + o.ff2_b, d, out);
         if (dropout_) {
@@ -129,7 +130,7 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
     dwide2_.resize(n * 4 * d);
     row_.resize(tokens_);
     linear_backward(hf_.data(), n, d, P + layout_.out_head, vocab, dlogits_.data(), dh_.data(), G + layout_.out_head,
-                    nullptr, scratch_);
+                    nullptr);
     layer_norm_backward(dh_.data(), xhat_f_.data(), rstd_f_.data(), P + layout_.final_scale, n, d, dx_.data(),
                         G + layout_.final_scale, G + layout_.final_shift);
     const AttentionDims dims{batch_, tokens_, static_cast<std::size_t>(s.n_heads),
@@ -141,25 +142,23 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
         std::copy(dx_.begin(), dx_.end(), dtmp_.begin());
         if (dropout_)
             multiply(dtmp_.data(), b.noise2);
-        linear_backward(b.g.data(), n, 4 * d, P + o.ff2_w, d, dtmp_.data(), dwide_.data(), G + o.ff2_w, G + o.ff2_b,
-                        scratch_);
-        gelu_backward(b.a.data(), dwide_.data(), n * 4 * d, dwide2_.data());
-        linear_backward(b.h2.data(), n, d, P + o.ff1_w, 4 * d, dwide2_.data(), dh_.data(), G + o.ff1_w, G + o.ff1_b,
-                        scratch_);
+        linear_backward(b.g.data(), n, 4 * d, P + o.ff2_w, d, dtmp_.data(), dwide_.data(), G + o.ff2_w, G + o.ff2_b);
+        gelu_backward(b.a.data(), b.tanh.data(), dwide_.data(), n * 4 * d, dwide2_.data());
+        linear_backward(b.h2.data(), n, d, P + o.ff1_w, 4 * d, dwide2_.data(), dh_.data(), G + o.ff1_w, G + o.ff1_b);
         layer_norm_backward(dh_.data(), b.xhat2.data(), b.rstd2.data(), P + o.norm2_scale, n, d, dtmp_.data(),
                             G + o.norm2_scale, G + o.norm2_shift);
         add_into(dx_.data(), dtmp_.data(), n * d); // now d(mid)
         std::copy(dx_.begin(), dx_.end(), dtmp_.begin());
         if (dropout_)
             multiply(dtmp_.data(), b.noise1);
-        linear_backward(b.ctx.data(), n, d, P + o.wo, d, dtmp_.data(), dh_.data(), G + o.wo, G + o.bo, scratch_);
+        linear_backward(b.ctx.data(), n, d, P + o.wo, d, dtmp_.data(), dh_.data(), G + o.wo, G + o.bo);
         attention_backward(dims, b.q.data(), b.k.data(), b.v.data(), b.w.data(), dropout_ ? b.noise_w.data() : nullptr,
                            dh_.data(), dq_.data(), dk_.data(), dv_.data(), row_.data());
         const auto bias = [&](std::size_t at) { return s.qkv_bias ? G + at : nullptr; };
-        linear_backward(b.h1.data(), n, d, P + o.wq, d, dq_.data(), dh_.data(), G + o.wq, bias(o.bq), scratch_);
-        linear_backward(b.h1.data(), n, d, P + o.wk, d, dk_.data(), dtmp_.data(), G + o.wk, bias(o.bk), scratch_);
+        linear_backward(b.h1.data(), n, d, P + o.wq, d, dq_.data(), dh_.data(), G + o.wq, bias(o.bq));
+        linear_backward(b.h1.data(), n, d, P + o.wk, d, dk_.data(), dtmp_.data(), G + o.wk, bias(o.bk));
         add_into(dh_.data(), dtmp_.data(), n * d);
-        linear_backward(b.h1.data(), n, d, P + o.wv, d, dv_.data(), dtmp_.data(), G + o.wv, bias(o.bv), scratch_);
+        linear_backward(b.h1.data(), n, d, P + o.wv, d, dv_.data(), dtmp_.data(), G + o.wv, bias(o.bv));
         add_into(dh_.data(), dtmp_.data(), n * d);
         layer_norm_backward(dh_.data(), b.xhat1.data(), b.rstd1.data(), P + o.norm1_scale, n, d, dtmp_.data(),
                             G + o.norm1_scale, G + o.norm1_shift);

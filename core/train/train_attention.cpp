@@ -1,8 +1,11 @@
 #include "train/train_attention.h"
 
+#include "train/fast_exp.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace attnlab::train {
 
@@ -14,18 +17,68 @@ float score_divisor(std::size_t head_dim)
     return static_cast<float>(std::sqrt(static_cast<double>(head_dim)));
 }
 
+// Every row loop below runs over all `tokens` key positions, not only the causal j <= i: the weights are 0
+// past the diagonal, so the extra terms add nothing, and loops of one fixed length vectorise without the
+// remainders that rows of 1, 2, 3 ... positions would cost.
+// One head of one sequence with keys and values transposed to (head_dim x tokens): every inner loop then
+// runs over the key position j, contiguous and as long as the causal row, which the compiler vectorises
+// whatever head_dim is (1 for 32 heads of 32).
+struct HeadView {
+    std::size_t T, hd, D, base;
+    void gather(const float* src, std::vector<float>& dst) const // (T x D) strided -> (hd x T)
+    {
+        for (std::size_t j = 0; j < T; ++j)
+            for (std::size_t d = 0; d < hd; ++d)
+                dst[d * T + j] = src[base + j * D + d];
+    }
+    void scatter(const std::vector<float>& src, float* dst) const
+    {
+        for (std::size_t j = 0; j < T; ++j)
+            for (std::size_t d = 0; d < hd; ++d)
+                dst[base + j * D + d] = src[d * T + j];
+    }
+};
+
+// Sum of a[j] * b[j] in eight interleaved partial sums, which the compiler keeps in one vector register
+// (a single running sum cannot be vectorised without reordering it).
 float dot(const float* a, const float* b, std::size_t n)
 {
-    float s = 0.0f;
-    for (std::size_t i = 0; i < n; ++i)
-        s += a[i] * b[i];
+    float lane[8] = {};
+    std::size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        for (std::size_t l = 0; l < 8; ++l)
+            lane[l] += a[j + l] * b[j + l];
+    float s = ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
+    for (; j < n; ++j)
+        s += a[j] * b[j];
     return s;
 }
 
-void axpy(float alpha, const float* x, float* y, std::size_t n)
+float largest(const float* a, std::size_t n)
 {
-    for (std::size_t i = 0; i < n; ++i)
-        y[i] += alpha * x[i];
+    float lane[8];
+    std::fill_n(lane, 8, -std::numeric_limits<float>::infinity());
+    std::size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        for (std::size_t l = 0; l < 8; ++l)
+            lane[l] = lane[l] < a[j + l] ? a[j + l] : lane[l];
+    float m = *std::max_element(lane, lane + 8);
+    for (; j < n; ++j)
+        m = std::max(m, a[j]);
+    return m;
+}
+
+float total(const float* a, std::size_t n)
+{
+    float lane[8] = {};
+    std::size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        for (std::size_t l = 0; l < 8; ++l)
+            lane[l] += a[j + l];
+    float s = ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
+    for (; j < n; ++j)
+        s += a[j];
+    return s;
 }
 
 } // namespace
@@ -35,31 +88,43 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out();
     const float divisor = score_divisor(hd);
-    std::fill_n(ctx, dims.batch * T * D, 0.0f);
+    std::vector<float> kt(hd * T), vt(hd * T), kept(T);
     for (std::size_t b = 0; b < dims.batch; ++b)
         for (std::size_t h = 0; h < dims.heads; ++h) {
-            const std::size_t base = b * T * D + h * hd;
+            const HeadView view{T, hd, D, b * T * D + h * hd};
+            view.gather(k, kt);
+            view.gather(v, vt);
             float* w = weights + (b * dims.heads + h) * T * T;
             const float* n = noise ? noise + (b * dims.heads + h) * T * T : nullptr;
             for (std::size_t i = 0; i < T; ++i) {
                 float* wi = w + i * T;
-                const float* qi = q + base + i * D;
-                float top = -std::numeric_limits<float>::infinity();
-                for (std::size_t j = 0; j <= i; ++j) {
-                    wi[j] = dot(qi, k + base + j * D, hd) / divisor;
-                    top = std::max(top, wi[j]);
+                const float* qi = q + view.base + i * D;
+                const std::size_t len = i + 1;
+                std::fill_n(wi, T, 0.0f);
+                for (std::size_t d = 0; d < hd; ++d) {
+                    const float qd = qi[d];
+                    const float* kd = kt.data() + d * T;
+                    for (std::size_t j = 0; j < T; ++j)
+                        wi[j] += qd * kd[j];
                 }
-                float sum = 0.0f;
-                for (std::size_t j = 0; j <= i; ++j) {
-                    wi[j] = std::exp(wi[j] - top);
-                    sum += wi[j];
-                }
-                for (std::size_t j = 0; j <= i; ++j)
+                for (std::size_t j = 0; j < T; ++j)
+                    wi[j] /= divisor;
+                const float top = largest(wi, len);
+                for (std::size_t j = 0; j < len; ++j)
+                    wi[j] = fast_exp(wi[j] - top);
+                std::fill(wi + len, wi + T, 0.0f); // the mask: exp(-inf)
+                const float sum = total(wi, len);
+                for (std::size_t j = 0; j < len; ++j)
                     wi[j] /= sum;
-                std::fill(wi + i + 1, wi + T, 0.0f);
-                float* ci = ctx + base + i * D;
-                for (std::size_t j = 0; j <= i; ++j)
-                    axpy(n ? wi[j] * n[i * T + j] : wi[j], v + base + j * D, ci, hd);
+                const float* used = wi;
+                if (n) {
+                    for (std::size_t j = 0; j < T; ++j)
+                        kept[j] = wi[j] * n[i * T + j];
+                    used = kept.data();
+                }
+                float* ci = ctx + view.base + i * D;
+                for (std::size_t d = 0; d < hd; ++d)
+                    ci[d] = dot(used, vt.data() + d * T, T);
             }
         }
 }
@@ -70,33 +135,51 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out();
     const float divisor = score_divisor(hd);
-    const std::size_t all = dims.batch * T * D;
-    std::fill_n(dq, all, 0.0f);
-    std::fill_n(dk, all, 0.0f);
-    std::fill_n(dv, all, 0.0f);
+    std::vector<float> kt(hd * T), vt(hd * T), dkt(hd * T), dvt(hd * T), used(T), ds(T);
     for (std::size_t b = 0; b < dims.batch; ++b)
         for (std::size_t h = 0; h < dims.heads; ++h) {
-            const std::size_t base = b * T * D + h * hd;
+            const HeadView view{T, hd, D, b * T * D + h * hd};
+            view.gather(k, kt);
+            view.gather(v, vt);
+            std::fill(dkt.begin(), dkt.end(), 0.0f);
+            std::fill(dvt.begin(), dvt.end(), 0.0f);
             const float* w = weights + (b * dims.heads + h) * T * T;
             const float* n = noise ? noise + (b * dims.heads + h) * T * T : nullptr;
             for (std::size_t i = 0; i < T; ++i) {
                 const float* wi = w + i * T;
-                const float* gi = dctx + base + i * D;
-                float weighted = 0.0f;
-                for (std::size_t j = 0; j <= i; ++j) {
-                    const float keep = n ? n[i * T + j] : 1.0f;
-                    axpy(wi[j] * keep, gi, dv + base + j * D, hd);
-                    row[j] = dot(gi, v + base + j * D, hd) * keep;
-                    weighted += wi[j] * row[j];
+                const float* gi = dctx + view.base + i * D;
+                const float* qi = q + view.base + i * D;
+                for (std::size_t j = 0; j < T; ++j) {
+                    used[j] = n ? wi[j] * n[i * T + j] : wi[j];
+                    row[j] = 0.0f;
                 }
-                const float* qi = q + base + i * D;
-                float* dqi = dq + base + i * D;
-                for (std::size_t j = 0; j <= i; ++j) {
-                    const float ds = wi[j] * (row[j] - weighted) / divisor;
-                    axpy(ds, k + base + j * D, dqi, hd);
-                    axpy(ds, qi, dk + base + j * D, hd);
+                for (std::size_t d = 0; d < hd; ++d) {
+                    const float g = gi[d];
+                    const float* vd = vt.data() + d * T;
+                    float* dvd = dvt.data() + d * T;
+                    for (std::size_t j = 0; j < T; ++j) {
+                        row[j] += g * vd[j];
+                        dvd[j] += g * used[j];
+                    }
+                }
+                if (n)
+                    for (std::size_t j = 0; j < T; ++j)
+                        row[j] *= n[i * T + j];
+                const float weighted = dot(wi, row, T);
+                for (std::size_t j = 0; j < T; ++j)
+                    ds[j] = wi[j] * (row[j] - weighted) / divisor;
+                float* dqi = dq + view.base + i * D;
+                for (std::size_t d = 0; d < hd; ++d) {
+                    const float* kd = kt.data() + d * T;
+                    float* dkd = dkt.data() + d * T;
+                    const float qd = qi[d];
+                    for (std::size_t j = 0; j < T; ++j)
+                        dkd[j] += qd * ds[j];
+                    dqi[d] = dot(ds.data(), kd, T);
                 }
             }
+            view.scatter(dkt, dk);
+            view.scatter(dvt, dv);
         }
 }
 

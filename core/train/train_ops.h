@@ -11,9 +11,9 @@ namespace attnlab::train {
 // nn.Linear: y (n x out) = x (n x in) W^T + b, W stored (out x in); b may be null.
 void linear_forward(const float* x, std::size_t n, std::size_t in, const float* w, const float* b, std::size_t out,
                     float* y);
-// dx (may be null) = dy W; dw = dy^T x; db (may be null) = column sums of dy. `scratch` holds dy^T.
+// dx (may be null) = dy W; dw = dy^T x; db (may be null) = column sums of dy.
 void linear_backward(const float* x, std::size_t n, std::size_t in, const float* w, std::size_t out, const float* dy,
-                     float* dx, float* dw, float* db, std::vector<float>& scratch);
+                     float* dx, float* dw, float* db);
 
 // The book's LayerNorm: eps 1e-5, biased variance. Keeps the normalised x and 1/sqrt(var + eps) per row.
 void layer_norm_forward(const float* x, std::size_t n, std::size_t d, const float* scale, const float* shift,
@@ -22,8 +22,9 @@ void layer_norm_backward(const float* dy, const float* xhat, const float* rstd, 
                          std::size_t d, float* dx, float* dscale, float* dshift);
 
 // The book's GELU, the tanh approximation: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
-void gelu_forward(const float* x, std::size_t count, float* y);
-void gelu_backward(const float* x, const float* dy, std::size_t count, float* dx);
+// The forward keeps the tanh (t) for the backward.
+void gelu_forward(const float* x, std::size_t count, float* y, float* t);
+void gelu_backward(const float* x, const float* t, const float* dy, std::size_t count, float* dx);
 
 // x[b, t] = tok_emb[ids[b, t]] + pos_emb[t], ids checked by the caller.
 void embedding_forward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* tok,
