@@ -78,7 +78,8 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         draw_noise(noise_emb_, n * d, p, *dropout);
         multiply(xs_[0].data(), noise_emb_);
     }
-    const AttentionDims dims{batch, tokens, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim())};
+    const AttentionDims dims{batch, tokens, static_cast<std::size_t>(s.n_heads),
+                             static_cast<std::size_t>(s.head_dim())};
     for (std::size_t l = 0; l < blocks_.size(); ++l) {
         Block& b = blocks_[l];
         const BlockParams& o = layout_.blocks[l];

@@ -30,7 +30,8 @@ public:
 
 private:
     struct Block {
-        std::vector<float> xhat1, rstd1, h1, q, k, v, w, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh, noise2;
+        std::vector<float> xhat1, rstd1, h1, q, k, v, w, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh,
+            noise2;
     };
     void size_buffers(std::size_t batch, std::size_t tokens);
 

@@ -29,8 +29,7 @@ struct Blob {
     std::string bytes;
 };
 
-template <typename T>
-std::string little_endian(const T* values, std::size_t n)
+template <typename T> std::string little_endian(const T* values, std::size_t n)
 {
     static_assert(std::endian::native == std::endian::little, "the dump writer assumes a little-endian machine");
     return std::string(reinterpret_cast<const char*>(values), n * sizeof(T));
@@ -89,8 +88,9 @@ void save_trained_model(const std::string& path, const RunResult& run, const Met
     const GptLayout layout = gpt_layout(run.settings.shape);
     std::vector<std::pair<std::string, Tensor>> tensors;
     for (const ParamEntry& e : layout.entries)
-        tensors.emplace_back(e.name, Tensor::from_values(e.shape, std::vector<float>(run.params.begin() + e.offset,
-                                                                                     run.params.begin() + e.offset + e.size)));
+        tensors.emplace_back(e.name,
+                             Tensor::from_values(e.shape, std::vector<float>(run.params.begin() + e.offset,
+                                                                             run.params.begin() + e.offset + e.size)));
     Metadata meta{{"format", "attention-lab-gpt"},
                   {"dtype", "F32"},
                   {"trainer", "attention-lab-cli train (core/train)"},

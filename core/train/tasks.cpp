@@ -74,8 +74,8 @@ void check_task(const std::string& name, std::int64_t vocab, std::int64_t contex
         const std::size_t n = story_ids().size();
         const std::int64_t held = static_cast<std::int64_t>(n - story_split(n)) - 1;
         if (context < 1 || context > held)
-            throw Error("--context " + std::to_string(context) + " is longer than the-verdict's held-out part allows; use 1 to " +
-                        std::to_string(held) + ".");
+            throw Error("--context " + std::to_string(context) +
+                        " is longer than the-verdict's held-out part allows; use 1 to " + std::to_string(held) + ".");
         return;
     }
     if (vocab < 2 || vocab > 4096)

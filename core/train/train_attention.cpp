@@ -129,9 +129,8 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
         }
 }
 
-void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v,
-                        const float* weights, const float* noise, const float* dctx, float* dq, float* dk, float* dv,
-                        float* row)
+void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
+                        const float* noise, const float* dctx, float* dq, float* dk, float* dv, float* row)
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out();
     const float divisor = score_divisor(hd);

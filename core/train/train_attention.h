@@ -17,8 +17,7 @@ struct AttentionDims {
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
                        const float* noise, float* ctx);
 // dq, dk, dv are written whole. `row` is scratch of at least `tokens` floats.
-void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v,
-                        const float* weights, const float* noise, const float* dctx, float* dq, float* dk, float* dv,
-                        float* row);
+void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
+                        const float* noise, const float* dctx, float* dq, float* dk, float* dv, float* row);
 
 } // namespace attnlab::train

@@ -41,8 +41,8 @@ void linear_backward(const float* x, std::size_t n, std::size_t in, const float*
     }
 }
 
-void layer_norm_forward(const float* x, std::size_t n, std::size_t d, const float* scale, const float* shift,
-                        float* y, float* xhat, float* rstd)
+void layer_norm_forward(const float* x, std::size_t n, std::size_t d, const float* scale, const float* shift, float* y,
+                        float* xhat, float* rstd)
 {
     for (std::size_t r = 0; r < n; ++r) {
         const float* xr = x + r * d;

@@ -16,8 +16,8 @@ void linear_backward(const float* x, std::size_t n, std::size_t in, const float*
                      float* dx, float* dw, float* db);
 
 // The book's LayerNorm: eps 1e-5, biased variance. Keeps the normalised x and 1/sqrt(var + eps) per row.
-void layer_norm_forward(const float* x, std::size_t n, std::size_t d, const float* scale, const float* shift,
-                        float* y, float* xhat, float* rstd);
+void layer_norm_forward(const float* x, std::size_t n, std::size_t d, const float* scale, const float* shift, float* y,
+                        float* xhat, float* rstd);
 void layer_norm_backward(const float* dy, const float* xhat, const float* rstd, const float* scale, std::size_t n,
                          std::size_t d, float* dx, float* dscale, float* dshift);
 

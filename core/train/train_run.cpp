@@ -9,6 +9,19 @@
 
 namespace attnlab::train {
 
+double activation_bytes(const RunSettings& s)
+{
+    // What GptNet keeps per block (GptNet::size_buffers), at the larger of the batch and the held-out chunk.
+    const double batch = static_cast<double>(std::max<std::int64_t>(s.batch, 64));
+    const double T = static_cast<double>(s.shape.context_length), d = static_cast<double>(s.shape.emb_dim);
+    const double n = batch * T, weights = batch * static_cast<double>(s.shape.n_heads) * T * T;
+    const double dropout = s.shape.drop_rate > 0.0 ? 1.0 : 0.0;
+    const double block = n * d * (11.0 + 2.0 * dropout) + n * 4.0 * d * 3.0 + weights * (1.0 + dropout);
+    const double floats =
+        static_cast<double>(s.shape.n_layers) * block + n * d * 8.0 + n * static_cast<double>(s.shape.vocab_size) * 2.0;
+    return 4.0 * floats;
+}
+
 void check_run(const RunSettings& s)
 {
     check_gpt_shape(s.shape);
@@ -21,6 +34,12 @@ void check_run(const RunSettings& s)
         throw Error("--lr has to be a positive number.");
     if (!(std::isfinite(s.optimizer.weight_decay) && s.optimizer.weight_decay >= 0.0))
         throw Error("--weight-decay has to be 0 or a positive number.");
+    const double gib = activation_bytes(s) / (1024.0 * 1024.0 * 1024.0);
+    if (gib > kMaxActivationGiB)
+        throw Error("the run would keep about " + std::to_string(static_cast<long long>(std::ceil(gib))) +
+                    " GiB of activations per step, more than the " +
+                    std::to_string(static_cast<int>(kMaxActivationGiB)) +
+                    " GiB allowed; use a smaller batch, context or model.");
 }
 
 std::int64_t RunResult::steps_to_90() const

@@ -27,8 +27,12 @@ struct RunSettings {
 };
 
 // Throws Error with one sentence when the run could not start: the model shape, the task at this
-// vocabulary and context, 0 steps or batch, a rate that is not a positive finite number.
+// vocabulary and context, 0 steps or batch, a rate that is not a positive finite number, activations
+// beyond kMaxActivationGiB (a bad_alloc minutes into a sweep helps no one).
 void check_run(const RunSettings& settings);
+inline constexpr double kMaxActivationGiB = 8.0;
+// Bytes of the activations one training step keeps, as GptNet sizes them.
+double activation_bytes(const RunSettings& settings);
 
 struct EvalPoint {
     std::int64_t step = 0; // optimizer steps taken when measured

@@ -10,8 +10,8 @@
 
 namespace {
 // Small enough to finish in well under a second per run.
-const QStringList kSmall{"--task", "induction", "--emb", "8", "--layers", "1", "--context", "12", "--batch", "4",
-                         "--steps", "20"};
+const QStringList kSmall{"--task",    "induction", "--emb",   "8", "--layers", "1",
+                         "--context", "12",        "--batch", "4", "--steps",  "20"};
 } // namespace
 
 class TestCliTrain : public QObject {
@@ -72,8 +72,8 @@ void TestCliTrain::save_opens_as_model()
     QCOMPARE(m.settings.n_heads, 2);
     QCOMPARE(m.meta("task"), std::string("the-verdict"));
     QVERIFY(!m.meta("val_loss_mean").empty() && !m.meta("val_loss_std").empty());
-    const Result run = cli({"run", "--model", path, "--layer", "1", "--text", "I had always", "--dump",
-                            dir.filePath("dump.safetensors")});
+    const Result run = cli(
+        {"run", "--model", path, "--layer", "1", "--text", "I had always", "--dump", dir.filePath("dump.safetensors")});
     QVERIFY2(run.code == 0, qPrintable(run.err));
 }
 
@@ -81,7 +81,8 @@ void TestCliTrain::dump_run_holds_the_run()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath("run.safetensors");
-    const Result r = cli(QStringList{"train"} + kSmall + QStringList{"--heads", "2", "--seed", "1", "--dump-run", path});
+    const Result r =
+        cli(QStringList{"train"} + kSmall + QStringList{"--heads", "2", "--seed", "1", "--dump-run", path});
     QCOMPARE(r.code, 0);
     attnlab::SafetensorsOptions keep_ints;
     keep_ints.skip_non_float = true;
@@ -106,11 +107,12 @@ void TestCliTrain::refusals_data()
     QTest::newRow("vocab-too-small") << QStringList{"--vocab", "1"} << "--vocab";
     QTest::newRow("verdict-vocab") << QStringList{"--task", "the-verdict", "--vocab", "16"} << "1132";
     QTest::newRow("unknown-task") << QStringList{"--task", "copying"} << "previous-token";
+    QTest::newRow("too-big-for-memory") << QStringList{"--context", "4096", "--batch", "512"} << "GiB";
     QTest::newRow("zero-batch") << QStringList{"--batch", "0"} << "--batch";
     QTest::newRow("negative-lr") << QStringList{"--lr", "-1"} << "--lr";
     QTest::newRow("lr-not-a-number") << QStringList{"--lr", "fast"} << "--lr";
-    QTest::newRow("save-into-missing-folder") << QStringList{"--heads", "2", "--save", "/nonexistent-folder/m.safetensors"}
-                                              << "/nonexistent-folder";
+    QTest::newRow("save-into-missing-folder")
+        << QStringList{"--heads", "2", "--save", "/nonexistent-folder/m.safetensors"} << "/nonexistent-folder";
     QTest::newRow("save-onto-folder") << QStringList{"--heads", "2", "--save", "/tmp"} << "/tmp";
     QTest::newRow("save-two-variants") << QStringList{"--heads", "1,2", "--save", "m.safetensors"} << "--save";
     QTest::newRow("dump-two-seeds") << QStringList{"--heads", "2", "--seeds", "2", "--dump-run", "r.safetensors"}

@@ -105,7 +105,8 @@ void TestTrainOps::normal_matches_pytorch()
     normal_(got.data() + n, n, 0.0, 1.0, gen, cache);
     for (std::size_t i = 0; i < got.size(); ++i)
         if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i]))
-            QFAIL(qPrintable(QString("element %1: %2, PyTorch %3").arg(i).arg(got[i], 0, 'g', 9).arg(want[i], 0, 'g', 9)));
+            QFAIL(qPrintable(
+                QString("element %1: %2, PyTorch %3").arg(i).arg(got[i], 0, 'g', 9).arg(want[i], 0, 'g', 9)));
 }
 
 void TestTrainOps::op_matches_autograd()
@@ -118,8 +119,8 @@ void TestTrainOps::op_matches_autograd()
         const std::vector<float> logits = values(f, "in.logits");
         const std::vector<std::int64_t> targets = integers(f, "in.targets");
         std::vector<float> grad(logits.size());
-        const LossStats s = cross_entropy(logits.data(), targets.data(), targets.size(), logits.size() / targets.size(),
-                                          grad.data());
+        const LossStats s =
+            cross_entropy(logits.data(), targets.data(), targets.size(), logits.size() / targets.size(), grad.data());
         expect_close({static_cast<float>(s.loss)}, values(f, "y"), "loss", 1e-6);
         expect_close(grad, values(f, "grad.logits"), "dlogits");
         return;
@@ -218,7 +219,8 @@ void TestTrainOps::model_matches_autograd()
     const std::vector<std::int64_t> ids = integers(f, "ids"), targets = integers(f, "targets");
     GptNet net(layout);
     const std::size_t batch = meta("batch"), tokens = meta("tokens");
-    const LossStats s = net.forward(params, ids.data(), targets.data(), batch, tokens, shape.drop_rate > 0 ? &gen : nullptr);
+    const LossStats s =
+        net.forward(params, ids.data(), targets.data(), batch, tokens, shape.drop_rate > 0 ? &gen : nullptr);
     expect_close({static_cast<float>(s.loss)}, values(f, "loss"), "loss", 1e-5);
     std::vector<float> grads;
     net.backward(params, grads);

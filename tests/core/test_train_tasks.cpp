@@ -66,8 +66,8 @@ void TestTrainTasks::induction_rules()
         lengths.insert(length);
         starts.insert(s1);
     }
-    QCOMPARE(static_cast<std::int64_t>(lengths.size()), T / 3 - 2); // every length in [3, T/3] occurs
-    QVERIFY(*starts.begin() >= 3 && *starts.rbegin() <= T - 3);     // a copy needs its source before it
+    QCOMPARE(static_cast<std::int64_t>(lengths.size()), T / 3 - 2);   // every length in [3, T/3] occurs
+    QVERIFY(*starts.begin() >= 3 && *starts.rbegin() <= T - 3);       // a copy needs its source before it
     QVERIFY(static_cast<std::int64_t>(starts.size()) >= (T - 6) / 2); // spread over the placements
 }
 
