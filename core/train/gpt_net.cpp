@@ -44,8 +44,9 @@ void GptNet::size_buffers(std::size_t batch, std::size_t tokens)
     for (auto& x : xs_)
         x.resize(n * d);
     for (Block& b : blocks_) {
-        for (auto* buf : {&b.xhat1, &b.h1, &b.q, &b.k, &b.v, &b.ctx, &b.mid, &b.xhat2, &b.h2})
+        for (auto* buf : {&b.xhat1, &b.h1, &b.ctx, &b.mid, &b.xhat2, &b.h2})
             buf->resize(n * d);
+        b.qkv.resize(n * 3 * d);
         b.rstd1.resize(n);
         b.rstd2.resize(n);
         b.w.resize(batch * heads * tokens * tokens);
@@ -53,6 +54,7 @@ void GptNet::size_buffers(std::size_t batch, std::size_t tokens)
         b.g.resize(n * 4 * d);
         b.tanh.resize(n * 4 * d);
     }
+    dcol_.resize(n * d); // project_qkv's column of q, k or v with qkv_bias
     xhat_f_.resize(n * d);
     rstd_f_.resize(n);
     hf_.resize(n * d);
@@ -78,21 +80,18 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         draw_noise(noise_emb_, n * d, p, *dropout);
         multiply(xs_[0].data(), noise_emb_);
     }
-    const AttentionDims dims{batch, tokens, static_cast<std::size_t>(s.n_heads),
-                             static_cast<std::size_t>(s.head_dim())};
+    const AttentionDims dims{batch, tokens, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim()),
+                             3 * d};
     for (std::size_t l = 0; l < blocks_.size(); ++l) {
         Block& b = blocks_[l];
         const BlockParams& o = layout_.blocks[l];
         const float* x = xs_[l].data();
         layer_norm_forward(x, n, d, P + o.norm1_scale, P + o.norm1_shift, b.h1.data(), b.xhat1.data(), b.rstd1.data());
-        const auto bias = [&](std::size_t at) { return s.qkv_bias ? P + at : nullptr; };
-        linear_forward(b.h1.data(), n, d, P + o.wq, bias(o.bq), d, b.q.data());
-        linear_forward(b.h1.data(), n, d, P + o.wk, bias(o.bk), d, b.k.data());
-        linear_forward(b.h1.data(), n, d, P + o.wv, bias(o.bv), d, b.v.data());
+        project_qkv(params, l);
         if (dropout_)
             draw_noise(b.noise_w, b.w.size(), p, *dropout);
-        attention_forward(dims, b.q.data(), b.k.data(), b.v.data(), b.w.data(), dropout_ ? b.noise_w.data() : nullptr,
-                          b.ctx.data());
+        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(),
+                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
         linear_forward(b.ctx.data(), n, d, P + o.wo, P + o.bo, d, b.mid.data());
         if (dropout_) {
             draw_noise(b.noise1, n * d, p, *dropout);
@@ -125,8 +124,9 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
     const std::size_t vocab = static_cast<std::size_t>(s.vocab_size);
     const float* P = params.data();
     float* G = grads.data();
-    for (auto* buf : {&dx_, &dh_, &dq_, &dk_, &dv_, &dtmp_})
+    for (auto* buf : {&dx_, &dh_, &dtmp_})
         buf->resize(n * d);
+    dqkv_.resize(n * 3 * d);
     dwide_.resize(n * 4 * d);
     dwide2_.resize(n * 4 * d);
     row_.resize(tokens_);
@@ -135,7 +135,7 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
     layer_norm_backward(dh_.data(), xhat_f_.data(), rstd_f_.data(), P + layout_.final_scale, n, d, dx_.data(),
                         G + layout_.final_scale, G + layout_.final_shift);
     const AttentionDims dims{batch_, tokens_, static_cast<std::size_t>(s.n_heads),
-                             static_cast<std::size_t>(s.head_dim())};
+                             static_cast<std::size_t>(s.head_dim()), 3 * d};
     for (std::size_t l = blocks_.size(); l-- > 0;) {
         Block& b = blocks_[l];
         const BlockParams& o = layout_.blocks[l];
@@ -153,14 +153,10 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
         if (dropout_)
             multiply(dtmp_.data(), b.noise1);
         linear_backward(b.ctx.data(), n, d, P + o.wo, d, dtmp_.data(), dh_.data(), G + o.wo, G + o.bo);
-        attention_backward(dims, b.q.data(), b.k.data(), b.v.data(), b.w.data(), dropout_ ? b.noise_w.data() : nullptr,
-                           dh_.data(), dq_.data(), dk_.data(), dv_.data(), row_.data());
-        const auto bias = [&](std::size_t at) { return s.qkv_bias ? G + at : nullptr; };
-        linear_backward(b.h1.data(), n, d, P + o.wq, d, dq_.data(), dh_.data(), G + o.wq, bias(o.bq));
-        linear_backward(b.h1.data(), n, d, P + o.wk, d, dk_.data(), dtmp_.data(), G + o.wk, bias(o.bk));
-        add_into(dh_.data(), dtmp_.data(), n * d);
-        linear_backward(b.h1.data(), n, d, P + o.wv, d, dv_.data(), dtmp_.data(), G + o.wv, bias(o.bv));
-        add_into(dh_.data(), dtmp_.data(), n * d);
+        attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(),
+                           dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(), dqkv_.data() + d,
+                           dqkv_.data() + 2 * d, row_.data());
+        project_qkv_backward(params, grads, l);
         layer_norm_backward(dh_.data(), b.xhat1.data(), b.rstd1.data(), P + o.norm1_scale, n, d, dtmp_.data(),
                             G + o.norm1_scale, G + o.norm1_shift);
         add_into(dx_.data(), dtmp_.data(), n * d);
@@ -168,6 +164,49 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
     if (dropout_)
         multiply(dx_.data(), noise_emb_);
     embedding_backward(ids_, batch_, tokens_, dx_.data(), vocab, d, G + layout_.tok_emb, G + layout_.pos_emb);
+}
+
+void GptNet::project_qkv(const std::vector<float>& params, std::size_t layer)
+{
+    const GptShape& s = layout_.shape;
+    const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(s.emb_dim);
+    const BlockParams& o = layout_.blocks[layer];
+    Block& b = blocks_[layer];
+    const float* P = params.data();
+    if (!s.qkv_bias) { // W_query, W_key, W_value: one (3 d x d) matrix in the buffer
+        linear_forward(b.h1.data(), n, d, P + o.wq, nullptr, 3 * d, b.qkv.data());
+        return;
+    }
+    const std::size_t w[] = {o.wq, o.wk, o.wv}, bias[] = {o.bq, o.bk, o.bv};
+    for (int r = 0; r < 3; ++r) {
+        linear_forward(b.h1.data(), n, d, P + w[r], P + bias[r], d, dcol_.data());
+        for (std::size_t i = 0; i < n; ++i)
+            std::copy_n(dcol_.data() + i * d, d, b.qkv.data() + i * 3 * d + r * d);
+    }
+}
+
+void GptNet::project_qkv_backward(const std::vector<float>& params, std::vector<float>& grads, std::size_t layer)
+{
+    // dqkv_ holds d(loss)/d(q | k | v); dh_ receives d(loss)/d(norm1 output).
+    const GptShape& s = layout_.shape;
+    const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(s.emb_dim);
+    const BlockParams& o = layout_.blocks[layer];
+    const Block& b = blocks_[layer];
+    const float* P = params.data();
+    float* G = grads.data();
+    if (!s.qkv_bias) {
+        linear_backward(b.h1.data(), n, d, P + o.wq, 3 * d, dqkv_.data(), dh_.data(), G + o.wq, nullptr);
+        return;
+    }
+    const std::size_t w[] = {o.wq, o.wk, o.wv}, bias[] = {o.bq, o.bk, o.bv};
+    for (int r = 0; r < 3; ++r) {
+        for (std::size_t i = 0; i < n; ++i)
+            std::copy_n(dqkv_.data() + i * 3 * d + r * d, d, dcol_.data() + i * d);
+        linear_backward(b.h1.data(), n, d, P + w[r], d, dcol_.data(), r == 0 ? dh_.data() : dtmp_.data(), G + w[r],
+                        G + bias[r]);
+        if (r > 0)
+            add_into(dh_.data(), dtmp_.data(), n * d);
+    }
 }
 
 } // namespace attnlab::train

@@ -24,18 +24,18 @@ float score_divisor(std::size_t head_dim)
 // runs over the key position j, contiguous and as long as the causal row, which the compiler vectorises
 // whatever head_dim is (1 for 32 heads of 32).
 struct HeadView {
-    std::size_t T, hd, D, base;
-    void gather(const float* src, std::vector<float>& dst) const // (T x D) strided -> (hd x T)
+    std::size_t T, hd, S, base;                                  // S: the row stride of q, k and v
+    void gather(const float* src, std::vector<float>& dst) const // (T x S) strided -> (hd x T)
     {
         for (std::size_t j = 0; j < T; ++j)
             for (std::size_t d = 0; d < hd; ++d)
-                dst[d * T + j] = src[base + j * D + d];
+                dst[d * T + j] = src[base + j * S + d];
     }
     void scatter(const std::vector<float>& src, float* dst) const
     {
         for (std::size_t j = 0; j < T; ++j)
             for (std::size_t d = 0; d < hd; ++d)
-                dst[base + j * D + d] = src[d * T + j];
+                dst[base + j * S + d] = src[d * T + j];
     }
 };
 
@@ -86,19 +86,20 @@ float total(const float* a, std::size_t n)
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
                        const float* noise, float* ctx)
 {
-    const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out();
+    const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride();
     const float divisor = score_divisor(hd);
     std::vector<float> kt(hd * T), vt(hd * T), kept(T);
     for (std::size_t b = 0; b < dims.batch; ++b)
         for (std::size_t h = 0; h < dims.heads; ++h) {
-            const HeadView view{T, hd, D, b * T * D + h * hd};
+            const HeadView view{T, hd, S, b * T * S + h * hd};
+            const std::size_t out = b * T * D + h * hd; // this head's columns of ctx
             view.gather(k, kt);
             view.gather(v, vt);
             float* w = weights + (b * dims.heads + h) * T * T;
             const float* n = noise ? noise + (b * dims.heads + h) * T * T : nullptr;
             for (std::size_t i = 0; i < T; ++i) {
                 float* wi = w + i * T;
-                const float* qi = q + view.base + i * D;
+                const float* qi = q + view.base + i * S;
                 const std::size_t len = i + 1;
                 std::fill_n(wi, T, 0.0f);
                 for (std::size_t d = 0; d < hd; ++d) {
@@ -122,7 +123,7 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
                         kept[j] = wi[j] * n[i * T + j];
                     used = kept.data();
                 }
-                float* ci = ctx + view.base + i * D;
+                float* ci = ctx + out + i * D;
                 for (std::size_t d = 0; d < hd; ++d)
                     ci[d] = dot(used, vt.data() + d * T, T);
             }
@@ -132,12 +133,13 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
 void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
                         const float* noise, const float* dctx, float* dq, float* dk, float* dv, float* row)
 {
-    const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out();
+    const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride();
     const float divisor = score_divisor(hd);
     std::vector<float> kt(hd * T), vt(hd * T), dkt(hd * T), dvt(hd * T), used(T), ds(T);
     for (std::size_t b = 0; b < dims.batch; ++b)
         for (std::size_t h = 0; h < dims.heads; ++h) {
-            const HeadView view{T, hd, D, b * T * D + h * hd};
+            const HeadView view{T, hd, S, b * T * S + h * hd};
+            const std::size_t out = b * T * D + h * hd; // this head's columns of ctx
             view.gather(k, kt);
             view.gather(v, vt);
             std::fill(dkt.begin(), dkt.end(), 0.0f);
@@ -146,8 +148,8 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
             const float* n = noise ? noise + (b * dims.heads + h) * T * T : nullptr;
             for (std::size_t i = 0; i < T; ++i) {
                 const float* wi = w + i * T;
-                const float* gi = dctx + view.base + i * D;
-                const float* qi = q + view.base + i * D;
+                const float* gi = dctx + out + i * D;
+                const float* qi = q + view.base + i * S;
                 for (std::size_t j = 0; j < T; ++j) {
                     used[j] = n ? wi[j] * n[i * T + j] : wi[j];
                     row[j] = 0.0f;
@@ -167,7 +169,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                 const float weighted = dot(wi, row, T);
                 for (std::size_t j = 0; j < T; ++j)
                     ds[j] = wi[j] * (row[j] - weighted) / divisor;
-                float* dqi = dq + view.base + i * D;
+                float* dqi = dq + view.base + i * S;
                 for (std::size_t d = 0; d < hd; ++d) {
                     const float* kd = kt.data() + d * T;
                     float* dkd = dkt.data() + d * T;

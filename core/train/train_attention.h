@@ -9,7 +9,11 @@ namespace attnlab::train {
 
 struct AttentionDims {
     std::size_t batch = 0, tokens = 0, heads = 0, head_dim = 0;
+    // Row stride of q, k, v (and dq, dk, dv): d_out when 0; 3 d_out when they are the thirds of one fused
+    // projection's rows. ctx and dctx always have rows of d_out.
+    std::size_t qkv_stride = 0;
     std::size_t d_out() const { return heads * head_dim; }
+    std::size_t stride() const { return qkv_stride ? qkv_stride : d_out(); }
 };
 
 // weights: (batch, heads, tokens, tokens), 0 above the diagonal, before dropout. noise (null without
