@@ -41,6 +41,16 @@ struct HeadView {
 
 // Sum of a[j] * b[j] in eight interleaved partial sums, which the compiler keeps in one vector register
 // (a single running sum cannot be vectorised without reordering it).
+// From this head_dim on, sums over key positions run a row of head_dim at a time (one vector register
+// or more, no horizontal sum); below it, as dot products over the key positions.
+constexpr std::size_t kRowForm = 8;
+
+void axpy(float alpha, const float* x, float* y, std::size_t n)
+{
+    for (std::size_t d = 0; d < n; ++d)
+        y[d] += alpha * x[d];
+}
+
 float dot(const float* a, const float* b, std::size_t n)
 {
     float lane[8] = {};
@@ -124,8 +134,14 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
                     used = kept.data();
                 }
                 float* ci = ctx + out + i * D;
-                for (std::size_t d = 0; d < hd; ++d)
-                    ci[d] = dot(used, vt.data() + d * T, T);
+                if (hd >= kRowForm) { // ctx_i = sum_j w_ij v_j, a row of head_dim at a time
+                    std::fill_n(ci, hd, 0.0f);
+                    for (std::size_t j = 0; j <= i; ++j)
+                        axpy(used[j], v + view.base + j * S, ci, hd);
+                } else {
+                    for (std::size_t d = 0; d < hd; ++d)
+                        ci[d] = dot(used, vt.data() + d * T, T);
+                }
             }
         }
 }
@@ -171,12 +187,18 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                     ds[j] = wi[j] * (row[j] - weighted) / divisor;
                 float* dqi = dq + view.base + i * S;
                 for (std::size_t d = 0; d < hd; ++d) {
-                    const float* kd = kt.data() + d * T;
                     float* dkd = dkt.data() + d * T;
                     const float qd = qi[d];
                     for (std::size_t j = 0; j < T; ++j)
                         dkd[j] += qd * ds[j];
-                    dqi[d] = dot(ds.data(), kd, T);
+                }
+                if (hd >= kRowForm) { // dq_i = sum_j ds_ij k_j
+                    std::fill_n(dqi, hd, 0.0f);
+                    for (std::size_t j = 0; j <= i; ++j)
+                        axpy(ds[j], k + view.base + j * S, dqi, hd);
+                } else {
+                    for (std::size_t d = 0; d < hd; ++d)
+                        dqi[d] = dot(ds.data(), kt.data() + d * T, T);
                 }
             }
             view.scatter(dkt, dk);

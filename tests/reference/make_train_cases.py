@@ -39,6 +39,7 @@ MODELS = {
     "two-layers-qkv-bias": (11, 6, 12, 2, 3, True, 0.0, 3, 4),
     "head-dim-1": (16, 9, 16, 2, 16, False, 0.0, 2, 9),
     "dropout-train": (13, 8, 8, 2, 2, False, 0.2, 2, 8),
+    "head-dim-8-dropout": (10, 7, 16, 2, 2, True, 0.1, 3, 7),
 }
 
 
@@ -79,7 +80,7 @@ def op_cases():
         return scale * ((x - mean) / torch.sqrt(var + norm.eps)) + shift
     case("layer-norm", layer_norm, {"x": torch.randn(6, 10) * 3 + 1, "scale": torch.randn(10), "shift": torch.randn(10)})
     case("gelu", lambda x: GELU()(x), {"x": torch.randn(5, 40) * 3})
-    for heads, tokens, d in [(1, 5, 4), (2, 7, 6), (4, 3, 8), (8, 6, 8)]:
+    for heads, tokens, d in [(1, 5, 4), (2, 7, 6), (4, 3, 8), (8, 6, 8), (1, 6, 16), (2, 9, 24)]:
         def attention_core(q, k, v, heads=heads, d=d):
             b, t, _ = q.shape
             hd = d // heads
