@@ -23,24 +23,46 @@ float score_divisor(std::size_t head_dim)
 // One head of one sequence with keys and values transposed to (head_dim x tokens): every inner loop then
 // runs over the key position j, contiguous and as long as the causal row, which the compiler vectorises
 // whatever head_dim is (1 for 32 heads of 32).
+// The transposed rows are padded to P, a multiple of kChunk, with zeros that are never overwritten.
 struct HeadView {
-    std::size_t T, hd, S, base;                                  // S: the row stride of q, k and v
-    void gather(const float* src, std::vector<float>& dst) const // (T x S) strided -> (hd x T)
+    std::size_t T, hd, S, base, P;                               // S: the row stride of q, k and v
+    void gather(const float* src, std::vector<float>& dst) const // (T x S) strided -> (hd x P)
     {
         for (std::size_t j = 0; j < T; ++j)
             for (std::size_t d = 0; d < hd; ++d)
-                dst[d * T + j] = src[base + j * S + d];
+                dst[d * P + j] = src[base + j * S + d];
     }
     void scatter(const std::vector<float>& src, float* dst) const
     {
         for (std::size_t j = 0; j < T; ++j)
             for (std::size_t d = 0; d < hd; ++d)
-                dst[base + j * S + d] = src[d * T + j];
+                dst[base + j * S + d] = src[d * P + j];
     }
 };
 
-// Sum of a[j] * b[j] in eight interleaved partial sums, which the compiler keeps in one vector register
-// (a single running sum cannot be vectorised without reordering it).
+constexpr std::size_t kChunk = 16;
+
+std::size_t padded(std::size_t T)
+{
+    return (T + kChunk - 1) / kChunk * kChunk;
+}
+
+// out[j] = sum_d coef[d] rows[d * P + j] for j < T, kChunk positions at a time summed in registers across
+// d (a row accumulated in memory waits on its own stores at every d).
+void combine(const float* coef, std::size_t hd, const float* rows, std::size_t P, std::size_t T, float* out)
+{
+    for (std::size_t j0 = 0; j0 < T; j0 += kChunk) {
+        float acc[kChunk] = {};
+        for (std::size_t d = 0; d < hd; ++d) {
+            const float c = coef[d];
+            const float* r = rows + d * P + j0;
+            for (std::size_t l = 0; l < kChunk; ++l)
+                acc[l] += c * r[l];
+        }
+        std::copy_n(acc, std::min(kChunk, T - j0), out + j0);
+    }
+}
+
 // From this head_dim on, sums over key positions run a row of head_dim at a time (one vector register
 // or more, no horizontal sum); below it, as dot products over the key positions.
 constexpr std::size_t kRowForm = 8;
@@ -51,6 +73,8 @@ void axpy(float alpha, const float* x, float* y, std::size_t n)
         y[d] += alpha * x[d];
 }
 
+// Sum of a[j] * b[j] in eight interleaved partial sums, which the compiler keeps in one vector register
+// (a single running sum cannot be vectorised without reordering it).
 float dot(const float* a, const float* b, std::size_t n)
 {
     float lane[8] = {};
@@ -98,10 +122,11 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride();
     const float divisor = score_divisor(hd);
-    std::vector<float> kt(hd * T), vt(hd * T), kept(T);
+    const std::size_t P = padded(T);
+    std::vector<float> kt(hd * P, 0.0f), vt(hd * P, 0.0f), kept(T);
     for (std::size_t b = 0; b < dims.batch; ++b)
         for (std::size_t h = 0; h < dims.heads; ++h) {
-            const HeadView view{T, hd, S, b * T * S + h * hd};
+            const HeadView view{T, hd, S, b * T * S + h * hd, P};
             const std::size_t out = b * T * D + h * hd; // this head's columns of ctx
             view.gather(k, kt);
             view.gather(v, vt);
@@ -111,13 +136,7 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
                 float* wi = w + i * T;
                 const float* qi = q + view.base + i * S;
                 const std::size_t len = i + 1;
-                std::fill_n(wi, T, 0.0f);
-                for (std::size_t d = 0; d < hd; ++d) {
-                    const float qd = qi[d];
-                    const float* kd = kt.data() + d * T;
-                    for (std::size_t j = 0; j < T; ++j)
-                        wi[j] += qd * kd[j];
-                }
+                combine(qi, hd, kt.data(), P, T, wi);
                 for (std::size_t j = 0; j < T; ++j)
                     wi[j] /= divisor;
                 const float top = largest(wi, len);
@@ -140,7 +159,7 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
                         axpy(used[j], v + view.base + j * S, ci, hd);
                 } else {
                     for (std::size_t d = 0; d < hd; ++d)
-                        ci[d] = dot(used, vt.data() + d * T, T);
+                        ci[d] = dot(used, vt.data() + d * P, T);
                 }
             }
         }
@@ -151,10 +170,11 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride();
     const float divisor = score_divisor(hd);
-    std::vector<float> kt(hd * T), vt(hd * T), dkt(hd * T), dvt(hd * T), used(T), ds(T);
+    const std::size_t P = padded(T);
+    std::vector<float> kt(hd * P, 0.0f), vt(hd * P, 0.0f), dkt(hd * P), dvt(hd * P), used(T), ds(T);
     for (std::size_t b = 0; b < dims.batch; ++b)
         for (std::size_t h = 0; h < dims.heads; ++h) {
-            const HeadView view{T, hd, S, b * T * S + h * hd};
+            const HeadView view{T, hd, S, b * T * S + h * hd, P};
             const std::size_t out = b * T * D + h * hd; // this head's columns of ctx
             view.gather(k, kt);
             view.gather(v, vt);
@@ -166,18 +186,14 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                 const float* wi = w + i * T;
                 const float* gi = dctx + out + i * D;
                 const float* qi = q + view.base + i * S;
-                for (std::size_t j = 0; j < T; ++j) {
+                for (std::size_t j = 0; j < T; ++j)
                     used[j] = n ? wi[j] * n[i * T + j] : wi[j];
-                    row[j] = 0.0f;
-                }
+                combine(gi, hd, vt.data(), P, T, row);
                 for (std::size_t d = 0; d < hd; ++d) {
                     const float g = gi[d];
-                    const float* vd = vt.data() + d * T;
-                    float* dvd = dvt.data() + d * T;
-                    for (std::size_t j = 0; j < T; ++j) {
-                        row[j] += g * vd[j];
+                    float* dvd = dvt.data() + d * P;
+                    for (std::size_t j = 0; j < T; ++j)
                         dvd[j] += g * used[j];
-                    }
                 }
                 if (n)
                     for (std::size_t j = 0; j < T; ++j)
@@ -187,7 +203,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                     ds[j] = wi[j] * (row[j] - weighted) / divisor;
                 float* dqi = dq + view.base + i * S;
                 for (std::size_t d = 0; d < hd; ++d) {
-                    float* dkd = dkt.data() + d * T;
+                    float* dkd = dkt.data() + d * P;
                     const float qd = qi[d];
                     for (std::size_t j = 0; j < T; ++j)
                         dkd[j] += qd * ds[j];
@@ -198,7 +214,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                         axpy(ds[j], k + view.base + j * S, dqi, hd);
                 } else {
                     for (std::size_t d = 0; d < hd; ++d)
-                        dqi[d] = dot(ds.data(), kt.data() + d * T, T);
+                        dqi[d] = dot(ds.data(), kt.data() + d * P, T);
                 }
             }
             view.scatter(dkt, dk);
