@@ -63,15 +63,11 @@ void combine(const float* coef, std::size_t hd, const float* rows, std::size_t P
     }
 }
 
-// From this head_dim on, sums over key positions run a row of head_dim at a time (one vector register
-// or more, no horizontal sum); below it, as dot products over the key positions.
-constexpr std::size_t kRowForm = 8;
-
-void axpy(float alpha, const float* x, float* y, std::size_t n)
-{
-    for (std::size_t d = 0; d < n; ++d)
-        y[d] += alpha * x[d];
-}
+// out[d] = sum_{j < len} coef[j] rows[j * S + d] for d < hd: eight columns at a time summed in a register
+// over the key positions (no horizontal sum, no store per position); the last hd % 8 columns as dot
+// products over the transposed rows (hd x P).
+void weighted_rows(const float* coef, std::size_t len, const float* rows, std::size_t S, const float* transposed,
+                   std::size_t P, std::size_t T, std::size_t hd, float* out);
 
 // Sum of a[j] * b[j] in eight interleaved partial sums, which the compiler keeps in one vector register
 // (a single running sum cannot be vectorised without reordering it).
@@ -115,6 +111,24 @@ float total(const float* a, std::size_t n)
     return s;
 }
 
+void weighted_rows(const float* coef, std::size_t len, const float* rows, std::size_t S, const float* transposed,
+                   std::size_t P, std::size_t T, std::size_t hd, float* out)
+{
+    std::size_t d0 = 0;
+    for (; d0 + 8 <= hd; d0 += 8) {
+        float acc[8] = {};
+        for (std::size_t j = 0; j < len; ++j) {
+            const float c = coef[j];
+            const float* r = rows + j * S + d0;
+            for (std::size_t l = 0; l < 8; ++l)
+                acc[l] += c * r[l];
+        }
+        std::copy_n(acc, 8, out + d0);
+    }
+    for (std::size_t d = d0; d < hd; ++d)
+        out[d] = dot(coef, transposed + d * P, T);
+}
+
 } // namespace
 
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
@@ -153,14 +167,7 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
                     used = kept.data();
                 }
                 float* ci = ctx + out + i * D;
-                if (hd >= kRowForm) { // ctx_i = sum_j w_ij v_j, a row of head_dim at a time
-                    std::fill_n(ci, hd, 0.0f);
-                    for (std::size_t j = 0; j <= i; ++j)
-                        axpy(used[j], v + view.base + j * S, ci, hd);
-                } else {
-                    for (std::size_t d = 0; d < hd; ++d)
-                        ci[d] = dot(used, vt.data() + d * P, T);
-                }
+                weighted_rows(used, i + 1, v + view.base, S, vt.data(), P, T, hd, ci); // ctx_i = sum_j w_ij v_j
             }
         }
 }
@@ -208,14 +215,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                     for (std::size_t j = 0; j < T; ++j)
                         dkd[j] += qd * ds[j];
                 }
-                if (hd >= kRowForm) { // dq_i = sum_j ds_ij k_j
-                    std::fill_n(dqi, hd, 0.0f);
-                    for (std::size_t j = 0; j <= i; ++j)
-                        axpy(ds[j], k + view.base + j * S, dqi, hd);
-                } else {
-                    for (std::size_t d = 0; d < hd; ++d)
-                        dqi[d] = dot(ds.data(), kt.data() + d * P, T);
-                }
+                weighted_rows(ds.data(), i + 1, k + view.base, S, kt.data(), P, T, hd, dqi); // dq_i = sum_j ds_ij k_j
             }
             view.scatter(dkt, dk);
             view.scatter(dvt, dv);
