@@ -63,6 +63,14 @@ std::string fixed(double v, int digits)
     return buf;
 }
 
+std::string seed_list(const std::vector<std::uint64_t>& seeds) // "0,1,2", as the shipped models say it
+{
+    std::string out;
+    for (std::uint64_t s : seeds)
+        out += (out.empty() ? "" : ",") + std::to_string(s);
+    return out;
+}
+
 struct Variant {
     std::int64_t heads = 0;
     std::vector<std::size_t> runs; // indices into the sweep's results
@@ -169,7 +177,7 @@ int cmd_train(const std::vector<std::string>& argv)
         save_trained_model(a.text("save"), results.front(),
                            {{"val_loss", fixed(results.front().final_eval().loss, 4)},
                             {"val_accuracy", fixed(results.front().final_eval().accuracy, 4)},
-                            {"seeds", std::to_string(seeds.size())},
+                            {"seeds", seed_list(seeds)},
                             {"val_loss_mean", fixed(row["val_loss_mean"].get<double>(), 4)},
                             {"val_loss_std", fixed(row["val_loss_std"].get<double>(), 4)},
                             {"val_accuracy_mean", fixed(row["val_accuracy_mean"].get<double>(), 4)},

@@ -68,7 +68,6 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
 {
     size_buffers(batch, tokens);
     ids_ = ids;
-    targets_ = targets;
     const GptShape& s = layout_.shape;
     dropout_ = dropout && s.drop_rate > 0.0;
     const double p = s.drop_rate;

@@ -41,7 +41,6 @@ private:
     GptLayout layout_;
     std::size_t batch_ = 0, tokens_ = 0;
     const std::int64_t* ids_ = nullptr;
-    const std::int64_t* targets_ = nullptr;
     bool dropout_ = false;
     std::vector<std::vector<float>> xs_; // block inputs, then the last block's output
     std::vector<Block> blocks_;
