@@ -33,5 +33,7 @@ int cmd_compare(const std::vector<std::string>& argv);
 // The trained Verdict GPTs (cli_gpt.cpp): the tokenizer, and `run --model` (cmd_run hands over).
 int cmd_tokenize(const std::vector<std::string>& argv);
 int cmd_run_gpt(const std::vector<std::string>& argv);
+// The book's GPTModel trained on a task, several num_heads and seeds in parallel (cli_train.cpp).
+int cmd_train(const std::vector<std::string>& argv);
 
 } // namespace cli

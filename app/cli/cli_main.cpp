@@ -83,6 +83,13 @@ const Command kCommands[] = {
       What a weights file (a module's state_dict or a GPT-2 checkpoint) says: layout, module, d_in, d_out,
       qkv_bias, layers, context_length; and the num_heads that d_out allows (the weights do not store it).
 )"},
+    {"train", cli::cmd_train,
+     R"(  train --task previous-token|induction|the-verdict [--vocab V] [--context T] [--emb D] [--layers L]
+      [--heads H[,H...]] [--seeds N | --seed S] [--steps N] [--batch B] [--lr X] [--weight-decay X]
+      [--save FILE] [--dump-run FILE] [--json]
+      Train the book's chapter 4 GPTModel on a task, one run per num_heads and seed, in parallel on the cores:
+      held-out loss and accuracy (mean +- std over seeds), steps to 90% of the best accuracy, ms per step.
+)"},
     {"compare", cli::cmd_compare,
      R"(  compare FILE [--num-heads H] [--json]
       Your own module, recorded with attention_lab_probe.py, against the book's stages on the same weights

@@ -54,6 +54,24 @@ void gemm(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::i
     eigen_gemm(m, n, k, a, lda, b, ldb, op_b, c, ldc);
 }
 
+void gemm_tn(std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda, const float* b,
+             std::int64_t ldb, float* c, std::int64_t ldc)
+{
+    if (m <= 0 || n <= 0)
+        return;
+#ifdef ATTNLAB_OPENBLAS
+    if (!inside_parallel_region() && m * n * k >= 32 * 32 * 32 && k > 0) {
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+                    static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c,
+                    static_cast<int>(ldc));
+        return;
+    }
+#endif
+    MapMatrix C(c, m, n, Eigen::OuterStride<>(ldc));
+    C.noalias() = ConstMapMatrix(a, k, m, Eigen::OuterStride<>(lda)).transpose() *
+                  ConstMapMatrix(b, k, n, Eigen::OuterStride<>(ldb));
+}
+
 const char* gemm_backend()
 {
 #ifdef ATTNLAB_OPENBLAS

@@ -1,0 +1,226 @@
+// `train`: the book's chapter 4 GPTModel trained on a task (core/train), one run per num_heads x seed,
+// the runs in parallel on the cores; a table of held-out loss and accuracy (mean +- std over seeds),
+// steps to 90% of the best accuracy and ms per step. --save keeps a model, --dump-run a replayable run.
+#include "cli/cli_commands.h"
+#include "cli/cli_json.h"
+
+#include "io/atomic_file.h"
+#include "tensor/error.h"
+#include "train/run_files.h"
+#include "train/sweep.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+namespace cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+using namespace attnlab;
+using namespace attnlab::train;
+
+std::vector<std::int64_t> head_list(const Args& a, std::int64_t emb)
+{
+    std::vector<std::int64_t> heads;
+    if (!a.has("heads")) { // every divisor: head_dim from emb down to 1
+        for (std::int64_t h = 1; h <= emb; ++h)
+            if (emb % h == 0)
+                heads.push_back(h);
+        return heads;
+    }
+    std::stringstream in(a.text("heads"));
+    std::string item;
+    while (std::getline(in, item, ','))
+        heads.push_back(parse_integer("heads", item, 1, 1 << 20));
+    if (heads.empty())
+        throw Error("--heads needs at least one number, e.g. --heads 1,2,4.");
+    return heads;
+}
+
+double parse_real(const Args& a, const std::string& name, double fallback)
+{
+    if (!a.has(name))
+        return fallback;
+    const std::string text = a.text(name);
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size())
+        throw Error("--" + name + " '" + text + "' is not a number; give one such as 0.003.");
+    return v;
+}
+
+std::string fixed(double v, int digits)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string seed_list(const std::vector<std::uint64_t>& seeds) // "0,1,2", as the shipped models say it
+{
+    std::string out;
+    for (std::uint64_t s : seeds)
+        out += (out.empty() ? "" : ",") + std::to_string(s);
+    return out;
+}
+
+struct Variant {
+    std::int64_t heads = 0;
+    std::vector<std::size_t> runs; // indices into the sweep's results
+};
+
+json variant_json(const Variant& v, const std::vector<RunResult>& results)
+{
+    std::vector<double> loss, acc, to90, ms;
+    json seeds = json::array();
+    for (std::size_t i : v.runs) {
+        const RunResult& r = results[i];
+        loss.push_back(r.final_eval().loss);
+        acc.push_back(r.final_eval().accuracy);
+        to90.push_back(static_cast<double>(r.steps_to_90()));
+        ms.push_back(r.ms_per_step);
+        json curve = json::array(); // [step, held-out loss, held-out accuracy]
+        for (const EvalPoint& e : r.evals)
+            curve.push_back({e.step, e.loss, e.accuracy});
+        seeds.push_back({{"seed", r.settings.seed},
+                         {"val_loss", r.final_eval().loss},
+                         {"val_accuracy", r.final_eval().accuracy},
+                         {"steps_to_90", r.steps_to_90()},
+                         {"ms_per_step", r.ms_per_step},
+                         {"steps", r.train_loss.size()},
+                         {"curve", curve}});
+    }
+    const GptShape& s = results[v.runs.front()].settings.shape;
+    const Spread l = spread(loss), a = spread(acc), t = spread(to90), m = spread(ms);
+    return {{"n_heads", v.heads},         {"head_dim", s.emb_dim / v.heads}, {"val_loss_mean", l.mean},
+            {"val_loss_std", l.std},      {"val_accuracy_mean", a.mean},     {"val_accuracy_std", a.std},
+            {"steps_to_90_mean", t.mean}, {"ms_per_step_mean", m.mean},      {"seeds", seeds}};
+}
+
+} // namespace
+
+int cmd_train(const std::vector<std::string>& argv)
+{
+    Args a(argv,
+           {"task", "vocab", "context", "emb", "layers", "heads", "seeds", "seed", "steps", "batch", "lr",
+            "weight-decay", "save", "dump-run"},
+           {"json"});
+    const std::string task = a.required("task");
+    const TaskSettings d = task_defaults(task);
+    if (a.has("seeds") && a.has("seed"))
+        throw UsageError("give --seeds N or --seed S, not both.");
+    RunSettings base;
+    base.task = task;
+    base.shape.vocab_size = a.integer("vocab", d.vocab, INT64_MIN, INT64_MAX);
+    base.shape.context_length = a.integer("context", d.context, INT64_MIN, INT64_MAX);
+    base.shape.emb_dim = a.integer("emb", d.emb, 1, 1 << 16);
+    base.shape.n_layers = a.integer("layers", d.layers, 1, 1024);
+    base.shape.drop_rate = d.drop_rate;
+    base.steps = a.integer("steps", d.steps, INT64_MIN, INT64_MAX);
+    base.batch = a.integer("batch", d.batch, INT64_MIN, INT64_MAX);
+    base.optimizer.lr = parse_real(a, "lr", d.lr);
+    base.optimizer.weight_decay = parse_real(a, "weight-decay", d.weight_decay);
+    base.record_batches = a.has("dump-run");
+    // Twenty held-out measurements a run, at most one every 100 steps: enough for the curve and "steps to
+    // 90%", few enough to cost a few percent of the training time.
+    base.eval_every = std::clamp<std::int64_t>(base.steps / 20, 1, 100);
+    check_task(task, base.shape.vocab_size, base.shape.context_length);
+    const std::vector<std::int64_t> heads = head_list(a, base.shape.emb_dim);
+    std::vector<std::uint64_t> seeds;
+    if (a.has("seed"))
+        seeds.push_back(static_cast<std::uint64_t>(a.integer("seed", 0, 0, INT64_MAX)));
+    else
+        for (std::int64_t s = 0, n = a.integer("seeds", 1, 1, 1000); s < n; ++s)
+            seeds.push_back(static_cast<std::uint64_t>(s));
+    if (a.has("dump-run") && (heads.size() != 1 || seeds.size() != 1))
+        throw Error("--dump-run records one run; give one --heads value and one --seed.");
+    if (a.has("save") && heads.size() != 1)
+        throw Error("--save keeps one model; give one --heads value (the first seed's model is saved).");
+    std::vector<RunSettings> runs;
+    std::vector<Variant> variants;
+    for (std::int64_t h : heads) {
+        Variant v{h, {}};
+        for (std::uint64_t seed : seeds) {
+            RunSettings r = base;
+            r.shape.n_heads = h;
+            r.seed = seed;
+            check_run(r);
+            v.runs.push_back(runs.size());
+            runs.push_back(r);
+        }
+        variants.push_back(v);
+    }
+    for (const char* target : {"save", "dump-run"})
+        if (a.has(target))
+            check_write_target(a.text(target));
+
+    const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<RunResult> results = run_sweep(runs, threads);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    json table = json::array();
+    for (const Variant& v : variants)
+        table.push_back(variant_json(v, results));
+    if (a.has("dump-run"))
+        write_run_dump(a.text("dump-run"), results.front());
+    if (a.has("save")) {
+        const json& row = table.front();
+        // The first seed's model, with the spread over every seed in its metadata.
+        save_trained_model(a.text("save"), results.front(),
+                           {{"val_loss", fixed(results.front().final_eval().loss, 4)},
+                            {"val_accuracy", fixed(results.front().final_eval().accuracy, 4)},
+                            {"seeds", seed_list(seeds)},
+                            {"val_loss_mean", fixed(row["val_loss_mean"].get<double>(), 4)},
+                            {"val_loss_std", fixed(row["val_loss_std"].get<double>(), 4)},
+                            {"val_accuracy_mean", fixed(row["val_accuracy_mean"].get<double>(), 4)},
+                            {"val_accuracy_std", fixed(row["val_accuracy_std"].get<double>(), 4)},
+                            {"ms_per_step", fixed(results.front().ms_per_step, 3)}});
+    }
+    const std::string how = "held-out loss and accuracy: mean cross-entropy and share of correct next-token guesses "
+                            "over the task's held-out positions after the last step, eval mode; mean +- sample std "
+                            "over seeds; steps to 90%: first held-out measurement (every " +
+                            std::to_string(base.eval_every) +
+                            " steps) reaching 90% of "
+                            "the best; ms per step: wall time of forward, backward and AdamW, one engine thread";
+    if (a.flag("json")) {
+        json out = {{"task", task},
+                    {"vocab_size", base.shape.vocab_size},
+                    {"context_length", base.shape.context_length},
+                    {"emb_dim", base.shape.emb_dim},
+                    {"n_layers", base.shape.n_layers},
+                    {"steps", base.steps},
+                    {"batch", base.batch},
+                    {"lr", base.optimizer.lr},
+                    {"weight_decay", base.optimizer.weight_decay},
+                    {"seeds", seeds},
+                    {"threads", threads},
+                    {"wall_seconds", wall},
+                    {"how", how},
+                    {"variants", table}};
+        std::cout << json_text(out) << "\n";
+        return 0;
+    }
+    std::cout << "task " << task << ": vocab " << base.shape.vocab_size << ", context " << base.shape.context_length
+              << ", emb " << base.shape.emb_dim << ", " << base.shape.n_layers << " layers, " << base.steps
+              << " steps of batch " << base.batch << ", lr " << base.optimizer.lr << ", " << seeds.size()
+              << " seed(s); " << fixed(wall, 1) << " s on " << threads << " threads\n";
+    std::printf("heads  head_dim  held-out loss     held-out accuracy  steps to 90%%  ms/step\n");
+    for (const json& r : table)
+        std::printf("%5d  %8d  %.3f +- %.3f    %.3f +- %.3f     %12.0f  %7.2f\n", r["n_heads"].get<int>(),
+                    r["head_dim"].get<int>(), r["val_loss_mean"].get<double>(), r["val_loss_std"].get<double>(),
+                    r["val_accuracy_mean"].get<double>(), r["val_accuracy_std"].get<double>(),
+                    r["steps_to_90_mean"].get<double>(), r["ms_per_step_mean"].get<double>());
+    std::fflush(stdout);
+    std::cout << "(" << how << ")\n";
+    return 0;
+}
+
+} // namespace cli

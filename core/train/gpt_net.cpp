@@ -1,0 +1,211 @@
+#include "train/gpt_net.h"
+
+#include "train/train_attention.h"
+
+#include <algorithm>
+
+namespace attnlab::train {
+
+namespace {
+
+void draw_noise(std::vector<float>& noise, std::size_t n, double p, TorchGenerator& gen)
+{
+    // nn.Dropout in training: noise = bernoulli_(1 - p) / float(1 - p), output = input * noise.
+    noise.resize(n);
+    bernoulli_(noise.data(), n, 1.0 - p, gen);
+    const float keep = static_cast<float>(1.0 - p);
+    for (float& x : noise)
+        x /= keep;
+}
+
+void multiply(float* x, const std::vector<float>& noise)
+{
+    for (std::size_t i = 0; i < noise.size(); ++i)
+        x[i] *= noise[i];
+}
+
+void add_into(float* y, const float* x, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        y[i] += x[i];
+}
+
+} // namespace
+
+GptNet::GptNet(GptLayout layout) : layout_(std::move(layout)), blocks_(layout_.blocks.size()) {}
+
+void GptNet::size_buffers(std::size_t batch, std::size_t tokens)
+{
+    batch_ = batch;
+    tokens_ = tokens;
+    const std::size_t n = batch * tokens, d = static_cast<std::size_t>(layout_.shape.emb_dim);
+    const std::size_t heads = static_cast<std::size_t>(layout_.shape.n_heads);
+    xs_.resize(blocks_.size() + 1);
+    for (auto& x : xs_)
+        x.resize(n * d);
+    for (Block& b : blocks_) {
+        for (auto* buf : {&b.xhat1, &b.h1, &b.ctx, &b.mid, &b.xhat2, &b.h2})
+            buf->resize(n * d);
+        b.qkv.resize(n * 3 * d);
+        b.rstd1.resize(n);
+        b.rstd2.resize(n);
+        b.w.resize(batch * heads * tokens * tokens);
+        b.a.resize(n * 4 * d);
+        b.g.resize(n * 4 * d);
+        b.tanh.resize(n * 4 * d);
+    }
+    dcol_.resize(n * d); // project_qkv's column of q, k or v with qkv_bias
+    xhat_f_.resize(n * d);
+    rstd_f_.resize(n);
+    hf_.resize(n * d);
+    const std::size_t vocab = static_cast<std::size_t>(layout_.shape.vocab_size);
+    logits_.resize(n * vocab);
+    dlogits_.resize(n * vocab);
+}
+
+LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* ids, const std::int64_t* targets,
+                          std::size_t batch, std::size_t tokens, TorchGenerator* dropout)
+{
+    size_buffers(batch, tokens);
+    ids_ = ids;
+    const GptShape& s = layout_.shape;
+    dropout_ = dropout && s.drop_rate > 0.0;
+    const double p = s.drop_rate;
+    const std::size_t n = batch * tokens, d = static_cast<std::size_t>(s.emb_dim);
+    const std::size_t vocab = static_cast<std::size_t>(s.vocab_size);
+    const float* P = params.data();
+    embedding_forward(ids, batch, tokens, P + layout_.tok_emb, P + layout_.pos_emb, d, xs_[0].data());
+    if (dropout_) {
+        draw_noise(noise_emb_, n * d, p, *dropout);
+        multiply(xs_[0].data(), noise_emb_);
+    }
+    const AttentionDims dims{batch, tokens, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim()),
+                             3 * d};
+    for (std::size_t l = 0; l < blocks_.size(); ++l) {
+        Block& b = blocks_[l];
+        const BlockParams& o = layout_.blocks[l];
+        const float* x = xs_[l].data();
+        layer_norm_forward(x, n, d, P + o.norm1_scale, P + o.norm1_shift, b.h1.data(), b.xhat1.data(), b.rstd1.data());
+        project_qkv(params, l);
+        if (dropout_)
+            draw_noise(b.noise_w, b.w.size(), p, *dropout);
+        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(),
+                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
+        linear_forward(b.ctx.data(), n, d, P + o.wo, P + o.bo, d, b.mid.data());
+        if (dropout_) {
+            draw_noise(b.noise1, n * d, p, *dropout);
+            multiply(b.mid.data(), b.noise1);
+        }
+        add_into(b.mid.data(), x, n * d);
+        layer_norm_forward(b.mid.data(), n, d, P + o.norm2_scale, P + o.norm2_shift, b.h2.data(), b.xhat2.data(),
+                           b.rstd2.data());
+        linear_forward(b.h2.data(), n, d, P + o.ff1_w, P + o.ff1_b, 4 * d, b.a.data());
+        gelu_forward(b.a.data(), n * 4 * d, b.g.data(), b.tanh.data());
+        float* out = xs_[l + 1].data();
+        linear_forward(b.g.data(), n, 4 * d, P + o.ff2_w, P + o.ff2_b, d, out);
+        if (dropout_) {
+            draw_noise(b.noise2, n * d, p, *dropout);
+            multiply(out, b.noise2);
+        }
+        add_into(out, b.mid.data(), n * d);
+    }
+    layer_norm_forward(xs_.back().data(), n, d, P + layout_.final_scale, P + layout_.final_shift, hf_.data(),
+                       xhat_f_.data(), rstd_f_.data());
+    linear_forward(hf_.data(), n, d, P + layout_.out_head, nullptr, vocab, logits_.data());
+    return cross_entropy(logits_.data(), targets, n, vocab, dlogits_.data());
+}
+
+void GptNet::backward(const std::vector<float>& params, std::vector<float>& grads)
+{
+    const GptShape& s = layout_.shape;
+    grads.assign(layout_.total, 0.0f);
+    const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(s.emb_dim);
+    const std::size_t vocab = static_cast<std::size_t>(s.vocab_size);
+    const float* P = params.data();
+    float* G = grads.data();
+    for (auto* buf : {&dx_, &dh_, &dtmp_})
+        buf->resize(n * d);
+    dqkv_.resize(n * 3 * d);
+    dwide_.resize(n * 4 * d);
+    dwide2_.resize(n * 4 * d);
+    row_.resize(tokens_);
+    linear_backward(hf_.data(), n, d, P + layout_.out_head, vocab, dlogits_.data(), dh_.data(), G + layout_.out_head,
+                    nullptr);
+    layer_norm_backward(dh_.data(), xhat_f_.data(), rstd_f_.data(), P + layout_.final_scale, n, d, dx_.data(),
+                        G + layout_.final_scale, G + layout_.final_shift);
+    const AttentionDims dims{batch_, tokens_, static_cast<std::size_t>(s.n_heads),
+                             static_cast<std::size_t>(s.head_dim()), 3 * d};
+    for (std::size_t l = blocks_.size(); l-- > 0;) {
+        Block& b = blocks_[l];
+        const BlockParams& o = layout_.blocks[l];
+        // dx_ holds d(loss)/d(block output) = d(mid) through the shortcut, and d(ff out) before dropout.
+        std::copy(dx_.begin(), dx_.end(), dtmp_.begin());
+        if (dropout_)
+            multiply(dtmp_.data(), b.noise2);
+        linear_backward(b.g.data(), n, 4 * d, P + o.ff2_w, d, dtmp_.data(), dwide_.data(), G + o.ff2_w, G + o.ff2_b);
+        gelu_backward(b.a.data(), b.tanh.data(), dwide_.data(), n * 4 * d, dwide2_.data());
+        linear_backward(b.h2.data(), n, d, P + o.ff1_w, 4 * d, dwide2_.data(), dh_.data(), G + o.ff1_w, G + o.ff1_b);
+        layer_norm_backward(dh_.data(), b.xhat2.data(), b.rstd2.data(), P + o.norm2_scale, n, d, dtmp_.data(),
+                            G + o.norm2_scale, G + o.norm2_shift);
+        add_into(dx_.data(), dtmp_.data(), n * d); // now d(mid)
+        std::copy(dx_.begin(), dx_.end(), dtmp_.begin());
+        if (dropout_)
+            multiply(dtmp_.data(), b.noise1);
+        linear_backward(b.ctx.data(), n, d, P + o.wo, d, dtmp_.data(), dh_.data(), G + o.wo, G + o.bo);
+        attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(),
+                           dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(), dqkv_.data() + d,
+                           dqkv_.data() + 2 * d, row_.data());
+        project_qkv_backward(params, grads, l);
+        layer_norm_backward(dh_.data(), b.xhat1.data(), b.rstd1.data(), P + o.norm1_scale, n, d, dtmp_.data(),
+                            G + o.norm1_scale, G + o.norm1_shift);
+        add_into(dx_.data(), dtmp_.data(), n * d);
+    }
+    if (dropout_)
+        multiply(dx_.data(), noise_emb_);
+    embedding_backward(ids_, batch_, tokens_, dx_.data(), vocab, d, G + layout_.tok_emb, G + layout_.pos_emb);
+}
+
+void GptNet::project_qkv(const std::vector<float>& params, std::size_t layer)
+{
+    const GptShape& s = layout_.shape;
+    const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(s.emb_dim);
+    const BlockParams& o = layout_.blocks[layer];
+    Block& b = blocks_[layer];
+    const float* P = params.data();
+    if (!s.qkv_bias) { // W_query, W_key, W_value: one (3 d x d) matrix in the buffer
+        linear_forward(b.h1.data(), n, d, P + o.wq, nullptr, 3 * d, b.qkv.data());
+        return;
+    }
+    const std::size_t w[] = {o.wq, o.wk, o.wv}, bias[] = {o.bq, o.bk, o.bv};
+    for (int r = 0; r < 3; ++r) {
+        linear_forward(b.h1.data(), n, d, P + w[r], P + bias[r], d, dcol_.data());
+        for (std::size_t i = 0; i < n; ++i)
+            std::copy_n(dcol_.data() + i * d, d, b.qkv.data() + i * 3 * d + r * d);
+    }
+}
+
+void GptNet::project_qkv_backward(const std::vector<float>& params, std::vector<float>& grads, std::size_t layer)
+{
+    // dqkv_ holds d(loss)/d(q | k | v); dh_ receives d(loss)/d(norm1 output).
+    const GptShape& s = layout_.shape;
+    const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(s.emb_dim);
+    const BlockParams& o = layout_.blocks[layer];
+    const Block& b = blocks_[layer];
+    const float* P = params.data();
+    float* G = grads.data();
+    if (!s.qkv_bias) {
+        linear_backward(b.h1.data(), n, d, P + o.wq, 3 * d, dqkv_.data(), dh_.data(), G + o.wq, nullptr);
+        return;
+    }
+    const std::size_t w[] = {o.wq, o.wk, o.wv}, bias[] = {o.bq, o.bk, o.bv};
+    for (int r = 0; r < 3; ++r) {
+        for (std::size_t i = 0; i < n; ++i)
+            std::copy_n(dqkv_.data() + i * 3 * d + r * d, d, dcol_.data() + i * d);
+        linear_backward(b.h1.data(), n, d, P + w[r], d, dcol_.data(), r == 0 ? dh_.data() : dtmp_.data(), G + w[r],
+                        G + bias[r]);
+        if (r > 0)
+            add_into(dh_.data(), dtmp_.data(), n * d);
+    }
+}
+
+} // namespace attnlab::train

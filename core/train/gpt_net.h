@@ -1,0 +1,51 @@
+#pragma once
+// One forward and backward pass of the book's GPTModel over a batch, written out per operation
+// (train_ops.h, train_attention.h), with the activations the backward needs kept in a workspace that
+// grows once and is reused every step. Parameters and gradients are flat buffers in gpt_layout's order.
+#include "tensor/torch_random.h"
+#include "train/gpt_params.h"
+#include "train/train_ops.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace attnlab::train {
+
+class GptNet {
+public:
+    explicit GptNet(GptLayout layout);
+    const GptLayout& layout() const { return layout_; }
+
+    // ids and targets: batch x tokens (tokens <= context_length), targets -100 where not scored; the ids
+    // are checked against the vocabulary by the caller. With `dropout` (model.train() and drop_rate > 0)
+    // the masks are drawn from it in the order GPTModel.forward draws them; null is model.eval().
+    LossStats forward(const std::vector<float>& params, const std::int64_t* ids, const std::int64_t* targets,
+                      std::size_t batch, std::size_t tokens, TorchGenerator* dropout);
+    // The gradient of the last forward's mean loss with respect to every parameter (grads is resized).
+    void backward(const std::vector<float>& params, std::vector<float>& grads);
+
+    const std::vector<float>& logits() const { return logits_; }
+    // The last forward's attention weights of block `layer`: (batch, heads, tokens, tokens), before dropout.
+    const std::vector<float>& attention_weights(std::size_t layer) const { return blocks_[layer].w; }
+
+private:
+    struct Block {
+        std::vector<float> xhat1, rstd1, h1, qkv, w, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh, noise2;
+    };
+    void size_buffers(std::size_t batch, std::size_t tokens);
+    // The three projections of a block into one (n x 3 d_out) buffer, q | k | v in each row: one GEMM when
+    // W_query, W_key and W_value sit one after another (no qkv_bias), three otherwise.
+    void project_qkv(const std::vector<float>& params, std::size_t layer);
+    void project_qkv_backward(const std::vector<float>& params, std::vector<float>& grads, std::size_t layer);
+
+    GptLayout layout_;
+    std::size_t batch_ = 0, tokens_ = 0;
+    const std::int64_t* ids_ = nullptr;
+    bool dropout_ = false;
+    std::vector<std::vector<float>> xs_; // block inputs, then the last block's output
+    std::vector<Block> blocks_;
+    std::vector<float> noise_emb_, xhat_f_, rstd_f_, hf_, logits_, dlogits_;
+    std::vector<float> dx_, dh_, dwide_, dwide2_, dqkv_, dtmp_, dcol_, row_;
+};
+
+} // namespace attnlab::train

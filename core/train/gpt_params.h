@@ -1,0 +1,61 @@
+#pragma once
+// The parameters of the book's chapter 4 GPTModel as one flat buffer, each tensor at an offset under its
+// state_dict name (tok_emb.weight, trf_blocks.0.att.W_query.weight, ..., out_head.weight), in the order
+// model.state_dict() lists them. The trainer, AdamW and the files all walk this one table.
+#include "tensor/torch_random.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// The cfg dict of GPTModel(cfg); emb_dim is also each block's d_out.
+struct GptShape {
+    std::int64_t vocab_size = 16;
+    std::int64_t context_length = 32;
+    std::int64_t emb_dim = 32;
+    std::int64_t n_layers = 2;
+    std::int64_t n_heads = 4;
+    double drop_rate = 0.0;
+    bool qkv_bias = false;
+
+    std::int64_t head_dim() const { return emb_dim / n_heads; }
+};
+
+// Throws Error with one sentence when GPTModel(cfg) could not be built or trained: sizes below 1,
+// emb_dim not divisible by n_heads (the book's assert), drop_rate outside [0, 1).
+void check_gpt_shape(const GptShape& shape);
+
+struct ParamEntry {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    std::size_t offset = 0, size = 0;
+};
+
+// Where each block's tensors sit in the buffer.
+struct BlockParams {
+    std::size_t wq, bq, wk, bk, wv, bv, wo, bo; // bq/bk/bv unused without qkv_bias
+    std::size_t ff1_w, ff1_b, ff2_w, ff2_b;
+    std::size_t norm1_scale, norm1_shift, norm2_scale, norm2_shift;
+};
+
+struct GptLayout {
+    GptShape shape;
+    std::vector<ParamEntry> entries; // state_dict order, the attention masks (buffers) left out
+    std::size_t total = 0;
+    std::size_t tok_emb = 0, pos_emb = 0, final_scale = 0, final_shift = 0, out_head = 0;
+    std::vector<BlockParams> blocks;
+
+    const ParamEntry* find(const std::string& name) const;
+};
+
+GptLayout gpt_layout(const GptShape& shape);
+
+// torch.manual_seed(seed); GPTModel(cfg): the embeddings' normal_, every Linear's kaiming-uniform weight
+// and bias, the LayerNorms' ones and zeros, drawn in the constructor's order. `gen` is left where torch's
+// default generator is afterwards (the dropout masks of training continue from there).
+std::vector<float> init_gpt_params(const GptLayout& layout, TorchGenerator& gen);
+
+} // namespace attnlab

@@ -1,0 +1,27 @@
+#pragma once
+// The book's MultiHeadAttention between its projections, forward and backward: queries, keys and values
+// (batch * tokens rows of d_out, head h in columns h*head_dim ...), seen as (b, num_heads, tokens,
+// head_dim); scores q k^T, the causal mask, softmax(scores / sqrt(head_dim)), dropout on the weights,
+// weights @ values merged back to (batch * tokens, d_out).
+#include <cstddef>
+
+namespace attnlab::train {
+
+struct AttentionDims {
+    std::size_t batch = 0, tokens = 0, heads = 0, head_dim = 0;
+    // Row stride of q, k, v (and dq, dk, dv): d_out when 0; 3 d_out when they are the thirds of one fused
+    // projection's rows. ctx and dctx always have rows of d_out.
+    std::size_t qkv_stride = 0;
+    std::size_t d_out() const { return heads * head_dim; }
+    std::size_t stride() const { return qkv_stride ? qkv_stride : d_out(); }
+};
+
+// weights: (batch, heads, tokens, tokens), 0 above the diagonal, before dropout. noise (null without
+// dropout): the dropout mask divided by float(1 - p), of the same shape. ctx is written whole.
+void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
+                       const float* noise, float* ctx);
+// dq, dk, dv are written whole. `row` is scratch of at least `tokens` floats.
+void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
+                        const float* noise, const float* dctx, float* dq, float* dk, float* dv, float* row);
+
+} // namespace attnlab::train

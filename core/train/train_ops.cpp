@@ -1,0 +1,184 @@
+#include "train/train_ops.h"
+
+#include "tensor/gemm.h"
+#include "train/fast_exp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <bit>
+
+namespace attnlab::train {
+
+namespace {
+using I = std::int64_t;
+I i64(std::size_t v)
+{
+    return static_cast<I>(v);
+}
+} // namespace
+
+void linear_forward(const float* x, std::size_t n, std::size_t in, const float* w, const float* b, std::size_t out,
+                    float* y)
+{
+    gemm(i64(n), i64(out), i64(in), x, i64(in), w, i64(in), Op::T, y, i64(out));
+    if (b)
+        for (std::size_t r = 0; r < n; ++r)
+            for (std::size_t c = 0; c < out; ++c)
+                y[r * out + c] += b[c];
+}
+
+void linear_backward(const float* x, std::size_t n, std::size_t in, const float* w, std::size_t out, const float* dy,
+                     float* dx, float* dw, float* db)
+{
+    if (dx)
+        gemm(i64(n), i64(in), i64(out), dy, i64(out), w, i64(in), Op::N, dx, i64(in));
+    gemm_tn(i64(out), i64(in), i64(n), dy, i64(out), x, i64(in), dw, i64(in));
+    if (db) {
+        std::fill_n(db, out, 0.0f);
+        for (std::size_t r = 0; r < n; ++r)
+            for (std::size_t c = 0; c < out; ++c)
+                db[c] += dy[r * out + c];
+    }
+}
+
+void layer_norm_forward(const float* x, std::size_t n, std::size_t d, const float* scale, const float* shift, float* y,
+                        float* xhat, float* rstd)
+{
+    for (std::size_t r = 0; r < n; ++r) {
+        const float* xr = x + r * d;
+        float sum = 0.0f;
+        for (std::size_t c = 0; c < d; ++c)
+            sum += xr[c];
+        const float mean = sum / static_cast<float>(d);
+        float sq = 0.0f;
+        for (std::size_t c = 0; c < d; ++c)
+            sq += (xr[c] - mean) * (xr[c] - mean);
+        const float inv = 1.0f / std::sqrt(sq / static_cast<float>(d) + 1e-5f);
+        rstd[r] = inv;
+        for (std::size_t c = 0; c < d; ++c) {
+            const float h = (xr[c] - mean) * inv;
+            xhat[r * d + c] = h;
+            y[r * d + c] = scale[c] * h + shift[c];
+        }
+    }
+}
+
+void layer_norm_backward(const float* dy, const float* xhat, const float* rstd, const float* scale, std::size_t n,
+                         std::size_t d, float* dx, float* dscale, float* dshift)
+{
+    std::fill_n(dscale, d, 0.0f);
+    std::fill_n(dshift, d, 0.0f);
+    for (std::size_t r = 0; r < n; ++r) {
+        const float* g = dy + r * d;
+        const float* h = xhat + r * d;
+        float mean_g = 0.0f, mean_gh = 0.0f;
+        for (std::size_t c = 0; c < d; ++c) {
+            const float gs = g[c] * scale[c];
+            mean_g += gs;
+            mean_gh += gs * h[c];
+            dscale[c] += g[c] * h[c];
+            dshift[c] += g[c];
+        }
+        mean_g /= static_cast<float>(d);
+        mean_gh /= static_cast<float>(d);
+        for (std::size_t c = 0; c < d; ++c)
+            dx[r * d + c] = rstd[r] * (g[c] * scale[c] - mean_g - h[c] * mean_gh);
+    }
+}
+
+namespace {
+
+// torch.sqrt(torch.tensor(2.0 / torch.pi)): the constant rounded to float, as the book's module computes it.
+const float kGeluC = std::sqrt(static_cast<float>(2.0 / 3.14159265358979323846));
+
+// tanh(u) = 1 - 2 / (exp(2u) + 1): exact at the ends (+-1), absolute error about 1e-7 near 0, where the
+// GELU multiplies it by 0.5 x and adds it to 1.
+inline float fast_tanh(float u)
+{
+    return 1.0f - 2.0f / (fast_exp(2.0f * u) + 1.0f);
+}
+
+} // namespace
+
+void gelu_forward(const float* x, std::size_t count, float* y, float* t)
+{
+    for (std::size_t i = 0; i < count; ++i) {
+        const float v = x[i];
+        t[i] = fast_tanh(kGeluC * (v + 0.044715f * v * v * v));
+        y[i] = 0.5f * v * (1.0f + t[i]);
+    }
+}
+
+void gelu_backward(const float* x, const float* t, const float* dy, std::size_t count, float* dx)
+{
+    for (std::size_t i = 0; i < count; ++i) {
+        const float v = x[i];
+        const float inner = kGeluC * (1.0f + 3.0f * 0.044715f * v * v);
+        dx[i] = dy[i] * (0.5f * (1.0f + t[i]) + 0.5f * v * (1.0f - t[i] * t[i]) * inner);
+    }
+}
+
+void embedding_forward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* tok,
+                       const float* pos, std::size_t d, float* x)
+{
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t t = 0; t < tokens; ++t) {
+            const float* e = tok + static_cast<std::size_t>(ids[b * tokens + t]) * d;
+            float* out = x + (b * tokens + t) * d;
+            for (std::size_t c = 0; c < d; ++c)
+                out[c] = e[c] + pos[t * d + c];
+        }
+}
+
+void embedding_backward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* dx,
+                        std::size_t vocab, std::size_t d, float* dtok, float* dpos)
+{
+    std::fill_n(dtok, vocab * d, 0.0f);
+    std::fill_n(dpos, tokens * d, 0.0f);
+    for (std::size_t b = 0; b < batch; ++b)
+        for (std::size_t t = 0; t < tokens; ++t) {
+            const float* g = dx + (b * tokens + t) * d;
+            float* e = dtok + static_cast<std::size_t>(ids[b * tokens + t]) * d;
+            for (std::size_t c = 0; c < d; ++c) {
+                e[c] += g[c];
+                dpos[t * d + c] += g[c];
+            }
+        }
+}
+
+LossStats cross_entropy(const float* logits, const std::int64_t* targets, std::size_t n, std::size_t vocab,
+                        float* dlogits)
+{
+    LossStats stats;
+    for (std::size_t r = 0; r < n; ++r)
+        stats.scored += targets[r] != kIgnoreIndex;
+    const float inv = stats.scored ? 1.0f / static_cast<float>(stats.scored) : 0.0f;
+    double total = 0.0;
+    for (std::size_t r = 0; r < n; ++r) {
+        const float* z = logits + r * vocab;
+        float* g = dlogits ? dlogits + r * vocab : nullptr;
+        if (targets[r] == kIgnoreIndex) {
+            if (g)
+                std::fill_n(g, vocab, 0.0f);
+            continue;
+        }
+        const std::size_t target = static_cast<std::size_t>(targets[r]);
+        const std::size_t best = static_cast<std::size_t>(std::max_element(z, z + vocab) - z);
+        const float top = z[best];
+        float sum = 0.0f;
+        for (std::size_t c = 0; c < vocab; ++c)
+            sum += std::exp(z[c] - top);
+        const float log_sum = std::log(sum);
+        total += static_cast<double>(log_sum - (z[target] - top));
+        stats.correct += best == target;
+        if (g) {
+            for (std::size_t c = 0; c < vocab; ++c)
+                g[c] = std::exp(z[c] - top - log_sum) * inv;
+            g[target] -= inv;
+        }
+    }
+    stats.loss = stats.scored ? total / static_cast<double>(stats.scored) : 0.0;
+    return stats;
+}
+
+} // namespace attnlab::train

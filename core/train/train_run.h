@@ -1,0 +1,72 @@
+#pragma once
+// One training run: torch.manual_seed(seed); GPTModel(cfg); AdamW; `steps` batches of the task, each a
+// forward, the mean cross-entropy over its scored positions, a backward and an optimizer step; held-out
+// loss and accuracy every `eval_every` steps and at the end. Pure: everything it needs comes in, the
+// caller (a CLI command, a Session-owned job) watches it through the per-step callback and may stop it.
+#include "train/adamw.h"
+#include "train/gpt_params.h"
+#include "train/tasks.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace attnlab::train {
+
+struct RunSettings {
+    std::string task = "induction";
+    GptShape shape;
+    std::int64_t steps = 2000;
+    std::int64_t batch = 64;
+    AdamWSettings optimizer{3e-3, 0.9, 0.999, 1e-8, 0.01};
+    std::uint64_t seed = 0;
+    std::int64_t eval_every = 100;
+    bool record_batches = false; // keep every batch's ids and targets (--dump-run)
+};
+
+// Throws Error with one sentence when the run could not start: the model shape, the task at this
+// vocabulary and context, 0 steps or batch, a rate that is not a positive finite number, activations
+// beyond kMaxActivationGiB (a bad_alloc minutes into a sweep helps no one).
+void check_run(const RunSettings& settings);
+inline constexpr double kMaxActivationGiB = 8.0;
+// Bytes of the activations one training step keeps, as GptNet sizes them.
+double activation_bytes(const RunSettings& settings);
+
+struct EvalPoint {
+    std::int64_t step = 0; // optimizer steps taken when measured
+    double loss = 0.0, accuracy = 0.0;
+};
+
+struct StepReport {
+    std::int64_t step = 0, steps = 0; // steps done, of all
+    double train_loss = 0.0;
+    const EvalPoint* eval = nullptr; // set on the steps a held-out measurement was made
+};
+
+struct RunHooks {
+    std::function<void(const StepReport&)> on_step; // called on the training thread
+    const std::atomic<bool>* cancel = nullptr;      // checked before every step
+};
+
+struct RunResult {
+    RunSettings settings;
+    std::vector<float> init_params, params; // gpt_layout(settings.shape) order
+    std::vector<double> train_loss;         // one per step taken
+    std::vector<EvalPoint> evals;
+    std::vector<std::int64_t> inputs, targets; // steps x batch x context when record_batches
+    double ms_per_step = 0.0;                  // wall time of the steps, evaluations left out
+    bool cancelled = false;
+
+    const EvalPoint& final_eval() const { return evals.back(); }
+    // The first measured step whose accuracy reaches 90% of the best measured accuracy.
+    std::int64_t steps_to_90() const;
+};
+
+RunResult train_run(const RunSettings& settings, const RunHooks& hooks = {});
+
+// Mean held-out loss and accuracy of `params` in eval mode (no dropout), over the task's held-out set.
+EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Task& task);
+
+} // namespace attnlab::train

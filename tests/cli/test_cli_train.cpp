@@ -1,0 +1,143 @@
+// attention-lab-cli train: the table as JSON, the runs the same for the same seeds, --save a model that
+// load_gpt_model and `run --model` open, --dump-run a replayable file, and every bad setting refused with
+// one sentence and exit 1 before anything trains or is written.
+#include "common/cli_runner.h"
+#include "gpt/gpt_model.h"
+#include "io/safetensors.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+namespace {
+// Small enough to finish in well under a second per run.
+const QStringList kSmall{"--task",    "induction", "--emb",   "8", "--layers", "1",
+                         "--context", "12",        "--batch", "4", "--steps",  "20"};
+} // namespace
+
+class TestCliTrain : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void json_table();
+    void same_seed_same_numbers();
+    void save_opens_as_model();
+    void dump_run_holds_the_run();
+    void refusals_data();
+    void refusals();
+};
+
+void TestCliTrain::json_table()
+{
+    const Result r = cli(QStringList{"train"} + kSmall + QStringList{"--heads", "1,2", "--seeds", "2", "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = r.json();
+    QCOMPARE(o["task"].toString(), QString("induction"));
+    const QJsonArray variants = o["variants"].toArray();
+    QCOMPARE(variants.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+        const QJsonObject v = variants[i].toObject();
+        QCOMPARE(v["n_heads"].toInt(), i + 1);
+        QCOMPARE(v["head_dim"].toInt(), 8 / (i + 1));
+        QCOMPARE(v["seeds"].toArray().size(), 2);
+        const double acc = v["val_accuracy_mean"].toDouble();
+        QVERIFY(acc >= 0.0 && acc <= 1.0);
+        QVERIFY(v["val_loss_mean"].toDouble() > 0.0);
+        QVERIFY(v["val_loss_std"].toDouble() >= 0.0);
+        QVERIFY(v["ms_per_step_mean"].toDouble() > 0.0);
+        QVERIFY(v["steps_to_90_mean"].toDouble() >= 1.0);
+    }
+    QVERIFY(o["how"].toString().contains("held-out"));
+}
+
+void TestCliTrain::same_seed_same_numbers()
+{
+    const Result a = cli(QStringList{"train"} + kSmall + QStringList{"--heads", "2", "--seed", "5", "--json"});
+    const Result b = cli(QStringList{"train"} + kSmall + QStringList{"--heads", "2", "--seed", "5", "--json"});
+    QCOMPARE(a.code, 0);
+    const auto loss = [](const Result& r) {
+        return r.json()["variants"].toArray()[0].toObject()["seeds"].toArray()[0].toObject()["val_loss"].toDouble();
+    };
+    QCOMPARE(loss(a), loss(b));
+}
+
+void TestCliTrain::save_opens_as_model()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("verdict-small.safetensors");
+    const Result r = cli({"train", "--task", "the-verdict", "--emb", "8", "--context", "8", "--heads", "2", "--steps",
+                          "3", "--seeds", "2", "--save", path});
+    QCOMPARE(r.code, 0);
+    const attnlab::GptModel m = attnlab::load_gpt_model(path.toStdString());
+    QCOMPARE(m.settings.vocab_size, 1132);
+    QCOMPARE(m.settings.emb_dim, 8);
+    QCOMPARE(m.settings.n_heads, 2);
+    QCOMPARE(m.meta("task"), std::string("the-verdict"));
+    QVERIFY(!m.meta("val_loss_mean").empty() && !m.meta("val_loss_std").empty());
+    const Result run = cli(
+        {"run", "--model", path, "--layer", "1", "--text", "I had always", "--dump", dir.filePath("dump.safetensors")});
+    QVERIFY2(run.code == 0, qPrintable(run.err));
+}
+
+void TestCliTrain::dump_run_holds_the_run()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.safetensors");
+    const Result r =
+        cli(QStringList{"train"} + kSmall + QStringList{"--heads", "2", "--seed", "1", "--dump-run", path});
+    QCOMPARE(r.code, 0);
+    attnlab::SafetensorsOptions keep_ints;
+    keep_ints.skip_non_float = true;
+    const attnlab::SafetensorsFile f = attnlab::read_safetensors(path.toStdString(), keep_ints);
+    QCOMPARE(f.dtypes.at("inputs"), std::string("I64"));
+    QCOMPARE(f.dtypes.at("targets"), std::string("I64"));
+    QCOMPARE(f.find("loss")->numel(), 20);
+    QCOMPARE(f.find("init.tok_emb.weight")->shape(), (attnlab::Shape{16, 8}));
+    QVERIFY(f.find("init.trf_blocks.0.att.W_query.weight"));
+    QVERIFY(f.find("init.out_head.weight"));
+    QCOMPARE(f.meta("seed"), std::string("1"));
+}
+
+void TestCliTrain::refusals_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("d_out-not-divisible") << QStringList{"--emb", "32", "--heads", "5"} << "not divisible";
+    QTest::newRow("context-too-long") << QStringList{"--task", "the-verdict", "--context", "5000"} << "--context";
+    QTest::newRow("context-too-short") << QStringList{"--context", "8"} << "--context";
+    QTest::newRow("zero-steps") << QStringList{"--steps", "0"} << "--steps";
+    QTest::newRow("vocab-too-small") << QStringList{"--vocab", "1"} << "--vocab";
+    QTest::newRow("verdict-vocab") << QStringList{"--task", "the-verdict", "--vocab", "16"} << "1132";
+    QTest::newRow("unknown-task") << QStringList{"--task", "copying"} << "previous-token";
+    QTest::newRow("too-big-for-memory") << QStringList{"--context", "4096", "--batch", "512"} << "GiB";
+    QTest::newRow("zero-batch") << QStringList{"--batch", "0"} << "--batch";
+    QTest::newRow("negative-lr") << QStringList{"--lr", "-1"} << "--lr";
+    QTest::newRow("lr-not-a-number") << QStringList{"--lr", "fast"} << "--lr";
+    QTest::newRow("save-into-missing-folder")
+        << QStringList{"--heads", "2", "--save", "/nonexistent-folder/m.safetensors"} << "/nonexistent-folder";
+    QTest::newRow("save-onto-folder") << QStringList{"--heads", "2", "--save", "/tmp"} << "/tmp";
+    QTest::newRow("save-two-variants") << QStringList{"--heads", "1,2", "--save", "m.safetensors"} << "--save";
+    QTest::newRow("dump-two-seeds") << QStringList{"--heads", "2", "--seeds", "2", "--dump-run", "r.safetensors"}
+                                    << "--dump-run";
+}
+
+void TestCliTrain::refusals()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, says);
+    QStringList full{"train", "--task", "induction", "--steps", "100000"};
+    for (int i = 0; i + 1 < args.size(); i += 2) {
+        const int at = full.indexOf(args[i]);
+        if (at >= 0)
+            full.removeAt(at), full.removeAt(at);
+        full << args[i] << args[i + 1];
+    }
+    QElapsedTimer t;
+    t.start();
+    const Result r = cli(full);
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(says) && r.err.count('\n') == 1, qPrintable(r.err));
+    QVERIFY2(t.elapsed() < 20000, "refused before training"); // 100,000 steps would take minutes
+    QVERIFY(!QFile::exists("m.safetensors") && !QFile::exists("r.safetensors"));
+}
+
+QTEST_GUILESS_MAIN(TestCliTrain)
+#include "test_cli_train.moc"

@@ -1,0 +1,233 @@
+// The trainer's pieces against PyTorch (tests/reference/make_train_cases.py): normal_ bit for bit in both
+// builds, every operation's output and autograd gradients, AdamW's steps, and the whole GPTModel's initial
+// weights (exactly), loss and every parameter's gradient at several shapes, one of them with dropout.
+#include "io/safetensors.h"
+#include "train/adamw.h"
+#include "train/gpt_net.h"
+#include "train/torch_normal.h"
+#include "train/train_attention.h"
+#include "train/train_ops.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+
+using namespace attnlab;
+using namespace attnlab::train;
+
+namespace {
+
+std::string data_path(const std::string& name)
+{
+    return ATTNLAB_TEST_DATA_DIR "/train/" + name + ".safetensors";
+}
+
+std::vector<float> values(const SafetensorsFile& f, const std::string& name)
+{
+    const Tensor* t = f.find(name);
+    if (!t)
+        qFatal("fixture has no tensor %s", name.c_str());
+    return t->to_vector();
+}
+
+std::vector<std::int64_t> integers(const SafetensorsFile& f, const std::string& name)
+{
+    std::vector<std::int64_t> out;
+    for (float v : values(f, name))
+        out.push_back(static_cast<std::int64_t>(v));
+    return out;
+}
+
+// Largest difference relative to the reference's largest magnitude (1e-4 of it, or 1e-6 absolute).
+void expect_close(const std::vector<float>& got, const std::vector<float>& want, const std::string& what,
+                  double rel = 1e-4)
+{
+    QCOMPARE(got.size(), want.size());
+    double scale = 0.0, worst = 0.0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        scale = std::max(scale, std::fabs(static_cast<double>(want[i])));
+        worst = std::max(worst, std::fabs(static_cast<double>(got[i]) - want[i]));
+    }
+    if (worst > rel * scale + 1e-6)
+        QFAIL(qPrintable(QString::fromStdString(what) + ": max |diff| " + QString::number(worst) + " against scale " +
+                         QString::number(scale)));
+}
+
+void add_file_rows(const char* prefix)
+{
+    QTest::addColumn<QString>("file");
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(ATTNLAB_TEST_DATA_DIR "/train")) {
+        const std::string stem = e.path().stem().string();
+        if (stem.rfind(prefix, 0) == 0)
+            names.push_back(stem);
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names)
+        QTest::newRow(n.c_str()) << QString::fromStdString(n);
+}
+
+} // namespace
+
+class TestTrainOps : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void normal_matches_pytorch_data();
+    void normal_matches_pytorch();
+    void op_matches_autograd_data() { add_file_rows("op_"); }
+    void op_matches_autograd();
+    void adamw_matches_torch();
+    void model_matches_autograd_data() { add_file_rows("model_"); }
+    void model_matches_autograd();
+};
+
+void TestTrainOps::normal_matches_pytorch_data()
+{
+    QTest::addColumn<QString>("name");
+    const SafetensorsFile f = read_safetensors(data_path("normal"));
+    for (const auto& [name, t] : f.tensors)
+        QTest::newRow(name.c_str()) << QString::fromStdString(name);
+}
+
+void TestTrainOps::normal_matches_pytorch()
+{
+    QFETCH(QString, name);
+    const std::string key = name.toStdString();
+    const SafetensorsFile f = read_safetensors(data_path("normal"));
+    const std::vector<float> want = values(f, key);
+    const std::size_t n = want.size() / 2;
+    const auto seed = std::stoull(key.substr(key.find("seed") + 4));
+    TorchGenerator gen(seed, key.rfind("fused", 0) == 0 ? UniformRounding::Fused : UniformRounding::Separate);
+    NormalCache cache;
+    std::vector<float> got(2 * n);
+    normal_(got.data(), n, 0.0, 1.0, gen, cache); // two tensors in a row, as the fixture drew them
+    normal_(got.data() + n, n, 0.0, 1.0, gen, cache);
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i]))
+            QFAIL(qPrintable(
+                QString("element %1: %2, PyTorch %3").arg(i).arg(got[i], 0, 'g', 9).arg(want[i], 0, 'g', 9)));
+}
+
+void TestTrainOps::op_matches_autograd()
+{
+    QFETCH(QString, file);
+    const std::string name = file.toStdString().substr(3);
+    const SafetensorsFile f = read_safetensors(data_path(file.toStdString()));
+    const auto shape = [&](const std::string& t) { return f.find(t)->shape(); };
+    if (name == "cross-entropy") {
+        const std::vector<float> logits = values(f, "in.logits");
+        const std::vector<std::int64_t> targets = integers(f, "in.targets");
+        std::vector<float> grad(logits.size());
+        const LossStats s =
+            cross_entropy(logits.data(), targets.data(), targets.size(), logits.size() / targets.size(), grad.data());
+        expect_close({static_cast<float>(s.loss)}, values(f, "y"), "loss", 1e-6);
+        expect_close(grad, values(f, "grad.logits"), "dlogits");
+        return;
+    }
+    const std::vector<float> dy = values(f, "dy");
+    std::vector<float> y(dy.size());
+    if (name.rfind("linear", 0) == 0) {
+        const std::vector<float> x = values(f, "in.x"), w = values(f, "in.w");
+        const bool bias = f.find("in.b") != nullptr;
+        const std::vector<float> b = bias ? values(f, "in.b") : std::vector<float>{};
+        const std::size_t n = shape("in.x")[0], in = shape("in.x")[1], out = shape("in.w")[0];
+        linear_forward(x.data(), n, in, w.data(), bias ? b.data() : nullptr, out, y.data());
+        std::vector<float> dx(x.size()), dw(w.size()), db(out);
+        linear_backward(x.data(), n, in, w.data(), out, dy.data(), dx.data(), dw.data(), bias ? db.data() : nullptr);
+        expect_close(y, values(f, "y"), "y");
+        expect_close(dx, values(f, "grad.x"), "dx");
+        expect_close(dw, values(f, "grad.w"), "dw");
+        if (bias)
+            expect_close(db, values(f, "grad.b"), "db");
+    } else if (name == "layer-norm") {
+        const std::vector<float> x = values(f, "in.x"), scale = values(f, "in.scale"), shift = values(f, "in.shift");
+        const std::size_t n = shape("in.x")[0], d = shape("in.x")[1];
+        std::vector<float> xhat(x.size()), rstd(n), dx(x.size()), dscale(d), dshift(d);
+        layer_norm_forward(x.data(), n, d, scale.data(), shift.data(), y.data(), xhat.data(), rstd.data());
+        layer_norm_backward(dy.data(), xhat.data(), rstd.data(), scale.data(), n, d, dx.data(), dscale.data(),
+                            dshift.data());
+        expect_close(y, values(f, "y"), "y");
+        expect_close(dx, values(f, "grad.x"), "dx");
+        expect_close(dscale, values(f, "grad.scale"), "dscale");
+        expect_close(dshift, values(f, "grad.shift"), "dshift");
+    } else if (name == "gelu") {
+        const std::vector<float> x = values(f, "in.x");
+        std::vector<float> dx(x.size()), t(x.size());
+        gelu_forward(x.data(), x.size(), y.data(), t.data());
+        gelu_backward(x.data(), t.data(), dy.data(), x.size(), dx.data());
+        expect_close(y, values(f, "y"), "y");
+        expect_close(dx, values(f, "grad.x"), "dx");
+    } else if (name.rfind("attention", 0) == 0) {
+        const std::vector<float> q = values(f, "in.q"), k = values(f, "in.k"), v = values(f, "in.v");
+        const Shape s = shape("in.q");
+        const std::size_t heads = std::stoul(name.substr(name.find("-h") + 2));
+        const std::size_t d = static_cast<std::size_t>(s[2]);
+        const AttentionDims dims{static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]), heads, d / heads};
+        std::vector<float> w(dims.batch * heads * dims.tokens * dims.tokens), dq(q.size()), dk(q.size()), dv(q.size()),
+            row(dims.tokens);
+        attention_forward(dims, q.data(), k.data(), v.data(), w.data(), nullptr, y.data());
+        attention_backward(dims, q.data(), k.data(), v.data(), w.data(), nullptr, dy.data(), dq.data(), dk.data(),
+                           dv.data(), row.data());
+        expect_close(y, values(f, "y"), "context");
+        expect_close(dq, values(f, "grad.q"), "dq");
+        expect_close(dk, values(f, "grad.k"), "dk");
+        expect_close(dv, values(f, "grad.v"), "dv");
+    } else {
+        QFAIL(qPrintable("no check for " + file));
+    }
+}
+
+void TestTrainOps::adamw_matches_torch()
+{
+    const SafetensorsFile f = read_safetensors(data_path("adamw"));
+    std::vector<float> p = values(f, "start");
+    const std::vector<float> grads = values(f, "grads"), after = values(f, "after");
+    const std::size_t n = p.size();
+    AdamW opt(n, {0.01, 0.9, 0.999, 1e-8, 0.1});
+    for (std::size_t s = 0; s < 5; ++s) {
+        opt.step(p, std::vector<float>(grads.begin() + s * n, grads.begin() + (s + 1) * n));
+        expect_close(p, std::vector<float>(after.begin() + s * n, after.begin() + (s + 1) * n),
+                     "step " + std::to_string(s + 1), 1e-6);
+    }
+}
+
+void TestTrainOps::model_matches_autograd()
+{
+    QFETCH(QString, file);
+    const SafetensorsFile f = read_safetensors(data_path(file.toStdString()));
+    const auto meta = [&](const char* k) { return std::stoll(f.meta(k)); };
+    GptShape shape;
+    shape.vocab_size = meta("vocab_size");
+    shape.context_length = meta("context_length");
+    shape.emb_dim = meta("emb_dim");
+    shape.n_layers = meta("n_layers");
+    shape.n_heads = meta("n_heads");
+    shape.qkv_bias = f.meta("qkv_bias") == "true";
+    shape.drop_rate = std::stod(f.meta("drop_rate"));
+    const GptLayout layout = gpt_layout(shape);
+    TorchGenerator gen(static_cast<std::uint64_t>(meta("seed")));
+    const std::vector<float> params = init_gpt_params(layout, gen);
+    QCOMPARE(layout.entries.size() * 2 + 3, f.tensors.size());
+    for (const ParamEntry& e : layout.entries) {
+        const std::vector<float> want = values(f, "init." + e.name);
+        QCOMPARE(want.size(), e.size);
+        for (std::size_t i = 0; i < e.size; ++i)
+            if (std::bit_cast<std::uint32_t>(params[e.offset + i]) != std::bit_cast<std::uint32_t>(want[i]))
+                QFAIL(qPrintable(QString::fromStdString("init." + e.name + " differs at ") + QString::number(i)));
+    }
+    const std::vector<std::int64_t> ids = integers(f, "ids"), targets = integers(f, "targets");
+    GptNet net(layout);
+    const std::size_t batch = meta("batch"), tokens = meta("tokens");
+    const LossStats s =
+        net.forward(params, ids.data(), targets.data(), batch, tokens, shape.drop_rate > 0 ? &gen : nullptr);
+    expect_close({static_cast<float>(s.loss)}, values(f, "loss"), "loss", 1e-5);
+    std::vector<float> grads;
+    net.backward(params, grads);
+    for (const ParamEntry& e : layout.entries)
+        expect_close(std::vector<float>(grads.begin() + e.offset, grads.begin() + e.offset + e.size),
+                     values(f, "grad." + e.name), "grad." + e.name);
+}
+
+QTEST_GUILESS_MAIN(TestTrainOps)
+#include "test_train_ops.moc"

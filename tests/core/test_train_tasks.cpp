@@ -1,0 +1,199 @@
+// The trainer's tasks and runs: each task's rules (what is copied, what is scored and what it predicts),
+// the held-out set shared by every seed, letters for synthetic tokens, refusals; a run that is cancelled
+// keeps what it reached; a sweep on several threads gives exactly what the runs give one by one.
+#include "tensor/error.h"
+#include "text/tokenizer.h"
+#include "train/sweep.h"
+#include "train/tasks.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace attnlab;
+using namespace attnlab::train;
+
+class TestTrainTasks : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void induction_rules_data();
+    void induction_rules();
+    void previous_token_rules();
+    void verdict_split();
+    void seeds_and_held_out();
+    void token_names();
+    void refusals_data();
+    void refusals();
+    void cancel_keeps_what_was_reached();
+    void sweep_equals_runs_one_by_one();
+};
+
+void TestTrainTasks::induction_rules_data()
+{
+    QTest::addColumn<int>("context");
+    QTest::newRow("T9") << 9;
+    QTest::newRow("T32") << 32;
+    QTest::newRow("T50") << 50;
+}
+
+void TestTrainTasks::induction_rules()
+{
+    QFETCH(int, context);
+    const std::int64_t T = context;
+    Task task("induction", 16, T, 3);
+    std::set<std::int64_t> lengths, starts;
+    const Batch b = task.next_batch(2000);
+    for (std::size_t s = 0; s < b.batch; ++s) {
+        const std::int64_t* x = b.ids.data() + s * T;
+        const std::int64_t* y = b.targets.data() + s * T;
+        std::vector<std::int64_t> scored;
+        for (std::int64_t t = 0; t < T; ++t) {
+            QVERIFY(x[t] >= 0 && x[t] < 16);
+            if (y[t] != -100)
+                scored.push_back(t);
+        }
+        QVERIFY(!scored.empty());
+        const std::int64_t s1 = scored.front(), length = static_cast<std::int64_t>(scored.size()) + 1;
+        QCOMPARE(scored.back(), s1 + length - 2); // s1 ... s1 + L - 2, nothing else
+        QVERIFY(length >= 3 && length <= T / 3);
+        QVERIFY(s1 + length <= T);
+        for (std::int64_t t : scored)
+            QCOMPARE(y[t], x[t + 1]);
+        bool copied = false; // an earlier segment x[s0 .. s0 + L) equal to the copy
+        for (std::int64_t s0 = 0; s0 + length <= s1 && !copied; ++s0)
+            copied = std::equal(x + s0, x + s0 + length, x + s1);
+        QVERIFY(copied);
+        lengths.insert(length);
+        starts.insert(s1);
+    }
+    QCOMPARE(static_cast<std::int64_t>(lengths.size()), T / 3 - 2);   // every length in [3, T/3] occurs
+    QVERIFY(*starts.begin() >= 3 && *starts.rbegin() <= T - 3);       // a copy needs its source before it
+    QVERIFY(static_cast<std::int64_t>(starts.size()) >= (T - 6) / 2); // spread over the placements
+}
+
+void TestTrainTasks::previous_token_rules()
+{
+    Task task("previous-token", 5, 10, 0);
+    const Batch b = task.next_batch(50);
+    for (std::size_t s = 0; s < b.batch; ++s) {
+        QCOMPARE(b.targets[s * 10], std::int64_t{-100});
+        for (std::size_t t = 1; t < 10; ++t)
+            QCOMPARE(b.targets[s * 10 + t], b.ids[s * 10 + t - 1]);
+    }
+}
+
+void TestTrainTasks::verdict_split()
+{
+    const std::vector<std::int64_t> ids = verdict_tokenizer().encode(verdict_story());
+    const std::size_t split = static_cast<std::size_t>(0.9 * static_cast<double>(ids.size()));
+    Task task("the-verdict", 1132, 64, 0);
+    const Batch& held = task.held_out();
+    QCOMPARE(held.batch, (ids.size() - split - 1) / 64); // non-overlapping windows of the last 10%
+    for (std::size_t w = 0; w < held.batch; ++w)
+        for (std::size_t t = 0; t < 64; ++t) {
+            QCOMPARE(held.ids[w * 64 + t], ids[split + w * 64 + t]);
+            QCOMPARE(held.targets[w * 64 + t], ids[split + w * 64 + t + 1]);
+        }
+    const Batch train = task.next_batch(200); // windows of the first 90% only, targets shifted by one
+    for (std::size_t w = 0; w < train.batch; ++w) {
+        const auto* x = train.ids.data() + w * 64;
+        bool found = false;
+        for (std::size_t s = 0; s + 64 < split && !found; ++s)
+            found = std::equal(x, x + 64, ids.begin() + s) && train.targets[w * 64] == ids[s + 1];
+        QVERIFY(found);
+    }
+}
+
+void TestTrainTasks::seeds_and_held_out()
+{
+    Task a("induction", 16, 32, 1), b("induction", 16, 32, 1), c("induction", 16, 32, 2);
+    QCOMPARE(a.next_batch(8).ids, b.next_batch(8).ids);
+    QVERIFY(a.next_batch(8).ids != c.next_batch(8).ids);
+    QCOMPARE(a.held_out().ids, c.held_out().ids);
+    QCOMPARE(a.held_out().targets, c.held_out().targets);
+}
+
+void TestTrainTasks::token_names()
+{
+    Task task("induction", 30, 32, 0);
+    QCOMPARE(task.token_name(0), std::string("A"));
+    QCOMPARE(task.token_name(25), std::string("Z"));
+    QCOMPARE(task.token_name(26), std::string("A1"));
+    Task verdict("the-verdict", 1132, 16, 0);
+    QCOMPARE(verdict.token_name(0), verdict_tokenizer().token(0));
+}
+
+void TestTrainTasks::refusals_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<int>("vocab");
+    QTest::addColumn<int>("context");
+    QTest::newRow("unknown") << "copy" << 16 << 32;
+    QTest::newRow("induction-vocab-1") << "induction" << 1 << 32;
+    QTest::newRow("induction-context-8") << "induction" << 16 << 8;
+    QTest::newRow("previous-context-1") << "previous-token" << 16 << 1;
+    QTest::newRow("verdict-vocab") << "the-verdict" << 16 << 32;
+    QTest::newRow("verdict-context") << "the-verdict" << 1132 << 469;
+}
+
+void TestTrainTasks::refusals()
+{
+    QFETCH(QString, task);
+    QFETCH(int, vocab);
+    QFETCH(int, context);
+    QVERIFY_THROWS_EXCEPTION(Error, check_task(task.toStdString(), vocab, context));
+}
+
+void TestTrainTasks::cancel_keeps_what_was_reached()
+{
+    RunSettings s;
+    s.shape.emb_dim = 8;
+    s.shape.n_heads = 2;
+    s.shape.context_length = 12;
+    s.batch = 4;
+    s.steps = 1000;
+    std::atomic<bool> cancel{false};
+    RunHooks hooks;
+    hooks.cancel = &cancel;
+    hooks.on_step = [&](const StepReport& r) {
+        if (r.step == 3)
+            cancel = true;
+    };
+    const RunResult r = train_run(s, hooks);
+    QVERIFY(r.cancelled);
+    QCOMPARE(r.train_loss.size(), std::size_t{3});
+    QCOMPARE(r.final_eval().step, std::int64_t{3});
+}
+
+void TestTrainTasks::sweep_equals_runs_one_by_one()
+{
+    std::vector<RunSettings> runs;
+    for (int heads : {1, 2, 4})
+        for (std::uint64_t seed : {0u, 1u}) {
+            RunSettings s;
+            s.shape.emb_dim = 8;
+            s.shape.n_layers = 1;
+            s.shape.n_heads = heads;
+            s.shape.context_length = 12;
+            s.batch = 4;
+            s.steps = 15;
+            s.eval_every = 5;
+            s.seed = seed;
+            runs.push_back(s);
+        }
+    const std::vector<RunResult> together = run_sweep(runs, 2);
+    QCOMPARE(together.size(), runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const RunResult alone = train_run(runs[i]);
+        QCOMPARE(together[i].params, alone.params);
+        QCOMPARE(together[i].train_loss, alone.train_loss);
+        QCOMPARE(together[i].evals.size(), std::size_t{3});
+    }
+    RunSettings bad = runs[0];
+    bad.shape.n_heads = 3;
+    runs.push_back(bad);
+    QVERIFY_THROWS_EXCEPTION(Error, run_sweep(runs, 2)); // refused before any run trains
+}
+
+QTEST_GUILESS_MAIN(TestTrainTasks)
+#include "test_train_tasks.moc"
