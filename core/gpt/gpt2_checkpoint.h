@@ -48,7 +48,8 @@ struct Gpt2Plan {
 // name and shape against the settings. Throws Error with one sentence naming the file and what is wrong.
 Gpt2Plan plan_gpt2_checkpoint(const std::string& path);
 // Whether `path` is a GPT-2 checkpoint for plan_gpt2_checkpoint rather than an app-trained verdict-gpt file
-// (a folder, or a safetensors file whose metadata does not say format "attention-lab-gpt").
+// (a folder, or a safetensors file holding a whole GPT -- wte or tok_emb -- whose metadata does not say
+// format "attention-lab-gpt"). Anything else is for load_gpt_model to name what is wrong with.
 bool is_gpt2_checkpoint(const std::string& path);
 
 // Bytes loading needs at its peak: the weights as F32, one stored tensor converted, the program itself.

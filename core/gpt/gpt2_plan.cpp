@@ -157,7 +157,9 @@ bool is_gpt2_checkpoint(const std::string& path)
     if (!fs::is_regular_file(path, ec))
         return false;
     try {
-        return open_safetensors(path, {.skip_non_float = true}).meta("format") != "attention-lab-gpt";
+        const SafetensorsFile f = open_safetensors(path, {.skip_non_float = true}); // the header alone
+        const bool whole = f.entry("wte.weight") || f.entry("transformer.wte.weight") || f.entry("tok_emb.weight");
+        return whole && f.meta("format") != "attention-lab-gpt";
     } catch (const Error&) {
         return false; // load_gpt_model says what is wrong with it
     }
