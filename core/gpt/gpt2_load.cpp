@@ -8,6 +8,8 @@
 #include "io/safetensors.h"
 #include "tensor/error.h"
 
+#include <algorithm>
+
 namespace attnlab {
 
 namespace {
@@ -19,9 +21,14 @@ Tensor columns_transposed(const Tensor& t, std::int64_t first, std::int64_t coun
     Tensor out = Tensor::empty({count, rows});
     const float* src = t.data();
     float* dst = out.data();
-    for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t c = 0; c < count; ++c)
-            dst[c * rows + r] = src[r * cols + first + c];
+    // In tiles, so both the rows read and the columns written stay in cache: a plain double loop over GPT-2
+    // small's weights takes seconds, the tiled one a fraction of that.
+    constexpr std::int64_t kTile = 32;
+    for (std::int64_t r0 = 0; r0 < rows; r0 += kTile)
+        for (std::int64_t c0 = 0; c0 < count; c0 += kTile)
+            for (std::int64_t r = r0; r < std::min(rows, r0 + kTile); ++r)
+                for (std::int64_t c = c0; c < std::min(count, c0 + kTile); ++c)
+                    dst[c * rows + r] = src[r * cols + first + c];
     return out;
 }
 
