@@ -39,7 +39,7 @@ struct Gpt2Plan {
     std::vector<std::string> dtypes;  // stored dtypes of the tensors read, e.g. {"F16"}
     std::uint64_t stored_bytes = 0;   // the bytes of the tensors read, as stored
     std::uint64_t weight_bytes = 0;   // the same as F32 in memory (the tied head not counted twice)
-    std::uint64_t largest_source = 0; // F32 bytes of the biggest stored tensor: held once more while it is converted
+    std::uint64_t largest_source = 0; // F32 bytes of the biggest tensor converted (transposed or split): held twice then
     std::vector<Gpt2Source> sources;  // every tensor read, in the order they are read
     std::uint64_t ignored = 0;        // stored tensors not needed (GPT-2's attn.bias mask buffers, ...)
 };

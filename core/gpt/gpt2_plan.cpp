@@ -218,7 +218,8 @@ Gpt2Plan plan_gpt2_checkpoint(const std::string& path)
         used.insert(s.name);
         p.stored_bytes += e->end - e->begin;
         p.weight_bytes += 4 * values;
-        p.largest_source = std::max<std::uint64_t>(p.largest_source, 4 * values);
+        if (s.use != Use::Copy) // a copied tensor is kept as read; the others are converted into new ones
+            p.largest_source = std::max<std::uint64_t>(p.largest_source, 4 * values);
     }
     p.dtypes.assign(dtypes.begin(), dtypes.end());
     for (const SafetensorsEntry& e : f.entries)

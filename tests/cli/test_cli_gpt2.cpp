@@ -3,7 +3,9 @@
 // gives PyTorch's five next ids, `inspect` says how the checkpoint would be read; refusals are one sentence.
 #include "common/cli_runner.h"
 #include "common/golden_compare.h"
+#include "common/process_measure.h"
 #include "io/safetensors.h"
+#include "tensor/buffer_pool.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -23,6 +25,7 @@ private Q_SLOTS:
     void inspect_says_how_it_is_read();
     void refusals_data();
     void refusals();
+    void holds_the_weights_once();
 };
 
 void TestCliGpt2::run_dump_matches_pytorch_data()
@@ -129,6 +132,47 @@ void TestCliGpt2::refusals()
     QVERIFY2(r.err.contains(stderr_has), qPrintable(r.err));
     QCOMPARE(r.err.count('\n'), 1); // one sentence
     QVERIFY(!QFile::exists("/tmp/n.st"));
+}
+
+// A checkpoint of about 116 MB (GPT-2's vocabulary at n_embd 512): the run's peak memory is the weights once,
+// not a second copy beside them, and within what the memory check said it would be.
+void TestCliGpt2::holds_the_weights_once()
+{
+    using attnlab::Tensor;
+    QTemporaryDir dir;
+    const std::string folder = dir.path().toStdString();
+    const std::int64_t d = 512;
+    std::vector<std::pair<std::string, Tensor>> t = {{"wte.weight", Tensor::zeros({50257, d})},
+                                                    {"wpe.weight", Tensor::zeros({64, d})}};
+    for (const char* name : {"ln_1.weight", "ln_1.bias", "attn.c_proj.bias", "ln_2.weight", "ln_2.bias",
+                             "mlp.c_proj.bias"})
+        t.emplace_back(std::string("h.0.") + name, Tensor::zeros({d}));
+    t.emplace_back("h.0.attn.c_attn.weight", Tensor::zeros({d, 3 * d}));
+    t.emplace_back("h.0.attn.c_attn.bias", Tensor::zeros({3 * d}));
+    t.emplace_back("h.0.attn.c_proj.weight", Tensor::zeros({d, d}));
+    t.emplace_back("h.0.mlp.c_fc.weight", Tensor::zeros({d, 4 * d}));
+    t.emplace_back("h.0.mlp.c_fc.bias", Tensor::zeros({4 * d}));
+    t.emplace_back("h.0.mlp.c_proj.weight", Tensor::zeros({4 * d, d}));
+    t.emplace_back("ln_f.weight", Tensor::zeros({d}));
+    t.emplace_back("ln_f.bias", Tensor::zeros({d}));
+    attnlab::write_safetensors(folder + "/model.safetensors", t, {});
+    QFile config(dir.filePath("config.json"));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("{\"n_head\": 8}");
+    config.close();
+    t.clear();
+    attnlab::release_pooled_buffers(); // this process's memory would otherwise read as the child's peak
+    const long long weights = 4LL * (50257 * d + 64 * d + 12 * d * d + 13 * d);
+    const Measured m = measure_process_bytes({ATTNLAB_CLI_PATH, "run", "--model", folder, "--ids", "1,2,3", "--top"});
+    QVERIFY2(m.code == 0, qPrintable(m.err));
+    QVERIFY2(m.peak_rss_bytes >= weights, qPrintable(QString::number(m.peak_rss_bytes)));
+    QVERIFY2(m.peak_rss_bytes < weights + (48LL << 20), qPrintable(QString::number(m.peak_rss_bytes)));
+    // A budget of the weights alone leaves no room for the program and the forward: refused before reading.
+    const Measured refused = measure_process_bytes({ATTNLAB_CLI_PATH, "run", "--model", folder, "--ids", "1,2,3",
+                                                    "--top", "--max-memory", std::to_string(weights)});
+    QCOMPARE(refused.code, 1);
+    QVERIFY2(refused.err.contains("nothing was read"), qPrintable(refused.err));
+    QVERIFY2(refused.err.contains("110.31 MiB of weights as F32"), qPrintable(refused.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliGpt2)

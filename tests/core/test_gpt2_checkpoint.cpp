@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <bit>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -62,6 +64,7 @@ private Q_SLOTS:
     void refuses_broken_checkpoints_data();
     void refuses_broken_checkpoints();
     void refuses_what_does_not_fit();
+    void reads_bfloat16();
 };
 
 void TestGpt2Checkpoint::matches_pytorch_data()
@@ -252,6 +255,51 @@ void TestGpt2Checkpoint::refuses_what_does_not_fit()
     QTemporaryDir empty;
     e = testing::error_of([&] { plan_gpt2_checkpoint(empty.path().toStdString()); });
     QVERIFY2(e.contains("is a folder with no model.safetensors"), qPrintable(e));
+}
+
+// BF16 as Hugging Face stores some checkpoints: the same forward as the F32 file of the values it widens to.
+void TestGpt2Checkpoint::reads_bfloat16()
+{
+    QTemporaryDir dir;
+    const std::string bf16 = dir.path().toStdString() + "/bf16", f32 = dir.path().toStdString() + "/f32";
+    std::filesystem::create_directories(bf16);
+    std::filesystem::create_directories(f32);
+    const SafetensorsFile good = read_safetensors(kData + "hf-f32/model.safetensors");
+    std::string header = "{", data;
+    std::vector<std::pair<std::string, Tensor>> widened;
+    for (const auto& [name, t] : good.tensors) {
+        std::vector<float> values = t.to_vector();
+        const std::size_t begin = data.size();
+        for (float& v : values) {
+            const auto top = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v) >> 16); // truncated to BF16
+            data += static_cast<char>(top & 0xff);
+            data += static_cast<char>(top >> 8);
+            v = std::bit_cast<float>(static_cast<std::uint32_t>(top) << 16);
+        }
+        std::string shape;
+        for (std::int64_t n : t.shape())
+            shape += (shape.empty() ? "" : ",") + std::to_string(n);
+        header += (header.size() > 1 ? "," : "") + ("\"" + name + "\":{\"dtype\":\"BF16\",\"shape\":[" + shape +
+                  "],\"data_offsets\":[" + std::to_string(begin) + "," + std::to_string(data.size()) + "]}");
+        widened.emplace_back(name, Tensor::from_values(t.shape(), std::move(values)));
+    }
+    header += "}";
+    std::string length(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        length[static_cast<std::size_t>(i)] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+    write_text(bf16 + "/model.safetensors", length + header + data);
+    write_safetensors(f32 + "/model.safetensors", widened, {});
+    for (const std::string& folder : {bf16, f32})
+        write_text(folder + "/config.json", read_text(kData + "hf-f32/config.json"));
+    const Gpt2Plan plan = plan_gpt2_checkpoint(bf16);
+    QCOMPARE(plan.dtypes, std::vector<std::string>{"BF16"});
+    const std::vector<std::int64_t> ids = {464, 2068, 7586, 21831};
+    const Gpt2Forward a = gpt2_forward(load_gpt2_checkpoint(plan, kBudget), 1e-5, ids, {.full_traces = {2}});
+    const Gpt2Forward b = gpt2_forward(load_gpt2_checkpoint(plan_gpt2_checkpoint(f32), kBudget), 1e-5, ids,
+                                       {.full_traces = {2}});
+    QCOMPARE(a.logits.to_vector(), b.logits.to_vector());
+    QCOMPARE(a.layers[2].trace->find("context.merged")->tensor.to_vector(),
+             b.layers[2].trace->find("context.merged")->tensor.to_vector());
 }
 
 QTEST_GUILESS_MAIN(TestGpt2Checkpoint)
