@@ -86,7 +86,7 @@ int run_gpt2_checkpoint(const Args& a, const std::string& path)
     Gpt2ForwardOptions options;
     options.full_traces = {layer};
     options.last_layer = top ? -1 : layer; // only the dump is wanted: the later blocks need not run
-    check_gpt2_memory(plan, static_cast<std::int64_t>(ids.size()), options, budget);
+    check_gpt2_memory(plan, static_cast<std::int64_t>(ids.size()), options, budget, !out.empty());
     if (!out.empty())
         check_write_target(out); // refused before the pass, not after
     const GptModel model = load_gpt2_checkpoint(plan, budget);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <thread>
 
 namespace attnlab {
 
@@ -168,15 +169,27 @@ std::uint64_t gpt2_forward_bytes(const GptSettings& s, std::int64_t tokens, cons
     const Real kept = layers * 4 * (T * d + h * T * T) + static_cast<Real>(options.full_traces.size()) * trace;
     // The residual stream, two normed copies, the MLP's hidden rows, the logits kept and their ordering.
     const Real work = 4 * (4 * T * d + 4 * T * d) + (options.all_logits ? T : 1) * V * 4 + V * 8;
-    const Real total = kept + trace + work;
+    // Large tensors come in 2 MiB blocks (buffer_pool.h), and the GEMM library packs the MLP's rows into
+    // per-thread buffers, as experiment_check.cpp counts them.
+    const Real blocks = (2 * layers + 2 * static_cast<Real>(stage_count(c))) * (2 << 20);
+    const Real threads = std::max(1u, std::thread::hardware_concurrency());
+    const Real gemm = std::min(threads * (32 << 20), 2 * 4 * T * 4 * d);
+    const Real total = kept + trace + work + blocks + gemm;
     return total < static_cast<Real>(std::numeric_limits<std::uint64_t>::max()) ? static_cast<std::uint64_t>(total)
                                                                                  : std::numeric_limits<std::uint64_t>::max();
 }
 
 void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const Gpt2ForwardOptions& options,
-                       std::uint64_t budget)
+                       std::uint64_t budget, bool dump)
 {
-    const std::uint64_t load = gpt2_load_bytes(plan), run = gpt2_forward_bytes(plan.settings, tokens, options);
+    std::uint64_t run = gpt2_forward_bytes(plan.settings, tokens, options);
+    if (dump) { // the writer copies each stage, the largest one twice over at its peak (experiment_check.cpp)
+        const GptSettings& s = plan.settings;
+        const Config c{ModuleKind::MultiHeadAttention, s.emb_dim, s.emb_dim, s.context_length, 0.0, s.n_heads, true};
+        const TraceFootprint f = trace_footprint(c, {1, tokens});
+        run += 2 * f.largest_stage + 1280 * f.stage_count + 3 * f.name_bytes;
+    }
+    const std::uint64_t load = gpt2_load_bytes(plan);
     const std::uint64_t need = load > UINT64_MAX - run ? UINT64_MAX : load + run;
     const std::uint64_t machine = machine_memory_bytes(), limit = std::min(budget, machine);
     if (need > limit)
