@@ -101,9 +101,14 @@ int run_gpt2_checkpoint(const Args& a, const std::string& path)
                     {"token_ids", ids_csv(ids)},
                     {"note", "x is the layer's attention input: embeddings through the earlier blocks, then norm1"}});
     if (a.flag("json")) {
-        json doc = {{"dump", out.empty() ? json(nullptr) : json(out)}, {"model", plan.name},
-                    {"checkpoint", plan.file}, {"layout", gpt2_layout_name(plan.layout)}, {"layer", layer},
-                    {"num_tokens", ids.size()}, {"stages", trace.stages.size()}, {"call", canonical_call(trace.config)}};
+        json doc = {{"dump", out.empty() ? json(nullptr) : json(out)},
+                    {"model", plan.name},
+                    {"checkpoint", plan.file},
+                    {"layout", gpt2_layout_name(plan.layout)},
+                    {"layer", layer},
+                    {"num_tokens", ids.size()},
+                    {"stages", trace.stages.size()},
+                    {"call", canonical_call(trace.config)}};
         if (top) {
             doc["next"] = json::array();
             for (const NextToken& n : result.next)
@@ -164,8 +169,9 @@ int inspect_gpt2_checkpoint(const std::string& path, bool as_json)
               << (p.dtypes == std::vector<std::string>{"F32"} ? "" : " widened to F32") << ")"
               << (p.ignored ? ", " + std::to_string(p.ignored) + " not needed (mask buffers and the like)" : "")
               << "; about " << format_bytes(gpt2_load_bytes(p)) << " to open\n"
-              << "  every block's attention: " << "MultiHeadAttention(" << p.settings.emb_dim << ", "
-              << p.settings.emb_dim << ", " << p.settings.context_length << ", 0.0, " << p.settings.n_heads
+              << "  every block's attention: "
+              << "MultiHeadAttention(" << p.settings.emb_dim << ", " << p.settings.emb_dim << ", "
+              << p.settings.context_length << ", 0.0, " << p.settings.n_heads
               << (p.settings.qkv_bias ? ", qkv_bias=True" : "") << ")\n"
               << "the chapter 5 weight transfer, as code:\n";
     for (const std::string& line : code)

@@ -19,29 +19,30 @@ std::string gpt2_layout_name(Gpt2Layout layout); // "gpt2-hf", "book-ch5"
 // column blocks are W_query, W_key and W_value.
 struct Gpt2Source {
     enum class Use { Copy, Transpose, SplitColumns, SplitBias };
-    std::string name;                 // as stored, e.g. "transformer.h.0.attn.c_attn.weight"
-    Shape shape;                      // what the settings require
+    std::string name; // as stored, e.g. "transformer.h.0.attn.c_attn.weight"
+    Shape shape;      // what the settings require
     Use use = Use::Copy;
     std::vector<std::string> targets; // book names; three for the split ones
 };
 
 // What a checkpoint holds and how it would be read, from its header and config.json alone.
 struct Gpt2Plan {
-    std::string file;         // the safetensors file
-    std::string config_path;  // the config.json read, "" when there is none
-    std::string name;         // the folder's name for model.safetensors, else the file's stem
+    std::string file;        // the safetensors file
+    std::string config_path; // the config.json read, "" when there is none
+    std::string name;        // the folder's name for model.safetensors, else the file's stem
     Gpt2Layout layout = Gpt2Layout::HuggingFace;
-    std::string prefix;       // "" or "transformer."
-    GptSettings settings;     // qkv_bias true for GPT-2
+    std::string prefix;   // "" or "transformer."
+    GptSettings settings; // qkv_bias true for GPT-2
     double layer_norm_eps = 1e-5;
-    bool tied_head = true;    // logits through the token embedding (no separate lm_head / out_head)
-    std::string heads_from;   // where n_head came from: "config.json", "metadata", "n_embd / 64"
-    std::vector<std::string> dtypes;  // stored dtypes of the tensors read, e.g. {"F16"}
-    std::uint64_t stored_bytes = 0;   // the bytes of the tensors read, as stored
-    std::uint64_t weight_bytes = 0;   // the same as F32 in memory (the tied head not counted twice)
-    std::uint64_t largest_source = 0; // F32 bytes of the biggest tensor converted (transposed or split): held twice then
-    std::vector<Gpt2Source> sources;  // every tensor read, in the order they are read
-    std::uint64_t ignored = 0;        // stored tensors not needed (GPT-2's attn.bias mask buffers, ...)
+    bool tied_head = true;           // logits through the token embedding (no separate lm_head / out_head)
+    std::string heads_from;          // where n_head came from: "config.json", "metadata", "n_embd / 64"
+    std::vector<std::string> dtypes; // stored dtypes of the tensors read, e.g. {"F16"}
+    std::uint64_t stored_bytes = 0;  // the bytes of the tensors read, as stored
+    std::uint64_t weight_bytes = 0;  // the same as F32 in memory (the tied head not counted twice)
+    std::uint64_t largest_source =
+        0;                           // F32 bytes of the biggest tensor converted (transposed or split): held twice then
+    std::vector<Gpt2Source> sources; // every tensor read, in the order they are read
+    std::uint64_t ignored = 0;       // stored tensors not needed (GPT-2's attn.bias mask buffers, ...)
 };
 
 // Finds the safetensors file (a folder's model.safetensors) and config.json beside it, checks every tensor's

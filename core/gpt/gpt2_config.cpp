@@ -46,7 +46,7 @@ json read_config(const std::string& path)
     }
     if (!config.is_object())
         throw Error(in_quotes(path) + " holds JSON that is not an object; it should be one object such as "
-                    "{\"n_layer\": 12, \"n_head\": 12, \"n_embd\": 768}.");
+                                      "{\"n_layer\": 12, \"n_head\": 12, \"n_embd\": 768}.");
     return config;
 }
 
@@ -59,7 +59,8 @@ std::int64_t whole(const json& config, const std::string& path, std::initializer
         if (it == config.end() || it->is_null())
             continue;
         if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > (1 << 24))
-            throw Error(in_quotes(path) + " gives " + key + " as " + it->dump() + ", where a positive whole number is "
+            throw Error(in_quotes(path) + " gives " + key + " as " + it->dump() +
+                        ", where a positive whole number is "
                         "needed.");
         key_found = key;
         return it->get<std::int64_t>();
@@ -73,8 +74,9 @@ void agree(const json& config, const Gpt2Plan& p, std::initializer_list<const ch
     std::string key;
     const std::int64_t stated = whole(config, p.config_path, keys, key);
     if (stated != 0 && stated != from_tensors)
-        throw Error(in_quotes(p.config_path) + " says " + key + "=" + std::to_string(stated) + " but " + in_quotes(p.file) +
-                    " has " + std::to_string(from_tensors) + " (" + which_tensor + "); give the config.json that "
+        throw Error(in_quotes(p.config_path) + " says " + key + "=" + std::to_string(stated) + " but " +
+                    in_quotes(p.file) + " has " + std::to_string(from_tensors) + " (" + which_tensor +
+                    "); give the config.json that "
                     "came with this checkpoint.");
 }
 
@@ -119,8 +121,11 @@ void apply_gpt2_config(Gpt2Plan& p, const SafetensorsFile& file)
         s.n_heads = s.emb_dim / 64;
         p.heads_from = "n_embd / 64";
     } else {
-        throw Error(in_quotes(p.file) + " does not say how many heads it has (no n_head in a config.json beside it or in "
-                    "its metadata) and its n_embd=" + std::to_string(s.emb_dim) + " is not a multiple of GPT-2's "
+        throw Error(in_quotes(p.file) +
+                    " does not say how many heads it has (no n_head in a config.json beside it or in "
+                    "its metadata) and its n_embd=" +
+                    std::to_string(s.emb_dim) +
+                    " is not a multiple of GPT-2's "
                     "head size 64; put the checkpoint's config.json beside it.");
     }
     if (s.emb_dim % s.n_heads != 0)
@@ -133,8 +138,8 @@ void apply_gpt2_config(Gpt2Plan& p, const SafetensorsFile& file)
                         ", where a small positive number such as 1e-05 is needed.");
         p.layer_norm_eps = it->get<double>();
     }
-    if (const auto it = config.find("qkv_bias"); !hf && it != config.end() && it->is_boolean() &&
-                                                 it->get<bool>() != s.qkv_bias)
+    if (const auto it = config.find("qkv_bias");
+        !hf && it != config.end() && it->is_boolean() && it->get<bool>() != s.qkv_bias)
         throw Error(in_quotes(p.config_path) + " says qkv_bias=" + (it->get<bool>() ? "true" : "false") + " but " +
                     in_quotes(p.file) + (s.qkv_bias ? " has" : " has no") + " trf_blocks.0.att.W_query.bias.");
 }

@@ -85,8 +85,8 @@ void check_ids(const GptModel& m, const std::vector<std::int64_t>& ids)
 void check_layer(const GptModel& m, int layer, const char* what)
 {
     if (layer < 0 || layer >= m.settings.n_layers)
-        throw Error(std::string(what) + " " + std::to_string(layer) + " does not exist; " + m.name + " has layers 0 to " +
-                    std::to_string(m.settings.n_layers - 1) + ".");
+        throw Error(std::string(what) + " " + std::to_string(layer) + " does not exist; " + m.name +
+                    " has layers 0 to " + std::to_string(m.settings.n_layers - 1) + ".");
 }
 
 std::vector<NextToken> top_tokens(const float* logits, std::int64_t vocab, int top)
@@ -175,8 +175,9 @@ std::uint64_t gpt2_forward_bytes(const GptSettings& s, std::int64_t tokens, cons
     const Real threads = std::max(1u, std::thread::hardware_concurrency());
     const Real gemm = std::min(threads * (32 << 20), 2 * 4 * T * 4 * d);
     const Real total = kept + trace + work + blocks + gemm;
-    return total < static_cast<Real>(std::numeric_limits<std::uint64_t>::max()) ? static_cast<std::uint64_t>(total)
-                                                                                 : std::numeric_limits<std::uint64_t>::max();
+    return total < static_cast<Real>(std::numeric_limits<std::uint64_t>::max())
+               ? static_cast<std::uint64_t>(total)
+               : std::numeric_limits<std::uint64_t>::max();
 }
 
 void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const Gpt2ForwardOptions& options,

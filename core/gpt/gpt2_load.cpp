@@ -51,8 +51,10 @@ GptModel load_gpt2_checkpoint(const Gpt2Plan& plan, std::uint64_t budget)
 {
     const std::uint64_t need = gpt2_load_bytes(plan), machine = machine_memory_bytes();
     if (need > std::min(budget, machine))
-        throw Error("'" + plan.file + "' needs about " + format_bytes(need) + " of memory to open (its weights as F32), "
-                    "more than the " + format_bytes(std::min(budget, machine)) +
+        throw Error("'" + plan.file + "' needs about " + format_bytes(need) +
+                    " of memory to open (its weights as F32), "
+                    "more than the " +
+                    format_bytes(std::min(budget, machine)) +
                     (machine < budget ? " this machine has" : " memory budget") +
                     ", so nothing was read; choose a smaller GPT-2 or give a larger budget with --max-memory.");
     const SafetensorsFile file = open_safetensors(plan.file, {.skip_non_float = true});
@@ -67,9 +69,7 @@ GptModel load_gpt2_checkpoint(const Gpt2Plan& plan, std::uint64_t budget)
         const Tensor stored = file.take(s.name); // read once, F32, owned here
         switch (s.use) {
         case Gpt2Source::Use::Copy: m.weights[s.targets[0]] = stored; break;
-        case Gpt2Source::Use::Transpose:
-            m.weights[s.targets[0]] = columns_transposed(stored, 0, stored.size(1));
-            break;
+        case Gpt2Source::Use::Transpose: m.weights[s.targets[0]] = columns_transposed(stored, 0, stored.size(1)); break;
         case Gpt2Source::Use::SplitColumns:
             for (std::int64_t part = 0; part < 3; ++part)
                 m.weights[s.targets[static_cast<std::size_t>(part)]] = columns_transposed(stored, part * d, d);

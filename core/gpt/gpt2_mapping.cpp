@@ -15,16 +15,14 @@ std::string describe_gpt2_plan(const Gpt2Plan& p)
     std::string dtypes;
     for (const std::string& t : p.dtypes)
         dtypes += (dtypes.empty() ? "" : "+") + t;
-    return gpt2_layout_name(p.layout) +
-           (p.layout == Gpt2Layout::HuggingFace ? " (Hugging Face" + std::string(p.prefix.empty() ? "" : ", names under "
-                                                                                                           "transformer.") +
-                                                      ")"
-                                                : std::string(" (the book's GPTModel)")) +
-           ", " + std::to_string(s.n_layers) + " layers, " + std::to_string(s.n_heads) + " heads (" + p.heads_from +
-           "), n_embd=" + std::to_string(s.emb_dim) + ", n_positions=" + std::to_string(s.context_length) +
-           ", vocab " + std::to_string(s.vocab_size) + ", eps " + eps + ", " + dtypes + ", " +
-           (p.tied_head ? "head tied to the token embedding" : "its own output head") + ", " +
-           format_bytes(p.weight_bytes) + " as F32";
+    const std::string origin = p.layout == Gpt2Layout::Book ? " (the book's GPTModel)"
+                               : p.prefix.empty()           ? " (Hugging Face)"
+                                                            : " (Hugging Face, names under transformer.)";
+    return gpt2_layout_name(p.layout) + origin + ", " + std::to_string(s.n_layers) + " layers, " +
+           std::to_string(s.n_heads) + " heads (" + p.heads_from + "), n_embd=" + std::to_string(s.emb_dim) +
+           ", n_positions=" + std::to_string(s.context_length) + ", vocab " + std::to_string(s.vocab_size) + ", eps " +
+           eps + ", " + dtypes + ", " + (p.tied_head ? "head tied to the token embedding" : "its own output head") +
+           ", " + format_bytes(p.weight_bytes) + " as F32";
 }
 
 std::vector<std::string> gpt2_mapping_code(const Gpt2Plan& p)
@@ -53,13 +51,16 @@ std::vector<std::string> gpt2_mapping_code(const Gpt2Plan& p)
         "    gpt.trf_blocks[b].att.W_value.bias = assign(gpt.trf_blocks[b].att.W_value.bias, v_b)",
         "    gpt.trf_blocks[b].att.out_proj.weight = assign(gpt.trf_blocks[b].att.out_proj.weight, "
         "sd[h + \"attn.c_proj.weight\"].T)",
-        "    gpt.trf_blocks[b].att.out_proj.bias = assign(gpt.trf_blocks[b].att.out_proj.bias, sd[h + \"attn.c_proj.bias\"])",
+        "    gpt.trf_blocks[b].att.out_proj.bias = assign(gpt.trf_blocks[b].att.out_proj.bias, sd[h + "
+        "\"attn.c_proj.bias\"])",
         "    gpt.trf_blocks[b].ff.layers[0].weight = assign(gpt.trf_blocks[b].ff.layers[0].weight, "
         "sd[h + \"mlp.c_fc.weight\"].T)",
-        "    gpt.trf_blocks[b].ff.layers[0].bias = assign(gpt.trf_blocks[b].ff.layers[0].bias, sd[h + \"mlp.c_fc.bias\"])",
+        "    gpt.trf_blocks[b].ff.layers[0].bias = assign(gpt.trf_blocks[b].ff.layers[0].bias, sd[h + "
+        "\"mlp.c_fc.bias\"])",
         "    gpt.trf_blocks[b].ff.layers[2].weight = assign(gpt.trf_blocks[b].ff.layers[2].weight, "
         "sd[h + \"mlp.c_proj.weight\"].T)",
-        "    gpt.trf_blocks[b].ff.layers[2].bias = assign(gpt.trf_blocks[b].ff.layers[2].bias, sd[h + \"mlp.c_proj.bias\"])",
+        "    gpt.trf_blocks[b].ff.layers[2].bias = assign(gpt.trf_blocks[b].ff.layers[2].bias, sd[h + "
+        "\"mlp.c_proj.bias\"])",
         "    gpt.trf_blocks[b].norm1.scale = assign(gpt.trf_blocks[b].norm1.scale, sd[h + \"ln_1.weight\"])",
         "    gpt.trf_blocks[b].norm1.shift = assign(gpt.trf_blocks[b].norm1.shift, sd[h + \"ln_1.bias\"])",
         "    gpt.trf_blocks[b].norm2.scale = assign(gpt.trf_blocks[b].norm2.scale, sd[h + \"ln_2.weight\"])",

@@ -33,8 +33,8 @@ std::string checkpoint_file(const std::string& path)
     if (fs::exists(file, ec))
         return file.string();
     const char* other = fs::exists(fs::path(path) / "model.safetensors.index.json", ec) ? "a sharded checkpoint"
-                        : fs::exists(fs::path(path) / "pytorch_model.bin", ec)         ? "pytorch_model.bin only"
-                                                                                       : "no model.safetensors";
+                        : fs::exists(fs::path(path) / "pytorch_model.bin", ec)          ? "pytorch_model.bin only"
+                                                                                        : "no model.safetensors";
     throw Error(in_quotes(path) + " is a folder with " + other +
                 "; give a folder holding model.safetensors (and its config.json) or the path of a .safetensors file.");
 }
@@ -102,10 +102,16 @@ void plan_book(Gpt2Plan& p, bool head)
             if (s.qkv_bias)
                 add(p, b + "att." + role + ".bias", {d}, Use::Copy, {b + "att." + role + ".bias"});
         }
-        const std::pair<std::string, Shape> rest[] = {
-            {"att.out_proj.weight", {d, d}},   {"att.out_proj.bias", {d}}, {"ff.layers.0.weight", {4 * d, d}},
-            {"ff.layers.0.bias", {4 * d}},     {"ff.layers.2.weight", {d, 4 * d}}, {"ff.layers.2.bias", {d}},
-            {"norm1.scale", {d}}, {"norm1.shift", {d}}, {"norm2.scale", {d}}, {"norm2.shift", {d}}};
+        const std::pair<std::string, Shape> rest[] = {{"att.out_proj.weight", {d, d}},
+                                                      {"att.out_proj.bias", {d}},
+                                                      {"ff.layers.0.weight", {4 * d, d}},
+                                                      {"ff.layers.0.bias", {4 * d}},
+                                                      {"ff.layers.2.weight", {d, 4 * d}},
+                                                      {"ff.layers.2.bias", {d}},
+                                                      {"norm1.scale", {d}},
+                                                      {"norm1.shift", {d}},
+                                                      {"norm2.scale", {d}},
+                                                      {"norm2.shift", {d}}};
         for (const auto& [name, shape] : rest)
             add(p, b + name, shape, Use::Copy, {b + name});
     }
@@ -128,7 +134,7 @@ void settings_from_tensors(const SafetensorsFile& f, Gpt2Plan& p, const std::str
                            const std::string& blocks)
 {
     const std::string why = gpt2_layout_name(p.layout) + " checkpoints have";
-    const Shape& t = shape_of(f, tok, "every " + why), &q = shape_of(f, pos, "every " + why);
+    const Shape &t = shape_of(f, tok, "every " + why), &q = shape_of(f, pos, "every " + why);
     if (t.size() != 2 || q.size() != 2 || t[1] != q[1] || t[1] < 1)
         throw Error(in_quotes(f.path) + " holds '" + tok + "' " + shape_to_string(t) + " and '" + pos + "' " +
                     shape_to_string(q) + ", but both must be (rows, n_embd) with the same n_embd.");
@@ -138,7 +144,8 @@ void settings_from_tensors(const SafetensorsFile& f, Gpt2Plan& p, const std::str
     const std::set<int> found = block_indices(f, blocks);
     p.settings.n_layers = found.empty() ? 0 : *found.rbegin() + 1; // a gap shows as a missing tensor
     if (p.settings.n_layers == 0)
-        throw Error(in_quotes(f.path) + " has embeddings but no blocks (no '" + blocks + "0.*' tensors); a GPT needs at "
+        throw Error(in_quotes(f.path) + " has embeddings but no blocks (no '" + blocks +
+                    "0.*' tensors); a GPT needs at "
                     "least one transformer block.");
 }
 
@@ -178,8 +185,8 @@ Gpt2Plan plan_gpt2_checkpoint(const std::string& path)
     if (f.entry("h.0.attn.c_attn.weight") || f.entry("wte.weight") || f.entry("transformer.wte.weight") ||
         f.entry("transformer.h.0.attn.c_attn.weight")) {
         p.layout = Gpt2Layout::HuggingFace;
-        p.prefix = f.entry("transformer.wte.weight") || f.entry("transformer.h.0.attn.c_attn.weight") ? "transformer."
-                                                                                                       : "";
+        p.prefix =
+            f.entry("transformer.wte.weight") || f.entry("transformer.h.0.attn.c_attn.weight") ? "transformer." : "";
         settings_from_tensors(f, p, p.prefix + "wte.weight", p.prefix + "wpe.weight", p.prefix + "h.");
         p.settings.qkv_bias = true;
         head = f.entry("lm_head.weight") != nullptr;
@@ -205,14 +212,14 @@ Gpt2Plan plan_gpt2_checkpoint(const std::string& path)
     std::set<std::string> dtypes, used;
     for (const Gpt2Source& s : p.sources) {
         const SafetensorsEntry* e = f.entry(s.name);
-        const std::string needs = "the " + gpt2_layout_name(p.layout) + " layout with n_embd=" +
-                                  std::to_string(p.settings.emb_dim) + " and " + std::to_string(p.settings.n_layers) +
-                                  " layers needs";
+        const std::string needs = "the " + gpt2_layout_name(p.layout) +
+                                  " layout with n_embd=" + std::to_string(p.settings.emb_dim) + " and " +
+                                  std::to_string(p.settings.n_layers) + " layers needs";
         if (!e)
             throw Error(in_quotes(p.file) + " has no tensor '" + s.name + "', which " + needs + ".");
         if (e->shape != s.shape)
-            throw Error(in_quotes(p.file) + " holds '" + s.name + "' with shape " + shape_to_string(e->shape) + ", but " +
-                        needs + " " + shape_to_string(s.shape) + ".");
+            throw Error(in_quotes(p.file) + " holds '" + s.name + "' with shape " + shape_to_string(e->shape) +
+                        ", but " + needs + " " + shape_to_string(s.shape) + ".");
         const std::uint64_t values = static_cast<std::uint64_t>(shape_numel(s.shape));
         dtypes.insert(e->dtype);
         used.insert(s.name);

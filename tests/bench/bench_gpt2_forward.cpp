@@ -44,7 +44,8 @@ double peak_rss_mib()
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_gpt2_forward CHECKPOINT [--tokens T] [--repeat R] [--threads N]... [--smoke]\n");
+        std::fprintf(stderr,
+                     "usage: bench_gpt2_forward CHECKPOINT [--tokens T] [--repeat R] [--threads N]... [--smoke]\n");
         return 2;
     }
     const std::string path = argv[1];

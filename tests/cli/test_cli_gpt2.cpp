@@ -33,9 +33,12 @@ void TestCliGpt2::run_dump_matches_pytorch_data()
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("reference");
     QTest::addColumn<int>("layer");
-    QTest::newRow("hf-f32-folder-layer2") << kData + "hf-f32" << "hf-f32" << 2;
-    QTest::newRow("hf-f16-file-layer0") << kData + "hf-f16/model.safetensors" << "hf-f16" << 0;
-    QTest::newRow("book-ch5-layer1") << kData + "book-ch5/gpt_ch5.safetensors" << "book-ch5" << 1;
+    QTest::newRow("hf-f32-folder-layer2") << kData + "hf-f32"
+                                          << "hf-f32" << 2;
+    QTest::newRow("hf-f16-file-layer0") << kData + "hf-f16/model.safetensors"
+                                        << "hf-f16" << 0;
+    QTest::newRow("book-ch5-layer1") << kData + "book-ch5/gpt_ch5.safetensors"
+                                     << "book-ch5" << 1;
 }
 
 void TestCliGpt2::run_dump_matches_pytorch()
@@ -48,8 +51,8 @@ void TestCliGpt2::run_dump_matches_pytorch()
     QCOMPARE(QString::fromStdString(ref.meta("token_ids")), kIds);
     QTemporaryDir dir;
     const QString dump = dir.filePath("dump.safetensors");
-    const Result r = cli({"run", "--model", model, "--layer", QString::number(layer), "--ids", kIds, "--dump", dump,
-                          "--top", "--json"});
+    const Result r = cli(
+        {"run", "--model", model, "--layer", QString::number(layer), "--ids", kIds, "--dump", dump, "--top", "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QString top;
     for (const auto& n : r.json()["next"].toArray())
@@ -79,9 +82,11 @@ void TestCliGpt2::inspect_says_how_it_is_read()
     QVERIFY2(r.out.contains("gpt2-hf (Hugging Face, names under transformer.), 2 layers, 4 heads (config.json), "
                             "n_embd=16, n_positions=16, vocab 50257, eps 0.001, F16"),
              qPrintable(r.out));
-    QVERIFY2(r.out.contains("(F16 widened to F32)") && r.out.contains("MultiHeadAttention(16, 16, 16, 0.0, 4, qkv_bias=True)"),
+    QVERIFY2(r.out.contains("(F16 widened to F32)") &&
+                 r.out.contains("MultiHeadAttention(16, 16, 16, 0.0, 4, qkv_bias=True)"),
              qPrintable(r.out));
-    QVERIFY2(r.out.contains("    q_w, k_w, v_w = torch.chunk(sd[h + \"attn.c_attn.weight\"], 3, dim=-1)\n"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("    q_w, k_w, v_w = torch.chunk(sd[h + \"attn.c_attn.weight\"], 3, dim=-1)\n"),
+             qPrintable(r.out));
     r = cli({"inspect", kData + "hf-f32/model.safetensors", "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const QJsonObject o = r.json();
@@ -104,7 +109,8 @@ void TestCliGpt2::refusals_data()
     QTest::newRow("text-before-tokenizer") << QStringList{"run", "--model", m, "--text", "Hello", "--top"} << 1
                                            << "--text needs GPT-2's tokenizer, which is not built in yet";
     QTest::newRow("no-ids") << QStringList{"run", "--model", m, "--top"} << 2 << "needs --ids";
-    QTest::newRow("no-output") << QStringList{"run", "--model", m, "--ids", "1"} << 2 << "--dump OUT.safetensors, --top";
+    QTest::newRow("no-output") << QStringList{"run", "--model", m, "--ids", "1"} << 2
+                               << "--dump OUT.safetensors, --top";
     QTest::newRow("bad-id") << QStringList{"run", "--model", m, "--ids", "464,x", "--top"} << 1 << "--ids";
     QTest::newRow("id-outside") << QStringList{"run", "--model", m, "--ids", "50257", "--top"} << 1
                                 << "outside hf-f32's vocabulary of ids 0 to 50256";
@@ -118,8 +124,8 @@ void TestCliGpt2::refusals_data()
                                   << 1 << "is a folder with no model.safetensors";
     QTest::newRow("ids-for-verdict") << QStringList{"run", "--model", "h2", "--ids", "1", "--dump", "/tmp/n.st"} << 1
                                      << "--ids is for GPT-2 checkpoints";
-    QTest::newRow("inspect-empty-folder") << QStringList{"inspect", ATTNLAB_TEST_DATA_DIR "/text"} << 1
-                                          << "is a folder with no model.safetensors";
+    QTest::newRow("inspect-empty-folder")
+        << QStringList{"inspect", ATTNLAB_TEST_DATA_DIR "/text"} << 1 << "is a folder with no model.safetensors";
 }
 
 void TestCliGpt2::refusals()
@@ -143,9 +149,9 @@ void TestCliGpt2::holds_the_weights_once()
     const std::string folder = dir.path().toStdString();
     const std::int64_t d = 512;
     std::vector<std::pair<std::string, Tensor>> t = {{"wte.weight", Tensor::zeros({50257, d})},
-                                                    {"wpe.weight", Tensor::zeros({64, d})}};
-    for (const char* name : {"ln_1.weight", "ln_1.bias", "attn.c_proj.bias", "ln_2.weight", "ln_2.bias",
-                             "mlp.c_proj.bias"})
+                                                     {"wpe.weight", Tensor::zeros({64, d})}};
+    for (const char* name :
+         {"ln_1.weight", "ln_1.bias", "attn.c_proj.bias", "ln_2.weight", "ln_2.bias", "mlp.c_proj.bias"})
         t.emplace_back(std::string("h.0.") + name, Tensor::zeros({d}));
     t.emplace_back("h.0.attn.c_attn.weight", Tensor::zeros({d, 3 * d}));
     t.emplace_back("h.0.attn.c_attn.bias", Tensor::zeros({3 * d}));

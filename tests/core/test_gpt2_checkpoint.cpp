@@ -110,7 +110,8 @@ void TestGpt2Checkpoint::matches_pytorch()
     QCOMPARE(compared, 16 * layers); // every canonical stage of MultiHeadAttention after x, in every layer
     const std::int64_t T = out.logits.size(1), V = plan.settings.vocab_size;
     std::vector<float> last_row(out.logits.data() + (T - 1) * V, out.logits.data() + T * V);
-    std::string diff = testing::compare_tensors(Tensor::from_values({V}, last_row), *ref.find("logits.last"), {0.0, 1e-3});
+    std::string diff =
+        testing::compare_tensors(Tensor::from_values({V}, last_row), *ref.find("logits.last"), {0.0, 1e-3});
     QVERIFY2(diff.empty(), ("logits.last: " + diff).c_str());
     diff = testing::compare_tensors(first_columns(out.logits, 1024), *ref.find("logits.head"), {0.0, 1e-3});
     QVERIFY2(diff.empty(), ("logits.head: " + diff).c_str());
@@ -134,14 +135,17 @@ void TestGpt2Checkpoint::keeps_only_what_is_asked()
     QCOMPARE(all.logits.shape(), (Shape{1, 1, 50257})); // the last token's row only
     QCOMPARE(all.next.size(), std::size_t{5});
     QVERIFY(all.next[0].logit >= all.next[4].logit && all.next[0].probability > 0 && all.next[0].probability <= 1);
-    const Gpt2Forward one = gpt2_forward(model, plan.layer_norm_eps, {464, 2068, 7586}, {.full_traces = {1}, .last_layer = 1});
+    const Gpt2Forward one =
+        gpt2_forward(model, plan.layer_norm_eps, {464, 2068, 7586}, {.full_traces = {1}, .last_layer = 1});
     QCOMPARE(one.layers.size(), std::size_t{2});
     QVERIFY(one.layers[1].trace && !one.layers[0].trace && !one.logits.defined());
-    QVERIFY(gpt2_forward_bytes(plan.settings, 1024, {}) < gpt2_forward_bytes(plan.settings, 1024, {.full_traces = {0, 1, 2}}));
+    QVERIFY(gpt2_forward_bytes(plan.settings, 1024, {}) <
+            gpt2_forward_bytes(plan.settings, 1024, {.full_traces = {0, 1, 2}}));
     // Out of range: an id, a layer, too many tokens.
     QVERIFY(testing::error_of([&] { gpt2_forward(model, 1e-5, {50257}); }).contains("outside"));
     QVERIFY(testing::error_of([&] { gpt2_forward(model, 1e-5, {1}, {.last_layer = 3}); }).contains("layers 0 to 2"));
-    QVERIFY(testing::error_of([&] { gpt2_forward(model, 1e-5, std::vector<std::int64_t>(17, 1)); }).contains("at most 16"));
+    QVERIFY(
+        testing::error_of([&] { gpt2_forward(model, 1e-5, std::vector<std::int64_t>(17, 1)); }).contains("at most 16"));
     QVERIFY(testing::error_of([&] { gpt2_forward(model, 1e-5, {}); }).contains("no token ids"));
 }
 
@@ -179,33 +183,61 @@ void TestGpt2Checkpoint::plans_from_the_header()
 
 void TestGpt2Checkpoint::refuses_broken_checkpoints_data()
 {
-    QTest::addColumn<QString>("drop");    // a tensor left out
-    QTest::addColumn<QString>("reshape"); // a tensor stored with shape (7)
-    QTest::addColumn<QString>("rename");  // every name given this prefix
-    QTest::addColumn<int>("truncate");    // bytes cut off the end
-    QTest::addColumn<QString>("config");  // config.json's text ("" keeps the original)
-    QTest::addColumn<QString>("said");    // what the sentence must say
+    QTest::addColumn<QString>("drop");      // a tensor left out
+    QTest::addColumn<QString>("reshape");   // a tensor stored with shape (7)
+    QTest::addColumn<QString>("rename");    // every name given this prefix
+    QTest::addColumn<int>("truncate");      // bytes cut off the end
+    QTest::addColumn<QString>("config");    // config.json's text ("" keeps the original)
+    QTest::addColumn<QString>("said");      // what the sentence must say
     QTest::addColumn<bool>("names_config"); // the sentence names config.json rather than model.safetensors
-    QTest::newRow("missing-tensor") << "h.1.mlp.c_fc.bias" << "" << "" << 0 << "" << "has no tensor 'h.1.mlp.c_fc.bias'"
-                                    << false;
-    QTest::newRow("wrong-shape") << "" << "h.0.ln_1.weight" << "" << 0 << ""
+    QTest::newRow("missing-tensor") << "h.1.mlp.c_fc.bias"
+                                    << ""
+                                    << "" << 0 << ""
+                                    << "has no tensor 'h.1.mlp.c_fc.bias'" << false;
+    QTest::newRow("wrong-shape") << ""
+                                 << "h.0.ln_1.weight"
+                                 << "" << 0 << ""
                                  << "holds 'h.0.ln_1.weight' with shape (7), but" << false;
-    QTest::newRow("unknown-layout") << "" << "" << "encoder." << 0 << "" << "neither a Hugging Face GPT-2 checkpoint"
-                                    << false;
-    QTest::newRow("truncated") << "" << "" << "" << 1000 << "" << "truncated" << false;
-    QTest::newRow("config-not-json") << "" << "" << "" << 0 << "{\"n_layer\": 3," << "does not parse as JSON" << true;
-    QTest::newRow("config-not-object") << "" << "" << "" << 0 << "[3]" << "not an object" << true;
-    QTest::newRow("config-width") << "" << "" << "" << 0 << "{\"n_embd\": 32, \"n_head\": 2}"
+    QTest::newRow("unknown-layout") << ""
+                                    << ""
+                                    << "encoder." << 0 << ""
+                                    << "neither a Hugging Face GPT-2 checkpoint" << false;
+    QTest::newRow("truncated") << ""
+                               << ""
+                               << "" << 1000 << ""
+                               << "truncated" << false;
+    QTest::newRow("config-not-json") << ""
+                                     << ""
+                                     << "" << 0 << "{\"n_layer\": 3,"
+                                     << "does not parse as JSON" << true;
+    QTest::newRow("config-not-object") << ""
+                                       << ""
+                                       << "" << 0 << "[3]"
+                                       << "not an object" << true;
+    QTest::newRow("config-width") << ""
+                                  << ""
+                                  << "" << 0 << "{\"n_embd\": 32, \"n_head\": 2}"
                                   << "says n_embd=32 but" << true;
-    QTest::newRow("config-layers") << "" << "" << "" << 0 << "{\"n_layer\": 4, \"n_head\": 2}"
+    QTest::newRow("config-layers") << ""
+                                   << ""
+                                   << "" << 0 << "{\"n_layer\": 4, \"n_head\": 2}"
                                    << "says n_layer=4 but" << true;
-    QTest::newRow("config-heads-uneven") << "" << "" << "" << 0 << "{\"n_head\": 3}" << "does not divide n_embd=8"
-                                         << true;
-    QTest::newRow("config-heads-text") << "" << "" << "" << 0 << "{\"n_head\": \"two\"}" << "gives n_head as \"two\""
-                                       << true;
-    QTest::newRow("config-eps") << "" << "" << "" << 0 << "{\"n_head\": 2, \"layer_norm_epsilon\": -1}"
+    QTest::newRow("config-heads-uneven") << ""
+                                         << ""
+                                         << "" << 0 << "{\"n_head\": 3}"
+                                         << "does not divide n_embd=8" << true;
+    QTest::newRow("config-heads-text") << ""
+                                       << ""
+                                       << "" << 0 << "{\"n_head\": \"two\"}"
+                                       << "gives n_head as \"two\"" << true;
+    QTest::newRow("config-eps") << ""
+                                << ""
+                                << "" << 0 << "{\"n_head\": 2, \"layer_norm_epsilon\": -1}"
                                 << "gives layer_norm_epsilon as -1" << true;
-    QTest::newRow("no-heads") << "" << "" << "" << 0 << "{}" << "does not say how many heads" << false;
+    QTest::newRow("no-heads") << ""
+                              << ""
+                              << "" << 0 << "{}"
+                              << "does not say how many heads" << false;
 }
 
 void TestGpt2Checkpoint::refuses_broken_checkpoints()
@@ -225,13 +257,13 @@ void TestGpt2Checkpoint::refuses_broken_checkpoints()
     for (const auto& [name, t] : good.tensors) {
         if (name == drop.toStdString())
             continue;
-        tensors.emplace_back(rename.toStdString() + name,
-                             name == reshape.toStdString() ? Tensor::zeros({7}) : t);
+        tensors.emplace_back(rename.toStdString() + name, name == reshape.toStdString() ? Tensor::zeros({7}) : t);
     }
     write_safetensors(file, tensors, {});
     if (truncate > 0)
         std::filesystem::resize_file(file, std::filesystem::file_size(file) - static_cast<std::uintmax_t>(truncate));
-    write_text(folder + "/config.json", config.isEmpty() ? read_text(kData + "hf-f32/config.json") : config.toStdString());
+    write_text(folder + "/config.json",
+               config.isEmpty() ? read_text(kData + "hf-f32/config.json") : config.toStdString());
     const QString e = testing::error_of([&] { load_gpt2_checkpoint(plan_gpt2_checkpoint(folder), kBudget); });
     QVERIFY2(e.contains(said), qPrintable(e));
     QVERIFY2(e.contains(QString::fromStdString(names_config ? folder + "/config.json" : file)), qPrintable(e));
@@ -279,8 +311,9 @@ void TestGpt2Checkpoint::reads_bfloat16()
         std::string shape;
         for (std::int64_t n : t.shape())
             shape += (shape.empty() ? "" : ",") + std::to_string(n);
-        header += (header.size() > 1 ? "," : "") + ("\"" + name + "\":{\"dtype\":\"BF16\",\"shape\":[" + shape +
-                  "],\"data_offsets\":[" + std::to_string(begin) + "," + std::to_string(data.size()) + "]}");
+        header += (header.size() > 1 ? "," : "") +
+                  ("\"" + name + "\":{\"dtype\":\"BF16\",\"shape\":[" + shape + "],\"data_offsets\":[" +
+                   std::to_string(begin) + "," + std::to_string(data.size()) + "]}");
         widened.emplace_back(name, Tensor::from_values(t.shape(), std::move(values)));
     }
     header += "}";
@@ -295,8 +328,8 @@ void TestGpt2Checkpoint::reads_bfloat16()
     QCOMPARE(plan.dtypes, std::vector<std::string>{"BF16"});
     const std::vector<std::int64_t> ids = {464, 2068, 7586, 21831};
     const Gpt2Forward a = gpt2_forward(load_gpt2_checkpoint(plan, kBudget), 1e-5, ids, {.full_traces = {2}});
-    const Gpt2Forward b = gpt2_forward(load_gpt2_checkpoint(plan_gpt2_checkpoint(f32), kBudget), 1e-5, ids,
-                                       {.full_traces = {2}});
+    const Gpt2Forward b =
+        gpt2_forward(load_gpt2_checkpoint(plan_gpt2_checkpoint(f32), kBudget), 1e-5, ids, {.full_traces = {2}});
     QCOMPARE(a.logits.to_vector(), b.logits.to_vector());
     QCOMPARE(a.layers[2].trace->find("context.merged")->tensor.to_vector(),
              b.layers[2].trace->find("context.merged")->tensor.to_vector());
