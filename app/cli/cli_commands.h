@@ -35,5 +35,9 @@ int cmd_tokenize(const std::vector<std::string>& argv);
 int cmd_run_gpt(const std::vector<std::string>& argv);
 // The book's GPTModel trained on a task, several num_heads and seeds in parallel (cli_train.cpp).
 int cmd_train(const std::vector<std::string>& argv);
+// GPT-2 checkpoints (cli_gpt2.cpp): a folder, or a file holding a whole GPT (wte or tok_emb).
+bool is_whole_gpt_checkpoint(const std::string& path);
+int run_gpt2_checkpoint(const Args& a, const std::string& path);
+int inspect_gpt2_checkpoint(const std::string& path, bool as_json);
 
 } // namespace cli

@@ -8,6 +8,7 @@
 #include "forward/experiment.h"
 #include "io/atomic_file.h"
 #include "forward/trace.h"
+#include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_model.h"
 #include "gpt/model_paths.h"
 #include "tensor/error.h"
@@ -75,11 +76,22 @@ int cmd_tokenize(const std::vector<std::string>& argv)
 
 int cmd_run_gpt(const std::vector<std::string>& argv)
 {
-    Args a(argv, {"model", "layer", "text", "dump"}, {"json"});
+    Args a(argv, {"model", "layer", "text", "dump", "ids", "max-memory"}, {"json", "top"});
+    const std::string given = a.required("model");
+    std::error_code ec;
+    const std::string path =
+        std::filesystem::is_directory(given, ec) ? given : resolve_gpt_model(given, gpt_model_dirs(exe_dir()));
+    if (is_gpt2_checkpoint(path))
+        return run_gpt2_checkpoint(a, path);
+    for (const char* option : {"ids", "max-memory"})
+        if (a.has(option))
+            throw Error(std::string("--") + option + " is for GPT-2 checkpoints; the Verdict models take --text.");
+    if (a.flag("top"))
+        throw Error("--top is for GPT-2 checkpoints; the Verdict models take --text and --dump.");
     const std::string out = a.required("dump");
     if (out.empty())
         throw Error("--dump is empty; give the path of a .safetensors file.");
-    const GptModel model = load_gpt_model(resolve_gpt_model(a.required("model"), gpt_model_dirs(exe_dir())));
+    const GptModel model = load_gpt_model(path);
     const int layer = static_cast<int>(a.integer("layer", 0, 0, 10000));
     const std::string text = a.has("text") ? a.text("text") : verdict_first_sentence();
     require_utf8(text, "--text");

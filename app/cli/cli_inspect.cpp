@@ -19,6 +19,8 @@ int cmd_inspect(const std::vector<std::string>& argv)
     if (argv.empty() || argv.front().starts_with("--"))
         throw UsageError("inspect needs the weights file first: attention-lab-cli inspect FILE [--json].");
     const Args a({argv.begin() + 1, argv.end()}, {}, {"json"});
+    if (is_whole_gpt_checkpoint(argv.front())) // a whole GPT, not one module's state_dict
+        return inspect_gpt2_checkpoint(argv.front(), a.flag("json"));
     const WeightsInfo info = inspect_weights(open_safetensors(argv.front())); // the header alone
     // The wrapper keeps one module per head, so only its head count is in the file.
     const bool ask_heads = info.num_heads == 0 && info.kinds.front() == ModuleKind::MultiHeadAttention;

@@ -37,6 +37,9 @@ const Command kCommands[] = {
       Run the forward pass and write every stage to a safetensors file.
   run --model h1|h2|h4|h8|FILE [--layer L] [--text T] --dump OUT.safetensors [--json]
       One layer of a GPT trained on The Verdict: its attention input x and every stage, with its trained weights.
+  run --model FOLDER|FILE --ids I,J,... [--layer L] [--dump OUT.safetensors] [--top] [--max-memory SIZE] [--json]
+      A GPT-2 checkpoint (Hugging Face model.safetensors with its config.json, or the book's chapter 5 GPTModel):
+      layer L's attention input x and every stage from the whole forward; --top, the five likeliest next ids.
 )"},
     {"follow", cli::cmd_follow,
      R"(  follow --call C --stage NAME --index I,J,... [--input book|F] [--tokens T] [--batch B] [--seed S]
@@ -79,9 +82,11 @@ const Command kCommands[] = {
       Every valid num_heads for a width (cost, score memory), or every valid d_out for a head count.
 )"},
     {"inspect", cli::cmd_inspect,
-     R"(  inspect FILE [--json]
+     R"(  inspect FILE|FOLDER [--json]
       What a weights file (a module's state_dict or a GPT-2 checkpoint) says: layout, module, d_in, d_out,
       qkv_bias, layers, context_length; and the num_heads that d_out allows (the weights do not store it).
+      A whole GPT (wte or tok_emb, or a folder with model.safetensors): its settings, how it would be read
+      and the chapter 5 weight transfer as code.
 )"},
     {"train", cli::cmd_train,
      R"(  train --task previous-token|induction|the-verdict [--vocab V] [--context T] [--emb D] [--layers L]

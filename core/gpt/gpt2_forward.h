@@ -1,0 +1,57 @@
+#pragma once
+// The whole GPT forward for an opened checkpoint (gpt2_checkpoint.h): token and position embeddings,
+// every pre-LayerNorm block (its attention through the engine's trace_forward, so every stage of every
+// layer is the engine's own; tanh GELU; the MLP; residuals), the final LayerNorm, the logits and the
+// top next tokens. What is kept per layer is the caller's choice: at 1,024 tokens twelve full traces
+// of GPT-2 small are gigabytes, so by default only each layer's x and attention weights stay.
+#include "forward/trace.h"
+#include "gpt/gpt2_checkpoint.h"
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace attnlab {
+
+struct Gpt2ForwardOptions {
+    std::vector<int> full_traces; // layers whose whole attention trace is kept
+    // Run the blocks up to this one and stop (no final norm, no logits); -1: the whole model.
+    int last_layer = -1;
+    bool all_logits = false; // (1, T, vocab); otherwise only the last token's row, which the next token needs
+    int top = 5;
+    const std::atomic<bool>* cancel = nullptr; // checked between layers: throws Cancelled
+};
+
+struct Gpt2LayerRecord {
+    Tensor x;            // (1, T, d): the attention's input, the block's norm1 of the residual stream
+    Tensor attn_weights; // (1, n_heads, T, T)
+    std::optional<Trace> trace;
+};
+
+struct NextToken {
+    std::int64_t id = 0;
+    float logit = 0;
+    double probability = 0; // softmax over the whole vocabulary
+};
+
+struct Gpt2Forward {
+    std::vector<Gpt2LayerRecord> layers; // every layer run
+    Tensor logits;                       // (1, T, vocab), or (1, 1, vocab) for the last token; empty when stopped early
+    std::vector<NextToken> next;         // the `top` likeliest next tokens after the text, likeliest first
+};
+
+// Throws Error when an id is outside the vocabulary, the ids are empty or longer than n_positions, or a
+// layer asked for does not exist. eps: the checkpoint's LayerNorm epsilon (Gpt2Plan::layer_norm_eps).
+Gpt2Forward gpt2_forward(const GptModel& model, double eps, const std::vector<std::int64_t>& ids,
+                         const Gpt2ForwardOptions& options = {});
+
+// Bytes the forward holds at its peak beyond the weights, from the shapes alone.
+std::uint64_t gpt2_forward_bytes(const GptSettings& settings, std::int64_t tokens, const Gpt2ForwardOptions& options);
+// Opening `plan` and running the forward on `tokens`: one sentence with both numbers when it exceeds
+// the budget (or the machine), nothing allocated; quiet when it fits. With `dump`, the copies writing one
+// layer's trace makes are counted too.
+void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const Gpt2ForwardOptions& options,
+                       std::uint64_t budget, bool dump = false);
+
+} // namespace attnlab
