@@ -12,12 +12,13 @@ namespace attnlab {
 
 namespace {
 
-// PCRE2 10.42 counts U+180E MONGOLIAN VOWEL SEPARATOR as white space, as Unicode did before 6.3; Python's
-// `regex`, which GPT-2's encoder ran on, does not (it is a format character there). So \s becomes "white
-// space but not U+180E" and \S "not white space, or U+180E"; every other class is the two libraries' own.
-constexpr std::string_view kPcre2Pattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+)"
-                                           R"(| ?(?:[^\s\p{L}\p{N}]|\x{180E})+)"
-                                           R"(|[^\S\x{180E}]+(?!\S|\x{180E})|[^\S\x{180E}]+)";
+// Python's `regex`, which GPT-2's encoder ran on, reads \s as Unicode's White_Space property; PCRE2's \s also
+// takes U+180E MONGOLIAN VOWEL SEPARATOR (white space before Unicode 6.3, a format character since). So the
+// pattern names the property itself; every class stays a single class, which PCRE2 matches without keeping a
+// backtracking frame a character.
+constexpr std::string_view kPcre2Pattern =
+    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\p{White_Space}\p{L}\p{N}]+)"
+    R"(|\p{White_Space}+(?!\P{White_Space})|\p{White_Space}+)";
 
 struct CodeDeleter {
     void operator()(pcre2_code* code) const { pcre2_code_free(code); }
@@ -57,7 +58,8 @@ std::vector<std::string_view> gpt2_pretokenize(std::string_view text)
 {
     require_utf8(text, "the text");
     const pcre2_code* code = gpt2_pattern();
-    const std::unique_ptr<pcre2_match_data, MatchDataDeleter> match(pcre2_match_data_create_from_pattern(code, nullptr));
+    const std::unique_ptr<pcre2_match_data, MatchDataDeleter> match(
+        pcre2_match_data_create_from_pattern(code, nullptr));
     if (!match)
         throw Error("out of memory while splitting the text into GPT-2's pieces.");
     const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
@@ -65,7 +67,12 @@ std::vector<std::string_view> gpt2_pretokenize(std::string_view text)
     std::size_t at = 0;
     while (at < text.size()) {
         // Checked once above: without NO_UTF_CHECK every call would check the rest of the text again.
-        const int found = pcre2_match(code, subject, text.size(), at, PCRE2_NO_UTF_CHECK, match.get(), nullptr);
+        int found = pcre2_match(code, subject, text.size(), at, PCRE2_NO_UTF_CHECK, match.get(), nullptr);
+        // JIT code keeps a position a character on a small stack: a run of hundreds of thousands of letters
+        // overflows it. The interpreter keeps them on the heap and gives the same match.
+        if (found == PCRE2_ERROR_JIT_STACKLIMIT)
+            found =
+                pcre2_match(code, subject, text.size(), at, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, match.get(), nullptr);
         if (found == PCRE2_ERROR_NOMATCH)
             break;
         if (found < 0)

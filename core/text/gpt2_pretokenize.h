@@ -10,7 +10,7 @@
 namespace attnlab {
 
 // GPT-2's pattern as OpenAI wrote it for Python's `regex` module. gpt2_pretokenize() runs it with PCRE2's
-// Unicode classes (PCRE2_UTF | PCRE2_UCP), adjusted for the one character the two libraries' \s disagree on.
+// Unicode classes (PCRE2_UTF | PCRE2_UCP), \s spelled as the White_Space property the `regex` module means by it.
 inline constexpr std::string_view kGpt2Pattern =
     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 

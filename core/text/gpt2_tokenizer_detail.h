@@ -36,4 +36,12 @@ struct Gpt2Tokenizer::Data {
     mutable std::unordered_map<std::string, std::vector<std::int32_t>> cache;
 };
 
+// The vocabulary file's entries in file order (gpt2_tokenizer_vocab.cpp): token as written, id. Throws Error
+// naming `file` when it is not JSON or not an object of whole numbers; `valid` says what would be.
+struct VocabEntry {
+    std::string token;
+    std::int64_t id;
+};
+std::vector<VocabEntry> read_vocab_entries(std::string_view text, const std::string& file, const std::string& valid);
+
 } // namespace attnlab

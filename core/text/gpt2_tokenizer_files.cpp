@@ -25,7 +25,8 @@ std::optional<Gpt2TokenizerFiles> gpt2_tokenizer_files_in(const std::string& fol
 {
     std::error_code ec;
     const fs::path dir(folder);
-    for (const auto& [vocab, merges] : {std::pair{"vocab.json", "merges.txt"}, std::pair{"encoder.json", "vocab.bpe"}}) {
+    for (const auto& [vocab, merges] :
+         {std::pair{"vocab.json", "merges.txt"}, std::pair{"encoder.json", "vocab.bpe"}}) {
         const bool has_vocab = fs::exists(dir / vocab, ec), has_merges = fs::exists(dir / merges, ec);
         if (has_vocab && has_merges)
             return Gpt2TokenizerFiles{(dir / vocab).string(), (dir / merges).string()};

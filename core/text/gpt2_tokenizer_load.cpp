@@ -7,8 +7,7 @@
 #include "text/gpt2_pretokenize.h"
 #include "text/utf8.h"
 
-#include <nlohmann/json.hpp>
-
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -95,35 +94,18 @@ Bytes token_bytes(std::string_view token)
 void read_vocab(Gpt2Tokenizer::Data& d, std::string_view text, const std::string& file)
 {
     const std::string valid = "a GPT-2 vocabulary is a JSON object of token → id, ids 0 to N-1 each once";
-    nlohmann::json vocab;
-    try {
-        vocab = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // nlohmann counts bytes from 1; past the end means the text stops before the JSON does.
-        const std::string where = e.byte > text.size() ? "it ends before the JSON does"
-                                                       : "it goes wrong at byte position " + std::to_string(e.byte - 1);
-        throw Error(file + " is not valid JSON (" + where + "); " + valid + ".");
-    }
-    if (!vocab.is_object())
-        throw Error(file + " holds a JSON " + std::string(vocab.type_name()) + ", not an object; " + valid + ".");
-    const std::size_t n = vocab.size();
+    const std::vector<VocabEntry> entries = read_vocab_entries(text, file, valid);
+    const std::size_t n = entries.size();
     d.pieces.assign(n, std::string());
     std::vector<bool> taken(n, false);
     d.ids.reserve(n);
-    for (const auto& [token, value] : vocab.items()) {
-        if (!value.is_number_integer())
-            throw Error(file + ": token " + quote_token(token) + " has a " + std::string(value.type_name()) +
-                        " for its id, not a whole number; " + valid + ".");
-        const std::int64_t id = value.is_number_unsigned() && value.get<std::uint64_t>() > INT64_MAX
-                                    ? INT64_MAX
-                                    : value.get<std::int64_t>();
+    for (const auto& [token, id] : entries) {
         if (id < 0 || static_cast<std::uint64_t>(id) >= n)
             throw Error(file + ": token " + quote_token(token) + " has id " + std::to_string(id) + ", outside 0 to " +
                         std::to_string(n - 1) + " for its " + std::to_string(n) + " tokens; " + valid + ".");
         if (taken[id])
-            throw Error(file + ": tokens " + quote_token(gpt2_byte_symbols(d.pieces[id])) + " and " + quote_token(token) +
-                        " both have id " +
-                        std::to_string(id) + "; " + valid + ".");
+            throw Error(file + ": tokens " + quote_token(gpt2_byte_symbols(d.pieces[id])) + " and " +
+                        quote_token(token) + " both have id " + std::to_string(id) + "; " + valid + ".");
         if (token.empty())
             throw Error(file + ": the token with id " + std::to_string(id) + " is empty; " + valid + ".");
         Bytes bytes = token_bytes(token);
@@ -133,7 +115,8 @@ void read_vocab(Gpt2Tokenizer::Data& d, std::string_view text, const std::string
                         ", which is not in GPT-2's byte alphabet; tokens are written with bytes_to_unicode() "
                         "(a space as Ġ, a newline as Ċ).");
         taken[id] = true;
-        d.ids.emplace(bytes.bytes, static_cast<std::int32_t>(id));
+        if (!d.ids.emplace(bytes.bytes, static_cast<std::int32_t>(id)).second)
+            throw Error(file + ": token " + quote_token(token) + " appears twice; " + valid + ".");
         d.pieces[id] = std::move(bytes.bytes);
     }
     for (int b = 0; b < 256; ++b) {
@@ -155,8 +138,8 @@ void read_merges(Gpt2Tokenizer::Data& d, std::string_view text, const std::strin
 {
     require_utf8(text, file);
     const std::string valid = "each line after \"#version\" is one merge, two tokens separated by one space";
-    std::unordered_map<std::uint64_t, std::size_t> line_of;
-    std::size_t line_number = 0, start = 0;
+    d.merges.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+    std::size_t line_number = 0, start = 0, first_merge_line = 1;
     while (start < text.size()) {
         std::size_t end = text.find('\n', start);
         if (end == std::string_view::npos)
@@ -166,8 +149,10 @@ void read_merges(Gpt2Tokenizer::Data& d, std::string_view text, const std::strin
         ++line_number;
         if (line.ends_with('\r'))
             line.remove_suffix(1);
-        if (line_number == 1 && line.starts_with("#version"))
+        if (line_number == 1 && line.starts_with("#version")) {
+            first_merge_line = 2; // a merge's rank is its line less the lines before the first
             continue;
+        }
         const std::string where = file + " line " + std::to_string(line_number);
         if (line.empty())
             throw Error(where + " is empty; " + valid + ".");
@@ -185,23 +170,24 @@ void read_merges(Gpt2Tokenizer::Data& d, std::string_view text, const std::strin
                             ", which is not in GPT-2's byte alphabet; tokens are written with bytes_to_unicode().");
             const auto found = d.ids.find(bytes.bytes);
             if (found == d.ids.end())
-                throw Error(where + " merges " + quote_token(parts[0]) + " and " + quote_token(parts[1]) + ", but " + vocab_file +
-                            " has no token " + quote_token(parts[k]) +
+                throw Error(where + " merges " + quote_token(parts[0]) + " and " + quote_token(parts[1]) + ", but " +
+                            vocab_file + " has no token " + quote_token(parts[k]) +
                             "; a merge's two tokens and their join are all in the vocabulary.");
             part_ids[k] = found->second;
             joined += bytes.bytes;
         }
         const auto result = d.ids.find(joined);
         if (result == d.ids.end())
-            throw Error(where + " merges " + quote_token(parts[0]) + " and " + quote_token(parts[1]) + ", but " + vocab_file +
-                        " has no token " + quote_token(gpt2_byte_symbols(joined)) +
+            throw Error(where + " merges " + quote_token(parts[0]) + " and " + quote_token(parts[1]) + ", but " +
+                        vocab_file + " has no token " + quote_token(gpt2_byte_symbols(joined)) +
                         " for their join; a merge's two tokens and their join are all in the vocabulary.");
         const std::uint64_t key = Gpt2Tokenizer::Data::pair_key(part_ids[0], part_ids[1]);
-        if (const auto seen = line_of.find(key); seen != line_of.end())
-            throw Error(where + " repeats the merge of line " + std::to_string(seen->second) +
+        const auto [merge, added] = d.merges.emplace(
+            key, Gpt2Tokenizer::Data::Merge{static_cast<std::int32_t>(d.merges.size()), result->second});
+        if (!added)
+            throw Error(where + " repeats the merge of line " +
+                        std::to_string(static_cast<std::size_t>(merge->second.rank) + first_merge_line) +
                         "; each pair is merged once, at one rank.");
-        line_of.emplace(key, line_number);
-        d.merges.emplace(key, Gpt2Tokenizer::Data::Merge{static_cast<std::int32_t>(d.merges.size()), result->second});
     }
 }
 

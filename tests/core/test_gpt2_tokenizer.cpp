@@ -72,8 +72,8 @@ void TestGpt2Tokenizer::shipped_files_are_gpt2s()
 void TestGpt2Tokenizer::book_example_gives_the_books_ids()
 {
     const std::string text = "Hello, do you like tea? <|endoftext|> In the sunlit terraces of someunknownPlace.";
-    const std::vector<std::int64_t> book = {15496, 11,  466, 345,   588,   8887, 30,   220,   50256, 554,
-                                            262,   4252, 18250, 8812, 2114, 286, 617, 34680, 27271, 13};
+    const std::vector<std::int64_t> book = {15496, 11,   466,   345,  588,  8887, 30,  220,   50256, 554,
+                                            262,   4252, 18250, 8812, 2114, 286,  617, 34680, 27271, 13};
     QCOMPARE(gpt2().encode(text, true), book);
     QCOMPARE(gpt2().decode(book), text);
 }
@@ -158,7 +158,7 @@ void TestGpt2Tokenizer::text_not_utf8_is_refused()
 void TestGpt2Tokenizer::byte_alphabet_is_openais()
 {
     const auto& map = gpt2_byte_to_unicode();
-    QCOMPARE(map[' '], char32_t(0x120)); // Ġ
+    QCOMPARE(map[' '], char32_t(0x120));  // Ġ
     QCOMPARE(map['\n'], char32_t(0x10A)); // Ċ
     QCOMPARE(map['!'], char32_t('!'));
     QCOMPARE(map[0xAD], char32_t(0x143)); // the soft hyphen is the last byte moved
@@ -170,8 +170,8 @@ void TestGpt2Tokenizer::byte_alphabet_is_openais()
 void TestGpt2Tokenizer::pretokenizer_splits_as_gpt2()
 {
     const auto pieces = gpt2_pretokenize("I'm here  now's 'S 123abc \u180e\n\n");
-    const std::vector<std::string_view> expected = {"I", "'m", " here", " ", " now", "'s", " '", "S",
-                                                    " 123", "abc", " \u180e", "\n\n"};
+    const std::vector<std::string_view> expected = {"I",  "'m", " here", " ",   " now",    "'s",
+                                                    " '", "S",  " 123",  "abc", " \u180e", "\n\n"};
     QCOMPARE(pieces, expected);
 }
 

@@ -71,7 +71,7 @@ void TestGpt2TokenizerFiles::small_vocabulary_merges_by_rank()
     QCOMPARE(t.end_of_text_id(), -1);
     const std::int64_t ab = 256, aa = 257, abc = 259; // each byte's id is the byte here
     QCOMPARE(ids(t, "abc"), (std::vector<std::int64_t>{abc}));
-    QCOMPARE(ids(t, "aaa"), (std::vector<std::int64_t>{aa, 'a'}));  // left to right, no overlap
+    QCOMPARE(ids(t, "aaa"), (std::vector<std::int64_t>{aa, 'a'})); // left to right, no overlap
     QCOMPARE(ids(t, "aaaa"), (std::vector<std::int64_t>{aa, aa}));
     QCOMPARE(ids(t, "aab"), (std::vector<std::int64_t>{'a', ab})); // "a b" ranks before "a a"
     QCOMPARE(t.decode(ids(t, "aab abc")), std::string("aab abc"));
@@ -98,6 +98,9 @@ void TestGpt2TokenizerFiles::long_runs_merge_quickly()
     const std::vector<std::int64_t> got = gpt2.encode(run, false);
     QCOMPARE(gpt2.decode(got), run);
     QVERIFY(got.size() < run.size() / 2);
+    // A million letters overflow PCRE2's JIT stack; the interpreter takes over and the run stays one piece.
+    QCOMPARE(gpt2_pretokenize(std::string(1000000, 'a')).size(), std::size_t{1});
+    QCOMPARE(gpt2_pretokenize(std::string(1000000, '!')).size(), std::size_t{1});
 }
 
 void TestGpt2TokenizerFiles::broken_files_are_refused_data()
@@ -119,8 +122,8 @@ void TestGpt2TokenizerFiles::broken_files_are_refused_data()
     QTest::newRow("id-fractional") << std::string("{\"a\": 0.5}") << merges << "has a number for its id";
     QTest::newRow("id-negative") << std::string("{\"a\": -1}") << merges
                                  << "vocab.json: token \"a\" has id -1, outside 0 to 0 for its 1 tokens";
-    QTest::newRow("id-too-large") << vocab_json({"ab"}).replace(vocab_json({"ab"}).find(":256"), 4, ":999")
-                                  << merges << "token \"ab\" has id 999, outside 0 to 256 for its 257 tokens";
+    QTest::newRow("id-too-large") << vocab_json({"ab"}).replace(vocab_json({"ab"}).find(":256"), 4, ":999") << merges
+                                  << "token \"ab\" has id 999, outside 0 to 256 for its 257 tokens";
     QTest::newRow("id-twice") << std::string("{\"a\": 0, \"b\": 0}") << merges
                               << "vocab.json: tokens \"a\" and \"b\" both have id 0";
     QTest::newRow("token-empty") << std::string("{\"\": 0}") << merges << "the token with id 0 is empty";
@@ -147,8 +150,8 @@ void TestGpt2TokenizerFiles::broken_files_are_refused_data()
                                            "\"bc\" for their join";
     QTest::newRow("merge-twice") << vocab_json() << std::string("#version: 0.2\na b\na a\na b\n")
                                  << "merges.txt line 4 repeats the merge of line 2";
-    QTest::newRow("merge-outside-alphabet") << vocab_json() << std::string("#version: 0.2\na \t\n")
-                                            << "merges.txt line 2: token \"\\x09\" has U+0009";
+    QTest::newRow("merge-outside-alphabet")
+        << vocab_json() << std::string("#version: 0.2\na \t\n") << "merges.txt line 2: token \"\\x09\" has U+0009";
     QTest::newRow("merges-not-utf8") << vocab_json() << std::string("#version: 0.2\na \xff\n")
                                      << "merges.txt is not UTF-8 text: byte 0xFF at position 16";
 }
@@ -158,8 +161,9 @@ void TestGpt2TokenizerFiles::broken_files_are_refused()
     QFETCH(std::string, vocab);
     QFETCH(std::string, merges);
     QFETCH(QString, message);
-    const QString got =
-        testing::error_of([&] { Gpt2Tokenizer::from_text(vocab, merges, {"vocab.json", "merges.txt"}); });
+    const QString got = testing::error_of([&] {
+        Gpt2Tokenizer::from_text(vocab, merges, {"vocab.json", "merges.txt"});
+    });
     QVERIFY2(got.contains(message), qPrintable(got));
     QVERIFY2(got.endsWith('.') && !got.contains('\n'), qPrintable(got)); // one sentence
 }
@@ -170,17 +174,22 @@ void TestGpt2TokenizerFiles::missing_files_are_refused()
     const std::string vocab = write(dir, "vocab.json", vocab_json());
     const std::string merges = write(dir, "merges.txt", kMerges);
     const std::string gone = dir.filePath("nothing.json").toStdString();
-    QCOMPARE(testing::error_of([&] { Gpt2Tokenizer::from_files({gone, merges}); }),
+    QCOMPARE(testing::error_of([&] {
+                 Gpt2Tokenizer::from_files({gone, merges});
+             }),
              QString::fromStdString(gone + " does not exist; give the path of a GPT-2 vocabulary (vocab.json or "
                                            "encoder.json)."));
-    QVERIFY(testing::error_of([&] { Gpt2Tokenizer::from_files({vocab, gone}); })
-                .startsWith(QString::fromStdString(gone + " does not exist; give the path of GPT-2's merges")));
-    QVERIFY(testing::error_of([&] { Gpt2Tokenizer::from_files({dir.path().toStdString(), merges}); })
-                .contains("is a folder, not a GPT-2 vocabulary"));
+    QVERIFY(testing::error_of([&] {
+                Gpt2Tokenizer::from_files({vocab, gone});
+            }).startsWith(QString::fromStdString(gone + " does not exist; give the path of GPT-2's merges")));
+    QVERIFY(testing::error_of([&] {
+                Gpt2Tokenizer::from_files({dir.path().toStdString(), merges});
+            }).contains("is a folder, not a GPT-2 vocabulary"));
     // The path a refusal names is the file's own.
     write(dir, "bad.json", "[]");
-    QVERIFY(testing::error_of([&] { Gpt2Tokenizer::from_files({dir.filePath("bad.json").toStdString(), merges}); })
-                .startsWith(dir.filePath("bad.json") + " holds a JSON array"));
+    QVERIFY(testing::error_of([&] {
+                Gpt2Tokenizer::from_files({dir.filePath("bad.json").toStdString(), merges});
+            }).startsWith(dir.filePath("bad.json") + " holds a JSON array"));
     QCOMPARE(Gpt2Tokenizer::from_files({vocab, merges}).vocab_size(), 260);
 }
 
@@ -196,7 +205,8 @@ void TestGpt2TokenizerFiles::files_are_found_in_a_folder()
     const auto in_hf = gpt2_tokenizer_files_in(hf.path().toStdString());
     QVERIFY(in_hf);
     QCOMPARE(in_hf->merges, hf.filePath("merges.txt").toStdString());
-    QCOMPARE(gpt2_tokenizer_files_in(openai.path().toStdString())->vocab, openai.filePath("encoder.json").toStdString());
+    QCOMPARE(gpt2_tokenizer_files_in(openai.path().toStdString())->vocab,
+             openai.filePath("encoder.json").toStdString());
     QVERIFY(!gpt2_tokenizer_files_in(empty.path().toStdString()));
     QCOMPARE(testing::error_of([&] { gpt2_tokenizer_files_in(half.path().toStdString()); }),
              half.path() + " has vocab.json but no merges.txt beside it; a GPT-2 tokenizer is the two files "
@@ -205,12 +215,14 @@ void TestGpt2TokenizerFiles::files_are_found_in_a_folder()
     QCOMPARE(gpt2_tokenizer_beside(hf.filePath("model.safetensors").toStdString())->vocab,
              hf.filePath("vocab.json").toStdString());
     QVERIFY(!gpt2_tokenizer_beside(empty.filePath("model.safetensors").toStdString()));
-    QCOMPARE(resolve_gpt2_tokenizer(openai.path().toStdString(), {}).merges, openai.filePath("vocab.bpe").toStdString());
+    QCOMPARE(resolve_gpt2_tokenizer(openai.path().toStdString(), {}).merges,
+             openai.filePath("vocab.bpe").toStdString());
     QCOMPARE(testing::error_of([&] { resolve_gpt2_tokenizer(empty.path().toStdString(), {}); }),
              empty.path() + " holds no tokenizer files; give gpt2 (GPT-2's own, shipped with the app) or a folder "
                             "with vocab.json + merges.txt or encoder.json + vocab.bpe.");
-    QVERIFY(testing::error_of([&] { resolve_gpt2_tokenizer(empty.filePath("nope").toStdString(), {}); })
-                .contains("nope does not exist; give gpt2"));
+    QVERIFY(testing::error_of([&] {
+                resolve_gpt2_tokenizer(empty.filePath("nope").toStdString(), {});
+            }).contains("nope does not exist; give gpt2"));
 }
 
 void TestGpt2TokenizerFiles::shipped_files_are_found()
