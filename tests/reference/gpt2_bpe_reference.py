@@ -8,9 +8,12 @@ the text into pieces; each piece's UTF-8 bytes are written with bytes_to_unicode
 the lowest-ranked pair of neighbours, every occurrence of it left to right, until no pair has a rank.
 "<|endoftext|>" is split off first when it is allowed, as tiktoken's allowed_special does.
 
-    /usr/bin/python3 tests/reference/gpt2_bpe_reference.py
+    /usr/bin/python3 tests/reference/gpt2_bpe_reference.py [--out PATH]
+
+ctest's gpt2_bpe_reference_current writes it elsewhere and compares: the committed file is what this script makes.
 """
 
+import argparse
 import json
 import random
 import unicodedata
@@ -223,6 +226,9 @@ def varied_lines(rng, count):
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=OUT)
+    out_path = parser.parse_args().out
     encoder = Encoder()
     rng = random.Random(20240531)
     cases = [{"name": name, "text": text, "allow_special": allow, "ids": encoder.encode(text, allow)}
@@ -246,8 +252,8 @@ def main():
         "decodes": decodes,
     }
     text = json.dumps(out, ensure_ascii=False, separators=(",", ":"))
-    OUT.write_text(text.replace('},{"name"', '},\n{"name"') + "\n", encoding="utf-8")  # a case a line, for diffs
-    print(f"wrote {OUT}: {len(cases)} texts, The Verdict as {len(out['verdict_ids'])} tokens, {len(decodes)} decodes")
+    out_path.write_text(text.replace('},{"name"', '},\n{"name"') + "\n", encoding="utf-8")  # a case a line, for diffs
+    print(f"wrote {out_path}: {len(cases)} texts, The Verdict as {len(out['verdict_ids'])} tokens, {len(decodes)} decodes")
 
 
 if __name__ == "__main__":
