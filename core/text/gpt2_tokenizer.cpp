@@ -5,6 +5,7 @@
 #include "text/gpt2_pretokenize.h"
 #include "text/utf8.h"
 
+#include <climits>
 #include <queue>
 
 namespace attnlab {
@@ -20,6 +21,9 @@ constexpr std::string_view kEndOfTextText = "<|endoftext|>";
 void merge_piece(const Gpt2Tokenizer::Data& d, std::string_view bytes, std::vector<std::int32_t>& out)
 {
     using Data = Gpt2Tokenizer::Data;
+    if (bytes.size() > static_cast<std::size_t>(INT32_MAX))
+        throw Error("the text has a piece of " + std::to_string(bytes.size()) +
+                    " bytes without a break; GPT-2's tokenizer takes pieces of up to 2 GiB.");
     const auto n = static_cast<std::int32_t>(bytes.size());
     std::vector<std::int32_t> id(n), next(n);
     for (std::int32_t i = 0; i < n; ++i) {

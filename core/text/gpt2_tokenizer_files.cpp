@@ -82,4 +82,11 @@ const Gpt2Tokenizer& shipped_gpt2_tokenizer(const std::string& exe_dir)
     return *shipped;
 }
 
+Gpt2Tokenizer gpt2_tokenizer_for(const std::string& checkpoint_path, const std::string& exe_dir)
+{
+    if (auto beside = gpt2_tokenizer_beside(checkpoint_path))
+        return Gpt2Tokenizer::from_files(*beside);
+    return shipped_gpt2_tokenizer(exe_dir);
+}
+
 } // namespace attnlab

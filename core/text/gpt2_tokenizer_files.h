@@ -29,4 +29,7 @@ Gpt2TokenizerFiles resolve_gpt2_tokenizer(const std::string& name_or_folder, con
 // GPT-2's own tokenizer from the shipped files, read once (later calls return the same one).
 const Gpt2Tokenizer& shipped_gpt2_tokenizer(const std::string& exe_dir);
 
+// The tokenizer a checkpoint is read with: the files beside it when there are any, else GPT-2's own.
+Gpt2Tokenizer gpt2_tokenizer_for(const std::string& checkpoint_path, const std::string& exe_dir);
+
 } // namespace attnlab

@@ -215,6 +215,9 @@ void TestGpt2TokenizerFiles::files_are_found_in_a_folder()
     QCOMPARE(gpt2_tokenizer_beside(hf.filePath("model.safetensors").toStdString())->vocab,
              hf.filePath("vocab.json").toStdString());
     QVERIFY(!gpt2_tokenizer_beside(empty.filePath("model.safetensors").toStdString()));
+    // Read with the files beside it, or GPT-2's own when there are none.
+    QCOMPARE(gpt2_tokenizer_for(hf.filePath("model.safetensors").toStdString(), "").vocab_size(), 260);
+    QCOMPARE(gpt2_tokenizer_for(empty.filePath("model.safetensors").toStdString(), "").vocab_size(), 50257);
     QCOMPARE(resolve_gpt2_tokenizer(openai.path().toStdString(), {}).merges,
              openai.filePath("vocab.bpe").toStdString());
     QCOMPARE(testing::error_of([&] { resolve_gpt2_tokenizer(empty.path().toStdString(), {}); }),
