@@ -32,6 +32,8 @@ int cmd_inspect(const std::vector<std::string>& argv);
 int cmd_compare(const std::vector<std::string>& argv);
 // The trained Verdict GPTs (cli_gpt.cpp): the tokenizer, and `run --model` (cmd_run hands over).
 int cmd_tokenize(const std::vector<std::string>& argv);
+// `tokenize --tokenizer gpt2|FOLDER` (cli_tokenize_gpt2.cpp); `text` is checked UTF-8.
+int tokenize_gpt2(const Args& a, const std::string& which, const std::string& text, const std::string& exe_dir);
 int cmd_run_gpt(const std::vector<std::string>& argv);
 // The book's GPTModel trained on a task, several num_heads and seeds in parallel (cli_train.cpp).
 int cmd_train(const std::vector<std::string>& argv);

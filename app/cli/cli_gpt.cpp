@@ -1,6 +1,6 @@
 // The trained Verdict GPTs from the command line: `tokenize` shows what the chapter 2 tokenizer makes
-// of a text; `run --model` runs one layer's attention with its trained weights on the input the
-// GPT gives it (embeddings through the earlier blocks and that block's norm1) and dumps every stage.
+// of a text (or GPT-2's, cli_tokenize_gpt2.cpp); `run --model` runs one layer's attention with its trained weights on
+// the input the GPT gives it (embeddings through the earlier blocks and that block's norm1) and dumps every stage.
 #include "tensor/threads.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_json.h"
@@ -46,10 +46,15 @@ std::string ids_csv(const std::vector<std::int64_t>& ids)
 
 int cmd_tokenize(const std::vector<std::string>& argv)
 {
-    Args a(argv, {"text"}, {"json"});
-    const SimpleTokenizer& tokenizer = verdict_tokenizer();
+    Args a(argv, {"text", "tokenizer"}, {"json", "special-as-text"});
     const std::string text = a.required("text");
     require_utf8(text, "--text");
+    if (const std::string which = a.text("tokenizer", "book"); which != "book")
+        return tokenize_gpt2(a, which, text, exe_dir());
+    if (a.flag("special-as-text"))
+        throw Error("--special-as-text is for GPT-2's tokenizer (--tokenizer gpt2 or a folder); the book's tokenizer "
+                    "always reads <|endoftext|> as its token.");
+    const SimpleTokenizer& tokenizer = verdict_tokenizer();
     const TokenizedText t = tokenizer.tokenize(text);
     std::size_t unknown = 0;
     for (bool u : t.unknown)

@@ -48,8 +48,12 @@ const Command kCommands[] = {
       storage offset) and what it was computed from, recomputed from those alone.
 )"},
     {"tokenize", cli::cmd_tokenize,
-     R"(  tokenize --text T [--json]
+     R"(  tokenize --text T [--tokenizer book] [--json]
       The book's chapter 2 simple tokenizer (vocabulary of The Verdict, 1,132 ids): tokens and ids.
+  tokenize --tokenizer gpt2|FOLDER --text T [--special-as-text] [--json]
+      GPT-2's byte-level BPE (its own 50,257 ids, or vocab.json + merges.txt or encoder.json + vocab.bpe in
+      FOLDER): ids and pieces, a space shown as ␣, a newline as ↵; <|endoftext|> is one token unless
+      --special-as-text.
 )"},
     {"bench", cli::cmd_bench,
      R"(  bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]

@@ -29,6 +29,8 @@ expected=(
     usr/share/attention-lab/models/verdict-gpt-h1.safetensors usr/share/attention-lab/models/verdict-gpt-h2.safetensors
     usr/share/attention-lab/models/verdict-gpt-h4.safetensors usr/share/attention-lab/models/verdict-gpt-h8.safetensors
     usr/share/attention-lab/training/train_verdict_gpt.py usr/share/attention-lab/text/the-verdict.txt
+    usr/share/attention-lab/tokenizers/gpt2/encoder.json usr/share/attention-lab/tokenizers/gpt2/vocab.bpe
+    usr/share/attention-lab/tokenizers/gpt2/LICENSE usr/share/attention-lab/tokenizers/gpt2/README.md
     usr/share/doc/attention-lab/README.md
 )
 for path in "${expected[@]}"; do
@@ -69,6 +71,12 @@ searched=$("$cli" run --model h3 --dump "$root/h3.safetensors" 2>&1)
 set -e
 grep -qF "no model 'h3' in $root/usr/share/attention-lab/models," <<<"$searched" ||
     fail "run --model does not look in the installed share/attention-lab/models first: $searched"
+# GPT-2's tokenizer files, found beside bin/ before the source tree the package was built from.
+tokenized=$("$cli" tokenize --tokenizer gpt2 --text "Hello, do you like tea?" --json)
+grep -qF "\"vocab\": \"$root/usr/share/attention-lab/tokenizers/gpt2/encoder.json\"" <<<"$tokenized" ||
+    fail "tokenize --tokenizer gpt2 does not read the installed share/attention-lab/tokenizers/gpt2: $tokenized"
+[ "$(tr -d ' \n' <<<"$tokenized" | grep -o '"ids":\[[0-9,]*\]')" = '"ids":[15496,11,466,345,588,8887,30]' ] ||
+    fail "tokenize --tokenizer gpt2 does not give GPT-2's ids for the book's example: $tokenized"
 "$cli" trace --call "MultiHeadAttention(3, 2, 6, 0.0, 2)" --tokens 6 | grep -q '^context.merged ' ||
     fail "trace of the book's example lists no context.merged stage."
 "$gui" --version | grep -q "${version%-*}" || fail "attention-lab --version is not ${version%-*}."
@@ -76,7 +84,7 @@ grep -qF "no model 'h3' in $root/usr/share/attention-lab/models," <<<"$searched"
 "$gui" --preset book --screenshot "$root/book.png"
 [ "$(head -c 8 "$root/book.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
     fail "attention-lab --screenshot wrote no PNG."
-echo "CLI: --version, --help, validate (valid and refused), run --model (path, name lookup), trace; GUI: --version, --help, --screenshot"
+echo "CLI: --version, --help, validate (valid and refused), run --model (path, name lookup), tokenize --tokenizer gpt2, trace; GUI: --version, --help, --screenshot"
 
 step "desktop entry, metainfo, man pages"
 desktop-file-validate "$root/usr/share/applications/attention-lab.desktop"
