@@ -2,6 +2,7 @@
 #include "cli/cli_args.h"
 #include "forward/experiment.h"
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ int cmd_follow(const std::vector<std::string>& argv);
 // The request `run` and `trace` read from their options (--call, --seed, --input, ...), for other commands.
 attnlab::ExperimentSpec run_spec_from(const Args& a);
 const std::set<std::string>& run_options();
+// The folder the program runs from (shipped models and tokenizers are found from it), and ids as "1,2,3".
+std::string exe_dir();
+std::string ids_csv(const std::vector<std::int64_t>& ids);
 // The debugging lessons (cli_lessons.cpp).
 int cmd_diagnose(const std::vector<std::string>& argv);
 int cmd_transfer(const std::vector<std::string>& argv);

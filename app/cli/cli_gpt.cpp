@@ -22,11 +22,6 @@
 
 namespace cli {
 
-namespace {
-
-using json = nlohmann::ordered_json;
-using namespace attnlab;
-
 std::string exe_dir()
 {
     std::error_code ec;
@@ -41,6 +36,11 @@ std::string ids_csv(const std::vector<std::int64_t>& ids)
         out += (out.empty() ? "" : ",") + std::to_string(id);
     return out;
 }
+
+namespace {
+
+using json = nlohmann::ordered_json;
+using namespace attnlab;
 
 } // namespace
 

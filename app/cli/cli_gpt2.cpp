@@ -11,6 +11,9 @@
 #include "io/safetensors.h"
 #include "tensor/error.h"
 #include "tensor/threads.h"
+#include "text/gpt2_tokenizer.h"
+#include "text/gpt2_tokenizer_files.h"
+#include "text/utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,22 +42,23 @@ std::vector<std::int64_t> parse_ids(const std::string& text)
 }
 
 // The token ids the forward reads. GPT-2's byte-level BPE tokenizer is the place --text will go through.
-std::vector<std::int64_t> checkpoint_ids(const Args& a)
+// The ids to run: --ids as given, or --text through the tokenizer files beside the checkpoint (GPT-2's own
+// when there are none), with <|endoftext|> as its id.
+std::vector<std::int64_t> checkpoint_ids(const Args& a, const std::string& path)
 {
-    if (a.has("text"))
-        throw Error("--text needs GPT-2's tokenizer, which is not built in yet; give the token ids with --ids, "
-                    "e.g. --ids 464,2068,7586.");
+    if (a.has("text") && a.has("ids"))
+        throw UsageError("give either --text or --ids, not both.");
+    if (a.has("text")) {
+        const std::string text = a.text("text");
+        require_utf8(text, "--text");
+        const std::vector<std::int64_t> ids = gpt2_tokenizer_for(path, exe_dir()).encode(text, true);
+        if (ids.empty())
+            throw Error("--text is empty; give the text to run, e.g. --text \"Hello, world\".");
+        return ids;
+    }
     if (!a.has("ids"))
-        throw UsageError("run --model with a GPT-2 checkpoint needs --ids I,J,... (the token ids to run).");
+        throw UsageError("run --model with a GPT-2 checkpoint needs --text T or --ids I,J,... (the token ids to run).");
     return parse_ids(a.text("ids"));
-}
-
-std::string ids_csv(const std::vector<std::int64_t>& ids)
-{
-    std::string out;
-    for (std::int64_t id : ids)
-        out += (out.empty() ? "" : ",") + std::to_string(id);
-    return out;
 }
 
 } // namespace
@@ -76,7 +80,7 @@ int run_gpt2_checkpoint(const Args& a, const std::string& path)
         throw UsageError("run --model needs --dump OUT.safetensors, --top, or both.");
     if (a.has("dump") && out.empty())
         throw Error("--dump is empty; give the path of a .safetensors file.");
-    const std::vector<std::int64_t> ids = checkpoint_ids(a);
+    const std::vector<std::int64_t> ids = checkpoint_ids(a, path);
     const int layer = static_cast<int>(a.integer("layer", 0, 0, 10000));
     const std::uint64_t budget = a.bytes("max-memory", std::numeric_limits<std::uint64_t>::max());
     const Gpt2Plan plan = plan_gpt2_checkpoint(path);
@@ -107,6 +111,7 @@ int run_gpt2_checkpoint(const Args& a, const std::string& path)
                     {"layout", gpt2_layout_name(plan.layout)},
                     {"layer", layer},
                     {"num_tokens", ids.size()},
+                    {"token_ids", ids},
                     {"stages", trace.stages.size()},
                     {"call", canonical_call(trace.config)}};
         if (top) {

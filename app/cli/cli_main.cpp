@@ -37,9 +37,10 @@ const Command kCommands[] = {
       Run the forward pass and write every stage to a safetensors file.
   run --model h1|h2|h4|h8|FILE [--layer L] [--text T] --dump OUT.safetensors [--json]
       One layer of a GPT trained on The Verdict: its attention input x and every stage, with its trained weights.
-  run --model FOLDER|FILE --ids I,J,... [--layer L] [--dump OUT.safetensors] [--top] [--max-memory SIZE] [--json]
+  run --model FOLDER|FILE (--text T | --ids I,J,...) [--layer L] [--dump OUT.safetensors] [--top] [--max-memory SIZE] [--json]
       A GPT-2 checkpoint (Hugging Face model.safetensors with its config.json, or the book's chapter 5 GPTModel):
       layer L's attention input x and every stage from the whole forward; --top, the five likeliest next ids.
+      --text goes through the tokenizer files beside the checkpoint, else GPT-2's own.
 )"},
     {"follow", cli::cmd_follow,
      R"(  follow --call C --stage NAME --index I,J,... [--input book|F] [--tokens T] [--batch B] [--seed S]

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void refusals_data();
     void refusals();
     void holds_the_weights_once();
+    void text_goes_through_gpt2s_tokenizer();
 };
 
 void TestCliGpt2::run_dump_matches_pytorch_data()
@@ -106,9 +107,10 @@ void TestCliGpt2::refusals_data()
     QTest::addColumn<int>("code");
     QTest::addColumn<QString>("stderr_has");
     const QString m = kData + "hf-f32";
-    QTest::newRow("text-before-tokenizer") << QStringList{"run", "--model", m, "--text", "Hello", "--top"} << 1
-                                           << "--text needs GPT-2's tokenizer, which is not built in yet";
-    QTest::newRow("no-ids") << QStringList{"run", "--model", m, "--top"} << 2 << "needs --ids";
+    QTest::newRow("text-and-ids") << QStringList{"run", "--model", m, "--text", "Hello", "--ids", "1", "--top"} << 2
+                                  << "either --text or --ids";
+    QTest::newRow("empty-text") << QStringList{"run", "--model", m, "--text", "", "--top"} << 1 << "--text is empty";
+    QTest::newRow("no-ids") << QStringList{"run", "--model", m, "--top"} << 2 << "needs --text T or --ids";
     QTest::newRow("no-output") << QStringList{"run", "--model", m, "--ids", "1"} << 2
                                << "--dump OUT.safetensors, --top";
     QTest::newRow("bad-id") << QStringList{"run", "--model", m, "--ids", "464,x", "--top"} << 1 << "--ids";
@@ -179,6 +181,19 @@ void TestCliGpt2::holds_the_weights_once()
     QCOMPARE(refused.code, 1);
     QVERIFY2(refused.err.contains("nothing was read"), qPrintable(refused.err));
     QVERIFY2(refused.err.contains("110.31 MiB of weights as F32"), qPrintable(refused.err));
+}
+
+void TestCliGpt2::text_goes_through_gpt2s_tokenizer()
+{
+    // No tokenizer files beside the test checkpoint: GPT-2's own, so the book's chapter 2 ids.
+    const Result r = cli(
+        {"run", "--model", kData + "hf-f32", "--text", "Hello, do you like tea? <|endoftext|> In", "--top", "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QJsonArray expected;
+    for (int id : {15496, 11, 466, 345, 588, 8887, 30, 220, 50256, 554})
+        expected.append(id);
+    QCOMPARE(r.json().value("token_ids").toArray(), expected);
+    QCOMPARE(r.json().value("num_tokens").toInt(), 10);
 }
 
 QTEST_GUILESS_MAIN(TestCliGpt2)
