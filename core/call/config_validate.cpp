@@ -20,7 +20,7 @@ bool has_slot(const Config& c, const std::string& slot)
 
 Diagnostic make(DiagnosticCode code, Severity severity, Slot slot, std::string message, std::vector<Fix> fixes = {})
 {
-    return Diagnostic{code, severity, slot, std::move(message), std::move(fixes)};
+    return Diagnostic{code, severity, slot, std::move(message), std::move(fixes), {}};
 }
 
 std::string join(const std::vector<std::int64_t>& values)

@@ -72,10 +72,19 @@ void Checker::check_order()
                     render(report.call, vals, fixed) + ".");
             return;
         }
-        std::string message = "Read in the book's order " + order_text(book) + " this call cannot work, since " +
-                              join(book_troubles, ", and ") + "; read as " + order_text(written) +
-                              " it is a sensible config, so it was probably written for a " + report.class_name +
-                              " that takes its arguments in that order";
+        // An order that trades just two slots' values is named as that swap before anything else.
+        std::vector<std::string> moved;
+        for (std::size_t i = 0; i < 3; ++i)
+            if (order[i] != book[2 + i])
+                moved.push_back(book[2 + i]);
+        const std::string swapped =
+            moved.size() == 2 ? moved[0] + " and " + moved[1] + " look swapped, or the call was written for another "
+                                                                 "slot order: r"
+                              : "R";
+        std::string message = swapped + "ead in the book's order " + order_text(book) +
+                              " this call cannot work, since " + join(book_troubles, ", and ") + "; read as " +
+                              order_text(written) + " it is a sensible config, so it was probably written for a " +
+                              report.class_name + " that takes its arguments in that order";
         if (order[0] == "num_heads")
             message += " (several popular implementations put num_heads third, e.g. (d_in, d_out, num_heads, "
                        "context_length, dropout, qkv_bias))";

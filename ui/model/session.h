@@ -73,6 +73,7 @@ public:
     void setCallText(const QString& text);
     QString callText() const { return callText_; }
     void applyFix(const Fix& fix);
+    void applyCallFix(const std::string& call); // a diagnostic's call_fix: the whole call rewritten
     void applyPreset(const Preset& preset);
     void setMemoryBudget(std::uint64_t bytes);
     bool training() const { return spec_.training; }

@@ -45,6 +45,17 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
     message->setWordWrap(true);
     message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(message);
+    if (!d.call_fix.empty()) {
+        // A swap is fixed by the whole call, as the contract tab offers it: one click, the same text.
+        const QString call = QString::fromStdString(d.call_fix);
+        auto* button = new QPushButton(QObject::tr("write %1").arg(call));
+        button->setObjectName(QStringLiteral("fix-call"));
+        button->setToolTip(QObject::tr("Replace the call with %1").arg(call));
+        button->setFocusPolicy(Qt::TabFocus);
+        QObject::connect(button, &QPushButton::clicked, session,
+                         [session, fix = d.call_fix] { session->applyCallFix(fix); });
+        layout->addWidget(button);
+    }
     if (!d.fixes.empty()) {
         auto* row = new FlowLayout; // wraps: a d_out with many divisors offers many fixes
         for (const Fix& fix : d.fixes) {
