@@ -91,6 +91,8 @@ public:
 
     // --- the Text input: a sentence through a GPT trained on The Verdict (session_text.cpp) ---
     bool usesTextInput() const { return spec_.input == InputSource::Text; }
+    QString inputSummary() const;     // "the input is the book's six tokens, ...", as the settings say it
+    QString seedUnusedReason() const; // why torch.manual_seed draws nothing here; empty when it draws
     // Studies layer `layer` of the variant with `numHeads` heads: its attention call, trained weights and x.
     // Throws nothing: a missing model file becomes a diagnostic.
     void useTrainedModel(int numHeads, int layer);

@@ -166,6 +166,24 @@ void ConfigPanel::refresh()
             d->setValue(values.at(slot));
         const bool inCall = slot == "batch" || slot == "num_tokens" || hasSlot(slot);
         spin->setEnabled(inCall && !(slot == "batch" && !c.is_batched()));
+        // A slot the module does not take has no value: a number there (12 heads, 1024 tokens of context)
+        // would say something false. d_in and d_out stay, as the input's width, which they are.
+        const bool applies = inCall || slot == "d_in" || slot == "d_out";
+        if (auto* s = qobject_cast<QSpinBox*>(spin)) {
+            s->setSpecialValueText(applies ? QString() : tr("not applicable"));
+            if (!applies)
+                s->setValue(s->minimum());
+        }
+        if (auto* d = qobject_cast<QDoubleSpinBox*>(spin)) {
+            d->setSpecialValueText(applies ? QString() : tr("not applicable"));
+            if (!applies)
+                d->setValue(d->minimum());
+        }
+        if (!spin->property("slotTip").isValid())
+            spin->setProperty("slotTip", spin->toolTip());
+        spin->setToolTip(applies ? spin->property("slotTip").toString()
+                                 : tr("%1() takes no %2.")
+                                       .arg(QString::fromStdString(module_class_name(c.kind)), QString::fromStdString(slot)));
         spin->setStyleSheet(
             bad.count(slot)
                 ? QStringLiteral("QAbstractSpinBox { border: 3px solid %1; }").arg(cssColor(styleFor(spin).differs))
@@ -183,6 +201,11 @@ void ConfigPanel::refresh()
         if (spec.seed <=
             static_cast<std::uint64_t>(seed_->maximum())) // larger seeds (session files) show as typed elsewhere
             seed_->setValue(static_cast<int>(spec.seed));
+        const QString unused = session_->seedUnusedReason();
+        seed_->setEnabled(unused.isEmpty());
+        seed_->setToolTip(unused.isEmpty() ? tr("Called before the module is constructed: the weights are PyTorch's "
+                                                "for this seed.")
+                                           : unused);
         const QSignalBlocker blockDropoutSeed(dropoutSeed_);
         const bool fits =
             spec.dropout_seed && *spec.dropout_seed <= static_cast<std::uint64_t>(dropoutSeed_->maximum());
