@@ -147,11 +147,58 @@ private Q_SLOTS:
         }
         auto* fix = window.findChild<QPushButton*>(QStringLiteral("fix-call"));
         QVERIFY(fix && fix->isVisible());
-        QVERIFY(fix->text().contains(meant));
+        QVERIFY(fix->toolTip().contains(meant));
         fix->click();
         QCOMPARE(session.callText(), meant);
         QCOMPARE(session.config(), *parse_call(meant.toStdString()).config);
         QVERIFY(!session.hasErrors());
+    }
+
+    void theLastValidTraceSaysWhoseItIs_data() { swappedCallsSayTheSwapEverywhere_data(); }
+
+    // The pages that draw the trace dim it and name its call while the typed call cannot be traced;
+    // the boxes say they hold the last call that bound. Once the call is valid, all of it goes.
+    void theLastValidTraceSaysWhoseItIs()
+    {
+        QFETCH(QString, call);
+        const QString last = QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)");
+        Session session;
+        MainWindow window(&session);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        session.setCallText(last);
+        QTRY_VERIFY_WITH_TIMEOUT(session.trace() && !session.computing(), 30000);
+        QVERIFY(!session.traceStale());
+        const auto banners = window.findChildren<QLabel*>(QStringLiteral("stale-trace"));
+        QVERIFY(banners.size() >= 2); // the stepper's and the heatmaps'
+        for (QLabel* banner : banners)
+            QVERIFY(banner->isHidden());
+
+        session.setCallText(call);
+        QVERIFY(session.traceStale());
+        QCOMPARE(session.traceCall(), last);
+        for (QLabel* banner : banners) {
+            QVERIFY(!banner->isHidden());
+            QVERIFY2(banner->text().startsWith(QStringLiteral("last valid trace: ") + last), qPrintable(banner->text()));
+        }
+        auto* diagram = window.findChild<QWidget*>(QStringLiteral("shape-diagram"));
+        QWidget* faded = diagram;
+        while (faded && !faded->graphicsEffect())
+            faded = faded->parentWidget();
+        QVERIFY2(faded, "the stepper's diagram is not dimmed");
+        auto* boxes = window.findChild<QLabel*>(QStringLiteral("config-last-valid"));
+        QVERIFY(boxes);
+        QCOMPARE(boxes->isHidden(), !session.callError().has_value());
+        if (session.callError())
+            QVERIFY(boxes->text().contains(last));
+
+        window.findChild<QPushButton*>(QStringLiteral("fix-call"))->click();
+        QVERIFY(!session.traceStale());
+        for (QLabel* banner : banners)
+            QVERIFY(banner->isHidden());
+        QVERIFY(!diagram->graphicsEffect() && !faded->graphicsEffect());
+        QVERIFY(boxes->isHidden());
     }
 
     void theAppOpensOnAnInvalidCall_data() { addCallRows(); }

@@ -114,6 +114,10 @@ public:
     bool busy() const;
     bool cancelling() const;                      // cancel() was asked and the computation has not stopped yet
     bool cancelled() const { return cancelled_; } // the settings' computation was cancelled: trace() is older
+    // The trace shown is not of the settings: the call does not bind, the settings have errors, or their
+    // computation was cancelled, so no newer trace is coming. Pages that draw it say so (StaleTraceBanner).
+    bool traceStale() const;
+    QString traceCall() const; // the call the shown trace is of, as the book writes it; empty without a trace
     QStringList tokenLabels() const;              // one per token of the trace's input
 
     // --- where the student looks ---

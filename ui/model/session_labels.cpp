@@ -1,8 +1,10 @@
-// What the settings column says about the settings beside their values: what the input is, and
-// whether torch.manual_seed draws anything at all (no weights to draw, trained or loaded weights, an
-// input that is not seeded), so no box looks live that changes nothing.
+// What the settings column and the pages say about the settings beside their values: what the input
+// is; whether torch.manual_seed draws anything at all (no weights to draw, trained or loaded weights, an
+// input that is not seeded), so no box looks live that changes nothing; and whether the trace shown is
+// of these settings or the last valid one, and of which call.
 #include "model/session.h"
 
+#include "forward/trace.h"
 #include "gpt/gpt_input.h"
 #include "tensor/error.h"
 
@@ -59,6 +61,16 @@ QString Session::seedUnusedReason() const
     if (seededInput)
         return {}; // the seed still draws the input (torch.rand from seed + 1)
     return tr("Not used here: %1 and %2, so torch.manual_seed draws nothing.").arg(weights, inputSummary());
+}
+
+bool Session::traceStale() const
+{
+    return trace_ && (callError_.has_value() || hasErrors() || cancelled_);
+}
+
+QString Session::traceCall() const
+{
+    return trace_ ? QString::fromStdString(positional_call(trace_->config)) : QString();
 }
 
 } // namespace attnlab::ui

@@ -42,6 +42,11 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
 
     form_ = new QFormLayout;
     form_->setLabelAlignment(Qt::AlignRight);
+    lastValid_ = new QLabel;
+    lastValid_->setObjectName(QStringLiteral("config-last-valid"));
+    lastValid_->setWordWrap(true);
+    lastValid_->setTextFormat(Qt::PlainText);
+    form_->addRow(lastValid_);
     form_->addRow(tr("Preset"), preset_);
     form_->addRow(tr("Module"), module_);
     addSpin(Slot::d_in, tr("Width of each input token vector (the embedding size)."), 0, 1 << 16);
@@ -213,6 +218,12 @@ void ConfigPanel::refresh()
         dropoutSeed_->setEnabled(session_->training() && hasSlot("dropout"));
     }
     module_->setCurrentIndex(module_->findData(static_cast<int>(c.kind)));
+    // While the call line does not bind, the boxes keep the last call that did: say so, not as the typed call's.
+    lastValid_->setVisible(session_->callError().has_value());
+    lastValid_->setText(session_->callError()
+                            ? tr("The boxes hold the last call that bound, %1; the call line's does not bind.")
+                                  .arg(QString::fromStdString(positional_call(c)))
+                            : QString());
 
     QString text;
     if (c.kind == ModuleKind::MultiHeadAttention && c.num_heads > 0 && c.d_out > 0) {

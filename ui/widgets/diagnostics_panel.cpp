@@ -48,9 +48,11 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
     if (!d.call_fix.empty()) {
         // A swap is fixed by the whole call, as the contract tab offers it: one click, the same text.
         const QString call = QString::fromStdString(d.call_fix);
-        auto* button = new QPushButton(QObject::tr("write %1").arg(call));
+        auto* button = new QPushButton(QObject::tr("Write it in the book's order"));
         button->setObjectName(QStringLiteral("fix-call"));
+        button->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // the column's width, never wider
         button->setToolTip(QObject::tr("Replace the call with %1").arg(call));
+        button->setAccessibleDescription(button->toolTip());
         button->setFocusPolicy(Qt::TabFocus);
         QObject::connect(button, &QPushButton::clicked, session,
                          [session, fix = d.call_fix] { session->applyCallFix(fix); });

@@ -3,6 +3,7 @@
 #include "widgets/shape_diagram_widget.h"
 #include "widgets/source_view.h"
 #include "widgets/stage_stepper.h"
+#include "widgets/stale_trace_banner.h"
 #include "widgets/tensor_grid.h"
 
 #include <QHBoxLayout>
@@ -33,7 +34,10 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     right->setSizes({470, 330});
     lower->setSizes({700, 330});
 
-    auto* layout = new QHBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(new StaleTraceBanner(session, {stepper_, right}));
+    auto* layout = new QHBoxLayout;
+    outer->addLayout(layout, 1);
     layout->addWidget(stepper_);
     layout->addWidget(right, 1);
 }
