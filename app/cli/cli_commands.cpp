@@ -127,10 +127,10 @@ int cmd_validate(const std::vector<std::string>& argv)
     const ParsedCall parsed = parse_call(text);
     if (!reading.config) {
         if (a.flag("json"))
-            std::cout << cli::json_text(json{{"valid", false},
-                                             {"error", {{"message", reading.error->message},
-                                                        {"column", reading.error->column}}},
-                                             {"diagnostics", diagnostics_json(reading.diagnostics)}})
+            std::cout << cli::json_text(
+                             json{{"valid", false},
+                                  {"error", {{"message", reading.error->message}, {"column", reading.error->column}}},
+                                  {"diagnostics", diagnostics_json(reading.diagnostics)}})
                       << "\n";
         throw Error(reading.error->with_caret(text));
     }

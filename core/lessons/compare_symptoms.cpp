@@ -42,9 +42,11 @@ std::string wrong_scale(const Values& v, const BookReference& ref, const Values&
     const Config& c = ref.config;
     const std::int64_t head_dim = c.head_dim();
     const std::int64_t tokens = ref.x.dim() >= 2 ? ref.x.size(-2) : 0;
-    const std::vector<std::pair<std::int64_t, std::string>> widths = {
-        {1, "1, no scaling at all"}, {c.d_in, "d_in"},    {c.d_out, "d_out"},
-        {c.num_heads, "num_heads"},  {tokens, "num_tokens"}};
+    const std::vector<std::pair<std::int64_t, std::string>> widths = {{1, "1, no scaling at all"},
+                                                                      {c.d_in, "d_in"},
+                                                                      {c.d_out, "d_out"},
+                                                                      {c.num_heads, "num_heads"},
+                                                                      {tokens, "num_tokens"}};
     for (const auto& [k, name] : widths) {
         if (k <= 0 || k == head_dim || !values_close(v, softmax_scaled(masked, std::sqrt(static_cast<double>(k)))))
             continue;
@@ -75,8 +77,11 @@ std::string wrong_mask(const Values& v, const Values& masked, const std::string&
     }
     if (mine == 0 || (hidden == 0 && kept == 0))
         return {};
-    return "your " + var + " hides " + std::to_string(hidden) + " scores of each query x key matrix that the book "
-           "keeps and keeps " + std::to_string(kept) + " that it hides: the causal mask hides the tokens after each query, above the diagonal, "
+    return "your " + var + " hides " + std::to_string(hidden) +
+           " scores of each query x key matrix that the book "
+           "keeps and keeps " +
+           std::to_string(kept) +
+           " that it hides: the causal mask hides the tokens after each query, above the diagonal, "
            "torch.triu(torch.ones(context_length, context_length), diagonal=1).";
 }
 

@@ -77,10 +77,10 @@ void Checker::check_order()
         for (std::size_t i = 0; i < 3; ++i)
             if (order[i] != book[2 + i])
                 moved.push_back(book[2 + i]);
-        const std::string swapped =
-            moved.size() == 2 ? moved[0] + " and " + moved[1] + " look swapped, or the call was written for another "
-                                                                 "slot order: r"
-                              : "R";
+        const std::string swapped = moved.size() == 2 ? moved[0] + " and " + moved[1] +
+                                                            " look swapped, or the call was written for another "
+                                                            "slot order: r"
+                                                      : "R";
         std::string message = swapped + "ead in the book's order " + order_text(book) +
                               " this call cannot work, since " + join(book_troubles, ", and ") + "; read as " +
                               order_text(written) + " it is a sensible config, so it was probably written for a " +

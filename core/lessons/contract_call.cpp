@@ -39,18 +39,22 @@ CallReading read_call(std::string_view text, std::optional<InputShape> input)
     const ContractFinding* swap = likely_swap(out.contract);
     if (!swap) {
         if (out.error)
-            out.diagnostics.push_back({DiagnosticCode::CallSyntax,
-                                       Severity::Error,
-                                       std::nullopt,
-                                       "column " + std::to_string(out.error->column + 1) +
-                                           " of the call: " + out.error->message,
-                                       {},
-                                       {}});
+            out.diagnostics.push_back(
+                {DiagnosticCode::CallSyntax,
+                 Severity::Error,
+                 std::nullopt,
+                 "column " + std::to_string(out.error->column + 1) + " of the call: " + out.error->message,
+                 {},
+                 {}});
         out.diagnostics.insert(out.diagnostics.end(), own.begin(), own.end());
         return out;
     }
-    out.diagnostics.push_back({DiagnosticCode::SlotsSwapped, Severity::Error, slot_from_name(swap->slots.front()),
-                               swap->message, {}, swap->suggested_call});
+    out.diagnostics.push_back({DiagnosticCode::SlotsSwapped,
+                               Severity::Error,
+                               slot_from_name(swap->slots.front()),
+                               swap->message,
+                               {},
+                               swap->suggested_call});
     if (out.error)
         out.error->message = swap->message; // the binder's advice ("write 0") would fix the wrong slot
     const ParsedCall fixed = parse_call(swap->suggested_call);

@@ -116,8 +116,10 @@ void TestCli::validate_names_a_swap_first_data()
 {
     QTest::addColumn<QString>("call");
     QTest::addColumn<QString>("tokens");
-    QTest::newRow("dropout and num_heads swapped") << "MultiHeadAttention(768, 768, 1024, 12, 0.0)" << "16";
-    QTest::newRow("context_length and num_heads swapped") << "MultiHeadAttention(768, 768, 12, 0.0, 1024)" << "16";
+    QTest::newRow("dropout and num_heads swapped") << "MultiHeadAttention(768, 768, 1024, 12, 0.0)"
+                                                   << "16";
+    QTest::newRow("context_length and num_heads swapped") << "MultiHeadAttention(768, 768, 12, 0.0, 1024)"
+                                                          << "16";
 }
 
 // The contract's reading of a swap comes first, as the GUI's call line says it, and its fix is the call.

@@ -47,29 +47,34 @@ void TestCallReading::one_reading_data()
         << "MultiHeadAttention(768, 768, 0.1, 1024, 12)" << 6ll << "slots-swapped"
         << "MultiHeadAttention(768, 768, 1024, 0.1, 12)"
         << "context_length and dropout look swapped";
-    QTest::newRow("num_heads third")
-        << "MultiHeadAttention(768, 768, 12, 1024, 0.0, False)" << 0ll << "slots-swapped"
-        << "MultiHeadAttention(768, 768, 1024, 0.0, 12, False)"
-        << "(d_in, d_out, num_heads, context_length, dropout, qkv_bias)";
-    QTest::newRow("swapped by keyword")
-        << "MultiHeadAttention(768, 768, 1024, dropout=12, num_heads=0.1)" << 0ll << "slots-swapped"
-        << "MultiHeadAttention(768, 768, 1024, dropout=0.1, num_heads=12)"
-        << "probably swapped";
+    QTest::newRow("num_heads third") << "MultiHeadAttention(768, 768, 12, 1024, 0.0, False)" << 0ll << "slots-swapped"
+                                     << "MultiHeadAttention(768, 768, 1024, 0.0, 12, False)"
+                                     << "(d_in, d_out, num_heads, context_length, dropout, qkv_bias)";
+    QTest::newRow("swapped by keyword") << "MultiHeadAttention(768, 768, 1024, dropout=12, num_heads=0.1)" << 0ll
+                                        << "slots-swapped"
+                                        << "MultiHeadAttention(768, 768, 1024, dropout=0.1, num_heads=12)"
+                                        << "probably swapped";
     QTest::newRow("wrapper swapped") << "MultiHeadAttentionWrapper(3, 2, 6, 2, 0.0)" << 6ll << "slots-swapped"
                                      << "MultiHeadAttentionWrapper(3, 2, 6, 0.0, 2)"
                                      << "look swapped";
-    QTest::newRow("num_heads missing")
-        << "MultiHeadAttention(768, 768, 1024, 0.0)" << 0ll << "call-syntax" << "" << "missing 1 required argument";
-    QTest::newRow("dropout missing") << "CausalAttention(3, 2, 6)" << 6ll << "call-syntax" << ""
+    QTest::newRow("num_heads missing") << "MultiHeadAttention(768, 768, 1024, 0.0)" << 0ll << "call-syntax"
+                                       << ""
+                                       << "missing 1 required argument";
+    QTest::newRow("dropout missing") << "CausalAttention(3, 2, 6)" << 6ll << "call-syntax"
+                                     << ""
                                      << "missing 1 required argument, 'dropout'";
-    QTest::newRow("one value too many")
-        << "MultiHeadAttention(768, 768, 1024, 0.0, 12, False, 0.1)" << 0ll << "call-syntax" << ""
-        << "at most 6 positional arguments";
+    QTest::newRow("one value too many") << "MultiHeadAttention(768, 768, 1024, 0.0, 12, False, 0.1)" << 0ll
+                                        << "call-syntax"
+                                        << ""
+                                        << "at most 6 positional arguments";
     QTest::newRow("num_heads 0.0, dropout fine")
-        << "MultiHeadAttention(768, 768, 1024, 0.1, 0.0)" << 0ll << "call-syntax" << ""
+        << "MultiHeadAttention(768, 768, 1024, 0.1, 0.0)" << 0ll << "call-syntax"
+        << ""
         << "positive whole number such as 12";
     QTest::newRow("context shorter than the input")
-        << "MultiHeadAttention(768, 768, 4, 0.0, 12)" << 6ll << "tokens-exceed-context" << "" << "at least 6";
+        << "MultiHeadAttention(768, 768, 4, 0.0, 12)" << 6ll << "tokens-exceed-context"
+        << ""
+        << "at least 6";
 }
 
 void TestCallReading::one_reading()

@@ -451,9 +451,9 @@ void TestConfig::severity_names()
 void TestConfig::diagnostic_code_names()
 {
     const QStringList expected = {
-        "non-positive",   "non-positive-input", "dropout-range",  "head-split",   "tokens-exceed-context",
-        "head-dim-small", "d-in-ne-d-out",      "wrapper-width",  "dropout-eval", "call-syntax",
-        "memory-budget",  "cancelled",          "engine",         "text-empty",   "text-unusable",
+        "non-positive",   "non-positive-input", "dropout-range",   "head-split",   "tokens-exceed-context",
+        "head-dim-small", "d-in-ne-d-out",      "wrapper-width",   "dropout-eval", "call-syntax",
+        "memory-budget",  "cancelled",          "engine",          "text-empty",   "text-unusable",
         "layer-missing",  "model-missing",      "trained-weights", "slots-swapped"};
     QStringList names;
     for (DiagnosticCode code : kDiagnosticCodes) {

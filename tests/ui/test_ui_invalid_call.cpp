@@ -180,7 +180,8 @@ private Q_SLOTS:
         QCOMPARE(session.traceCall(), last);
         for (QLabel* banner : banners) {
             QVERIFY(!banner->isHidden());
-            QVERIFY2(banner->text().startsWith(QStringLiteral("last valid trace: ") + last), qPrintable(banner->text()));
+            QVERIFY2(banner->text().startsWith(QStringLiteral("last valid trace: ") + last),
+                     qPrintable(banner->text()));
         }
         auto* diagram = window.findChild<QWidget*>(QStringLiteral("shape-diagram"));
         QWidget* faded = diagram;

@@ -168,8 +168,8 @@ void Session::refreshDiagnostics()
         diagnostics_ = reading.diagnostics;
         return; // the spin boxes still show the last call that bound; judging them would confuse
     }
-    diagnostics_ = reading.config && *reading.config == spec_.config ? reading.diagnostics
-                                                                      : validate(spec_.config, input);
+    diagnostics_ =
+        reading.config && *reading.config == spec_.config ? reading.diagnostics : validate(spec_.config, input);
     addTextDiagnostics();
     if (!has_error(diagnostics_))
         if (auto memory = memory_budget_check(spec_.config, input, spec_.memory_budget))

@@ -117,8 +117,8 @@ public:
     // The trace shown is not of the settings: the call does not bind, the settings have errors, or their
     // computation was cancelled, so no newer trace is coming. Pages that draw it say so (StaleTraceBanner).
     bool traceStale() const;
-    QString traceCall() const; // the call the shown trace is of, as the book writes it; empty without a trace
-    QStringList tokenLabels() const;              // one per token of the trace's input
+    QString traceCall() const;       // the call the shown trace is of, as the book writes it; empty without a trace
+    QStringList tokenLabels() const; // one per token of the trace's input
 
     // --- where the student looks ---
     int stageIndex() const { return stageIndex_; }

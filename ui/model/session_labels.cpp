@@ -56,8 +56,8 @@ QString Session::seedUnusedReason() const
         weights = tr("the weights come from %1").arg(QFileInfo(QString::fromStdString(spec_.weights_path)).fileName());
     else
         return {};
-    const bool seededInput = usesTextInput() ? !trained && c.d_in != width
-                                             : spec_.input == InputSource::Random && !usesBookInput();
+    const bool seededInput =
+        usesTextInput() ? !trained && c.d_in != width : spec_.input == InputSource::Random && !usesBookInput();
     if (seededInput)
         return {}; // the seed still draws the input (torch.rand from seed + 1)
     return tr("Not used here: %1 and %2, so torch.manual_seed draws nothing.").arg(weights, inputSummary());

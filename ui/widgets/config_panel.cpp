@@ -186,9 +186,10 @@ void ConfigPanel::refresh()
         }
         if (!spin->property("slotTip").isValid())
             spin->setProperty("slotTip", spin->toolTip());
-        spin->setToolTip(applies ? spin->property("slotTip").toString()
-                                 : tr("%1() takes no %2.")
-                                       .arg(QString::fromStdString(module_class_name(c.kind)), QString::fromStdString(slot)));
+        spin->setToolTip(
+            applies ? spin->property("slotTip").toString()
+                    : tr("%1() takes no %2.")
+                          .arg(QString::fromStdString(module_class_name(c.kind)), QString::fromStdString(slot)));
         spin->setStyleSheet(
             bad.count(slot)
                 ? QStringLiteral("QAbstractSpinBox { border: 3px solid %1; }").arg(cssColor(styleFor(spin).differs))

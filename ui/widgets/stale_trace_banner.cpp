@@ -43,7 +43,7 @@ void StaleTraceBanner::refresh()
     setStyleSheet(QStringLiteral("QLabel { border-left: 6px solid %1; background: %2; color: %3; padding: 4px 8px; }")
                       .arg(cssColor(style.warning), cssColor(style.warningFill),
                            cssColor(style.readable(style.text, style.warningFill))));
-    const QString why = session_->callError() ? tr("the call above does not bind")
+    const QString why = session_->callError()   ? tr("the call above does not bind")
                         : session_->cancelled() ? tr("computing the settings was cancelled")
                                                 : tr("the settings have errors");
     setText(tr("last valid trace: %1 — not the settings shown, since %2.").arg(session_->traceCall(), why));
