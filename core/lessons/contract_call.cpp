@@ -8,11 +8,11 @@ namespace {
 
 // The findings that move values between slots; the others (a d_in that is not the input's width, a
 // context_length shorter than the input) are validate()'s own diagnostics with the same fix.
-const ContractFinding* likely_swap(const ContractReport& report)
+const ContractFinding* likely_slot_mixup(const ContractReport& report)
 {
     for (const ContractFinding& f : report.findings)
         if ((f.code == ContractFindingCode::DropoutNumHeadsSwapped || f.code == ContractFindingCode::OtherSlotOrder ||
-             f.code == ContractFindingCode::DInDOutSwapped) &&
+             f.code == ContractFindingCode::DInDOutSwapped || f.code == ContractFindingCode::ExtraValue) &&
             !f.suggested_call.empty())
             return &f;
     return nullptr;
@@ -36,7 +36,7 @@ CallReading read_call(std::string_view text, std::optional<InputShape> input)
     out.config = out.contract.config;
     out.error = out.contract.error;
     const std::vector<Diagnostic> own = out.config ? validate(*out.config, input) : std::vector<Diagnostic>{};
-    const ContractFinding* swap = likely_swap(out.contract);
+    const ContractFinding* swap = likely_slot_mixup(out.contract);
     if (!swap) {
         if (out.error)
             out.diagnostics.push_back(
@@ -49,6 +49,7 @@ CallReading read_call(std::string_view text, std::optional<InputShape> input)
         out.diagnostics.insert(out.diagnostics.end(), own.begin(), own.end());
         return out;
     }
+    // One value too many is a mix-up of slots too: every value after it sits one slot along.
     out.diagnostics.push_back({DiagnosticCode::SlotsSwapped,
                                Severity::Error,
                                slot_from_name(swap->slots.front()),
