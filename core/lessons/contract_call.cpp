@@ -36,7 +36,9 @@ CallReading read_call(std::string_view text, std::optional<InputShape> input)
     out.config = out.contract.config;
     out.error = out.contract.error;
     const std::vector<Diagnostic> own = out.config ? validate(*out.config, input) : std::vector<Diagnostic>{};
-    const ContractFinding* swap = likely_slot_mixup(out.contract);
+    // A call Python cannot even read (a positional value after a keyword, say) has no slots to mix up.
+    const bool readable = !parse_call_syntax(text).error;
+    const ContractFinding* swap = readable ? likely_slot_mixup(out.contract) : nullptr;
     if (!swap) {
         if (out.error)
             out.diagnostics.push_back(
@@ -56,8 +58,9 @@ CallReading read_call(std::string_view text, std::optional<InputShape> input)
                                swap->message,
                                {},
                                swap->suggested_call});
-    if (out.error)
-        out.error->message = swap->message; // the binder's advice ("write 0") would fix the wrong slot
+    // The binder's advice ("write 0") would fix the wrong slot; "at most 6 positional arguments" is true.
+    if (out.error && swap->code != ContractFindingCode::ExtraValue)
+        out.error->message = swap->message;
     const ParsedCall fixed = parse_call(swap->suggested_call);
     const std::vector<Diagnostic> after = fixed.config ? validate(*fixed.config, input) : std::vector<Diagnostic>{};
     for (const Diagnostic& d : own)

@@ -102,7 +102,10 @@ void TestCallReading::one_reading()
     QCOMPARE(QString::fromStdString(d.call_fix), fix);
     // Where the call does not bind, the caret message under the call line is that same sentence.
     QCOMPARE(r.config.has_value(), parse_call(text).ok());
-    if (r.error)
+    // (One value too many keeps Python's "at most 6 positional arguments" there: it is true.)
+    const bool extra =
+        !r.contract.findings.empty() && r.contract.findings.front().code == ContractFindingCode::ExtraValue;
+    if (r.error && !extra)
         QVERIFY2(d.message.find(r.error->message) != std::string::npos, d.message.c_str());
     for (const Diagnostic& any : r.diagnostics) {
         QVERIFY2(any.message.find("write 0") == std::string::npos, any.message.c_str());

@@ -174,15 +174,24 @@ void ConfigPanel::refresh()
         // A slot the module does not take has no value: a number there (12 heads, 1024 tokens of context)
         // would say something false. d_in and d_out stay, as the input's width, which they are.
         const bool applies = inCall || slot == "d_in" || slot == "d_out";
+        // The box keeps the session's value; pinning its range to it makes Qt show the special text instead.
+        if (!spin->property("slotMin").isValid()) {
+            auto* si = qobject_cast<QSpinBox*>(spin);
+            auto* sd = qobject_cast<QDoubleSpinBox*>(spin);
+            spin->setProperty("slotMin", si ? double(si->minimum()) : sd->minimum());
+            spin->setProperty("slotMax", si ? double(si->maximum()) : sd->maximum());
+        }
+        const double low = applies ? spin->property("slotMin").toDouble() : values.at(slot);
+        const double high = applies ? spin->property("slotMax").toDouble() : values.at(slot);
         if (auto* s = qobject_cast<QSpinBox*>(spin)) {
             s->setSpecialValueText(applies ? QString() : tr("not applicable"));
-            if (!applies)
-                s->setValue(s->minimum());
+            s->setRange(static_cast<int>(low), static_cast<int>(high));
+            s->setValue(static_cast<int>(values.at(slot)));
         }
         if (auto* d = qobject_cast<QDoubleSpinBox*>(spin)) {
             d->setSpecialValueText(applies ? QString() : tr("not applicable"));
-            if (!applies)
-                d->setValue(d->minimum());
+            d->setRange(low, high);
+            d->setValue(values.at(slot));
         }
         if (!spin->property("slotTip").isValid())
             spin->setProperty("slotTip", spin->toolTip());
