@@ -2,6 +2,7 @@
 #include "cli/cli_json.h"
 
 #include "call/call_parser.h"
+#include "lessons/contract_call.h"
 #include "designs/cost_model.h"
 #include "tensor/error.h"
 #include "forward/experiment.h"
@@ -101,11 +102,14 @@ json diagnostics_json(const std::vector<Diagnostic>& diags)
         json fixes = json::array();
         for (const auto& f : d.fixes)
             fixes.push_back({{"slot", slot_name(f.slot)}, {"value", f.value}});
-        out.push_back({{"code", diagnostic_code_name(d.code)},
-                       {"severity", severity_name(d.severity)},
-                       {"slot", d.slot ? slot_name(*d.slot) : ""},
-                       {"message", d.message},
-                       {"fixes", fixes}});
+        json entry = {{"code", diagnostic_code_name(d.code)},
+                      {"severity", severity_name(d.severity)},
+                      {"slot", d.slot ? slot_name(*d.slot) : ""},
+                      {"message", d.message},
+                      {"fixes", fixes}};
+        if (!d.call_fix.empty())
+            entry["call_fix"] = d.call_fix;
+        out.push_back(entry);
     }
     return out;
 }
@@ -116,20 +120,23 @@ int cmd_validate(const std::vector<std::string>& argv)
 {
     Args a(argv, {"call", "batch", "tokens"}, {"json"});
     const std::string text = a.required("call");
-    ParsedCall parsed = parse_call(text);
-    if (!parsed.ok()) {
-        if (a.flag("json"))
-            std::cout << cli::json_text(
-                             json{{"valid", false},
-                                  {"error", {{"message", parsed.error->message}, {"column", parsed.error->column}}}})
-                      << "\n";
-        throw Error(parsed.error->with_caret(text));
-    }
-    const Config& c = *parsed.config;
     std::optional<InputShape> input;
     if (a.has("tokens") || a.has("batch"))
         input = InputShape{a.integer("batch", 1, 0, INT64_MAX), a.integer("tokens", 1, 0, INT64_MAX)};
-    const auto diags = validate(c, input);
+    // The same reading as the GUI's call line and the contract: a likely swap is named before the rest.
+    const CallReading reading = read_call(text, input);
+    const ParsedCall parsed = parse_call(text);
+    if (!reading.config) {
+        if (a.flag("json"))
+            std::cout << cli::json_text(
+                             json{{"valid", false},
+                                  {"error", {{"message", reading.error->message}, {"column", reading.error->column}}},
+                                  {"diagnostics", diagnostics_json(reading.diagnostics)}})
+                      << "\n";
+        throw Error(reading.error->with_caret(text));
+    }
+    const Config& c = *reading.config;
+    const auto& diags = reading.diagnostics;
     const bool valid = !has_error(diags);
     if (a.flag("json")) {
         json slots = json::array();

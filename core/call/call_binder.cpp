@@ -12,6 +12,11 @@ namespace attnlab {
 
 namespace {
 
+std::string int_example(const std::string& slot)
+{
+    return slot == "num_heads" ? "12" : slot == "context_length" ? "1024" : "768";
+}
+
 class Binder {
 public:
     Binder(ModuleKind kind, std::string_view text, ParsedCall& out)
@@ -133,10 +138,15 @@ void Binder::assign_int(const CallArgument& arg, const std::string& who, std::in
             advice = low == high
                          ? "write " + std::to_string(low)
                          : "write a whole number such as " + std::to_string(low) + " or " + std::to_string(high);
+            // Every int slot is a size: advising 0 or less would only trade this error for the next one.
+            if (high <= 0)
+                advice = "write a positive whole number such as " + int_example(arg.slot);
+            else if (low <= 0)
+                advice = "write " + std::to_string(high);
         }
         return fail(arg.value_begin, said + " is a float where an int belongs; " + advice + ".");
     }
-    const std::string example = arg.slot == "num_heads" ? "12" : arg.slot == "context_length" ? "1024" : "768";
+    const std::string example = int_example(arg.slot);
     if (arg.kind == LiteralKind::Bool)
         return fail(arg.value_begin,
                     said + " is a bool, but " + arg.slot + " needs a positive integer such as " + example + ".");

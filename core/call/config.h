@@ -80,6 +80,8 @@ struct Diagnostic {
     std::optional<Slot> slot; // the slot it concerns; none when general
     std::string message;      // one sentence: what, where, what would be valid
     std::vector<Fix> fixes;
+    // A fix that rewrites the whole call (a likely swap: two values trade places); empty when none.
+    std::string call_fix;
 };
 
 struct InputShape {

@@ -20,7 +20,7 @@ bool has_slot(const Config& c, const std::string& slot)
 
 Diagnostic make(DiagnosticCode code, Severity severity, Slot slot, std::string message, std::vector<Fix> fixes = {})
 {
-    return Diagnostic{code, severity, slot, std::move(message), std::move(fixes)};
+    return Diagnostic{code, severity, slot, std::move(message), std::move(fixes), {}};
 }
 
 std::string join(const std::vector<std::int64_t>& values)
@@ -176,8 +176,11 @@ void add_notes(const Config& c, std::vector<Diagnostic>& out)
     if (has_slot(c, "dropout") && c.dropout > 0.0 && c.dropout < 1.0)
         out.push_back(make(DiagnosticCode::DropoutEval, Severity::Note, Slot::dropout,
                            "dropout = " + python_float_repr(c.dropout) +
-                               " only acts in training mode (model.train()); in eval mode the attention weights "
-                               "pass through unchanged, which is how the golden references were computed."));
+                               " acts only in training mode (model.train(), the training mode box): it then zeroes "
+                               "each attention weight with probability " +
+                               python_float_repr(c.dropout) +
+                               " and scales the others by 1 / (1 - dropout); in eval mode (model.eval()) the "
+                               "weights pass through unchanged."));
 }
 
 } // namespace

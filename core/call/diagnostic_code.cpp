@@ -23,6 +23,7 @@ std::string diagnostic_code_name(DiagnosticCode code)
     case DiagnosticCode::LayerMissing: return "layer-missing";
     case DiagnosticCode::ModelMissing: return "model-missing";
     case DiagnosticCode::TrainedWeights: return "trained-weights";
+    case DiagnosticCode::SlotsSwapped: return "slots-swapped";
     }
     return "unknown";
 }

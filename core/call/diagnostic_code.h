@@ -27,6 +27,7 @@ enum class DiagnosticCode {
     LayerMissing,        // the chosen layer is not one of the model's
     ModelMissing,        // the trained model cannot be read
     TrainedWeights,      // the trained weights do not fit the call
+    SlotsSwapped,        // values of the call look swapped or written for another slot order
 };
 
 inline constexpr std::array kDiagnosticCodes = {
@@ -36,6 +37,7 @@ inline constexpr std::array kDiagnosticCodes = {
     DiagnosticCode::CallSyntax,   DiagnosticCode::MemoryBudget,        DiagnosticCode::Cancelled,
     DiagnosticCode::Engine,       DiagnosticCode::TextEmpty,           DiagnosticCode::TextUnusable,
     DiagnosticCode::LayerMissing, DiagnosticCode::ModelMissing,        DiagnosticCode::TrainedWeights,
+    DiagnosticCode::SlotsSwapped,
 };
 
 std::string diagnostic_code_name(DiagnosticCode code); // "head-split", "non-positive", ...

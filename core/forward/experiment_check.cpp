@@ -153,7 +153,7 @@ std::optional<Diagnostic> memory_budget_check(const Config& config, InputShape i
     else
         message = needs + ", more than the " + format_bytes(budget) +
                   " memory budget, so it was not attempted; use fewer tokens, a smaller batch or fewer heads.";
-    Diagnostic d{DiagnosticCode::MemoryBudget, Severity::Error, Slot::num_tokens, message, {}};
+    Diagnostic d{DiagnosticCode::MemoryBudget, Severity::Error, Slot::num_tokens, message, {}, {}};
     if (const std::int64_t fit = tokens_within_budget(config, input.batch, input.num_tokens, limit, use); fit > 0)
         d.fixes.push_back({Slot::num_tokens, fit});
     return d;

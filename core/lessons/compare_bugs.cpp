@@ -31,6 +31,26 @@ const Tensor* event_value(const Recording& rec, int index)
                : nullptr;
 }
 
+const Tensor* returned(const Recording& rec)
+{
+    for (const RecordedEvent& e : rec.events)
+        if (e.kind == "return" && e.scope.empty() && e.value.defined())
+            return &e.value;
+    return nullptr;
+}
+
+// What the learner's forward returned is what the bug's forward returns (its last stage), or neither
+// returned anything to compare.
+bool same_result(const Recording& rec, const BugTrace& run)
+{
+    const Tensor* mine = returned(rec);
+    if (!mine)
+        return true; // it raised: the error's stage and words decide
+    if (run.failure || run.stages.empty())
+        return false;
+    return values_close(Values::of(*mine), Values::of(run.stages.back().tensor));
+}
+
 } // namespace
 
 std::string matching_bug(const Recording& rec, const BookReference& ref, const RecordingDivergence& d)
@@ -65,6 +85,10 @@ std::string matching_bug(const Recording& rec, const BookReference& ref, const R
                 return info.name;
             continue;
         }
+        // The bug's tensor at the divergence is not enough: a module can pass through it and go on to
+        // something else (softmax first, then the future zeroed), so what it returns must be the bug's too.
+        if (!same_result(rec, run))
+            continue;
         for (const Stage* s : stages_from(run, d.stage))
             if (values_close(*seen, Values::of(s->tensor)))
                 return info.name;
@@ -74,6 +98,8 @@ std::string matching_bug(const Recording& rec, const BookReference& ref, const R
 
 std::string describe_difference(const RecordingDivergence& d)
 {
+    if (!d.symptom.empty())
+        return d.symptom;
     const std::string where = d.variable.empty() ? std::string("your code") : "your " + d.variable;
     if (d.kind == "error")
         return "your forward raised " + d.error + (d.stage == "config" ? "" : " before computing " + d.stage) + ".";

@@ -41,10 +41,12 @@ struct Matcher {
 
 NearestStage nearest_to(const Values& v, const BookReference& ref, const std::string& stage)
 {
+    // The diverging stage itself, unless a stage of the same shape is closer: weights masked after the
+    // softmax are nearer the book's weights than the masked scores, where any -inf is infinitely far.
     const ReferenceStage* target = ref.find(stage);
-    if (target && target->value && target->shape == v.shape)
-        return {stage, v.shape, max_abs_difference(v, *target->value)};
     NearestStage best{stage, target ? target->shape : Shape{}, std::nullopt};
+    if (target && target->value && target->shape == v.shape)
+        best = {stage, v.shape, max_abs_difference(v, *target->value)};
     for (const ReferenceStage& s : ref.stages) {
         if (!s.value || s.shape != v.shape)
             continue;
@@ -184,6 +186,8 @@ RecordingComparison compare_recording(const Recording& rec, const BookReference&
             }
     }
     d.bug = matching_bug(rec, ref, d);
+    if (d.bug.empty())
+        d.symptom = divergence_symptom(rec, ref, d);
     out.first = d;
     return out;
 }

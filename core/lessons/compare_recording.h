@@ -38,8 +38,9 @@ struct RecordingDivergence {
     Shape recorded_shape; // values/shape: the learner's tensor; missing: the returned tensor
     Shape book_shape;     // the book's shape of `stage` (empty for config)
     NearestStage nearest;
-    std::string error; // error: "RuntimeError: ..." as PyTorch raised it
-    std::string bug;   // a known injected bug (bugs.h) that gives exactly these values, or empty
+    std::string error;   // error: "RuntimeError: ..." as PyTorch raised it
+    std::string bug;     // a known injected bug (bugs.h) that gives exactly these values, or empty
+    std::string symptom; // what differs in the learner's terms, when the values show it (divergence_symptom)
 };
 
 // Per canonical stage, where the recording reaches it (for the side-by-side view).
@@ -72,8 +73,12 @@ RecordingComparison compare_recording_file(const std::string& path, std::int64_t
 // code produced at the divergence; empty when none does. Only MultiHeadAttention has injected bugs.
 std::string matching_bug(const Recording& rec, const BookReference& ref, const RecordingDivergence& divergence);
 
-// One sentence on how the learner's code differs there, e.g. "attn_weights: the values differ from the
-// book's (max |difference| 0.31) at the same shape (2, 2, 6, 6)."
+// One sentence on what the values show in the learner's own terms -- rows of weights that no longer
+// sum to 1, scores divided by the wrong width, the mask on the wrong cells -- or empty.
+std::string divergence_symptom(const Recording& rec, const BookReference& ref, const RecordingDivergence& divergence);
+
+// One sentence on how the learner's code differs there (the symptom when there is one), e.g. "attn_weights: the values
+// differ from the book's (max |difference| 0.31) at the same shape (2, 2, 6, 6)."
 std::string describe_difference(const RecordingDivergence& divergence);
 
 // Values comparison of first_divergence.py: same shape, |a - e| <= atol + rtol |e| where e is finite,

@@ -6,6 +6,8 @@
 
 #include "lessons/contract_detail.h"
 
+#include "call/call_messages.h"
+
 #include <algorithm>
 #include <array>
 
@@ -29,6 +31,7 @@ struct Checker {
     }
     void check_order();
     void check_dropout_heads_swap();
+    void check_extra_value();
     void check_widths();
     void check_context();
 };
@@ -72,10 +75,19 @@ void Checker::check_order()
                     render(report.call, vals, fixed) + ".");
             return;
         }
-        std::string message = "Read in the book's order " + order_text(book) + " this call cannot work, since " +
-                              join(book_troubles, ", and ") + "; read as " + order_text(written) +
-                              " it is a sensible config, so it was probably written for a " + report.class_name +
-                              " that takes its arguments in that order";
+        // An order that trades just two slots' values is named as that swap before anything else.
+        std::vector<std::string> moved;
+        for (std::size_t i = 0; i < 3; ++i)
+            if (order[i] != book[2 + i])
+                moved.push_back(book[2 + i]);
+        const std::string swapped = moved.size() == 2 ? moved[0] + " and " + moved[1] +
+                                                            " look swapped, or the call was written for another "
+                                                            "slot order: r"
+                                                      : "R";
+        std::string message = swapped + "ead in the book's order " + order_text(book) +
+                              " this call cannot work, since " + join(book_troubles, ", and ") + "; read as " +
+                              order_text(written) + " it is a sensible config, so it was probably written for a " +
+                              report.class_name + " that takes its arguments in that order";
         if (order[0] == "num_heads")
             message += " (several popular implementations put num_heads third, e.g. (d_in, d_out, num_heads, "
                        "context_length, dropout, qkv_bias))";
@@ -107,6 +119,50 @@ void Checker::check_dropout_heads_swap()
             order_text(module_slots(kind)) + ", dropout before num_heads, so write " +
             render(report.call, report.values, fixed) +
             (left.empty() ? std::string(".") : ", though even then " + join(left, ", and ") + "."));
+}
+
+// A value written twice or left over from another signature: Python stops at the slot it lands in or at
+// one positional argument too many. When leaving out exactly one value (the same call, whichever of two
+// equal ones) gives a working module, that is the likely fix.
+void Checker::check_extra_value()
+{
+    const auto& vals = report.values;
+    const auto& book = module_slots(kind);
+    if (!report.findings.empty() || !report.error || book.empty() || book.back() != "qkv_bias")
+        return;
+    if (std::any_of(vals.begin(), vals.end(), [](const ContractValue& v) { return v.keyword; }) ||
+        vals.size() < book.size() || vals.size() > book.size() + 1)
+        return;
+    std::string only;
+    std::size_t dropped = 0;
+    for (std::size_t i = 2; i < vals.size(); ++i) {
+        std::vector<ContractValue> rest;
+        Reading r;
+        for (std::size_t j = 0; j < vals.size(); ++j)
+            if (j != i) {
+                r[book[rest.size()]] = rest.size();
+                rest.push_back(vals[j]);
+            }
+        if (rest.size() == book.size() && rest.back().kind != LiteralKind::Bool)
+            continue;
+        if (!troubles(kind, rest, r, in).empty())
+            continue;
+        std::string call = report.call;
+        call.erase(vals[i - 1].end, vals[i].end - vals[i - 1].end);
+        if (!only.empty() && call != only)
+            return; // two different values could go: no one fix to offer
+        only = call;
+        dropped = i;
+    }
+    if (only.empty())
+        return;
+    report.findings.push_back({ContractFindingCode::ExtraValue,
+                               {vals[dropped].slot.empty() ? std::string("qkv_bias") : vals[dropped].slot},
+                               "there is one value too many: the " + ordinal(dropped + 1) + " (" + vals[dropped].text +
+                                   ") pushes the rest one slot along, and without it the call reads in the book's "
+                                   "order " +
+                                   order_text(book) + " as a working module, so write " + only + ".",
+                               only});
 }
 
 void Checker::check_widths()
@@ -191,6 +247,7 @@ ContractReport check_contract(std::string_view call, const ContractInput& input)
             checker.reading[report.values[i].slot] = i;
     }
     checker.check_order();
+    checker.check_extra_value(); // before the swap's signature: a value written twice can look like a swap
     checker.check_dropout_heads_swap();
     checker.check_widths();
     checker.check_context();
@@ -205,6 +262,7 @@ std::string contract_finding_name(ContractFindingCode code)
     case ContractFindingCode::DropoutNumHeadsSwapped: return "dropout-num_heads-swapped";
     case ContractFindingCode::OtherSlotOrder: return "other-slot-order";
     case ContractFindingCode::ContextTooShort: return "context-too-short";
+    case ContractFindingCode::ExtraValue: return "extra-value";
     }
     return "unknown";
 }

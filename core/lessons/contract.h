@@ -32,11 +32,20 @@ struct ContractValue {
 };
 
 // The usual confusions. Names are stable text: `contract --json` prints them and the GUI names its cards after them.
-enum class ContractFindingCode { DInDOutSwapped, DInMismatch, DropoutNumHeadsSwapped, OtherSlotOrder, ContextTooShort };
-inline constexpr std::array<ContractFindingCode, 5> kContractFindingCodes = {
-    ContractFindingCode::DInDOutSwapped, ContractFindingCode::DInMismatch, ContractFindingCode::DropoutNumHeadsSwapped,
-    ContractFindingCode::OtherSlotOrder, ContractFindingCode::ContextTooShort};
-// "d_in-d_out-swapped", "d_in-mismatch", "dropout-num_heads-swapped", "other-slot-order", "context-too-short"
+enum class ContractFindingCode {
+    DInDOutSwapped,
+    DInMismatch,
+    DropoutNumHeadsSwapped,
+    OtherSlotOrder,
+    ContextTooShort,
+    ExtraValue // one positional value too many: without it the call works
+};
+inline constexpr std::array<ContractFindingCode, 6> kContractFindingCodes = {
+    ContractFindingCode::DInDOutSwapped,         ContractFindingCode::DInMismatch,
+    ContractFindingCode::DropoutNumHeadsSwapped, ContractFindingCode::OtherSlotOrder,
+    ContractFindingCode::ContextTooShort,        ContractFindingCode::ExtraValue};
+// "d_in-d_out-swapped", "d_in-mismatch", "dropout-num_heads-swapped", "other-slot-order", "context-too-short",
+// "extra-value"
 std::string contract_finding_name(ContractFindingCode code);
 
 struct ContractFinding {

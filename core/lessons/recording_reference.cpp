@@ -104,7 +104,12 @@ BookReference book_reference(const Recording& rec, std::int64_t given_heads)
                       std::to_string(c.d_in) + ", but the recorded x is " + shape_to_string(ref.x.shape()) + ".";
         return ref;
     }
+    // The recorded mask's size when there is one (GPT-2's 1,024), never less than the tokens it must cover.
     c.context_length = ref.x.size(-2);
+    if (const auto it = rec.attributes.find("context_length");
+        it != rec.attributes.end() && it->second.integer && it->second.value >= static_cast<double>(ref.x.size(-2)) &&
+        it->second.value <= 1 << 20)
+        c.context_length = static_cast<std::int64_t>(it->second.value);
     c.num_heads = 1;
     if (*kind == ModuleKind::MultiHeadAttentionWrapper) {
         std::int64_t heads = 0;

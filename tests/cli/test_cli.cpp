@@ -22,6 +22,8 @@ private Q_SLOTS:
     void exit_codes();
     void validate_gpt2_small();
     void validate_refuses_770_with_head_counts();
+    void validate_names_a_swap_first_data();
+    void validate_names_a_swap_first();
     void trace_json_records_strides();
     void run_reproduces_reference_data();
     void run_reproduces_reference();
@@ -108,6 +110,37 @@ void TestCli::validate_refuses_770_with_head_counts()
     for (const char* valid : {"10", "11", "14"})
         QVERIFY2(r.err.contains(valid), qPrintable(r.err));
     QVERIFY(r.err.contains("head_dim"));
+}
+
+void TestCli::validate_names_a_swap_first_data()
+{
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<QString>("tokens");
+    QTest::newRow("dropout and num_heads swapped") << "MultiHeadAttention(768, 768, 1024, 12, 0.0)"
+                                                   << "16";
+    QTest::newRow("context_length and num_heads swapped") << "MultiHeadAttention(768, 768, 12, 0.0, 1024)"
+                                                          << "16";
+}
+
+// The contract's reading of a swap comes first, as the GUI's call line says it, and its fix is the call.
+void TestCli::validate_names_a_swap_first()
+{
+    QFETCH(QString, call);
+    QFETCH(QString, tokens);
+    const Result r = cli({"validate", "--call", call, "--tokens", tokens, "--json"});
+    QCOMPARE(r.code, 1);
+    const QJsonObject first = json_of(r)["diagnostics"].toArray().first().toObject();
+    QCOMPARE(first["code"].toString(), QStringLiteral("slots-swapped"));
+    QCOMPARE(first["call_fix"].toString(), kGpt2);
+    QVERIFY(first["message"].toString().contains("look swapped"));
+    const Result text = cli({"validate", "--call", call, "--tokens", tokens});
+    QCOMPARE(text.code, 1);
+    const QString said = text.err.split('\n').first();
+    QVERIFY2(said.contains("look swapped") && said.contains(kGpt2), qPrintable(text.err));
+    for (const char* wrong : {"write 0", "num_heads = 768", "context_length to at least 16"})
+        QVERIFY2(!text.err.contains(wrong) && !text.out.contains(wrong), qPrintable(text.err + text.out));
+    const Result fixed = cli({"validate", "--call", first["call_fix"].toString(), "--tokens", tokens});
+    QCOMPARE(fixed.code, 0);
 }
 
 void TestCli::trace_json_records_strides()

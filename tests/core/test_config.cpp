@@ -442,19 +442,19 @@ void TestConfig::severity_names()
     QCOMPARE(severity_name(Severity::Warning), std::string("warning"));
     QCOMPARE(severity_name(Severity::Error), std::string("error"));
     QVERIFY(!has_error({}));
-    QVERIFY(has_error({Diagnostic{DiagnosticCode::HeadSplit, Severity::Error, std::nullopt, "m", {}}}));
-    QVERIFY(!has_error({Diagnostic{DiagnosticCode::DropoutEval, Severity::Note, std::nullopt, "m", {}},
-                        Diagnostic{DiagnosticCode::TrainedWeights, Severity::Warning, Slot::d_out, "m", {}}}));
+    QVERIFY(has_error({Diagnostic{DiagnosticCode::HeadSplit, Severity::Error, std::nullopt, "m", {}, {}}}));
+    QVERIFY(!has_error({Diagnostic{DiagnosticCode::DropoutEval, Severity::Note, std::nullopt, "m", {}, {}},
+                        Diagnostic{DiagnosticCode::TrainedWeights, Severity::Warning, Slot::d_out, "m", {}, {}}}));
 }
 
 // The names are the CLI's `validate --json` output and the diagnostic cards' object names: fixed text.
 void TestConfig::diagnostic_code_names()
 {
     const QStringList expected = {
-        "non-positive",   "non-positive-input", "dropout-range",  "head-split",   "tokens-exceed-context",
-        "head-dim-small", "d-in-ne-d-out",      "wrapper-width",  "dropout-eval", "call-syntax",
-        "memory-budget",  "cancelled",          "engine",         "text-empty",   "text-unusable",
-        "layer-missing",  "model-missing",      "trained-weights"};
+        "non-positive",   "non-positive-input", "dropout-range",   "head-split",   "tokens-exceed-context",
+        "head-dim-small", "d-in-ne-d-out",      "wrapper-width",   "dropout-eval", "call-syntax",
+        "memory-budget",  "cancelled",          "engine",          "text-empty",   "text-unusable",
+        "layer-missing",  "model-missing",      "trained-weights", "slots-swapped"};
     QStringList names;
     for (DiagnosticCode code : kDiagnosticCodes) {
         const std::string name = diagnostic_code_name(code);

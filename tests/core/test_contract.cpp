@@ -75,6 +75,9 @@ void TestContract::findings_data()
         << "MultiHeadAttention(768, 768, 4, 0.0, 12)" << 0ll << 6ll << "context-too-short"
         << "MultiHeadAttention(768, 768, 6, 0.0, 12)"
         << "4 x 4";
+    QTest::newRow("extra-value") << "MultiHeadAttention(768, 768, 1024, 1024, 0.0, 12)" << 0ll << 0ll << "extra-value"
+                                 << "MultiHeadAttention(768, 768, 1024, 0.0, 12)"
+                                 << "one value too many";
     QTest::newRow("gpt2-small-is-fine") << "MultiHeadAttention(768, 768, 1024, 0.0, 12)" << 768ll << 8ll << ""
                                         << ""
                                         << "";
@@ -139,7 +142,7 @@ void TestContract::finding_names()
     for (ContractFindingCode code : kContractFindingCodes)
         names << QString::fromStdString(contract_finding_name(code));
     QCOMPARE(names, (QStringList{"d_in-d_out-swapped", "d_in-mismatch", "dropout-num_heads-swapped", "other-slot-order",
-                                 "context-too-short"}));
+                                 "context-too-short", "extra-value"}));
 }
 
 QTEST_GUILESS_MAIN(TestContract)

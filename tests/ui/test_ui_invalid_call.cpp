@@ -4,6 +4,7 @@
 // window, given the call as gui_main gives it, shows it in the call line, the caret message under
 // it when it does not parse, and the diagnostics with their fixes when it does.
 #include "call/call_parser.h"
+#include "lessons/contract_call.h"
 #include "common/gui_runner.h"
 #include "model/session.h"
 #include "shell/main_window.h"
@@ -69,14 +70,16 @@ private Q_SLOTS:
             const auto error = parse_call(call.toStdString()).error;
             const QStringList lines = caret->text().split(QLatin1Char('\n'));
             QCOMPARE(lines.size(), 3);
-            QCOMPARE(lines[0], QString::fromStdString(error->message));
+            QCOMPARE(lines[0], QString::fromStdString(session.callError()->message));
+            // Python's reading, unless a swap explains it better (swappedCallsSayTheSwapEverywhere).
+            QCOMPARE(lines[0], QString::fromStdString(read_call(call.toStdString(), InputShape{1, 6}).error->message));
             QCOMPARE(lines[1], call);
             QCOMPARE(lines[2].indexOf(QLatin1Char('^')), static_cast<int>(error->column));
         }
 
         int fixes = 0;
         for (const auto& d : session.diagnostics())
-            fixes += static_cast<int>(d.fixes.size());
+            fixes += static_cast<int>(d.fixes.size()) + (d.call_fix.empty() ? 0 : 1);
         if (says.isEmpty()) {
             QVERIFY(!session.hasErrors());
             QVERIFY(window.findChild<QLabel*>(QStringLiteral("diagnostics-ok")));
@@ -99,6 +102,104 @@ private Q_SLOTS:
         QCOMPARE(buttons, fixes);
         if (call.contains(QLatin1String("770"))) // the example of the issue: each fix is a button
             QVERIFY(window.findChild<QPushButton*>(QStringLiteral("fix-d_out-768")));
+    }
+
+    void swappedCallsSayTheSwapEverywhere_data()
+    {
+        QTest::addColumn<QString>("call");
+        QTest::newRow("dropout and num_heads swapped") << "MultiHeadAttention(768, 768, 1024, 12, 0.0)";
+        QTest::newRow("context_length and num_heads swapped") << "MultiHeadAttention(768, 768, 12, 0.0, 1024)";
+    }
+
+    // The call line, its caret message and the settings column's card say the contract's reading and
+    // offer its call, as the contract tab does; one click makes the call valid.
+    void swappedCallsSayTheSwapEverywhere()
+    {
+        QFETCH(QString, call);
+        const QString meant = QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)");
+        Session session;
+        session.setInputShape(1, 16);
+        session.setCallText(call);
+        MainWindow window(&session);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const ContractReport contract = check_contract(call.toStdString(), ContractInput{std::nullopt, 16});
+        QVERIFY(!contract.findings.empty());
+        const QString reading = QString::fromStdString(contract.findings.front().message);
+        QCOMPARE(QString::fromStdString(contract.findings.front().suggested_call), meant);
+
+        QVERIFY(!session.diagnostics().empty());
+        const Diagnostic& first = session.diagnostics().front();
+        QCOMPARE(first.code, DiagnosticCode::SlotsSwapped);
+        QCOMPARE(QString::fromStdString(first.message), reading);
+        for (const auto& d : session.diagnostics())
+            for (const char* wrong : {"write 0", "num_heads = 768", "context_length to at least 16"})
+                QVERIFY2(d.message.find(wrong) == std::string::npos, d.message.c_str());
+        auto* card = window.findChild<QWidget*>(QStringLiteral("diagnostic-slots-swapped"));
+        QVERIFY(card && card->isVisible());
+        auto* line = window.findChild<CallLine*>(QStringLiteral("call-line"));
+        auto* caret = window.findChild<QLabel*>(QStringLiteral("call-error"));
+        if (session.callError()) {
+            QVERIFY(caret->isVisible());
+            QCOMPARE(caret->text().split(QLatin1Char('\n')).first(), reading);
+            QVERIFY(line->toolTip().startsWith(reading));
+        }
+        auto* fix = window.findChild<QPushButton*>(QStringLiteral("fix-call"));
+        QVERIFY(fix && fix->isVisible());
+        QVERIFY(fix->toolTip().contains(meant));
+        fix->click();
+        QCOMPARE(session.callText(), meant);
+        QCOMPARE(session.config(), *parse_call(meant.toStdString()).config);
+        QVERIFY(!session.hasErrors());
+    }
+
+    void theLastValidTraceSaysWhoseItIs_data() { swappedCallsSayTheSwapEverywhere_data(); }
+
+    // The pages that draw the trace dim it and name its call while the typed call cannot be traced;
+    // the boxes say they hold the last call that bound. Once the call is valid, all of it goes.
+    void theLastValidTraceSaysWhoseItIs()
+    {
+        QFETCH(QString, call);
+        const QString last = QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)");
+        Session session;
+        MainWindow window(&session);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        session.setCallText(last);
+        QTRY_VERIFY_WITH_TIMEOUT(session.trace() && !session.computing(), 30000);
+        QVERIFY(!session.traceStale());
+        const auto banners = window.findChildren<QLabel*>(QStringLiteral("stale-trace"));
+        QVERIFY(banners.size() >= 2); // the stepper's and the heatmaps'
+        for (QLabel* banner : banners)
+            QVERIFY(banner->isHidden());
+
+        session.setCallText(call);
+        QVERIFY(session.traceStale());
+        QCOMPARE(session.traceCall(), last);
+        for (QLabel* banner : banners) {
+            QVERIFY(!banner->isHidden());
+            QVERIFY2(banner->text().startsWith(QStringLiteral("last valid trace: ") + last),
+                     qPrintable(banner->text()));
+        }
+        auto* diagram = window.findChild<QWidget*>(QStringLiteral("shape-diagram"));
+        QWidget* faded = diagram;
+        while (faded && !faded->graphicsEffect())
+            faded = faded->parentWidget();
+        QVERIFY2(faded, "the stepper's diagram is not dimmed");
+        auto* boxes = window.findChild<QLabel*>(QStringLiteral("config-last-valid"));
+        QVERIFY(boxes);
+        QCOMPARE(boxes->isHidden(), !session.callError().has_value());
+        if (session.callError())
+            QVERIFY(boxes->text().contains(last));
+
+        window.findChild<QPushButton*>(QStringLiteral("fix-call"))->click();
+        QVERIFY(!session.traceStale());
+        for (QLabel* banner : banners)
+            QVERIFY(banner->isHidden());
+        QVERIFY(!diagram->graphicsEffect() && !faded->graphicsEffect());
+        QVERIFY(boxes->isHidden());
     }
 
     void theAppOpensOnAnInvalidCall_data() { addCallRows(); }

@@ -1,6 +1,7 @@
 #include "model/session.h"
 
 #include "call/call_parser.h"
+#include "lessons/contract_call.h"
 #include "model/bug_lesson.h"
 #include "model/forward_job.h"
 #include "model/presets.h"
@@ -87,6 +88,11 @@ void Session::applyFix(const Fix& fix)
     setSlot(fix.slot, static_cast<double>(fix.value));
 }
 
+void Session::applyCallFix(const std::string& call)
+{
+    setCallText(QString::fromStdString(call));
+}
+
 void Session::applyPreset(const Preset& preset)
 {
     spec_.config = preset.config;
@@ -153,17 +159,17 @@ bool Session::hasErrors() const
 void Session::refreshDiagnostics()
 {
     diagnostics_.clear();
+    const InputShape input{spec_.batch, spec_.num_tokens};
+    // Core's one reading of the call: a likely swap first, with the swapped call as its fix.
+    const CallReading reading = read_call(callText_.toStdString(), input);
     if (callError_) {
-        diagnostics_.push_back(
-            {DiagnosticCode::CallSyntax,
-             Severity::Error,
-             std::nullopt,
-             "column " + std::to_string(callError_->column + 1) + " of the call: " + callError_->message,
-             {}});
+        if (reading.error)
+            callError_ = reading.error;
+        diagnostics_ = reading.diagnostics;
         return; // the spin boxes still show the last call that bound; judging them would confuse
     }
-    const InputShape input{spec_.batch, spec_.num_tokens};
-    diagnostics_ = validate(spec_.config, input);
+    diagnostics_ =
+        reading.config && *reading.config == spec_.config ? reading.diagnostics : validate(spec_.config, input);
     addTextDiagnostics();
     if (!has_error(diagnostics_))
         if (auto memory = memory_budget_check(spec_.config, input, spec_.memory_budget))
@@ -176,6 +182,7 @@ void Session::refreshDiagnostics()
                                 std::nullopt,
                                 "computing these settings was cancelled, so the result shown is of the previous "
                                 "settings; press Compute to run them.",
+                                {},
                                 {}});
 }
 

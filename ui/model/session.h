@@ -79,6 +79,7 @@ public:
     void setCallText(const QString& text);
     QString callText() const { return callText_; }
     void applyFix(const Fix& fix);
+    void applyCallFix(const std::string& call); // a diagnostic's call_fix: the whole call rewritten
     void applyPreset(const Preset& preset);
     void setMemoryBudget(std::uint64_t bytes);
     bool training() const { return spec_.training; }
@@ -96,6 +97,8 @@ public:
 
     // --- the Text input: a sentence through a GPT trained on The Verdict (session_text.cpp) ---
     bool usesTextInput() const { return spec_.input == InputSource::Text; }
+    QString inputSummary() const;     // "the input is the book's six tokens, ...", as the settings say it
+    QString seedUnusedReason() const; // why torch.manual_seed draws nothing here; empty when it draws
     // Studies layer `layer` of the variant with `numHeads` heads: its attention call, trained weights and x.
     // Throws nothing: a missing model file becomes a diagnostic.
     void useTrainedModel(int numHeads, int layer);
@@ -117,7 +120,11 @@ public:
     bool busy() const;
     bool cancelling() const;                      // cancel() was asked and the computation has not stopped yet
     bool cancelled() const { return cancelled_; } // the settings' computation was cancelled: trace() is older
-    QStringList tokenLabels() const;              // one per token of the trace's input
+    // The trace shown is not of the settings: the call does not bind, the settings have errors, or their
+    // computation was cancelled, so no newer trace is coming. Pages that draw it say so (StaleTraceBanner).
+    bool traceStale() const;
+    QString traceCall() const;       // the call the shown trace is of, as the book writes it; empty without a trace
+    QStringList tokenLabels() const; // one per token of the trace's input
 
     // --- where the student looks ---
     int stageIndex() const { return stageIndex_; }

@@ -64,7 +64,7 @@ void Session::adoptResult(const ForwardResult& result)
         flags |= ChangeFlag::Diagnostics;
     } else if (!result.stale) {
         engineError_ =
-            Diagnostic{DiagnosticCode::Engine, Severity::Error, std::nullopt, result.error.toStdString(), {}};
+            Diagnostic{DiagnosticCode::Engine, Severity::Error, std::nullopt, result.error.toStdString(), {}, {}};
         refreshDiagnostics();
         flags |= ChangeFlag::Diagnostics;
     }

@@ -94,7 +94,7 @@ void Session::addTextDiagnostics()
     if (!usesTextInput())
         return;
     if (const auto problem = text_problem(spec_.text)) {
-        diagnostics_.push_back({DiagnosticCode::TextUnusable, Severity::Error, std::nullopt, *problem, {}});
+        diagnostics_.push_back({DiagnosticCode::TextUnusable, Severity::Error, std::nullopt, *problem, {}, {}});
         return;
     }
     if (textTokens().ids.empty()) {
@@ -102,6 +102,7 @@ void Session::addTextDiagnostics()
                                 Severity::Error,
                                 std::nullopt,
                                 "the text has no tokens; type at least one word.",
+                                {},
                                 {}});
         return;
     }
@@ -109,15 +110,15 @@ void Session::addTextDiagnostics()
     try {
         model = cached_gpt_model(spec_.gpt_model_path);
     } catch (const Error& e) {
-        diagnostics_.push_back({DiagnosticCode::ModelMissing, Severity::Error, std::nullopt, e.what(), {}});
+        diagnostics_.push_back({DiagnosticCode::ModelMissing, Severity::Error, std::nullopt, e.what(), {}, {}});
         return;
     }
     if (const auto problem = layer_problem(*model, spec_.gpt_layer)) {
-        diagnostics_.push_back({DiagnosticCode::LayerMissing, Severity::Error, std::nullopt, *problem, {}});
+        diagnostics_.push_back({DiagnosticCode::LayerMissing, Severity::Error, std::nullopt, *problem, {}, {}});
         return;
     }
     if (const auto note = fit_note(spec_.config, *model)) {
-        Diagnostic d{DiagnosticCode::TrainedWeights, Severity::Warning, Slot::d_out, *note, {}};
+        Diagnostic d{DiagnosticCode::TrainedWeights, Severity::Warning, Slot::d_out, *note, {}, {}};
         const auto emb = model->settings.emb_dim;
         if (spec_.config.d_in != emb)
             d.fixes.push_back({Slot::d_in, emb});

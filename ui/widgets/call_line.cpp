@@ -111,6 +111,10 @@ CallErrorLabel::CallErrorLabel(Session* session, QWidget* parent) : QLabel(paren
     setFont(mono); // the caret lines up only in a fixed-width face
     setTextFormat(Qt::PlainText);
     setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A swap's sentence is long: it wraps within the window rather than widening it (the call and the
+    // caret under it are short lines and stay aligned).
+    setWordWrap(true);
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     setStyleSheet(QStringLiteral("QLabel { border-left: 6px solid #c0392b; padding: 4px 8px; }"));
     setAccessibleName(tr("Call error"));
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {

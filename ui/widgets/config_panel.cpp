@@ -42,6 +42,11 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
 
     form_ = new QFormLayout;
     form_->setLabelAlignment(Qt::AlignRight);
+    lastValid_ = new QLabel;
+    lastValid_->setObjectName(QStringLiteral("config-last-valid"));
+    lastValid_->setWordWrap(true);
+    lastValid_->setTextFormat(Qt::PlainText);
+    form_->addRow(lastValid_);
     form_->addRow(tr("Preset"), preset_);
     form_->addRow(tr("Module"), module_);
     addSpin(Slot::d_in, tr("Width of each input token vector (the embedding size)."), 0, 1 << 16);
@@ -166,6 +171,34 @@ void ConfigPanel::refresh()
             d->setValue(values.at(slot));
         const bool inCall = slot == "batch" || slot == "num_tokens" || hasSlot(slot);
         spin->setEnabled(inCall && !(slot == "batch" && !c.is_batched()));
+        // A slot the module does not take has no value: a number there (12 heads, 1024 tokens of context)
+        // would say something false. d_in and d_out stay, as the input's width, which they are.
+        const bool applies = inCall || slot == "d_in" || slot == "d_out";
+        // The box keeps the session's value; pinning its range to it makes Qt show the special text instead.
+        if (!spin->property("slotMin").isValid()) {
+            auto* si = qobject_cast<QSpinBox*>(spin);
+            auto* sd = qobject_cast<QDoubleSpinBox*>(spin);
+            spin->setProperty("slotMin", si ? double(si->minimum()) : sd->minimum());
+            spin->setProperty("slotMax", si ? double(si->maximum()) : sd->maximum());
+        }
+        const double low = applies ? spin->property("slotMin").toDouble() : values.at(slot);
+        const double high = applies ? spin->property("slotMax").toDouble() : values.at(slot);
+        if (auto* s = qobject_cast<QSpinBox*>(spin)) {
+            s->setSpecialValueText(applies ? QString() : tr("not applicable"));
+            s->setRange(static_cast<int>(low), static_cast<int>(high));
+            s->setValue(static_cast<int>(values.at(slot)));
+        }
+        if (auto* d = qobject_cast<QDoubleSpinBox*>(spin)) {
+            d->setSpecialValueText(applies ? QString() : tr("not applicable"));
+            d->setRange(low, high);
+            d->setValue(values.at(slot));
+        }
+        if (!spin->property("slotTip").isValid())
+            spin->setProperty("slotTip", spin->toolTip());
+        spin->setToolTip(
+            applies ? spin->property("slotTip").toString()
+                    : tr("%1() takes no %2.")
+                          .arg(QString::fromStdString(module_class_name(c.kind)), QString::fromStdString(slot)));
         spin->setStyleSheet(
             bad.count(slot)
                 ? QStringLiteral("QAbstractSpinBox { border: 3px solid %1; }").arg(cssColor(styleFor(spin).differs))
@@ -183,6 +216,11 @@ void ConfigPanel::refresh()
         if (spec.seed <=
             static_cast<std::uint64_t>(seed_->maximum())) // larger seeds (session files) show as typed elsewhere
             seed_->setValue(static_cast<int>(spec.seed));
+        const QString unused = session_->seedUnusedReason();
+        seed_->setEnabled(unused.isEmpty());
+        seed_->setToolTip(unused.isEmpty() ? tr("Called before the module is constructed: the weights are PyTorch's "
+                                                "for this seed.")
+                                           : unused);
         const QSignalBlocker blockDropoutSeed(dropoutSeed_);
         const bool fits =
             spec.dropout_seed && *spec.dropout_seed <= static_cast<std::uint64_t>(dropoutSeed_->maximum());
@@ -190,6 +228,12 @@ void ConfigPanel::refresh()
         dropoutSeed_->setEnabled(session_->training() && hasSlot("dropout"));
     }
     module_->setCurrentIndex(module_->findData(static_cast<int>(c.kind)));
+    // While the call line does not bind, the boxes keep the last call that did: say so, not as the typed call's.
+    lastValid_->setVisible(session_->callError().has_value());
+    lastValid_->setText(session_->callError()
+                            ? tr("The boxes hold the last call that bound, %1; the call line's does not bind.")
+                                  .arg(QString::fromStdString(positional_call(c)))
+                            : QString());
 
     QString text;
     if (c.kind == ModuleKind::MultiHeadAttention && c.num_heads > 0 && c.d_out > 0) {

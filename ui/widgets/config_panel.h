@@ -37,6 +37,7 @@ private:
     QSpinBox* seed_;
     QSpinBox* dropoutSeed_;
     QLabel* headDim_;
+    QLabel* lastValid_;
     QFormLayout* form_;
 };
 

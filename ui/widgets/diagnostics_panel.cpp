@@ -45,6 +45,19 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
     message->setWordWrap(true);
     message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(message);
+    if (!d.call_fix.empty()) {
+        // A swap is fixed by the whole call, as the contract tab offers it: one click, the same text.
+        const QString call = QString::fromStdString(d.call_fix);
+        auto* button = new QPushButton(QObject::tr("Write it in the book's order"));
+        button->setObjectName(QStringLiteral("fix-call"));
+        button->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // the column's width, never wider
+        button->setToolTip(QObject::tr("Replace the call with %1").arg(call));
+        button->setAccessibleDescription(button->toolTip());
+        button->setFocusPolicy(Qt::TabFocus);
+        QObject::connect(button, &QPushButton::clicked, session,
+                         [session, fix = d.call_fix] { session->applyCallFix(fix); });
+        layout->addWidget(button);
+    }
     if (!d.fixes.empty()) {
         auto* row = new FlowLayout; // wraps: a d_out with many divisors offers many fixes
         for (const Fix& fix : d.fixes) {

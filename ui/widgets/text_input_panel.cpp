@@ -96,7 +96,7 @@ void TextInputPanel::sync()
     text_->setVisible(on);
     chips_->setVisible(on);
     if (!on) {
-        about_->setText(tr("off: the input is seeded random numbers"));
+        about_->setText(tr("off: %1").arg(session_->inputSummary()));
         return;
     }
     if (text_->text() != session_->inputText()) {

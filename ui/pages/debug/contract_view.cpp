@@ -27,6 +27,7 @@ QString findingTitle(ContractFindingCode code)
     case ContractFindingCode::DropoutNumHeadsSwapped: return QObject::tr("dropout and num_heads swapped");
     case ContractFindingCode::OtherSlotOrder: return QObject::tr("written for another slot order");
     case ContractFindingCode::ContextTooShort: return QObject::tr("context_length shorter than the input");
+    case ContractFindingCode::ExtraValue: return QObject::tr("one value too many");
     }
     return QString::fromStdString(contract_finding_name(code));
 }

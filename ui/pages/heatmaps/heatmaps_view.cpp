@@ -5,6 +5,7 @@
 #include "model/session.h"
 #include "widgets/heatmap_widget.h"
 #include "widgets/refresh_when_shown.h"
+#include "widgets/stale_trace_banner.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -92,6 +93,7 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     body->addWidget(grid_, 5);
     body->addWidget(large_, 7);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(new StaleTraceBanner(session_, {grid_, large_, heading_}));
     layout->addLayout(top);
     layout->addWidget(heading_);
     layout->addLayout(body, 1);

@@ -6,6 +6,7 @@
 #include "widgets/shape_diagram_widget.h"
 #include "widgets/source_view.h"
 #include "widgets/stage_stepper.h"
+#include "widgets/stale_trace_banner.h"
 #include "widgets/tensor_grid.h"
 
 #include <QHBoxLayout>
@@ -73,7 +74,10 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     column->addWidget(verdict_);
     column->addWidget(pages_, 1);
 
-    auto* layout = new QHBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(new StaleTraceBanner(session, {stepper_, pages_}));
+    auto* layout = new QHBoxLayout;
+    outer->addLayout(layout, 1);
     layout->addWidget(stepper_);
     layout->addLayout(column, 1);
     connect(session, &Session::changed, this, [this, session](ChangeFlags flags) {

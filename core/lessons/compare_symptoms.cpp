@@ -1,0 +1,140 @@
+// What differs at a divergence in the learner's own terms, read from the values: weights whose rows no
+// longer sum to 1, scores scaled by the wrong width, the mask on the wrong cells. Said when the values
+// show it, so compare never has to fall back on a known bug the learner did not write.
+#include "lessons/compare_recording.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace attnlab {
+
+namespace {
+
+std::string number(double v, const char* format = "%.4g")
+{
+    char text[32];
+    std::snprintf(text, sizeof text, format, v);
+    return text;
+}
+
+// Softmax over the last axis of `scores / scale` (masked cells, -inf, give 0), as torch.softmax does.
+Values softmax_scaled(const Values& scores, double scale)
+{
+    Values out{scores.shape, std::vector<float>(scores.data.size())};
+    const std::size_t n = scores.shape.empty() ? 0 : static_cast<std::size_t>(scores.shape.back());
+    for (std::size_t row = 0; n > 0 && row + n <= scores.data.size(); row += n) {
+        double top = -std::numeric_limits<double>::infinity(), sum = 0;
+        for (std::size_t j = 0; j < n; ++j)
+            top = std::max(top, scores.data[row + j] / scale);
+        for (std::size_t j = 0; j < n; ++j)
+            sum += std::exp(scores.data[row + j] / scale - top);
+        for (std::size_t j = 0; j < n; ++j)
+            out.data[row + j] = static_cast<float>(std::exp(scores.data[row + j] / scale - top) / sum);
+    }
+    return out;
+}
+
+// The scale a learner divided by, when softmax(masked scores / sqrt(k)) is what they computed for a
+// width k the module has, other than head_dim.
+std::string wrong_scale(const Values& v, const BookReference& ref, const Values& masked, const std::string& var)
+{
+    const Config& c = ref.config;
+    const std::int64_t head_dim = c.head_dim();
+    const std::int64_t tokens = ref.x.dim() >= 2 ? ref.x.size(-2) : 0;
+    const std::vector<std::pair<std::int64_t, std::string>> widths = {{1, "1, no scaling at all"},
+                                                                      {c.d_in, "d_in"},
+                                                                      {c.d_out, "d_out"},
+                                                                      {c.num_heads, "num_heads"},
+                                                                      {tokens, "num_tokens"}};
+    for (const auto& [k, name] : widths) {
+        if (k <= 0 || k == head_dim || !values_close(v, softmax_scaled(masked, std::sqrt(static_cast<double>(k)))))
+            continue;
+        std::string names;
+        for (const auto& [k2, name2] : widths)
+            if (k2 == k && k2 != 1)
+                names += (names.empty() ? "" : " and ") + name2;
+        if (k == 1)
+            names = name;
+        return "your " + var + " is the softmax of the scores divided by sqrt(" + std::to_string(k) + ") (" + names +
+               ") where the book divides by sqrt(head_dim) = sqrt(" + std::to_string(head_dim) +
+               "); scale by keys.shape[-1]**0.5, the width of one head's keys.";
+    }
+    return {};
+}
+
+// Masked cells (-inf) where the book keeps a score, or scores where the book masks.
+std::string wrong_mask(const Values& v, const Values& masked, const std::string& var)
+{
+    // Counted in the first query x key matrix: every head and sequence has the same mask.
+    const auto n = static_cast<std::size_t>(v.shape.size() >= 2 ? v.shape.back() * v.shape[v.shape.size() - 2] : 0);
+    std::size_t hidden = 0, kept = 0, mine = 0;
+    for (std::size_t i = 0; i < n && i < v.data.size() && i < masked.data.size(); ++i) {
+        const bool v_masked = std::isinf(v.data[i]) && v.data[i] < 0, book_masked = std::isinf(masked.data[i]);
+        mine += v_masked;
+        hidden += v_masked && !book_masked;
+        kept += !v_masked && book_masked;
+    }
+    if (mine == 0 || (hidden == 0 && kept == 0))
+        return {};
+    return "your " + var + " hides " + std::to_string(hidden) +
+           " scores of each query x key matrix that the book "
+           "keeps and keeps " +
+           std::to_string(kept) +
+           " that it hides: the causal mask hides the tokens after each query, above the diagonal, "
+           "torch.triu(torch.ones(context_length, context_length), diagonal=1).";
+}
+
+// Zeros where the book's weights are 0 (the future) but rows that no longer add up to 1.
+std::string rows_not_summing(const Values& v, const Values& weights, const std::string& var, int line)
+{
+    const std::size_t n = v.shape.empty() ? 0 : static_cast<std::size_t>(v.shape.back());
+    double worst = 1;
+    for (std::size_t i = 0; i < v.data.size() && i < weights.data.size(); ++i)
+        if (!std::isfinite(v.data[i]) || v.data[i] < 0 || (weights.data[i] == 0 && v.data[i] != 0))
+            return {};
+    for (std::size_t row = 0; n > 0 && row + n <= v.data.size(); row += n) {
+        double sum = 0;
+        for (std::size_t j = 0; j < n; ++j)
+            sum += v.data[row + j];
+        if (std::abs(sum - 1) > std::abs(worst - 1))
+            worst = sum;
+    }
+    if (std::abs(worst - 1) <= 1e-3)
+        return {};
+    return "the rows of your " + var + (line > 0 ? " (line " + std::to_string(line) + ")" : std::string()) +
+           " no longer sum to 1 (one sums to " + number(worst, "%.4f") +
+           "): zeroing the future after the softmax takes weight away without giving it back, so mask the scores "
+           "with -inf before the softmax, or divide each row by its sum, as section 3.5.1 does.";
+}
+
+} // namespace
+
+std::string divergence_symptom(const Recording& rec, const BookReference& ref, const RecordingDivergence& d)
+{
+    if (d.event < 0 || d.kind != "values")
+        return {};
+    const std::string prefix = d.scope.empty() ? std::string() : d.scope + ".";
+    const ReferenceStage* masked = ref.find(prefix + "attn_scores.masked");
+    const ReferenceStage* weights = ref.find(prefix + "attn_weights");
+    if (!masked || !masked->value || !weights || !weights->value)
+        return {};
+    const RecordedEvent& first = rec.events[static_cast<std::size_t>(d.event)];
+    const Values v = Values::of(first.value);
+    if (v.shape == masked->shape) {
+        if (std::string s = wrong_mask(v, *masked->value, first.variable); !s.empty())
+            return s;
+        if (std::string s = wrong_scale(v, ref, *masked->value, first.variable); !s.empty())
+            return s;
+    }
+    for (std::size_t i = static_cast<std::size_t>(d.event); i < rec.events.size(); ++i) {
+        const RecordedEvent& e = rec.events[i];
+        if (e.scope != d.scope || !e.value.defined() || e.shape != weights->shape)
+            continue;
+        if (std::string s = rows_not_summing(Values::of(e.value), *weights->value, e.variable, e.line); !s.empty())
+            return s;
+    }
+    return {};
+}
+
+} // namespace attnlab
