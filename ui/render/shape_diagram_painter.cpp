@@ -140,7 +140,7 @@ ShapeDiagramLayout ShapeDiagramPainter::layout(const QRectF& rect, const QFont& 
     const double typeScale = info.pixelSize() > 0 ? info.pixelSize() / 16.0 : 1.0;
     double s = std::clamp(std::max(typeScale, std::min(rect.width() / 1000.0, rect.height() / 470.0)), 0.6, 1.5);
     const RenderStyle quiet = RenderStyle::print(); // the trials are not what the page shows: no contrast log
-    ShapeDiagramLayout l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s);
+    ShapeDiagramLayout l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, info.pixelSize());
     for (int attempt = 0; attempt < 4; ++attempt) {
         QPicture trial;
         QPainter tp(&trial);
@@ -154,7 +154,7 @@ ShapeDiagramLayout ShapeDiagramPainter::layout(const QRectF& rect, const QFont& 
         if (over <= 1.0 || s <= kMinScale)
             break;
         s = std::max(kMinScale, s / over * 0.98);
-        l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s);
+        l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, info.pixelSize());
     }
     return l;
 }
