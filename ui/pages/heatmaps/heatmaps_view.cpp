@@ -3,9 +3,12 @@
 #include "render/head_colors.h"
 #include "model/heatmap_pictures.h"
 #include "model/session.h"
+#include "widgets/code_font.h"
+#include "widgets/flow_layout.h"
 #include "widgets/heatmap_widget.h"
 #include "widgets/refresh_when_shown.h"
 
+#include <QApplication>
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QGridLayout>
@@ -31,7 +34,9 @@ constexpr std::int64_t kImagesOffThreadCells = 256 * 256;
 
 HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
-    auto* top = new QHBoxLayout;
+    // The choices wrap onto a second row where the page is narrow (projector type with the lessons dock
+    // open): in one row they made the page wider than the window, and the heatmaps were scrolled off.
+    auto* top = new FlowLayout(nullptr, 10);
     kinds_ = new QButtonGroup(this);
     for (AttentionMatrix k :
          {AttentionMatrix::Scores, AttentionMatrix::MaskedScores, AttentionMatrix::Weights, AttentionMatrix::Dropout}) {
@@ -43,14 +48,12 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
         top->addWidget(b);
     }
     kinds_->setExclusive(true);
-    top->addSpacing(20);
     auto* batchLabel = new QLabel(tr("sequence in batch:"));
     top->addWidget(batchLabel);
     batch_ = new QSpinBox;
     batchLabel->setBuddy(batch_);
     batch_->setToolTip(tr("Which sequence of the input batch the heatmaps show."));
     top->addWidget(batch_);
-    top->addSpacing(20);
     auto* scaleLabel = new QLabel(tr("colour scale:"));
     top->addWidget(scaleLabel);
     scaleChoice_ = new QComboBox;
@@ -65,15 +68,13 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
                                  .arg(kAutoLogTokens));
     scaleChoice_->setCurrentIndex(scaleChoice_->findData(static_cast<int>(session_->heatmapScale())));
     top->addWidget(scaleChoice_);
-    top->addStretch(1);
 
     heading_ = new QLabel;
     heading_->setWordWrap(true);
     hover_ = new QLabel(tr("Hover over a cell for its query, key and exact value."));
     hover_->setObjectName(QStringLiteral("hover-readout"));
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(17);
-    hover_->setFont(mono);
+    hover_->setWordWrap(true);
+    useCodeFont(hover_);
 
     grid_ = new QWidget;
     gridLayout_ = new QGridLayout(grid_);
@@ -187,7 +188,7 @@ void HeatmapsView::rebuild()
         style.accent = headColor(h, heads);
         style.axes = false;
         style.legend = false;
-        style.fontPx = 14;
+        style.fontPx = std::max(14, QApplication::font().pixelSize()); // the window's type, on a projector too
         if (h < static_cast<int>(measures.size())) {
             const HeadMeasures& m = measures[static_cast<std::size_t>(h)];
             style.footer = tr("distance %1 · entropy %2\nprevious %3 · first %4")
@@ -230,7 +231,7 @@ HeatmapPainter HeatmapsView::largePainter(AttentionMatrix kind, const ColorScale
                       .arg(heatmapKindTitle(kind))
                       .arg(slice.rows);
     style.accent = headColor(head, heads);
-    style.fontPx = slice.rows > 64 ? 13 : 16;
+    style.fontPx = slice.rows > 64 ? 13 : std::max(16, QApplication::font().pixelSize());
     large_->setAccessibleName(style.title);
     large_->setAccessibleDescription(tr("The selected head's attention matrix as a table: rows are the query tokens, "
                                         "columns the key tokens. Arrow keys move through its cells, Home and End "
@@ -299,10 +300,12 @@ void HeatmapsView::updateSelection(bool newHead)
     if (newHead)
         large_->setHeatmap(largePainter(kind, small_.empty() ? ColorScale{} : small_.front()->heatmap().scale()));
     const HeatmapSlice& slice = large_->heatmap().slice();
-    QString text = tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: keys). "
-                      "Click a head to enlarge it.")
-                       .arg(heads)
-                       .arg(slice.rows);
+    QString text = heads == 1 ? tr("<b>1 head</b>, with its own %1 × %1 attention matrix (rows: queries, columns: keys).")
+                                    .arg(slice.rows)
+                              : tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: "
+                                   "keys). Click a head to enlarge it.")
+                                    .arg(heads)
+                                    .arg(slice.rows);
     if (session_->usesTextInput() && slice.rows >= 2) {
         const HeadMeasures u = uniform_measures(slice.rows);
         text += tr(" Under each head, from its weights over queries 1–%1: mean attention distance (tokens), entropy "
