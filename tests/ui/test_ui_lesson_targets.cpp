@@ -74,15 +74,16 @@ QString wholeReason(QWidget* w, QWidget* window, QScreen* screen)
     }
     const QRect onScreen = r.translated(window->geometry().topLeft());
     if (!screen->geometry().contains(onScreen))
-        return QStringLiteral("%1 lies at %2 on the screen, outside %3").arg(describe(w), where(onScreen),
-                                                                           where(screen->geometry()));
+        return QStringLiteral("%1 lies at %2 on the screen, outside %3")
+            .arg(describe(w), where(onScreen), where(screen->geometry()));
     return {};
 }
 
 QString sizeReason(const QString& what, const QFont& font, int typePx)
 {
     const int px = QFontInfo(font).pixelSize();
-    return px >= typePx ? QString() : QStringLiteral("%1 is drawn at %2 px, under the type's %3 px").arg(what).arg(px).arg(typePx);
+    return px >= typePx ? QString()
+                        : QStringLiteral("%1 is drawn at %2 px, under the type's %3 px").arg(what).arg(px).arg(typePx);
 }
 
 QWidget* findShown(QWidget* window, const QString& name)
@@ -98,8 +99,8 @@ QWidget* findShown(QWidget* window, const QString& name)
 QStringList widgetProblems(QWidget* w, QWidget* window, QScreen* screen, int typePx)
 {
     QStringList out;
-    for (const QString& why : {wholeReason(w, window, screen), sizeReason(describe(w), w->font(), typePx),
-                               cutTextReason(w)})
+    for (const QString& why :
+         {wholeReason(w, window, screen), sizeReason(describe(w), w->font(), typePx), cutTextReason(w)})
         if (!why.isEmpty())
             out << why;
     return out;
@@ -236,8 +237,8 @@ private Q_SLOTS:
         QCommandLineParser parser;
         addShellOptions(parser);
         parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")}); // no remembered geometry
-        QStringList args{"attention-lab", "--guide", lesson, "--guide-step", QString::number(step), "--screenshot",
-                         "x.png"};
+        QStringList args{"attention-lab",       "--guide",      lesson, "--guide-step",
+                         QString::number(step), "--screenshot", "x.png"};
         if (presenting)
             args << QStringLiteral("--presentation");
         QVERIFY(parser.parse(args));
@@ -273,8 +274,8 @@ private Q_SLOTS:
         // diagram about 560 × 300 pixels, less than its boxes, strides and badges need in projector type;
         // the injected-bugs section and the trained heads' page are taller than the page, and the two
         // stage lists are set under the type to fit side by side. Listed so that fixing them shows (XPASS).
-        const char* notYet[] = {"1280x720 presenting view-transpose 1", "1280x720 presenting view-transpose 2",
-                                "1280x720 presenting view-transpose 3", "1280x720 presenting wrapper-integrated 1",
+        const char* notYet[] = {"1280x720 presenting view-transpose 1",   "1280x720 presenting view-transpose 2",
+                                "1280x720 presenting view-transpose 3",   "1280x720 presenting wrapper-integrated 1",
                                 "1280x720 presenting first-divergence 1", "1600x1000 first-divergence 1",
                                 "1280x720 presenting trained-heads 2"};
         for (const char* row : notYet)

@@ -51,8 +51,7 @@ double Builder::blockHeight() const
 
 double Builder::blockWidth(Axis axis, std::int64_t size) const
 {
-    const double name =
-        QFontMetricsF(text(15)).horizontalAdvance(QString::fromStdString(std::string(axis_name(axis))));
+    const double name = QFontMetricsF(text(15)).horizontalAdvance(QString::fromStdString(std::string(axis_name(axis))));
     const double value = QFontMetricsF(text(24, true)).horizontalAdvance(QString::number(size));
     const double bySize = (70 + 16 * std::log2(static_cast<double>(std::max<std::int64_t>(size, 1)) + 1)) * s;
     return std::max({name + 24 * s, value + 24 * s, bySize});
@@ -90,8 +89,7 @@ double Builder::header(ShapeDiagramLayout& l) const
     l.header.push_back({QRectF(rect.left(), y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter, name, title});
     const double nameW = QFontMetricsF(title).horizontalAdvance(name);
     l.header.push_back({QRectF(rect.left() + nameW + 16 * s, y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter,
-                        QStringLiteral("shape ") + shapeText(stage.tensor.shape()), text(22),
-                        ShapeInk::Muted});
+                        QStringLiteral("shape ") + shapeText(stage.tensor.shape()), text(22), ShapeInk::Muted});
     y += th + 4 * s;
 
     const QFont captionFont = text(17);
@@ -203,7 +201,8 @@ void Builder::footer(ShapeDiagramLayout& l) const
             // Centred under its box on two lines, "stride" over the number: at projector type
             // "stride 12288" on one line is wider than its box "b" and ran into its neighbour's.
             const QString note = QStringLiteral("stride\n%1").arg(t.strides()[static_cast<std::size_t>(b.dim)]);
-            const double width = std::max(b.rect.width(), QFontMetricsF(small).horizontalAdvance(note.section('\n', 1)) + 2);
+            const double width =
+                std::max(b.rect.width(), QFontMetricsF(small).horizontalAdvance(note.section('\n', 1)) + 2);
             l.notes.push_back({QRectF(b.rect.center().x() - width / 2, b.rect.bottom() + 2 * s, width, strideHeight()),
                                Qt::AlignCenter, note, small, ShapeInk::Muted});
         }

@@ -82,7 +82,7 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
         // Under the type: two rows of 38 characters side by side fit a projector's page beside the
         // lessons dock only so (in full type they made every debugging section scroll sideways).
         useCodeFont(list, 0.7);
-        list->installEventFilter(this); // its width follows its type
+        list->installEventFilter(this);     // its width follows its type
         list->setFocusPolicy(Qt::TabFocus); // reached by Tab (keyboard users), not taken by a click
         list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         list->setItemDelegate(new FramedSelection(list));

@@ -143,7 +143,8 @@ QWidget* TransferView::gpt2Box()
 {
     // A short title: a group box is never narrower than its title, and the long one widened the page.
     auto* box = new QGroupBox(tr("The same copy from a GPT-2 checkpoint"));
-    auto* intro = new QLabel(tr("c_attn fuses query, key and value. GPT-2 small stores one c_attn weight (%1, %2) in Conv1D's (in, out) layout: split it "
+    auto* intro = new QLabel(tr("c_attn fuses query, key and value. GPT-2 small stores one c_attn weight (%1, %2) in "
+                                "Conv1D's (in, out) layout: split it "
                                 "into three and transpose each into nn.Linear's (out, in). The boxes above apply here "
                                 "too; the parts are square, so a missing .T never fails loudly.")
                                  .arg(kGpt2Width)

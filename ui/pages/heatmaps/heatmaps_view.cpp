@@ -300,12 +300,13 @@ void HeatmapsView::updateSelection(bool newHead)
     if (newHead)
         large_->setHeatmap(largePainter(kind, small_.empty() ? ColorScale{} : small_.front()->heatmap().scale()));
     const HeatmapSlice& slice = large_->heatmap().slice();
-    QString text = heads == 1 ? tr("<b>1 head</b>, with its own %1 × %1 attention matrix (rows: queries, columns: keys).")
-                                    .arg(slice.rows)
-                              : tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: "
-                                   "keys). Click a head to enlarge it.")
-                                    .arg(heads)
-                                    .arg(slice.rows);
+    QString text =
+        heads == 1
+            ? tr("<b>1 head</b>, with its own %1 × %1 attention matrix (rows: queries, columns: keys).").arg(slice.rows)
+            : tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: "
+                 "keys). Click a head to enlarge it.")
+                  .arg(heads)
+                  .arg(slice.rows);
     if (session_->usesTextInput() && slice.rows >= 2) {
         const HeadMeasures u = uniform_measures(slice.rows);
         text += tr(" Under each head, from its weights over queries 1–%1: mean attention distance (tokens), entropy "
