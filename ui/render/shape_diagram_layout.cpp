@@ -83,7 +83,7 @@ std::vector<ShapeBlock> Builder::centred(const std::vector<Axis>& axes, const Sh
 double Builder::header(ShapeDiagramLayout& l) const
 {
     double y = rect.top();
-    const QFont title = pixelFont(26 * s, true);
+    const QFont title = text(26, true);
     const double th = QFontMetricsF(title).height();
     const QString name = QString::fromStdString(stage.name);
     l.header.push_back({QRectF(rect.left(), y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter, name, title});
