@@ -182,8 +182,8 @@ void PresentationMode::fitSidePanel()
         sidePanelWidth_ = area->width();
     if (auto* layout = area->widget()->layout())
         layout->activate();
-    const QSize content = area->widget()->sizeHint().expandedTo(area->widget()->minimumSizeHint());
-    const int wanted = content.width() + area->verticalScrollBar()->sizeHint().width() + area->frameWidth() * 2;
+    const int wanted = area->widget()->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width() +
+                       area->frameWidth() * 2;
     area->setFixedWidth(std::max(sidePanelWidth_, wanted));
 }
 
