@@ -101,9 +101,12 @@ double Builder::header(ShapeDiagramLayout& l) const
     const QString formula = shapeOpLabel(trace, stage);
     if (!formula.isEmpty()) {
         const QFont f = text(21, true);
-        l.header.push_back({QRectF(rect.left(), y, rect.width(), QFontMetricsF(f).height()), Qt::AlignLeft, formula, f,
-                            ShapeInk::Moved});
-        y += QFontMetricsF(f).height() + 4 * s;
+        // Wrapped like the caption: in projector type the transpose's sentence ran past the pane.
+        const QRectF line = QFontMetricsF(f).boundingRect(QRectF(rect.left(), y, rect.width(), 1000),
+                                                          Qt::AlignLeft | Qt::TextWordWrap, formula);
+        l.header.push_back({QRectF(rect.left(), y, rect.width(), line.height()), Qt::AlignLeft | Qt::TextWordWrap,
+                            formula, f, ShapeInk::Moved});
+        y += line.height() + 4 * s;
     }
     return y;
 }

@@ -7,9 +7,9 @@ class QWidget;
 
 namespace attnlab::ui {
 
-// DejaVu Sans Mono at `relative` times the application font's pixel size (at least 9 px).
-QFont codeFont(double relative = 1.0);
-// Gives `widget` codeFont(relative) now and again whenever the application font changes.
-void useCodeFont(QWidget* widget, double relative = 1.0);
+// DejaVu Sans Mono at `relative` times the application font's pixel size, at least `floorPx` (and 9) px.
+QFont codeFont(double relative = 1.0, int floorPx = 9);
+// Gives `widget` codeFont(relative, floorPx) now and again whenever the application font changes.
+void useCodeFont(QWidget* widget, double relative = 1.0, int floorPx = 9);
 
 } // namespace attnlab::ui

@@ -81,7 +81,7 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
         list->setObjectName(name);
         // Under the type: two rows of 38 characters side by side fit a projector's page beside the
         // lessons dock only so (in full type they made every debugging section scroll sideways).
-        useCodeFont(list, 0.7);
+        useCodeFont(list, 0.7, 15);         // never under the desktop's 15 px
         list->installEventFilter(this);     // its width follows its type
         list->setFocusPolicy(Qt::TabFocus); // reached by Tab (keyboard users), not taken by a click
         list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
