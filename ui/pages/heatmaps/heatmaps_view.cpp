@@ -188,7 +188,7 @@ void HeatmapsView::rebuild()
         style.accent = headColor(h, heads);
         style.axes = false;
         style.legend = false;
-        style.fontPx = std::max(14, QApplication::font().pixelSize()); // the window's type, on a projector too
+        style.fontPx = 14;
         if (h < static_cast<int>(measures.size())) {
             const HeadMeasures& m = measures[static_cast<std::size_t>(h)];
             style.footer = tr("distance %1 · entropy %2\nprevious %3 · first %4")
