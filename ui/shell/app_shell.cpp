@@ -153,13 +153,6 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     dock_->setToolTip(tr("Short lessons that set the app up for you and check what you tried."));
     window_->addDockWidget(Qt::RightDockWidgetArea, dock_);
     dock_->hide();
-    // A step about the settings keeps them in view while presenting.
-    const auto settingsWanted = [this, column] {
-        const LessonStep* step = lessons_->currentStep();
-        presentation_->setSidePanelWanted(!dock_->isHidden() && step && stepPointsInto(*step, column));
-    };
-    connect(lessons_, &LessonsPanel::stepShown, this, settingsWanted);
-    connect(dock_, &QDockWidget::visibilityChanged, this, settingsWanted);
     connect(files_, &FileActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
     connect(weights_, &WeightsActions::message, window_,
