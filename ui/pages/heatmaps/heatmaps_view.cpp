@@ -3,8 +3,6 @@
 #include "render/head_colors.h"
 #include "model/heatmap_pictures.h"
 #include "model/session.h"
-#include "widgets/code_font.h"
-#include "widgets/flow_layout.h"
 #include "widgets/heatmap_widget.h"
 #include "widgets/refresh_when_shown.h"
 
@@ -34,9 +32,7 @@ constexpr std::int64_t kImagesOffThreadCells = 256 * 256;
 
 HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
-    // The choices wrap onto a second row where the page is narrow (projector type with the lessons dock
-    // open): in one row they made the page wider than the window, and the heatmaps were scrolled off.
-    auto* top = new FlowLayout(nullptr, 10);
+    auto* top = new QHBoxLayout;
     kinds_ = new QButtonGroup(this);
     for (AttentionMatrix k :
          {AttentionMatrix::Scores, AttentionMatrix::MaskedScores, AttentionMatrix::Weights, AttentionMatrix::Dropout}) {
@@ -48,12 +44,14 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
         top->addWidget(b);
     }
     kinds_->setExclusive(true);
+    top->addSpacing(20);
     auto* batchLabel = new QLabel(tr("sequence in batch:"));
     top->addWidget(batchLabel);
     batch_ = new QSpinBox;
     batchLabel->setBuddy(batch_);
     batch_->setToolTip(tr("Which sequence of the input batch the heatmaps show."));
     top->addWidget(batch_);
+    top->addSpacing(20);
     auto* scaleLabel = new QLabel(tr("colour scale:"));
     top->addWidget(scaleLabel);
     scaleChoice_ = new QComboBox;
@@ -68,13 +66,15 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
                                  .arg(kAutoLogTokens));
     scaleChoice_->setCurrentIndex(scaleChoice_->findData(static_cast<int>(session_->heatmapScale())));
     top->addWidget(scaleChoice_);
+    top->addStretch(1);
 
     heading_ = new QLabel;
     heading_->setWordWrap(true);
     hover_ = new QLabel(tr("Hover over a cell for its query, key and exact value."));
     hover_->setObjectName(QStringLiteral("hover-readout"));
-    hover_->setWordWrap(true);
-    useCodeFont(hover_);
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(17);
+    hover_->setFont(mono);
 
     grid_ = new QWidget;
     gridLayout_ = new QGridLayout(grid_);
