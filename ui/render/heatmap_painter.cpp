@@ -27,7 +27,7 @@ QString formatValue(float value)
 {
     if (std::isinf(value))
         return value < 0 ? QStringLiteral("−∞") : QStringLiteral("∞");
-    return QString::number(value, 'f', std::abs(value) >= 100 ? 1 : 3);
+    return QString::number(value, 'f', std::abs(value) >= 100 ? 1 : 4); // four decimals, as the book prints
 }
 
 QString formatExact(float value, int digits)
@@ -133,7 +133,7 @@ void HeatmapPainter::paint(QPainter& p, const HeatmapLayout& l, const RenderStyl
 void HeatmapPainter::paintValues(QPainter& p, const QRectF& m, const RenderStyle& rs) const
 {
     const double cell = m.width() / slice_.cols;
-    if (cell < style_.fontPx * 3.4)
+    if (cell < style_.fontPx * 4.0)
         return; // numbers only where they fit; hover gives them everywhere else
     for (int r = 0; r < slice_.rows; ++r)
         for (int c = 0; c < slice_.cols; ++c) {

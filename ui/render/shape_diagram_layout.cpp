@@ -27,6 +27,12 @@ struct Builder {
     int heads;
     QRectF rect;
     double s;
+    double typePx; // what the window's text is drawn at: the floor of every text a lesson points at
+
+    // A text the student reads: its size at this scale, never under the window's type.
+    QFont text(double unit, bool bold = false) const { return pixelFont(std::max(unit * s, typePx), bold); }
+    double blockHeight() const;
+    double strideHeight() const { return 2 * QFontMetricsF(text(13)).height(); }
 
     double blockWidth(Axis axis, std::int64_t size) const;
     std::vector<ShapeBlock> centred(const std::vector<Axis>& axes, const Shape& shape, double top) const;
@@ -37,11 +43,16 @@ struct Builder {
     void footer(ShapeDiagramLayout& l) const;
 };
 
+double Builder::blockHeight() const
+{
+    // Room for the name plate (and a framed head's line) when the type is larger than the boxes.
+    return std::max(78 * s, 3 * QFontMetricsF(text(15)).height() + 8);
+}
+
 double Builder::blockWidth(Axis axis, std::int64_t size) const
 {
-    const double name =
-        QFontMetricsF(pixelFont(15 * s)).horizontalAdvance(QString::fromStdString(std::string(axis_name(axis))));
-    const double value = QFontMetricsF(pixelFont(24 * s, true)).horizontalAdvance(QString::number(size));
+    const double name = QFontMetricsF(text(15)).horizontalAdvance(QString::fromStdString(std::string(axis_name(axis))));
+    const double value = QFontMetricsF(text(24, true)).horizontalAdvance(QString::number(size));
     const double bySize = (70 + 16 * std::log2(static_cast<double>(std::max<std::int64_t>(size, 1)) + 1)) * s;
     return std::max({name + 24 * s, value + 24 * s, bySize});
 }
@@ -51,7 +62,7 @@ std::vector<ShapeBlock> Builder::centred(const std::vector<Axis>& axes, const Sh
 {
     std::vector<ShapeBlock> row;
     double x = 0;
-    const double gap = 16 * s, h = 78 * s;
+    const double gap = 16 * s, h = blockHeight();
     for (std::size_t i = 0; i < axes.size() && i < shape.size(); ++i) {
         const double w = blockWidth(axes[i], shape[i]);
         ShapeBlock b;
@@ -72,17 +83,16 @@ std::vector<ShapeBlock> Builder::centred(const std::vector<Axis>& axes, const Sh
 double Builder::header(ShapeDiagramLayout& l) const
 {
     double y = rect.top();
-    const QFont title = pixelFont(26 * s, true);
+    const QFont title = text(26, true);
     const double th = QFontMetricsF(title).height();
     const QString name = QString::fromStdString(stage.name);
     l.header.push_back({QRectF(rect.left(), y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter, name, title});
     const double nameW = QFontMetricsF(title).horizontalAdvance(name);
     l.header.push_back({QRectF(rect.left() + nameW + 16 * s, y, rect.width(), th), Qt::AlignLeft | Qt::AlignVCenter,
-                        QStringLiteral("shape ") + shapeText(stage.tensor.shape()), pixelFont(22 * s),
-                        ShapeInk::Muted});
+                        QStringLiteral("shape ") + shapeText(stage.tensor.shape()), text(22), ShapeInk::Muted});
     y += th + 4 * s;
 
-    const QFont captionFont = pixelFont(17 * s);
+    const QFont captionFont = text(17);
     const QString caption = stageCaption(stage, trace.config);
     const QRectF bound =
         QFontMetricsF(captionFont).boundingRect(QRectF(rect.left(), y, rect.width(), 1000), Qt::TextWordWrap, caption);
@@ -90,10 +100,13 @@ double Builder::header(ShapeDiagramLayout& l) const
     y += bound.height() + 6 * s;
     const QString formula = shapeOpLabel(trace, stage);
     if (!formula.isEmpty()) {
-        const QFont f = pixelFont(21 * s, true);
-        l.header.push_back({QRectF(rect.left(), y, rect.width(), QFontMetricsF(f).height()), Qt::AlignLeft, formula, f,
-                            ShapeInk::Moved});
-        y += QFontMetricsF(f).height() + 4 * s;
+        const QFont f = text(21, true);
+        // Wrapped like the caption: in projector type the transpose's sentence ran past the pane.
+        const QRectF line = QFontMetricsF(f).boundingRect(QRectF(rect.left(), y, rect.width(), 1000),
+                                                          Qt::AlignLeft | Qt::TextWordWrap, formula);
+        l.header.push_back({QRectF(rect.left(), y, rect.width(), line.height()), Qt::AlignLeft | Qt::TextWordWrap,
+                            formula, f, ShapeInk::Moved});
+        y += line.height() + 4 * s;
     }
     return y;
 }
@@ -154,7 +167,7 @@ void Builder::dress(ShapeBlock& b, bool dOutStriped) const
     // number (dozens of heads) get the framed head's number on the plate instead.
     const bool selectable = head >= 0 && head < heads;
     const QString framed = !stripesNumbered && selectable ? headLabel(head) + QStringLiteral(" framed") : QString();
-    const QFont nameFont = pixelFont(15 * s), sizeFont = pixelFont(24 * s, true);
+    const QFont nameFont = text(15), sizeFont = text(24, true);
     const QString name = QString::fromStdString(std::string(axis_name(b.axis))), size = QString::number(b.size);
     const QFontMetricsF nm(nameFont), sm(sizeFont);
     const double lineName = nm.height(), lineSize = sm.height();
@@ -185,19 +198,20 @@ void Builder::footer(ShapeDiagramLayout& l) const
     const std::vector<ShapeBlock>& row = l.after;
     const QRectF area(rect.left(), row.front().rect.bottom(), rect.width(), rect.bottom() - row.front().rect.bottom());
     const Tensor& t = stage.tensor;
-    const QFont small = pixelFont(13 * s);
+    const QFont small = text(13);
     for (const auto& b : row)
         if (b.dim >= 0 && b.dim < t.dim()) {
-            // Centred under its box, and as wide as it needs: the type has a floor, the boxes do not, so
-            // at small scales "stride 12288" is wider than its box "b" (and was cut to "stride 1228").
-            const QString text = QStringLiteral("stride %1").arg(t.strides()[static_cast<std::size_t>(b.dim)]);
-            const double width = std::max(b.rect.width(), QFontMetricsF(small).horizontalAdvance(text) + 2);
-            l.notes.push_back({QRectF(b.rect.center().x() - width / 2, b.rect.bottom() + 2 * s, width, 17 * s),
-                               Qt::AlignCenter, text, small, ShapeInk::Muted});
+            // Centred under its box on two lines, "stride" over the number: at projector type
+            // "stride 12288" on one line is wider than its box "b" and ran into its neighbour's.
+            const QString note = QStringLiteral("stride\n%1").arg(t.strides()[static_cast<std::size_t>(b.dim)]);
+            const double width =
+                std::max(b.rect.width(), QFontMetricsF(small).horizontalAdvance(note.section('\n', 1)) + 2);
+            l.notes.push_back({QRectF(b.rect.center().x() - width / 2, b.rect.bottom() + 2 * s, width, strideHeight()),
+                               Qt::AlignCenter, note, small, ShapeInk::Muted});
         }
 
-    double y = area.top() + 46 * s;
-    const QFont f = pixelFont(17 * s);
+    double y = area.top() + strideHeight() + 16 * s + (l.notes.size() > row.size() ? QFontMetricsF(small).height() : 0);
+    const QFont f = text(17);
     const double line = QFontMetricsF(f).height() + 6 * s;
     const bool matches = stage.expected_shape == t.shape();
     l.notes.push_back({QRectF(QPointF(area.left(), y + line * 0.7), QSizeF(0, 0)), 0,
@@ -213,9 +227,14 @@ void Builder::footer(ShapeDiagramLayout& l) const
     // Badges: contiguity (the reason contiguous() precedes the final view) and storage sharing.
     double x = area.left();
     auto badge = [&](const QString& text, ShapeBadge::Kind kind) {
-        const QFont bf = pixelFont(16 * s, true);
+        const QFont bf = Builder::text(16, true);
         const double w = QFontMetricsF(bf).horizontalAdvance(text) + 22 * s;
-        const QRectF r(x, y, w, QFontMetricsF(bf).height() + 10 * s);
+        const double h = QFontMetricsF(bf).height() + 10 * s;
+        if (x > area.left() && x + w > area.right()) { // the next row rather than past the pane's edge
+            x = area.left();
+            y += h + 8 * s;
+        }
+        const QRectF r(x, y, w, h);
         l.badges.push_back({r, {r, Qt::AlignCenter, text, bf}, kind});
         x += w + 12 * s;
     };
@@ -274,11 +293,12 @@ QString shapeOpLabel(const Trace& trace, const Stage& stage)
 }
 
 ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int selectedHead, const QRectF& rect,
-                                      double s)
+                                      double s, double typePx)
 {
     const Stage& stage = trace.stages.at(static_cast<std::size_t>(stageIndex));
     const int heads = head_count(trace.config);
-    const Builder b{trace, stage, selectedHead, heads, rect, s};
+    const Builder b{trace, stage, selectedHead, heads, rect, s, typePx};
+    const double h = b.blockHeight();
     ShapeDiagramLayout l;
     l.rect = rect;
     l.scale = s;
@@ -298,13 +318,13 @@ ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int se
         const bool split = kind == ShapeOp::Split;
         const Stage& wide = split ? stage : *prev;   // the row with num_heads and head_dim
         const Stage& narrow = split ? *prev : stage; // the row with d_out
-        const double wideTop = split ? y + 78 * s + gapRows : y;
+        const double wideTop = split ? y + h + gapRows : y;
         auto wideRow = b.centred(wide.axes, wide.tensor.shape(), kind == ShapeOp::Transpose ? y : wideTop);
         std::vector<ShapeBlock> other;
         if (kind == ShapeOp::Transpose) {
-            other = b.centred(stage.axes, stage.tensor.shape(), y + 78 * s + gapRows);
+            other = b.centred(stage.axes, stage.tensor.shape(), y + h + gapRows);
         } else {
-            const double top = split ? y : y + 78 * s + gapRows;
+            const double top = split ? y : y + h + gapRows;
             for (std::size_t i = 0; i < narrow.axes.size(); ++i) {
                 ShapeBlock n;
                 n.axis = narrow.axes[i];
@@ -369,8 +389,9 @@ ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int se
         const QString names[2] = {QStringLiteral("(queries)"), QStringLiteral("(keys)")};
         for (int i = 0; i < 2; ++i) {
             const QRectF& r = l.after[l.after.size() - 2 + static_cast<std::size_t>(i)].rect;
-            l.notes.push_back({QRectF(r.left(), r.bottom() + 18 * s, r.width(), 18 * s), Qt::AlignCenter, names[i],
-                               pixelFont(13 * s, true), ShapeInk::Muted});
+            l.notes.push_back({QRectF(r.left(), r.bottom() + 4 * s + b.strideHeight(), r.width(),
+                                      QFontMetricsF(b.text(13, true)).height()),
+                               Qt::AlignCenter, names[i], b.text(13, true), ShapeInk::Muted});
         }
     }
     if (!l.after.empty())

@@ -97,7 +97,8 @@ struct ShapeDiagramLayout {
     std::optional<ShapeHit> hitTest(const QPointF& pos) const;
 };
 
+// `typePx`: the window's type size, under which no text a student reads is drawn (the boxes shrink instead).
 ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int selectedHead, const QRectF& rect,
-                                      double scale);
+                                      double scale, double typePx = 0);
 
 } // namespace attnlab::ui

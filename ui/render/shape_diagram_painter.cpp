@@ -138,23 +138,35 @@ ShapeDiagramLayout ShapeDiagramPainter::layout(const QRectF& rect, const QFont& 
     // its ink, and shrunk until everything, down to the contiguity badges, fits the pane.
     const QFontInfo info(type);
     const double typeScale = info.pixelSize() > 0 ? info.pixelSize() / 16.0 : 1.0;
-    double s = std::clamp(std::max(typeScale, std::min(rect.width() / 1000.0, rect.height() / 470.0)), 0.6, 1.5);
+    const double start =
+        std::clamp(std::max(typeScale, std::min(rect.width() / 1000.0, rect.height() / 470.0)), 0.6, 1.5);
     const RenderStyle quiet = RenderStyle::print(); // the trials are not what the page shows: no contrast log
-    ShapeDiagramLayout l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s);
-    for (int attempt = 0; attempt < 4; ++attempt) {
-        QPicture trial;
-        QPainter tp(&trial);
-        tp.setFont(type);
-        paint(tp, l, quiet);
-        tp.end();
-        const QRectF used = trial.boundingRect();
-        const double tall = (used.bottom() - rect.top()) / rect.height();
-        const double wide = (used.right() - rect.left()) / rect.width();
-        const double over = std::max(tall, wide);
-        if (over <= 1.0 || s <= kMinScale)
+    // The text a student reads is kept at the window's type while the boxes shrink; where even the
+    // smallest boxes with that text do not fit the pane, everything shrinks together instead, so the
+    // drawing stays whole (smaller than the type, but nothing cut off).
+    bool fits = false;
+    ShapeDiagramLayout l;
+    for (const double floorPx : {static_cast<double>(info.pixelSize()), 0.0}) {
+        double s = start;
+        l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, floorPx);
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            QPicture trial;
+            QPainter tp(&trial);
+            tp.setFont(type);
+            paint(tp, l, quiet);
+            tp.end();
+            const QRectF used = trial.boundingRect();
+            const double tall = (used.bottom() - rect.top()) / rect.height();
+            const double wide = (used.right() - rect.left()) / rect.width();
+            const double over = std::max(tall, wide);
+            fits = over <= 1.0;
+            if (fits || s <= kMinScale)
+                break;
+            s = std::max(kMinScale, s / over * 0.98);
+            l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, floorPx);
+        }
+        if (fits)
             break;
-        s = std::max(kMinScale, s / over * 0.98);
-        l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s);
     }
     return l;
 }

@@ -7,6 +7,7 @@
 #include "model/session.h"
 
 #include <QFile>
+#include <QWidget>
 
 namespace attnlab::ui {
 
@@ -82,14 +83,18 @@ std::map<QString, std::vector<Actions>> actionTable()
     const auto notContiguousAfter = QObject::tr("Yes: the shape is %1 and the tensor is %2.");
     return {
         {QStringLiteral("gpt2-split"),
-         {{preset("gpt2-small"), gpt2Small},
+         {{preset("gpt2-small"),
+           gpt2Small,
+           {widgetTarget("d_in"), widgetTarget("d_out"), widgetTarget("context_length"), widgetTarget("num_heads"),
+            widgetTarget("head-dim")}},
           {[](const LessonContext& c) { c.session->setSlot(Slot::num_heads, 10); },
            [](const LessonContext& c) {
                for (const auto& d : c.session->diagnostics())
                    if (d.code == DiagnosticCode::HeadSplit)
                        return pass(QObject::tr("That is the diagnostic: %1").arg(QString::fromStdString(d.message)));
                return fail(QObject::tr("Type a num_heads that does not divide d_out (10, say) to see the refusal."));
-           }},
+           },
+           {widgetTarget("call-line"), widgetTarget("diagnostic-*"), widgetTarget("fix-*")}},
           {[](const LessonContext& c) { c.session->setSlot(Slot::num_heads, 12); },
            [](const LessonContext& c) {
                const Config& k = c.session->config();
@@ -100,15 +105,29 @@ std::map<QString, std::vector<Actions>> actionTable()
                    return fail(
                        QObject::tr("The split is whole but head_dim is %1; GPT-2 small's is 64.").arg(k.head_dim()));
                return pass(QObject::tr("num_heads divides d_out and head_dim is 64, as in GPT-2 small."));
-           }}}},
+           },
+           {widgetTarget("num_heads"), widgetTarget("head-dim")}}}},
         {QStringLiteral("follow-tensors"),
-         {{stage("queries"), atStage("queries", QObject::tr("Yes: one wide projection, %1 (%2)."))},
-          {stage("attn_scores"), atStage("attn_scores", QObject::tr("Yes: one tokens × tokens matrix per head, %1."))},
-          {stage("output"), atStage("output", QObject::tr("Yes: back to (b, num_tokens, d_out) = %1."))}}},
+         {{stage("queries"),
+           atStage("queries", QObject::tr("Yes: one wide projection, %1 (%2).")),
+           {diagramTarget("blocks"), codeTarget("queries = self.W_query(x)")}},
+          {stage("attn_scores"),
+           atStage("attn_scores", QObject::tr("Yes: one tokens × tokens matrix per head, %1.")),
+           {diagramTarget("blocks"), codeTarget("attn_scores = queries @ keys.transpose(2, 3)")}},
+          {stage("output"),
+           atStage("output", QObject::tr("Yes: back to (b, num_tokens, d_out) = %1.")),
+           {diagramTarget("blocks"), codeTarget("context_vec = self.out_proj(context_vec)")}}}},
         {QStringLiteral("view-transpose"),
-         {{stage("queries.view"), atStage("queries.view", notContiguousAfter)},
-          {stage("queries.heads"), atStage("queries.heads", notContiguousAfter)},
-          {stage("context.transposed"), atStage("context.transposed", notContiguousAfter)}}},
+         {{stage("queries.view"),
+           atStage("queries.view", notContiguousAfter),
+           {diagramTarget("strides"), diagramTarget("badges"),
+            codeTarget("queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)")}},
+          {stage("queries.heads"),
+           atStage("queries.heads", notContiguousAfter),
+           {diagramTarget("strides"), diagramTarget("badges"), codeTarget("queries = queries.transpose(1, 2)")}},
+          {stage("context.transposed"),
+           atStage("context.transposed", notContiguousAfter),
+           {diagramTarget("badges"), codeTarget("context_vec = (attn_weights @ values).transpose(1, 2)")}}}},
         {QStringLiteral("wrapper-integrated"),
          {{[](const LessonContext& c) {
                c.session->applyPreset(*findPreset(QStringLiteral("book")));
@@ -121,13 +140,15 @@ std::map<QString, std::vector<Actions>> actionTable()
                    return fail(QObject::tr("Pick MultiHeadAttentionWrapper in the module box."));
                return pass(
                    QObject::tr("The wrapper returns %1 features per token: num_heads × d_out.").arg(k.output_width()));
-           }},
+           },
+           {widgetTarget("module-class"), diagramTarget("blocks")}},
           {[](const LessonContext& c) { c.session->setView(ViewMode::Designs); },
            [](const LessonContext& c) {
                return c.session->view() == ViewMode::Designs
                           ? pass(QObject::tr("This is the side-by-side comparison of the two designs."))
                           : fail(QObject::tr("Open the \"Wrapper vs integrated\" tab."));
-           }}}},
+           },
+           {widgetTarget("design-layout")}}}},
         {QStringLiteral("first-divergence"),
          {{debugSection(DebugSection::Bugs),
            [](const LessonContext& c) {
@@ -140,7 +161,9 @@ std::map<QString, std::vector<Actions>> actionTable()
                if (lesson->selectedRow() != first)
                    return fail(QObject::tr("Select the first row where the shapes or values part, not a later one."));
                return pass(QObject::tr("Yes: that is the first divergence, the line to read first."));
-           }}}},
+           },
+           {widgetTarget("divergence-verdict"), widgetTarget("book-stages"), widgetTarget("buggy-stages"),
+            widgetTarget("divergence-diagram")}}}},
         {QStringLiteral("argument-contract"),
          {{[](const LessonContext& c) {
                c.session->setCallText(QStringLiteral("MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
@@ -151,13 +174,15 @@ std::map<QString, std::vector<Actions>> actionTable()
                    return fail(QObject::tr("Read the call slot by slot: context_length is the third value, "
                                            "num_heads the fifth."));
                return pass(QObject::tr("Every value is in its slot: context_length 1024, num_heads 12."));
-           }},
+           },
+           {widgetTarget("call-line")}},
           {debugSection(DebugSection::Contract),
            [](const LessonContext& c) {
                return c.session->view() == ViewMode::Debug
                           ? pass(QObject::tr("Here each value is named by the slot it fills."))
                           : fail(QObject::tr("Open the Debugging tab's argument-contract section."));
-           }}}},
+           },
+           {widgetTarget("contract-call"), widgetTarget("contract-chips")}}}},
         {QStringLiteral("weight-transfer"),
          {{debugSection(DebugSection::Transfer),
            [](const LessonContext& c) {
@@ -165,7 +190,9 @@ std::map<QString, std::vector<Actions>> actionTable()
                return r.status == TransferStatus::Match
                           ? pass(QObject::tr("The outputs match: all three lines are written, each with .T."))
                           : fail(QObject::tr("The outputs do not match yet: write all three lines, each with .T."));
-           }}}},
+           },
+           {widgetTarget("transfer-code-query"), widgetTarget("transfer-code-key"), widgetTarget("transfer-code-value"),
+            widgetTarget("transpose-query"), widgetTarget("transfer-badge")}}}},
         {QStringLiteral("trained-heads"), trainedHeadsActions()},
     };
 }
@@ -179,10 +206,11 @@ Lesson loadLesson(const QString& id, const std::vector<Actions>& actions)
         return lesson;
     const auto sections = splitLessonMarkdown(QString::fromUtf8(file.readAll()), &lesson.title);
     for (std::size_t i = 0; i < sections.size(); ++i) {
-        LessonStep step{sections[i].first, sections[i].second, {}, {}};
+        LessonStep step{sections[i].first, sections[i].second, {}, {}, {}};
         if (i < actions.size()) {
             step.showMe = actions[i].show;
             step.check = actions[i].check;
+            step.targets = actions[i].targets;
         }
         lesson.steps.push_back(std::move(step));
     }
@@ -205,6 +233,22 @@ std::vector<std::pair<QString, QString>> splitLessonMarkdown(const QString& mark
     for (auto& s : steps)
         s.second = s.second.trimmed();
     return steps;
+}
+
+bool stepPointsInto(const LessonStep& step, const QWidget* container)
+{
+    if (!container)
+        return false;
+    for (const LessonTarget& t : step.targets) {
+        if (t.kind != LessonTarget::Kind::Widget)
+            continue;
+        const bool prefix = t.name.endsWith(QLatin1Char('*'));
+        const QString name = prefix ? t.name.chopped(1) : t.name;
+        for (const QWidget* w : container->findChildren<QWidget*>())
+            if (prefix ? w->objectName().startsWith(name) : w->objectName() == name)
+                return true;
+    }
+    return false;
 }
 
 const std::vector<Lesson>& lessons()

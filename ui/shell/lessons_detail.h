@@ -10,7 +10,25 @@ namespace attnlab::ui {
 struct LessonActions {
     std::function<void(const LessonContext&)> show;
     std::function<CheckResult(const LessonContext&)> check;
+    std::vector<LessonTarget> targets;
 };
+
+inline LessonTarget widgetTarget(const char* name)
+{
+    return {LessonTarget::Kind::Widget, QLatin1String(name)};
+}
+inline LessonTarget codeTarget(const char* line)
+{
+    return {LessonTarget::Kind::CodeLine, QLatin1String(line)};
+}
+inline LessonTarget diagramTarget(const char* part)
+{
+    return {LessonTarget::Kind::DiagramPart, QLatin1String(part)};
+}
+inline LessonTarget cellsTarget(const char* heatmap)
+{
+    return {LessonTarget::Kind::Cells, QLatin1String(heatmap)};
+}
 
 // "What do the heads of a trained model do?" (lessons_trained.cpp).
 std::vector<LessonActions> trainedHeadsActions();

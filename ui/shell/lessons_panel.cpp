@@ -96,6 +96,12 @@ void LessonsPanel::followSession()
     const QSignalBlocker block(choice_);
     choice_->setCurrentIndex(l ? choice_->findData(l->id) : -1);
     refresh();
+    Q_EMIT stepShown();
+}
+
+const LessonStep* LessonsPanel::currentStep() const
+{
+    return lesson_ && !lesson_->steps.empty() ? &lesson_->steps[static_cast<std::size_t>(step_)] : nullptr;
 }
 
 bool LessonsPanel::setLesson(const QString& id)

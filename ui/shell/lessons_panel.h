@@ -21,9 +21,13 @@ public:
     void setStep(int step);
     int step() const { return step_; }
     const Lesson* lesson() const { return lesson_; }
+    const LessonStep* currentStep() const; // null without a lesson
     void showMe();
     CheckResult check();
     QLabel* resultLabel() const { return result_; }
+
+Q_SIGNALS:
+    void stepShown(); // another lesson or step is on the panel
 
 private:
     void followSession();

@@ -35,7 +35,9 @@ std::vector<LessonActions> trainedHeadsActions()
              return result(true, QObject::tr("Layer 1 of the 4-head model receives %1 tokens, each a vector of %2.")
                                      .arg(s.numTokens())
                                      .arg(s.config().d_in));
-         }},
+         },
+         {widgetTarget("text-input-enabled"), widgetTarget("text-input-variant"), widgetTarget("text-input-layer"),
+          widgetTarget("text-input-tokens")}},
         {[](const LessonContext& c) {
              if (!c.session->usesTextInput())
                  c.session->useTrainedModel(4, 1);
@@ -58,13 +60,15 @@ std::vector<LessonActions> trainedHeadsActions()
                                      .arg(m[first].first, 0, 'f', 2)
                                      .arg(focused)
                                      .arg(m[focused].entropy, 0, 'f', 2));
-         }},
+         },
+         {cellsTarget("head-heatmap-0"), cellsTarget("head-heatmap-3")}},
         {[](const LessonContext& c) { c.session->setSlot(Slot::d_out, 64); },
          [](const LessonContext& c) {
              return weightsDoNotFit(*c.session)
                         ? result(true, QObject::tr("The trained weights no longer fit; Ctrl+Z brings them back."))
                         : result(false, QObject::tr("Change d_out (or num_heads) away from the model's own call."));
-         }},
+         },
+         {widgetTarget("call-line"), widgetTarget("diagnostic-*")}},
         {[](const LessonContext& c) {
              c.session->setView(ViewMode::Tradeoffs);
              c.session->setTradeoffsSection(TradeoffsSection::Measured);
@@ -73,7 +77,8 @@ std::vector<LessonActions> trainedHeadsActions()
              return c.session->view() == ViewMode::Tradeoffs
                         ? result(true, QObject::tr("The losses differ by less than their spread over seeds."))
                         : result(false, QObject::tr("Open Heads: the trade-offs, then its Measured page."));
-         }},
+         },
+         {widgetTarget("trained-losses")}},
     };
 }
 

@@ -4,8 +4,11 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QMainWindow>
+#include <QLayout>
 #include <QMenu>
 #include <QSettings>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QStyle>
 
@@ -158,7 +161,7 @@ void PresentationMode::setPresenting(bool on)
         window_->setWindowState(stateBefore_ | Qt::WindowFullScreen);
         if (sidePanel_) {
             sidePanelWasVisible_ = !sidePanel_->isHidden();
-            sidePanel_->setVisible(sidePanelNeeded_);
+            sidePanel_->setVisible(sidePanelNeeded_ || sidePanelWanted_);
         }
     } else {
         window_->setWindowState(stateBefore_ & ~Qt::WindowFullScreen);
@@ -168,11 +171,36 @@ void PresentationMode::setPresenting(bool on)
     applyFont();
 }
 
+void PresentationMode::fitSidePanel()
+{
+    // The column's width was chosen for desktop type; in larger type its spin boxes would be cut at its
+    // right edge, so it widens to what its contents ask, and goes back to its own width afterwards.
+    auto* area = qobject_cast<QScrollArea*>(sidePanel_);
+    if (!area || !area->widget())
+        return;
+    if (sidePanelWidth_ < 0)
+        sidePanelWidth_ = area->width();
+    if (auto* layout = area->widget()->layout())
+        layout->activate();
+    const int wanted = area->widget()->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width() +
+                       area->frameWidth() * 2;
+    area->setFixedWidth(std::max(sidePanelWidth_, wanted));
+}
+
 void PresentationMode::setSidePanelNeeded(bool needed)
 {
     sidePanelNeeded_ = needed;
     if (presenting_ && sidePanel_)
-        sidePanel_->setVisible(needed);
+        sidePanel_->setVisible(sidePanelNeeded_ || sidePanelWanted_);
+    fitSidePanel();
+}
+
+void PresentationMode::setSidePanelWanted(bool wanted)
+{
+    sidePanelWanted_ = wanted;
+    if (presenting_ && sidePanel_)
+        sidePanel_->setVisible(sidePanelNeeded_ || sidePanelWanted_);
+    fitSidePanel();
 }
 
 void PresentationMode::setZoom(double zoom)
@@ -233,6 +261,8 @@ void PresentationMode::applyFont()
     const double scale = zoom_ * (presenting_ ? kPresentationScale : 1.0);
     font.setPixelSize(std::max(8, static_cast<int>(std::lround(basePx_ * scale))));
     QApplication::setFont(font);
+    // Once the column's widgets have taken the new type and their layouts asked for their new sizes.
+    QMetaObject::invokeMethod(this, &PresentationMode::fitSidePanel, Qt::QueuedConnection);
 }
 
 void PresentationMode::applyPalette()

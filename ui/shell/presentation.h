@@ -41,6 +41,8 @@ public:
     // While the settings are in error the side panel holds what is wrong and its fixes: it stays in
     // view while presenting, and goes again once the settings are fixed.
     void setSidePanelNeeded(bool needed);
+    // Likewise while a lesson step points at a setting in it (a spin box, the module box).
+    void setSidePanelWanted(bool wanted);
 
     bool presenting() const { return presenting_; }
     void setPresenting(bool on);
@@ -58,6 +60,7 @@ public:
 
 private:
     void applyFont();
+    void fitSidePanel(); // wide enough for its contents in the type now in use
     void applyPalette();
     void remember() const;
 
@@ -66,6 +69,8 @@ private:
     QWidget* sidePanel_ = nullptr;
     bool sidePanelWasVisible_ = true;
     bool sidePanelNeeded_ = false;
+    bool sidePanelWanted_ = false;
+    int sidePanelWidth_ = -1; // its own width, at desktop type
     int basePx_;
     double zoom_ = 1.0;
     bool presenting_ = false;

@@ -4,6 +4,7 @@
 
 #include "forward/module_source.h"
 #include "model/session.h"
+#include "widgets/code_font.h"
 
 #include <QTextBlock>
 
@@ -13,12 +14,13 @@ SourceView::SourceView(Session* session, QWidget* parent) : QPlainTextEdit(paren
 {
     setReadOnly(true);
     setCenterOnScroll(true); // the current line can sit mid-view even near the end
-    setLineWrapMode(QPlainTextEdit::NoWrap);
+    // A narrow pane wraps a long line rather than cutting it at the edge (the view's last argument,
+    // the softmax's dim, are what a stage is about).
+    setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     setAccessibleName(tr("The module's source code"));
     setFocusPolicy(Qt::TabFocus); // reached by Tab, never by a click: the arrow keys belong to the stepper
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(15);
-    setFont(mono);
+    useCodeFont(this);
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & (ChangeFlag::Trace | ChangeFlag::Stage))
             refresh();

@@ -1,6 +1,7 @@
 #include "widgets/stage_stepper.h"
 
 #include "model/session.h"
+#include "widgets/code_font.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -21,9 +22,7 @@ StageStepper::StageStepper(Session* session, QWidget* parent) : QWidget(parent),
     list_->setAccessibleDescription(
         tr("Every stage of the forward pass in order; choose one to see its shape, code and values."));
     list_->setFocusPolicy(Qt::TabFocus); // Tab reaches it; a click leaves the focus where it was
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(16);
-    list_->setFont(mono);
+    useCodeFont(list_);
     previous_ = new QPushButton(tr("◀ Previous"));
     next_ = new QPushButton(tr("Next ▶"));
     previous_->setObjectName(QStringLiteral("previous-stage"));

@@ -3,6 +3,7 @@
 #include "render/colormap.h"
 
 #include "render/heatmap_painter.h"
+#include "widgets/code_font.h"
 #include "widgets/flow_layout.h"
 #include "widgets/themed.h"
 #include "widgets/refresh_when_shown.h"
@@ -73,9 +74,7 @@ TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), ses
     table_->setFocusPolicy(Qt::TabFocus); // Tab reaches it; a click leaves the stage keys where they were
     table_->horizontalHeader()->setDefaultSectionSize(76);
     table_->verticalHeader()->setDefaultSectionSize(26);
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(14);
-    table_->setFont(mono);
+    useCodeFont(table_, 0.9);
 
     // Each label stays with its box, and the pairs wrap under the title when the pane is narrow
     // (presentation type on a 1280-pixel projector, where the splitter keeps the pane's width).

@@ -8,8 +8,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
@@ -60,7 +62,14 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(row);
     layout->addWidget(text_);
-    layout->addWidget(chips_);
+    tokens_ = new QScrollArea;
+    tokens_->setObjectName(QStringLiteral("text-input-tokens"));
+    tokens_->setWidget(chips_);
+    tokens_->setWidgetResizable(true);
+    tokens_->setFrameShape(QFrame::NoFrame);
+    tokens_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(tokens_);
+    fitTokens();
 
     connect(enabled_, &QCheckBox::toggled, this, [this] { choose(); });
     connect(variant_, &QComboBox::currentIndexChanged, this, [this] { choose(); });
@@ -81,6 +90,18 @@ void TextInputPanel::choose()
     session_->useTrainedModel(variant_->currentData().toInt(), layer_->currentData().toInt());
 }
 
+void TextInputPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitTokens();
+}
+
+void TextInputPanel::fitTokens()
+{
+    tokens_->setMaximumHeight(chips_->rowsHeight(2) + 2);
+}
+
 void TextInputPanel::sync()
 {
     const bool on = session_->usesTextInput();
@@ -94,7 +115,7 @@ void TextInputPanel::sync()
     variant_->setEnabled(on);
     layer_->setEnabled(on);
     text_->setVisible(on);
-    chips_->setVisible(on);
+    tokens_->setVisible(on);
     if (!on) {
         about_->setText(tr("off: %1").arg(session_->inputSummary()));
         return;

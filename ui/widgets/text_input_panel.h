@@ -11,6 +11,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 
 namespace attnlab::ui {
 class TokenChips;
@@ -23,7 +24,11 @@ class TextInputPanel : public QWidget {
 public:
     explicit TextInputPanel(Session* session, QWidget* parent = nullptr);
 
+protected:
+    void changeEvent(QEvent* event) override; // the two rows' height follows the type
+
 private:
+    void fitTokens();
     void sync();
     void choose(); // the switch or a picker changed: study that variant's layer
 
@@ -34,6 +39,7 @@ private:
     QLabel* about_;
     QLineEdit* text_;
     TokenChips* chips_;
+    QScrollArea* tokens_; // the chips, two rows high: 57 tokens in projector type filled the page
 };
 
 } // namespace attnlab::ui

@@ -67,6 +67,11 @@ int TokenChips::heightForWidth(int width) const
     return rects.empty() ? 0 : rects.back().bottom() + 1;
 }
 
+int TokenChips::rowsHeight(int rows) const
+{
+    return rows * (QFontMetrics(font()).height() * 2 + kPad) + (rows - 1) * kGap;
+}
+
 QSize TokenChips::sizeHint() const
 {
     return {400, heightForWidth(width() > 0 ? width() : 400)};

@@ -22,6 +22,7 @@ public:
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
     QSize sizeHint() const override;
+    int rowsHeight(int rows) const; // what `rows` rows of chips take, gaps between them included
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -2,10 +2,14 @@
 
 #include "model/bug_lesson.h"
 #include "model/session.h"
+#include "widgets/code_font.h"
 #include "widgets/divergence_widget.h"
 #include "widgets/themed.h"
 #include "pages/debug/stage_compare_lists.h"
 
+#include <algorithm>
+
+#include <QBoxLayout>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,7 +23,7 @@ QString bugDiffHtml(const BugInfo& info, const RenderStyle& style)
                          bool strike) {
         const QString body = QString::fromStdString(text).toHtmlEscaped();
         return QStringLiteral(
-                   "<tr><td style='background:%3; color:%2; padding:3px 8px; white-space:pre'>%1 %4</td></tr>")
+                   "<tr><td style='background:%3; color:%2; padding:3px 8px; white-space:pre-wrap'>%1 %4</td></tr>")
             .arg(QString::fromUtf8(sign), cssColor(ink), cssColor(fill), strike ? "<s>" + body + "</s>" : body);
     };
     return QStringLiteral("<table cellspacing='0' width='100%'>") +
@@ -33,6 +37,10 @@ BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
     picker_ = new QComboBox;
     picker_->setObjectName(QStringLiteral("bug-picker"));
     picker_->setAccessibleName(tr("Bug"));
+    // As wide as the page gives it, not as its longest entry: that made every debugging section wider
+    // than a projector's page.
+    picker_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    picker_->setMinimumContentsLength(20);
     picker_->setToolTip(tr("One line of the book's module changed: see where the forward pass first differs."));
     for (const BugInfo& b : bug_catalogue())
         picker_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(b.name), QString::fromStdString(b.title)),
@@ -40,10 +48,9 @@ BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
     diff_ = new QLabel;
     diff_->setObjectName(QStringLiteral("bug-diff"));
     diff_->setTextFormat(Qt::RichText);
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(15);
-    diff_->setFont(mono);
+    useCodeFont(diff_);
     diff_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    diff_->setWordWrap(true); // a long line wraps at projector type instead of widening the page
     explanation_ = new QLabel;
     explanation_->setObjectName(QStringLiteral("bug-explanation"));
     explanation_->setWordWrap(true);
@@ -59,16 +66,16 @@ BugView::BugView(Session* session, QWidget* parent) : QWidget(parent)
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("<b>Bug</b>")));
     top->addWidget(picker_, 1);
-    auto* lower = new QHBoxLayout;
-    lower->addWidget(lists_);
-    lower->addWidget(diagram_, 1);
+    lower_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    lower_->addWidget(lists_);
+    lower_->addWidget(diagram_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(diff_);
     layout->addWidget(explanation_);
     layout->addWidget(input_);
     layout->addWidget(verdict_);
-    layout->addLayout(lower, 1);
+    layout->addLayout(lower_, 1);
 
     connect(picker_, &QComboBox::currentIndexChanged, lesson_,
             [this](int i) { lesson_->setBug(static_cast<Bug>(picker_->itemData(i).toInt())); });
@@ -81,6 +88,33 @@ void BugView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
     lesson_->setActive(true);
+}
+
+void BugView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // The detail card goes under the lists where it has no room beside them (projector type, the lessons
+    // dock open): beside them it made the page wider than the window and was scrolled off to the right.
+    const int beside = lists_->minimumSizeHint().width() + cardWidth() + 24;
+    // Back beside them only with a scroll bar's width to spare, or a scroll bar coming and going with
+    // the stacked height would flip the layout back and forth.
+    if (width() < beside)
+        lower_->setDirection(QBoxLayout::TopToBottom);
+    else if (width() >= beside + 40)
+        lower_->setDirection(QBoxLayout::LeftToRight);
+}
+
+int BugView::cardWidth() const
+{
+    return diagram_->minimumSize().expandedTo(diagram_->minimumSizeHint()).width();
+}
+
+QSize BugView::minimumSizeHint() const
+{
+    QSize m = QWidget::minimumSizeHint();
+    if (lower_->direction() == QBoxLayout::LeftToRight)
+        m.setWidth(std::max(m.width() - cardWidth() - lower_->spacing(), cardWidth()));
+    return m;
 }
 
 void BugView::hideEvent(QHideEvent* event)
@@ -107,8 +141,8 @@ void BugView::refresh()
     explanation_->setText(QString::fromStdString(info.explanation));
     const auto& d = lesson_->diagnosis();
     const auto style = [&theme](const QColor& accent, const QColor& fill) {
-        return QStringLiteral("border-left: 6px solid %1; background: %2; color: %3; padding: 6px 10px; "
-                              "font-size: 18px;")
+        // In the window's type (no size of its own), so it grows with presentation mode and zoom.
+        return QStringLiteral("border-left: 6px solid %1; background: %2; color: %3; padding: 6px 10px;")
             .arg(cssColor(accent), cssColor(fill), cssColor(theme.readable(theme.text, fill)));
     };
     if (!d) {

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 
@@ -30,6 +31,10 @@ public:
 protected:
     void showEvent(QShowEvent* event) override;
     void hideEvent(QHideEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+public:
+    QSize minimumSizeHint() const override; // as narrow as the stacked lists and card: the page may wrap
 
 private:
     void refresh();
@@ -41,7 +46,9 @@ private:
     QLabel* input_;
     QLabel* verdict_;
     StageCompareLists* lists_;
+    int cardWidth() const; // the least the detail card takes
     DivergenceWidget* diagram_;
+    QBoxLayout* lower_; // the lists and the detail card: side by side where they fit, else stacked
 };
 
 // The one-line change as a diff: the book's line struck through in red, the buggy line in green.

@@ -3,6 +3,8 @@
 #include "pages/debug/contract_view.h"
 
 #include "model/session.h"
+#include "widgets/code_font.h"
+#include "widgets/flow_layout.h"
 #include "widgets/slot_chips.h"
 #include "widgets/themed.h"
 
@@ -44,9 +46,7 @@ ContractView::ContractView(Session* session, QWidget* parent) : QWidget(parent),
     call_->setAccessibleName(tr("Call to check"));
     call_->setToolTip(
         tr("A constructor call to read slot by slot; it does not change the session until you apply it."));
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(20);
-    call_->setFont(mono);
+    useCodeFont(call_);
     call_->setPlaceholderText(tr("paste a constructor call, e.g. MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
     reset_ = new QPushButton(tr("↺ The session's call"));
     reset_->setObjectName(QStringLiteral("contract-reset"));
@@ -67,12 +67,11 @@ ContractView::ContractView(Session* session, QWidget* parent) : QWidget(parent),
     auto* callRow = new QHBoxLayout;
     callRow->addWidget(call_, 1);
     callRow->addWidget(reset_);
-    auto* inputRow = new QHBoxLayout;
+    auto* inputRow = new FlowLayout(nullptr, 8); // wraps at projector type rather than widening the page
     inputRow->addWidget(new QLabel(tr("Checked against the session's input x: width x.shape[-1] =")));
     inputRow->addWidget(width_);
     inputRow->addWidget(new QLabel(tr("  tokens x.shape[-2] =")));
     inputRow->addWidget(tokens_);
-    inputRow->addStretch(1);
     cards_ = new QVBoxLayout;
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);

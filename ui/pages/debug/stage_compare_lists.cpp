@@ -2,8 +2,10 @@
 
 #include "model/bug_lesson.h"
 #include "render/divergence_painter.h"
+#include "widgets/code_font.h"
 #include "widgets/themed.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -74,16 +76,17 @@ void mark(QListWidgetItem* item, bool first, const QColor& tint, const QColor& i
 
 StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidget(parent), lesson_(lesson)
 {
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(15);
     auto makeList = [&](const QString& name) {
         auto* list = new QListWidget;
         list->setObjectName(name);
-        list->setFont(mono);
+        // Under the type: two rows of 38 characters side by side fit a projector's page beside the
+        // lessons dock only so (in full type they made every debugging section scroll sideways).
+        useCodeFont(list, 0.7, 15);         // never under the desktop's 15 px
+        list->installEventFilter(this);     // its width follows its type
         list->setFocusPolicy(Qt::TabFocus); // reached by Tab (keyboard users), not taken by a click
         list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         list->setItemDelegate(new FramedSelection(list));
-        list->setMinimumWidth(QFontMetrics(mono).horizontalAdvance(QString(kRowChars, QLatin1Char('x'))) + 40);
+        fitWidth(list);
         connect(list, &QListWidget::currentRowChanged, lesson_, [this](int row) { lesson_->setSelectedRow(row); });
         return list;
     };
@@ -107,6 +110,18 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
     followPalette(this, [this] { rebuild(); });
     connect(lesson_, &BugLesson::rowSelected, this, &StageCompareLists::select);
     rebuild();
+}
+
+void StageCompareLists::fitWidth(QListWidget* list)
+{
+    list->setMinimumWidth(list->fontMetrics().horizontalAdvance(QString(kRowChars, QLatin1Char('x'))) + 40);
+}
+
+bool StageCompareLists::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::FontChange && (watched == book_ || watched == buggy_))
+        fitWidth(static_cast<QListWidget*>(watched));
+    return QWidget::eventFilter(watched, event);
 }
 
 int StageCompareLists::highlightedRow() const

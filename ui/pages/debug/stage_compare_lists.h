@@ -21,7 +21,11 @@ public:
     QListWidget* buggyList() const { return buggy_; }
     int highlightedRow() const; // the row both lists mark as the first divergence; -1 when none
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    static void fitWidth(QListWidget* list); // a row's characters, at the list's type
     void rebuild();
     void select();
 

@@ -1,6 +1,7 @@
 #include "pages/debug/transfer_view.h"
 
 #include "model/session.h"
+#include "widgets/code_font.h"
 #include "widgets/themed.h"
 
 #include <QCheckBox>
@@ -14,13 +15,6 @@
 namespace attnlab::ui {
 
 namespace {
-
-QFont monoFont(int px)
-{
-    QFont f(QStringLiteral("DejaVu Sans Mono"));
-    f.setPixelSize(px);
-    return f;
-}
 
 QLabel* wrapped(const QString& name)
 {
@@ -103,16 +97,19 @@ TransferView::TransferView(Session* session, QWidget* parent) : QWidget(parent),
             tr("Transpose %1's weight as it is copied: nn.Linear stores (d_out, d_in).").arg(name));
         code_[i] = new QLabel;
         code_[i]->setObjectName(QStringLiteral("transfer-code-") + name);
-        code_[i]->setFont(monoFont(18));
+        useCodeFont(code_[i]);
         for (auto* box : {include_[i], transpose_[i]})
             connect(box, &QCheckBox::toggled, this, [this, role] {
                 const auto i = static_cast<std::size_t>(role);
                 session_->setTransferLine(role, include_[i]->isChecked(), transpose_[i]->isChecked());
             });
-        const int row = static_cast<int>(i);
+        // The line under its two boxes, the whole width to itself: beside them, at projector type, the
+        // .T the lesson is about ran past the pane's edge. Narrower still, it wraps at its spaces.
+        code_[i]->setWordWrap(true);
+        const int row = 2 * static_cast<int>(i);
         lines->addWidget(include_[i], row, 0);
         lines->addWidget(transpose_[i], row, 1);
-        lines->addWidget(code_[i], row, 2);
+        lines->addWidget(code_[i], row + 1, 0, 1, 3);
     }
     lines->setColumnStretch(2, 1);
     badge_ = new QLabel;
@@ -150,8 +147,10 @@ void TransferView::showEvent(QShowEvent* event)
 
 QWidget* TransferView::gpt2Box()
 {
-    auto* box = new QGroupBox(tr("The same copy from a GPT-2 checkpoint: c_attn fuses query, key and value"));
-    auto* intro = new QLabel(tr("GPT-2 small stores one c_attn weight (%1, %2) in Conv1D's (in, out) layout: split it "
+    // A short title: a group box is never narrower than its title, and the long one widened the page.
+    auto* box = new QGroupBox(tr("The same copy from a GPT-2 checkpoint"));
+    auto* intro = new QLabel(tr("c_attn fuses query, key and value. GPT-2 small stores one c_attn weight (%1, %2) in "
+                                "Conv1D's (in, out) layout: split it "
                                 "into three and transpose each into nn.Linear's (out, in). The boxes above apply here "
                                 "too; the parts are square, so a missing .T never fails loudly.")
                                  .arg(kGpt2Width)
@@ -159,7 +158,8 @@ QWidget* TransferView::gpt2Box()
     intro->setWordWrap(true);
     gpt2Code_ = new QLabel;
     gpt2Code_->setObjectName(QStringLiteral("gpt2-code"));
-    gpt2Code_->setFont(monoFont(16));
+    gpt2Code_->setWordWrap(true); // at projector type its lines are wider than the pane
+    useCodeFont(gpt2Code_, 0.85); // its longest line has no space to wrap at: at full type it widened the page
     gpt2Code_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     gpt2Badge_ = new QLabel;
     gpt2Badge_->setObjectName(QStringLiteral("gpt2-badge"));
@@ -224,7 +224,7 @@ void TransferView::refresh()
     // The checkpoint's lines as the boxes write them: the split, then one assignment per part.
     const auto gpt2Code = gpt2_transfer_code(s);
     const auto html = [&changedCss](const std::string& line, bool changed) {
-        return QStringLiteral("<div style='white-space:pre;%2'>%1</div>")
+        return QStringLiteral("<div style='white-space:pre-wrap;%2'>%1</div>")
             .arg(QString::fromStdString(line).toHtmlEscaped(), changed ? changedCss : QString());
     };
     QString gpt2Lines = html(gpt2Code[0], false);

@@ -2,6 +2,7 @@
 
 #include "lessons/bugs.h"
 #include "model/recording_compare.h"
+#include "widgets/code_font.h"
 #include "widgets/themed.h"
 
 #include <QHBoxLayout>
@@ -78,10 +79,8 @@ YourCodeView::YourCodeView(RecordingCompare* model, QWidget* parent) : QWidget(p
     stages_->setAccessibleName(tr("The book's stages"));
     stages_->setAccessibleDescription(
         tr("Each stage of the book's module, its shape, and whether your code reached it."));
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(14);
-    lines_->setFont(mono);
-    stages_->setFont(mono);
+    useCodeFont(lines_, 0.9);
+    useCodeFont(stages_, 0.9);
     summary_ = new QLabel;
     summary_->setObjectName(QStringLiteral("your-code-summary"));
     summary_->setWordWrap(true);

@@ -7,6 +7,7 @@
 #include "widgets/refresh_when_shown.h"
 #include "widgets/stale_trace_banner.h"
 
+#include <QApplication>
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QGridLayout>
@@ -232,7 +233,7 @@ HeatmapPainter HeatmapsView::largePainter(AttentionMatrix kind, const ColorScale
                       .arg(heatmapKindTitle(kind))
                       .arg(slice.rows);
     style.accent = headColor(head, heads);
-    style.fontPx = slice.rows > 64 ? 13 : 16;
+    style.fontPx = slice.rows > 64 ? 13 : std::max(16, QApplication::font().pixelSize());
     large_->setAccessibleName(style.title);
     large_->setAccessibleDescription(tr("The selected head's attention matrix as a table: rows are the query tokens, "
                                         "columns the key tokens. Arrow keys move through its cells, Home and End "
@@ -301,10 +302,13 @@ void HeatmapsView::updateSelection(bool newHead)
     if (newHead)
         large_->setHeatmap(largePainter(kind, small_.empty() ? ColorScale{} : small_.front()->heatmap().scale()));
     const HeatmapSlice& slice = large_->heatmap().slice();
-    QString text = tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: keys). "
-                      "Click a head to enlarge it.")
-                       .arg(heads)
-                       .arg(slice.rows);
+    QString text =
+        heads == 1
+            ? tr("<b>1 head</b>, with its own %1 × %1 attention matrix (rows: queries, columns: keys).").arg(slice.rows)
+            : tr("<b>%1 heads</b>, each with its own %2 × %2 attention matrix (rows: queries, columns: "
+                 "keys). Click a head to enlarge it.")
+                  .arg(heads)
+                  .arg(slice.rows);
     if (session_->usesTextInput() && slice.rows >= 2) {
         const HeadMeasures u = uniform_measures(slice.rows);
         text += tr(" Under each head, from its weights over queries 1–%1: mean attention distance (tokens), entropy "

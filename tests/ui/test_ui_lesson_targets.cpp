@@ -1,0 +1,335 @@
+// Every step of every guided lesson, as the command line opens it (--guide NAME --guide-step N): on a
+// 1280×720 projector in presentation mode and on a 1600×1000 monitor, what the step points at (its
+// declared targets, lessons.h) is on screen whole without scrolling, drawn at the window's type size
+// or larger, diagram text included, and code lines are not cut at the pane's edge.
+#include "common/layout_checks.h"
+#include "common/session_fixtures.h"
+#include "model/presets.h"
+#include "model/session.h"
+#include "shell/app_shell.h"
+#include "shell/lessons.h"
+#include "shell/lessons_panel.h"
+#include "shell/main_window.h"
+#include "shell/presentation.h"
+#include "render/heatmap_painter.h"
+#include "widgets/heatmap_widget.h"
+#include "widgets/shape_diagram_widget.h"
+#include "widgets/source_view.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QScreen>
+#include <QStandardPaths>
+#include <QStyleFactory>
+#include <QTextBlock>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+using testing::cutTextReason;
+using testing::describe;
+
+namespace {
+
+const QSize kScreens[] = {{1280, 720}, {1600, 1000}};
+
+QString sizeName(QSize s)
+{
+    return QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
+}
+
+QScreen* screenOfSize(QSize size)
+{
+    for (QScreen* s : QGuiApplication::screens())
+        if (s->geometry().size() == size)
+            return s;
+    return nullptr;
+}
+
+QRect rectString(const QRectF& r)
+{
+    return r.toAlignedRect();
+}
+
+QString where(const QRectF& r)
+{
+    const QRect a = rectString(r);
+    return QStringLiteral("%1,%2 %3x%4").arg(a.x()).arg(a.y()).arg(a.width()).arg(a.height());
+}
+
+// Empty when all of `w` shows as the window is now: inside each ancestor (a scroll area's viewport
+// as it is scrolled) and inside the screen.
+QString wholeReason(QWidget* w, QWidget* window, QScreen* screen)
+{
+    if (!w->isVisible())
+        return describe(w) + QStringLiteral(" is hidden");
+    QRect r = w->rect();
+    for (QWidget* a = w; a != window && a->parentWidget(); a = a->parentWidget()) {
+        r.translate(a->pos());
+        if (!a->parentWidget()->rect().contains(r))
+            return QStringLiteral("%1 lies at %2, outside %3 (%4)")
+                .arg(describe(w), where(r), describe(a->parentWidget()), where(a->parentWidget()->rect()));
+    }
+    const QRect onScreen = r.translated(window->geometry().topLeft());
+    if (!screen->geometry().contains(onScreen))
+        return QStringLiteral("%1 lies at %2 on the screen, outside %3")
+            .arg(describe(w), where(onScreen), where(screen->geometry()));
+    return {};
+}
+
+QString sizeReason(const QString& what, const QFont& font, int typePx)
+{
+    const int px = QFontInfo(font).pixelSize();
+    return px >= typePx ? QString()
+                        : QStringLiteral("%1 is drawn at %2 px, under the type's %3 px").arg(what).arg(px).arg(typePx);
+}
+
+QWidget* findShown(QWidget* window, const QString& name)
+{
+    const bool prefix = name.endsWith(QLatin1Char('*'));
+    const QString stem = prefix ? name.chopped(1) : name;
+    for (QWidget* w : window->findChildren<QWidget*>())
+        if ((prefix ? w->objectName().startsWith(stem) : w->objectName() == stem) && w->isVisible())
+            return w;
+    return nullptr;
+}
+
+QStringList widgetProblems(QWidget* w, QWidget* window, QScreen* screen, int typePx)
+{
+    QStringList out;
+    for (const QString& why :
+         {wholeReason(w, window, screen), sizeReason(describe(w), w->font(), typePx), cutTextReason(w)})
+        if (!why.isEmpty())
+            out << why;
+    return out;
+}
+
+QStringList codeLineProblems(QWidget* window, QScreen* screen, const QString& text, int typePx)
+{
+    auto* view = qobject_cast<SourceView*>(findShown(window, QStringLiteral("source-view")));
+    if (!view)
+        return {QStringLiteral("no source view is shown")};
+    QStringList out = widgetProblems(view, window, screen, typePx);
+    const QTextBlock block = view->document()->find(text).block();
+    if (!block.isValid())
+        return out << QStringLiteral("no line reads \"%1\"").arg(text);
+    QTextCursor start(block), end(block);
+    end.movePosition(QTextCursor::EndOfBlock);
+    const QRect first = view->cursorRect(start), last = view->cursorRect(end);
+    const QRect port = view->viewport()->rect();
+    if (!port.contains(first) || !port.contains(last))
+        out << QStringLiteral("the line \"%1\" runs from %2 to %3, outside the pane %4")
+                   .arg(text, where(first), where(last), where(port));
+    return out;
+}
+
+QStringList diagramProblems(QWidget* window, QScreen* screen, const QString& part, int typePx)
+{
+    auto* diagram = qobject_cast<ShapeDiagramWidget*>(findShown(window, QStringLiteral("shape-diagram")));
+    if (!diagram)
+        return {QStringLiteral("no shape diagram is shown")};
+    QStringList out;
+    const QString whole = wholeReason(diagram, window, screen);
+    if (!whole.isEmpty())
+        out << whole;
+    const ShapeDiagramLayout& l = diagram->diagramLayout();
+    std::vector<const ShapeText*> texts;
+    if (part == QLatin1String("strides")) {
+        for (const ShapeText& t : l.notes)
+            if (t.text.startsWith(QLatin1String("stride")))
+                texts.push_back(&t);
+    } else if (part == QLatin1String("blocks")) {
+        for (const ShapeBlock& b : l.after) {
+            texts.push_back(&b.name);
+            texts.push_back(&b.sizeText);
+        }
+    } else if (part == QLatin1String("badges")) {
+        for (const ShapeBadge& b : l.badges)
+            texts.push_back(&b.text);
+    }
+    if (texts.empty())
+        return out << QStringLiteral("the diagram has no %1").arg(part);
+    const QRectF inside = QRectF(diagram->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+    for (const ShapeText* t : texts) {
+        const QString what = QStringLiteral("the diagram's \"%1\"").arg(QString(t->text).replace('\n', ' '));
+        const QRectF r = t->atBaseline ? QRectF(t->rect.topLeft(), QSizeF(1, 1)) : t->rect;
+        if (!inside.contains(r))
+            out << QStringLiteral("%1 lies at %2, outside the %3 diagram").arg(what, where(r), where(diagram->rect()));
+        const QString small = sizeReason(what, t->font, typePx);
+        if (!small.isEmpty())
+            out << small;
+    }
+    return out;
+}
+
+QStringList cellsProblems(QWidget* window, QScreen* screen, const QString& name, int typePx)
+{
+    auto* map = qobject_cast<HeatmapWidget*>(findShown(window, name));
+    if (!map)
+        return {QStringLiteral("no heatmap %1 is shown").arg(name)};
+    QStringList out;
+    const QString whole = wholeReason(map, window, screen);
+    if (!whole.isEmpty())
+        out << whole;
+    const HeatmapLayout& l = map->layout();
+    if (!QRectF(map->rect()).contains(l.matrix) || l.matrix.isEmpty())
+        out << QStringLiteral("%1's matrix lies at %2, outside it").arg(name, where(l.matrix));
+    const QString small = sizeReason(name + QStringLiteral("'s labels"), l.font, typePx);
+    if (!small.isEmpty())
+        out << small;
+    return out;
+}
+
+} // namespace
+
+class TestUiLessonTargets : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab")).clear();
+        for (QSize s : kScreens)
+            QVERIFY2(screenOfSize(s), qPrintable(QStringLiteral("no %1 screen").arg(sizeName(s))));
+    }
+
+    void everyStepDeclaresItsTargets()
+    {
+        for (const Lesson& l : lessons())
+            for (const LessonStep& s : l.steps)
+                QVERIFY2(!s.targets.empty(), qPrintable(l.id + QStringLiteral(": ") + s.title));
+    }
+
+    // The cells print what the book prints: four decimals.
+    void cellsShowFourDecimals()
+    {
+        QCOMPARE(formatValue(0.48333f), QStringLiteral("0.4833"));
+        QCOMPARE(formatValue(-1.25f), QStringLiteral("-1.2500"));
+    }
+
+    void targetsAreInViewAndLegible_data()
+    {
+        QTest::addColumn<QSize>("screenSize");
+        QTest::addColumn<bool>("presenting");
+        QTest::addColumn<QString>("lesson");
+        QTest::addColumn<int>("step"); // from 1, as --guide-step
+        for (const Lesson& l : lessons())
+            for (int i = 1; i <= static_cast<int>(l.steps.size()); ++i) {
+                QTest::addRow("1280x720 presenting %s %d", qPrintable(l.id), i)
+                    << QSize(1280, 720) << true << l.id << i;
+                QTest::addRow("1600x1000 %s %d", qPrintable(l.id), i) << QSize(1600, 1000) << false << l.id << i;
+            }
+    }
+
+    void targetsAreInViewAndLegible()
+    {
+        QFETCH(QSize, screenSize);
+        QFETCH(bool, presenting);
+        QFETCH(QString, lesson);
+        QFETCH(int, step);
+        QScreen* screen = screenOfSize(screenSize);
+        Session session;
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // what gui_main starts from
+        MainWindow window(&session);
+        window.setScreen(screen);
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")}); // no remembered geometry
+        QStringList args{"attention-lab",       "--guide",      lesson, "--guide-step",
+                         QString::number(step), "--screenshot", "x.png"};
+        if (presenting)
+            args << QStringLiteral("--presentation");
+        QVERIFY(parser.parse(args));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(testing::waitUntilSettled(session, 60000)); // a step may leave the settings in error: no trace
+        QTRY_VERIFY_WITH_TIMEOUT(!window.pagesBusy(), 60000);
+        for (int i = 0; i < 3; ++i) { // the queued keep-on-screen, the scroll to the diagnostics
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+        }
+        QCOMPARE(shell.presentation()->presenting(), presenting);
+        const int typePx = QApplication::font().pixelSize();
+        const LessonStep* s = shell.lessonsPanel()->currentStep();
+        QVERIFY(s);
+        QStringList problems;
+        for (const LessonTarget& t : s->targets) {
+            switch (t.kind) {
+            case LessonTarget::Kind::Widget: {
+                QWidget* w = findShown(&window, t.name);
+                problems << (w ? widgetProblems(w, &window, screen, typePx)
+                               : QStringList{QStringLiteral("no widget %1 is shown").arg(t.name)});
+                break;
+            }
+            case LessonTarget::Kind::CodeLine: problems << codeLineProblems(&window, screen, t.name, typePx); break;
+            case LessonTarget::Kind::DiagramPart: problems << diagramProblems(&window, screen, t.name, typePx); break;
+            case LessonTarget::Kind::Cells: problems << cellsProblems(&window, screen, t.name, typePx); break;
+            }
+        }
+        shell.presentation()->setPresenting(false); // the type size is the application's
+        // Not yet: presentation hides the settings column the first lesson's steps point at; on a 1280×720 projector
+        // with the lessons dock open, the stepper's page leaves the shape diagram about 560 × 300 pixels, less than its
+        // boxes, strides and badges need in projector type; where boxes and text at the type do not fit, the diagram
+        // shrinks whole; the injected-bugs section and the trained heads' page are taller than the page, the two stage
+        // lists are set under the type to fit side by side, the small heatmaps' labels too. Listed so that fixing them
+        // shows (XPASS).
+        const char* notYet[] = {"1280x720 presenting gpt2-split 1",
+                                "1280x720 presenting gpt2-split 3",
+                                "1280x720 presenting view-transpose 1",
+                                "1280x720 presenting view-transpose 2",
+                                "1280x720 presenting view-transpose 3",
+                                "1280x720 presenting wrapper-integrated 1",
+                                "1280x720 presenting first-divergence 1",
+                                "1600x1000 first-divergence 1",
+                                "1280x720 presenting trained-heads 2",
+                                "1600x1000 trained-heads 2",
+                                "1280x720 presenting follow-tensors 1",
+                                "1280x720 presenting follow-tensors 2",
+                                "1280x720 presenting follow-tensors 3",
+                                "1600x1000 view-transpose 1",
+                                "1600x1000 view-transpose 2",
+                                "1600x1000 view-transpose 3"};
+        for (const char* row : notYet)
+            QEXPECT_FAIL(row, "the page is smaller than what the step points at, in projector type", Abort);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // A projector and a monitor side by side, given to the offscreen platform before it starts.
+    const QString config =
+        QDir::temp().filePath(QStringLiteral("attnlab-lesson-screens-%1.json").arg(QCoreApplication::applicationPid()));
+    {
+        QFile f(config);
+        if (!f.open(QIODevice::WriteOnly))
+            return 2;
+        QByteArray screens;
+        int x = 0;
+        for (QSize s : kScreens) {
+            screens += QStringLiteral("%1{\"name\": \"%2\", \"x\": %3, \"y\": 0, \"width\": %4, \"height\": %5, "
+                                      "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1}")
+                           .arg(screens.isEmpty() ? "" : ", ", sizeName(s))
+                           .arg(x)
+                           .arg(s.width())
+                           .arg(s.height())
+                           .toUtf8();
+            x += s.width();
+        }
+        f.write("{\"screens\": [" + screens + "]}");
+    }
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toUtf8());
+    QApplication app(argc, argv);
+    QFile::remove(config);
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion"))); // gui_main's look
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(16);
+    QApplication::setFont(font);
+    TestUiLessonTargets test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_ui_lesson_targets.moc"
