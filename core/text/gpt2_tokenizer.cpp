@@ -99,36 +99,6 @@ void encode_ordinary(const Gpt2Tokenizer::Data& d, std::string_view text, std::v
     }
 }
 
-// The length of the malformed part starting at `i` (the lead byte and the continuation bytes that still fit
-// it, at least one), or 0 when a whole character starts there. Same ranges as first_utf8_problem().
-std::size_t malformed_length(std::string_view s, std::size_t i)
-{
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80)
-        return 0;
-    std::size_t length = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        length = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        length = 3;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        length = 4;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else
-        return 1;
-    std::size_t k = 1;
-    for (; k < length && i + k < s.size(); ++k) {
-        const auto next = static_cast<unsigned char>(s[i + k]);
-        if (next < (k == 1 ? lo : 0x80) || next > (k == 1 ? hi : 0xBF))
-            break;
-    }
-    return k == length ? 0 : k;
-}
-
 std::size_t char_length(unsigned char lead)
 {
     return lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
@@ -219,7 +189,7 @@ std::string readable_piece(std::string_view bytes)
     std::string out;
     for (std::size_t i = 0; i < bytes.size();) {
         const auto c = static_cast<unsigned char>(bytes[i]);
-        if (c >= 0x80 && malformed_length(bytes, i) == 0) {
+        if (c >= 0x80 && utf8_malformed_length(bytes, i) == 0) {
             const std::size_t length = char_length(c);
             out.append(bytes.substr(i, length));
             i += length;
@@ -247,7 +217,7 @@ std::string replace_malformed_utf8(std::string_view bytes)
     std::string out;
     out.reserve(bytes.size());
     for (std::size_t i = 0; i < bytes.size();) {
-        if (const std::size_t bad = malformed_length(bytes, i)) {
+        if (const std::size_t bad = utf8_malformed_length(bytes, i)) {
             out += "\uFFFD";
             i += bad;
             continue;

@@ -6,41 +6,44 @@
 
 namespace attnlab {
 
+std::size_t utf8_malformed_length(std::string_view text, std::size_t i)
+{
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80)
+        return 0;
+    // The lead byte fixes the length and the range the second byte may take (RFC 3629's table),
+    // which rules out overlong forms, UTF-16 surrogates and code points past U+10FFFF.
+    std::size_t length = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        length = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        length = 3;
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        length = 4;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else
+        return 1;
+    std::size_t k = 1;
+    for (; k < length && i + k < text.size(); ++k) { // cut short or malformed: the bytes that still fit
+        const auto next = static_cast<unsigned char>(text[i + k]);
+        if (next < (k == 1 ? lo : 0x80) || next > (k == 1 ? hi : 0xBF))
+            break;
+    }
+    return k == length ? 0 : k;
+}
+
 std::optional<Utf8Problem> first_utf8_problem(std::string_view text)
 {
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const std::size_t n = text.size();
     std::size_t i = 0;
-    while (i < n) {
-        const unsigned char c = s[i];
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        // The lead byte fixes the length and the range the second byte may take (RFC 3629's table),
-        // which rules out overlong forms, UTF-16 surrogates and code points past U+10FFFF.
-        std::size_t length = 0;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF)
-            length = 2;
-        else if (c >= 0xE0 && c <= 0xEF) {
-            length = 3;
-            lo = c == 0xE0 ? 0xA0 : 0x80;
-            hi = c == 0xED ? 0x9F : 0xBF;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            length = 4;
-            lo = c == 0xF0 ? 0x90 : 0x80;
-            hi = c == 0xF4 ? 0x8F : 0xBF;
-        } else
+    while (i < text.size()) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (utf8_malformed_length(text, i))
             return Utf8Problem{i, c};
-        for (std::size_t k = 1; k < length; ++k) {
-            if (i + k >= n)
-                return Utf8Problem{i, c}; // cut short: the lead byte promised more
-            const unsigned char next = s[i + k];
-            if (next < (k == 1 ? lo : 0x80) || next > (k == 1 ? hi : 0xBF))
-                return Utf8Problem{i, c}; // the character starting here is malformed
-        }
-        i += length;
+        i += c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
     }
     return std::nullopt;
 }

@@ -17,6 +17,9 @@ struct Utf8Problem {
 // The first place `text` is not well-formed UTF-8 (overlong forms, surrogates and code points past
 // U+10FFFF included), or nullopt when it is.
 std::optional<Utf8Problem> first_utf8_problem(std::string_view text);
+// The length of the malformed part starting at byte `i` (the lead byte and the continuation bytes that
+// still fit it, at least 1), or 0 when a whole character starts there.
+std::size_t utf8_malformed_length(std::string_view text, std::size_t i);
 
 // "<what> is not UTF-8 text: byte 0xFF at position 6 does not begin a whole UTF-8 character; give the
 // text as UTF-8.", or nullopt for valid text.
