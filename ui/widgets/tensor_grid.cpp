@@ -291,7 +291,7 @@ void TensorGrid::showFollowed()
     for (const Operand& op : f->sources.operands)
         if (op.tensor == stage->name)
             for (const Index& i : op.indices)
-                mark(i, style.infoFill, tr("a source of the followed number"));
+                mark(i, style.tint(style.info, 0.35), tr("a source of the followed number"));
     for (const ElementPlace& p : f->places)
         if (p.stage == stage->name)
             mark(p.index, style.tint(style.moved, 0.55),
