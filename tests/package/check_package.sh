@@ -47,13 +47,15 @@ for library in libc6 libstdc++6 libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6
     grep -qxF "$library" <<<"$names" || fail "Depends does not name $library: $depends"
 done
 grep -q '^libopenblas' <<<"$names" || fail "Depends does not name OpenBLAS: $depends"
+grep -q '^libpcre2-8' <<<"$names" || fail "Depends does not name PCRE2 (GPT-2's pre-tokenizer): $depends"
 [ "$(dpkg-deb -f "$deb" Package)" = attention-lab ] || fail "the package is not called attention-lab."
 version=$(dpkg-deb -f "$deb" Version)
 
 step "the programs, run from a temporary root"
 dpkg -x "$deb" "$root"
 cli=$root/usr/bin/attention-lab-cli gui=$root/usr/bin/attention-lab
-[ "$("$cli" --version)" = "attention-lab-cli ${version%-*}" ] || fail "attention-lab-cli --version is not ${version%-*}."
+[ "$("$cli" --version | head -n1)" = "attention-lab-cli ${version%-*}" ] || fail "attention-lab-cli --version is not ${version%-*}."
+"$cli" --version | grep -q '^matrix products: ' || fail "attention-lab-cli --version does not name the matrix-product kernel."
 "$cli" --help | grep -q '^  validate --call' || fail "attention-lab-cli --help does not list validate."
 "$cli" validate --call "MultiHeadAttention(768, 768, 1024, 0.0, 12)" --json | grep -q '"head_dim": 64,' ||
     fail "validate does not give head_dim 64 for GPT-2 small."
