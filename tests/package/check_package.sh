@@ -56,7 +56,9 @@ dpkg -x "$deb" "$root"
 cli=$root/usr/bin/attention-lab-cli gui=$root/usr/bin/attention-lab
 [ "$("$cli" --version | head -n1)" = "attention-lab-cli ${version%-*}" ] || fail "attention-lab-cli --version is not ${version%-*}."
 "$cli" --version | grep -q '^matrix products: ' || fail "attention-lab-cli --version does not name the matrix-product kernel."
-"$cli" --help | grep -q '^  validate --call' || fail "attention-lab-cli --help does not list validate."
+# Read whole first: grep -q stops at its match, and the rest of a long help would die of SIGPIPE under pipefail.
+help=$("$cli" --help)
+grep -q '^  validate --call' <<<"$help" || fail "attention-lab-cli --help does not list validate."
 "$cli" validate --call "MultiHeadAttention(768, 768, 1024, 0.0, 12)" --json | grep -q '"head_dim": 64,' ||
     fail "validate does not give head_dim 64 for GPT-2 small."
 set +e
@@ -82,7 +84,7 @@ grep -qF "\"vocab\": \"$root/usr/share/attention-lab/tokenizers/gpt2/encoder.jso
 "$cli" trace --call "MultiHeadAttention(3, 2, 6, 0.0, 2)" --tokens 6 | grep -q '^context.merged ' ||
     fail "trace of the book's example lists no context.merged stage."
 "$gui" --version | grep -q "${version%-*}" || fail "attention-lab --version is not ${version%-*}."
-"$gui" --help | grep -q -- '--screenshot' || fail "attention-lab --help does not list --screenshot."
+grep -q -- '--screenshot' <<<"$("$gui" --help)" || fail "attention-lab --help does not list --screenshot."
 "$gui" --preset book --screenshot "$root/book.png"
 [ "$(head -c 8 "$root/book.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
     fail "attention-lab --screenshot wrote no PNG."
