@@ -15,13 +15,7 @@
 #include <algorithm>
 #include <utility>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ATTNLAB_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define ATTNLAB_SANITIZED 1
-#endif
-#endif
+#include "common/sanitized.h"
 
 namespace {
 
