@@ -4,6 +4,7 @@
 #include "call/call_literals.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attnlab::contract_detail {
 
@@ -47,8 +48,9 @@ std::vector<std::string> troubles(ModuleKind kind, const std::vector<ContractVal
         if (!num || num->value < 0 || num->value >= 1)
             out.push_back("dropout = " + v.text + " is not a probability in [0, 1)");
     }
+    // On the doubles: a value past 2^63 (a slot given 9223372036854775807) has no int64 to be cast to.
     if (kind == ModuleKind::MultiHeadAttention && n.count("d_out") && n.count("num_heads") &&
-        static_cast<std::int64_t>(n["d_out"]) % static_cast<std::int64_t>(n["num_heads"]) != 0)
+        std::fmod(n["d_out"], n["num_heads"]) != 0)
         out.push_back("d_out = " + values[r.at("d_out")].text + " cannot be split into " +
                       values[r.at("num_heads")].text + " heads");
     if (in.num_tokens && n.count("context_length") && n["context_length"] < static_cast<double>(*in.num_tokens))
