@@ -55,22 +55,6 @@ const char* combine_name(Combine c)
     return "";
 }
 
-// "24 = 0×36 + 1×12 + 2×6 + 0×1"
-std::string offset_sum(const attnlab::ElementPlace& p, std::int64_t tensor_offset)
-{
-    std::string s = std::to_string(p.storage_offset) + " =";
-    if (tensor_offset)
-        s += " " + std::to_string(tensor_offset) + " +";
-    for (std::size_t a = 0; a < p.index.size(); ++a)
-        s += (a ? " + " : " ") + std::to_string(p.index[a]) + "×" + std::to_string(p.strides[a]);
-    return s;
-}
-
-float value_of(const attnlab::Operand& op, const Index& i, const attnlab::Trace& trace, const attnlab::StateDict& w)
-{
-    return op.parameter ? w.at(op.tensor).at(i) : trace.find(op.tensor)->tensor.at(i);
-}
-
 } // namespace
 
 int cmd_follow(const std::vector<std::string>& argv)
@@ -97,7 +81,7 @@ int cmd_follow(const std::vector<std::string>& argv)
         for (const auto& op : f.sources.operands) {
             json values = json::array();
             for (const Index& i : op.indices)
-                values.push_back(value_of(op, i, trace, e.weights));
+                values.push_back(attnlab::operand_value(op, i, trace, e.weights));
             operands.push_back(
                 {{"tensor", op.tensor}, {"parameter", op.parameter}, {"indices", op.indices}, {"values", values}});
         }
@@ -126,13 +110,13 @@ int cmd_follow(const std::vector<std::string>& argv)
     std::printf("Where this number lives (storage offset = tensor offset + Σ index × stride):\n");
     for (const auto& p : f.places)
         std::printf("  %-22s %-16s %-14s offset %s\n", p.stage.c_str(), attnlab::index_text(p.index).c_str(),
-                    placement_name(p.placement), offset_sum(p, trace.find(p.stage)->tensor.offset()).c_str());
+                    placement_name(p.placement), attnlab::offset_text(p).c_str());
     std::printf("\nComputed from: %s\n", f.sources.explanation.c_str());
     for (const auto& op : f.sources.operands) {
         const std::size_t shown = std::min<std::size_t>(op.indices.size(), 6);
         for (std::size_t k = 0; k < shown; ++k)
             std::printf("  %s %s = %.6g\n", op.tensor.c_str(), attnlab::index_text(op.indices[k]).c_str(),
-                        value_of(op, op.indices[k], trace, e.weights));
+                        attnlab::operand_value(op, op.indices[k], trace, e.weights));
         if (op.indices.size() > shown)
             std::printf("  ... and %zu more of %s\n", op.indices.size() - shown, op.tensor.c_str());
     }

@@ -158,6 +158,16 @@ std::string index_text(const Index& index)
     return s + ")";
 }
 
+std::string offset_text(const ElementPlace& p)
+{
+    std::string s = std::to_string(p.storage_offset) + " =";
+    if (p.tensor_offset)
+        s += " " + std::to_string(p.tensor_offset) + " +";
+    for (std::size_t a = 0; a < p.index.size(); ++a)
+        s += (a ? " + " : " ") + std::to_string(p.index[a]) + "×" + std::to_string(p.strides[a]);
+    return s;
+}
+
 ElementFollow follow_element(const Trace& trace, std::string_view stage, const Index& index)
 {
     const Stage* s = trace.find(stage);
@@ -184,6 +194,7 @@ ElementFollow follow_element(const Trace& trace, std::string_view stage, const I
         p.stage = f.stage->name;
         p.index = f.index;
         p.storage_offset = storage_offset(f.stage->tensor, f.index);
+        p.tensor_offset = f.stage->tensor.offset();
         p.strides = f.stage->tensor.strides();
         p.placement = f.stage == s                                     ? Placement::Itself
                       : f.stage->tensor.shares_storage_with(s->tensor) ? Placement::SameStorage

@@ -26,7 +26,8 @@ struct ElementPlace {
     Index index;
     // Where the float sits in the stage's storage: tensor offset + Σ index × stride.
     std::int64_t storage_offset = 0;
-    Index strides; // the stage's strides, for showing the sum
+    std::int64_t tensor_offset = 0; // the stage's own start in its storage
+    Index strides;                  // the stage's strides, for showing the sum
     Placement placement = Placement::Itself;
 };
 
@@ -72,7 +73,12 @@ ElementFollow follow_element(const Trace& trace, std::string_view stage, const I
 // Dropout cannot be redrawn: a kept element is recomputed from the stage value's being non-zero.
 float recompute_element(const ElementFollow& followed, const Trace& trace, const StateDict& weights);
 
+// One element an operand reads: a parameter from `weights`, else a stage of the trace.
+float operand_value(const Operand& op, const Index& index, const Trace& trace, const StateDict& weights);
+
 // "(0, 2, 1)"
 std::string index_text(const Index& index);
+// The storage offset as the sum it is: "9 = 0×12 + 4×2 + 1×1" (the tensor's own offset first when not 0).
+std::string offset_text(const ElementPlace& place);
 
 } // namespace attnlab

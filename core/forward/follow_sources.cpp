@@ -176,8 +176,6 @@ ElementSources element_sources(const Trace& trace, const Stage& stage, const Ind
     throw Error("the stage " + stage.name + " has no rule for its sources.");
 }
 
-namespace {
-
 float operand_value(const Operand& op, const Index& i, const Trace& trace, const StateDict& weights)
 {
     if (op.parameter) {
@@ -191,6 +189,8 @@ float operand_value(const Operand& op, const Index& i, const Trace& trace, const
         throw Error("the trace has no stage " + op.tensor + ".");
     return s->tensor.at(i);
 }
+
+namespace {
 
 std::vector<float> operand_values(const Operand& op, const Trace& trace, const StateDict& weights)
 {

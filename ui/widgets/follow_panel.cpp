@@ -1,10 +1,9 @@
 #include "widgets/follow_panel.h"
 
 #include "model/session.h"
-#include "render/heatmap_painter.h"
+#include "widgets/tensor_grid.h"
 
 #include <QHBoxLayout>
-#include <cmath>
 #include <QLabel>
 #include <QPushButton>
 
@@ -15,21 +14,6 @@ namespace {
 QString indexText(const Index& index)
 {
     return QString::fromStdString(index_text(index));
-}
-
-// "9 = 0×12 + 4×2 + 1×1"
-QString offsetSum(const ElementPlace& p)
-{
-    QStringList terms;
-    for (std::size_t a = 0; a < p.index.size(); ++a)
-        terms << QStringLiteral("%1×%2").arg(p.index[a]).arg(p.strides[a]);
-    return QStringLiteral("%1 = %2").arg(p.storage_offset).arg(terms.join(QStringLiteral(" + ")));
-}
-
-// Four decimals, as the book prints its tensors and the values grid shows them.
-QString bookValue(float v)
-{
-    return std::isfinite(v) ? QString::number(v, 'f', 4) : formatValue(v);
 }
 
 } // namespace
@@ -46,14 +30,15 @@ QString followedText(const Session& session)
     QStringList same, copies;
     for (const ElementPlace& p : f->places) {
         const QString where =
-            QStringLiteral("%1 %2 (offset %3)").arg(QString::fromStdString(p.stage), indexText(p.index), offsetSum(p));
+            QStringLiteral("%1 %2 (offset %3)")
+                .arg(QString::fromStdString(p.stage), indexText(p.index), QString::fromStdString(offset_text(p)));
         if (p.placement == Placement::Itself)
-            here = offsetSum(p);
+            here = QString::fromStdString(offset_text(p));
         else
             (p.placement == Placement::SameStorage ? same : copies) << where;
     }
     lines << QObject::tr("Following %1 %2 = %3, at storage offset %4.")
-                 .arg(QString::fromStdString(f->stage), indexText(f->index), bookValue(f->value), here);
+                 .arg(QString::fromStdString(f->stage), indexText(f->index), valuesGridText(f->value), here);
     if (!same.isEmpty())
         lines << QObject::tr("The same float: %1.").arg(same.join(QStringLiteral("; ")));
     if (!copies.isEmpty())

@@ -28,14 +28,6 @@ namespace {
 
 constexpr int kMaskedRole = Qt::UserRole + 1; // a −∞ cell, which keeps its grey
 
-// Four decimals, as the book prints its tensors, so a printed value can be found in the grid.
-QString gridValue(float value)
-{
-    if (!std::isfinite(value))
-        return formatValue(value);
-    return QString::number(value, 'f', std::abs(value) >= 1000 ? 1 : 4);
-}
-
 // The values pane's content is as tall as its selectors and summary need at a width plus a few table
 // rows, not plus the table's whole size hint: the scroll bar comes only when those do not fit.
 class ValuesContent : public QWidget {
@@ -54,6 +46,13 @@ private:
 };
 
 } // namespace
+
+QString valuesGridText(float value)
+{
+    if (!std::isfinite(value))
+        return formatValue(value);
+    return QString::number(value, 'f', std::abs(value) >= 1000 ? 1 : 4);
+}
 
 TensorGrid::TensorGrid(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
@@ -226,7 +225,7 @@ void TensorGrid::refresh()
     for (int r = 0; r < shownRows; ++r)
         for (int c = 0; c < shownCols; ++c) {
             const float v = at(r, c);
-            auto* item = new QTableWidgetItem(gridValue(v));
+            auto* item = new QTableWidgetItem(valuesGridText(v));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (std::isinf(v)) { // −∞: the masked grey of the heatmaps, with ink that reads on it
                 item->setBackground(QColor(kMaskedLight));

@@ -1,6 +1,7 @@
 #pragma once
 // The current stage's numbers: a 2-D slice (one sequence of the batch, one head) as a grid when it is
 // small enough to read, otherwise its top-left corner plus min / max / mean of the whole slice.
+#include <QString>
 #include <QWidget>
 
 #include <cstdint>
@@ -13,6 +14,10 @@ class QTableWidget;
 namespace attnlab::ui {
 
 class Session;
+
+// A number as the grid prints it: four decimals, as the book prints its tensors, so a printed value can be
+// found in the grid (one decimal from 1,000 up); what the follow panel says of a cell too.
+QString valuesGridText(float value);
 
 class TensorGrid : public QWidget {
     Q_OBJECT
