@@ -45,6 +45,8 @@ void decode_into(const std::string& dtype, const unsigned char* bytes, std::size
 {
     // The dtype is the same for every element: decided once, so a GPT-2 checkpoint's hundreds of millions of
     // values cost a copy, not a string comparison each.
+    if (count == 0) // a zero-element tensor may come with no bytes at all, and memcpy from null is undefined
+        return;
     if (dtype == "F32" && std::endian::native == std::endian::little) {
         std::memcpy(out, bytes, 4 * count);
         return;
