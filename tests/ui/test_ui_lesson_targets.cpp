@@ -273,9 +273,9 @@ private Q_SLOTS:
         // Not yet: presentation hides the settings column the first lesson's steps point at; on a 1280×720 projector
         // with the lessons dock open, the stepper's page leaves the shape diagram about 560 × 300 pixels, less than its
         // boxes, strides and badges need in projector type; where boxes and text at the type do not fit, the diagram
-        // shrinks whole; the injected-bugs section and the trained heads' page are taller than the page, the two stage
-        // lists are set under the type to fit side by side, the small heatmaps' labels too. Listed so that fixing them
-        // shows (XPASS).
+        // shrinks whole; on the projector the first divergence's verdict, stage lists and card together are taller
+        // than the injected-bugs page; the small heatmaps' labels of the trained heads are under the type. Listed so
+        // that fixing them shows (XPASS).
         const char* notYet[] = {"1280x720 presenting gpt2-split 1",
                                 "1280x720 presenting gpt2-split 3",
                                 "1280x720 presenting view-transpose 1",
@@ -283,7 +283,6 @@ private Q_SLOTS:
                                 "1280x720 presenting view-transpose 3",
                                 "1280x720 presenting wrapper-integrated 1",
                                 "1280x720 presenting first-divergence 1",
-                                "1600x1000 first-divergence 1",
                                 "1280x720 presenting trained-heads 2",
                                 "1600x1000 trained-heads 2",
                                 "1280x720 presenting follow-tensors 1",
@@ -292,6 +291,8 @@ private Q_SLOTS:
                                 "1600x1000 view-transpose 1",
                                 "1600x1000 view-transpose 2",
                                 "1600x1000 view-transpose 3"};
+        if (!problems.isEmpty()) // what an expected failure hides, for whoever fixes it next
+            qInfo().noquote() << problems.join(QStringLiteral("\n"));
         for (const char* row : notYet)
             QEXPECT_FAIL(row, "the page is smaller than what the step points at, in projector type", Abort);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));

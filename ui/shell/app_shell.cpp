@@ -4,6 +4,7 @@
 
 #include "shell/export_actions.h"
 #include "shell/file_actions.h"
+#include "shell/lesson_scroll.h"
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
@@ -154,6 +155,18 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     dock_->setToolTip(tr("Short lessons that set the app up for you and check what you tried."));
     window_->addDockWidget(Qt::RightDockWidgetArea, dock_);
     dock_->hide();
+    // What the step points at is brought into view once its page has the step's results laid out.
+    const auto showTargets = [this] {
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (const LessonStep* step = lessons_->currentStep(); step && dock_->isVisible())
+                    scrollTargetsIntoView(window_, *step);
+            },
+            Qt::QueuedConnection);
+    };
+    connect(lessons_, &LessonsPanel::stepShown, this, [this, showTargets] { session_->whenSettled(this, showTargets); });
+    connect(lessons_, &LessonsPanel::shownMe, this, [this, showTargets] { session_->whenSettled(this, showTargets); });
     connect(files_, &FileActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
     connect(weights_, &WeightsActions::message, window_,

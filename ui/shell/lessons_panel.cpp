@@ -133,6 +133,7 @@ void LessonsPanel::showMe()
         return;
     lesson_->steps[static_cast<std::size_t>(step_)].showMe(context_);
     result_->setText(tr("Set up by the app: now press Check, or change something and check again."));
+    Q_EMIT shownMe();
     result_->setStyleSheet(QString());
 }
 

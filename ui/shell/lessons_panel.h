@@ -28,6 +28,7 @@ public:
 
 Q_SIGNALS:
     void stepShown(); // another lesson or step is on the panel
+    void shownMe();   // the step's "Show me" set the app up
 
 private:
     void followSession();

@@ -17,7 +17,9 @@ namespace attnlab::ui {
 
 namespace {
 
-constexpr int kRowChars = 38; // marker 2 + stage 19 + shape 16 + verdict 1
+// The book's rows name the stage; the buggy rows beside them, aligned and scrolled together, do not repeat it.
+constexpr int kBookRowChars = 37;  // marker 2 + stage 19 + shape 16
+constexpr int kBuggyRowChars = 19; // marker 2 + shape 16 + verdict 1
 
 // Rows keep their own colours when selected (the first divergence stays red); the selection is a frame.
 class FramedSelection : public QStyledItemDelegate {
@@ -42,10 +44,14 @@ public:
     }
 };
 
+QString marker(bool first)
+{
+    return first ? QStringLiteral("▶ ") : QStringLiteral("  ");
+}
+
 QString rowText(bool first, const std::string& stage, const QString& shape)
 {
-    return (first ? QStringLiteral("▶ ") : QStringLiteral("  ")) + QString::fromStdString(stage).leftJustified(19) +
-           shape;
+    return marker(first) + QString::fromStdString(stage).leftJustified(19) + shape;
 }
 
 QString shapeText(const Shape& shape)
@@ -79,14 +85,14 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
     auto makeList = [&](const QString& name) {
         auto* list = new QListWidget;
         list->setObjectName(name);
-        // Under the type: two rows of 38 characters side by side fit a projector's page beside the
-        // lessons dock only so (in full type they made every debugging section scroll sideways).
-        useCodeFont(list, 0.7, 15);         // never under the desktop's 15 px
+        // In the window's type: a projector's page beside the lessons dock holds the two lists side by
+        // side because the stage is named once, in the book's rows.
+        useCodeFont(list);
         list->installEventFilter(this);     // its width follows its type
         list->setFocusPolicy(Qt::TabFocus); // reached by Tab (keyboard users), not taken by a click
         list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         list->setItemDelegate(new FramedSelection(list));
-        fitWidth(list);
+        fitWidth(list, name == QLatin1String("book-stages") ? kBookRowChars : kBuggyRowChars);
         connect(list, &QListWidget::currentRowChanged, lesson_, [this](int row) { lesson_->setSelectedRow(row); });
         return list;
     };
@@ -100,6 +106,7 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
     connect(book_->verticalScrollBar(), &QScrollBar::valueChanged, buggy_->verticalScrollBar(), &QScrollBar::setValue);
     connect(buggy_->verticalScrollBar(), &QScrollBar::valueChanged, book_->verticalScrollBar(), &QScrollBar::setValue);
     buggyTitle_ = new QLabel;
+    buggyTitle_->setWordWrap(true); // a long bug name in projector type would widen the page past the window
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(new QLabel(tr("<b>The book's forward</b>")), 0, 0);
@@ -112,15 +119,15 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
     rebuild();
 }
 
-void StageCompareLists::fitWidth(QListWidget* list)
+void StageCompareLists::fitWidth(QListWidget* list, int chars)
 {
-    list->setMinimumWidth(list->fontMetrics().horizontalAdvance(QString(kRowChars, QLatin1Char('x'))) + 40);
+    list->setMinimumWidth(list->fontMetrics().horizontalAdvance(QString(chars, QLatin1Char('x'))) + 40);
 }
 
 bool StageCompareLists::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::FontChange && (watched == book_ || watched == buggy_))
-        fitWidth(static_cast<QListWidget*>(watched));
+        fitWidth(static_cast<QListWidget*>(watched), watched == book_ ? kBookRowChars : kBuggyRowChars);
     return QWidget::eventFilter(watched, event);
 }
 
@@ -154,9 +161,12 @@ void StageCompareLists::rebuild()
         mark(left, isFirst, QColor(), QColor(), style);
         book_->addItem(left);
         const QString verdict = DivergencePainter::statusText(row.status).left(1);
-        auto* right =
-            new QListWidgetItem(rowText(isFirst, row.stage, shapeText(row.observed_shape).leftJustified(16)) + verdict);
-        right->setToolTip(DivergencePainter::statusText(row.status));
+        auto* right = new QListWidgetItem(marker(isFirst) + shapeText(row.observed_shape).leftJustified(16) + verdict);
+        const QString said = tr("%1: %2, %3")
+                                 .arg(QString::fromStdString(row.stage), shapeText(row.observed_shape),
+                                      DivergencePainter::statusText(row.status));
+        right->setToolTip(said);
+        right->setData(Qt::AccessibleTextRole, said); // a screen reader hears the stage the row is of
         QColor tint, ink;
         if (row.status == DivergenceStatus::Shape || row.status == DivergenceStatus::Error ||
             row.status == DivergenceStatus::Values)
@@ -174,6 +184,8 @@ void StageCompareLists::select()
     const QSignalBlocker b1(book_), b2(buggy_);
     book_->setCurrentRow(lesson_->selectedRow());
     buggy_->setCurrentRow(lesson_->selectedRow());
+    if (QListWidgetItem* row = book_->currentItem()) // the row looked at, not the list's top, in view
+        book_->scrollToItem(row, QAbstractItemView::PositionAtCenter);
 }
 
 } // namespace attnlab::ui

@@ -25,7 +25,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    static void fitWidth(QListWidget* list); // a row's characters, at the list's type
+    static void fitWidth(QListWidget* list, int chars); // a row's characters, at the list's type
     void rebuild();
     void select();
 
