@@ -29,15 +29,34 @@ int labelStep(double cellSize, double textHeight)
     return std::max(1, static_cast<int>(std::ceil(textHeight / std::max(cellSize, 0.01))));
 }
 
-QRectF matrixIn(const HeatmapStyle& style, const QStringList& tokens, const QRectF& rect)
+// A footer line wider than the heatmap is broken at its " · " separators, and a part still too wide is
+// set smaller (to 3/4 at most, as titles are): in projector type a small head's measures would otherwise
+// run past its edge and be cut.
+FittedText fitFooter(const QString& footer, QFont font, double width)
+{
+    QStringList lines;
+    for (const QString& line : footer.split(QLatin1Char('\n'))) {
+        if (QFontMetricsF(font).horizontalAdvance(line) <= width)
+            lines << line;
+        else
+            lines << line.split(QStringLiteral(" · "));
+    }
+    QString widest;
+    for (const QString& line : lines)
+        if (QFontMetricsF(font).horizontalAdvance(line) > QFontMetricsF(font).horizontalAdvance(widest))
+            widest = line;
+    return {fitTitle(widest, font, width).font, lines.join(QLatin1Char('\n'))};
+}
+
+QRectF matrixIn(const HeatmapStyle& style, const QString& footer, const QStringList& tokens, const QRectF& rect)
 {
     QFont font;
     font.setPixelSize(style.fontPx);
     const double line = QFontMetricsF(font).height();
     double left = rect.left() + 2, top = rect.top() + (style.title.isEmpty() ? 2 : line * 1.4);
     double right = rect.right() - 2, bottom = rect.bottom() - 2;
-    if (!style.footer.isEmpty())
-        bottom -= line * (style.footer.count(QLatin1Char('\n')) + 1) + kGap;
+    if (!footer.isEmpty())
+        bottom -= line * (footer.count(QLatin1Char('\n')) + 1) + kGap;
     if (style.axes) {
         const double labels = std::min(labelWidth(font, tokens), style.fontPx * 7.0) + kGap;
         left += line + kGap + labels; // "query" title, then row labels
@@ -108,7 +127,14 @@ HeatmapLayout layoutHeatmap(const HeatmapStyle& style, int rows, int cols, const
     font.setPixelSize(style.fontPx);
     l.font = font;
     l.line = QFontMetricsF(font).height();
-    l.matrix = matrixIn(style, tokens, rect);
+    QFont footerFont = font; // as the painter sets it: in the axis titles' bold when there are axes
+    footerFont.setBold(style.axes);
+    if (!style.footer.isEmpty()) {
+        const FittedText footer = fitFooter(style.footer, footerFont, rect.width() - 4);
+        l.footerText = footer.text;
+        l.footerFont = footer.font;
+    }
+    l.matrix = matrixIn(style, l.footerText, tokens, rect);
     if (style.legend)
         l.legend =
             QRectF(rect.right() - legendWidth(style.fontPx), rect.top(), legendWidth(style.fontPx), rect.height());

@@ -51,6 +51,8 @@ struct HeatmapLayout {
     QFont titleFont;
     std::vector<HeatmapLabel> labels; // token labels and axis titles, in `font` (bold where marked)
     QRectF footer;                    // the style's footer lines, when it has them
+    QString footerText;               // those lines, broken further where one is wider than the heatmap
+    QFont footerFont;                 // and their type, smaller where a part is still wider
 
     double cell() const { return cols > 0 ? matrix.width() / cols : 0; }
     std::optional<HeatmapCellIndex> hitTest(const QPointF& pos) const;

@@ -125,8 +125,10 @@ void HeatmapPainter::paint(QPainter& p, const HeatmapLayout& l, const RenderStyl
         p.setFont(bold); // the legend and footer have always been set in the axis titles' bold
     if (style_.legend)
         paintLegend(p, l.legend, rs);
-    if (!l.footer.isEmpty())
-        rs.drawText(p, l.footer, Qt::AlignLeft | Qt::AlignTop, style_.footer, rs.text, rs.background);
+    if (!l.footer.isEmpty()) {
+        p.setFont(l.footerFont);
+        rs.drawText(p, l.footer, Qt::AlignLeft | Qt::AlignTop, l.footerText, rs.text, rs.background);
+    }
     p.restore();
 }
 

@@ -45,6 +45,7 @@ public:
     const QStringList& tokens() const { return tokens_; }
     void setSelected(bool selected) { style_.selected = selected; } // keeps the rendered image
     const ColorScale& scale() const { return scale_; }
+    const HeatmapStyle& style() const { return style_; }
     // A picture of the cells rendered elsewhere (renderImage on a worker, or the widget on resize);
     // paint() uses it when its size is the matrix size on screen, else renders one for that paint only.
     void setImage(QImage image) { image_ = std::move(image); }

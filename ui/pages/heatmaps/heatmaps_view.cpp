@@ -7,6 +7,7 @@
 #include "widgets/refresh_when_shown.h"
 #include "widgets/stale_trace_banner.h"
 
+#include <QFontInfo>
 #include <QApplication>
 #include <QButtonGroup>
 #include <QComboBox>
@@ -91,6 +92,9 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
             [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
 
     auto* body = new QHBoxLayout;
+    // Room for the heads even on a 720-pixel projector under the token chips: the page scrolls to them
+    // (the page-scroll area) rather than drawing each as a stamp.
+    grid_->setMinimumHeight(QFontInfo(font()).pixelSize() * 12);
     body->addWidget(grid_, 5);
     body->addWidget(large_, 7);
     auto* layout = new QVBoxLayout(this);
@@ -190,7 +194,7 @@ void HeatmapsView::rebuild()
         style.accent = headColor(h, heads);
         style.axes = false;
         style.legend = false;
-        style.fontPx = 14;
+        style.fontPx = QFontInfo(font()).pixelSize(); // the window's type: a projector's grows it
         if (h < static_cast<int>(measures.size())) {
             const HeadMeasures& m = measures[static_cast<std::size_t>(h)];
             style.footer = tr("distance %1 · entropy %2\nprevious %3 · first %4")
@@ -262,6 +266,17 @@ void HeatmapsView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     placeSmallMultiples();
+}
+
+void HeatmapsView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        grid_->setMinimumHeight(QFontInfo(font()).pixelSize() * 12);
+    if (event->type() == QEvent::FontChange && shownTrace_) { // the heads' labels are drawn in the type
+        shownTrace_.reset();
+        rebuild();
+    }
 }
 
 void HeatmapsView::placeSmallMultiples()
