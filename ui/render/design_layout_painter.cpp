@@ -158,10 +158,16 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
         const QString label = headShortLabel(s.head);
         QFont f = font;
         f.setBold(true);
-        // The largest font that fits inside without covering the middle of the colour; else beside it.
-        const auto inside = largestFitting(f, std::max(7, fontPx_ - 2), 8, [&](const QFontMetricsF& fm) {
+        // The largest font that fits inside without covering the middle of the colour; else one that fits
+        // inside at all (the K and V blocks beside it still show the colour whole); else beside it. Beside
+        // a wrapper's block is the previous head's V block, which a label there would cover.
+        auto inside = largestFitting(f, std::max(7, fontPx_ - 2), 8, [&](const QFontMetricsF& fm) {
             return fm.height() <= s.rect.height() + 1 && fm.horizontalAdvance(label) + 8 <= s.rect.width() / 2;
         });
+        if (!inside)
+            inside = largestFitting(f, std::max(7, fontPx_ - 2), 9, [&](const QFontMetricsF& fm) {
+                return fm.height() <= s.rect.height() - 2 && fm.horizontalAdvance(label) + 4 <= s.rect.width();
+            });
         if (inside)
             f = *inside;
         else
