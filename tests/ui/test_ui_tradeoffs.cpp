@@ -8,6 +8,8 @@
 #include "pages/tradeoffs/tradeoff_table.h"
 #include "pages/tradeoffs/tradeoffs_view.h"
 
+#include <QApplication>
+#include <QHeaderView>
 #include <QPushButton>
 #include <QtTest>
 
@@ -48,6 +50,35 @@ private Q_SLOTS:
         // The score memory grows with the heads: 4 * b * H * T * T bytes, 16 tokens.
         const auto& rows = window_->tradeoffsView()->chart()->chartPainter().tradeoffs().rows;
         QCOMPARE(rows[static_cast<std::size_t>(current)].score_bytes, 4.0 * 12 * 16 * 16);
+    }
+
+    // In projector type every header still reads whole: each column is at least as wide as its header
+    // asks, at the desktop's type and at presentation's.
+    void headersAreNeverCut_data()
+    {
+        QTest::addColumn<int>("typePx");
+        QTest::newRow("desktop-16") << 16;
+        QTest::newRow("projector-22") << 22;
+        QTest::newRow("large-30") << 30;
+    }
+    void headersAreNeverCut()
+    {
+        QFETCH(int, typePx);
+        const QFont before = QApplication::font();
+        QFont font = before;
+        font.setPixelSize(typePx);
+        QApplication::setFont(font);
+        window_->resize(1280, 720);
+        QCoreApplication::processEvents();
+        TradeoffTable* table = window_->tradeoffsView()->table();
+        QHeaderView* header = table->horizontalHeader();
+        for (int c = 0; c < table->columnCount(); ++c)
+            QVERIFY2(header->sectionSize(c) >= header->sectionSizeHint(c),
+                     qPrintable(QStringLiteral("%1: %2 < %3")
+                                    .arg(table->horizontalHeaderItem(c)->text())
+                                    .arg(header->sectionSize(c))
+                                    .arg(header->sectionSizeHint(c))));
+        QApplication::setFont(before);
     }
 
     void clickingATableRowAppliesThatNumHeads()

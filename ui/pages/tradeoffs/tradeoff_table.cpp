@@ -2,7 +2,11 @@
 
 #include "render/number_format.h"
 
+#include <QEvent>
 #include <QHeaderView>
+
+#include <algorithm>
+#include <vector>
 
 namespace attnlab::ui {
 
@@ -11,12 +15,12 @@ TradeoffTable::TradeoffTable(QWidget* parent) : QTableWidget(parent)
     setColumnCount(9);
     setHorizontalHeaderLabels({QStringLiteral("num_heads"), QStringLiteral("head_dim"), QStringLiteral("parameters"),
                                QStringLiteral("projections"), QStringLiteral("scores"), QStringLiteral("context"),
-                               QStringLiteral("out_proj"), QStringLiteral("multiply-adds"),
-                               QStringLiteral("score memory")});
+                               QStringLiteral("out_proj"), QStringLiteral("multiply-\nadds"),
+                               QStringLiteral("score\nmemory")});
     horizontalHeaderItem(3)->setToolTip(QStringLiteral("multiply-adds of the Q, K and V projections"));
     horizontalHeaderItem(8)->setToolTip(QStringLiteral("one attention-score tensor: 4·b·H·T·T bytes"));
     verticalHeader()->setVisible(false);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    fitColumns();
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -64,6 +68,36 @@ void TradeoffTable::setTradeoffs(const HeadTradeoffs& t, std::int64_t selectedHe
         selectRow(r);
         scrollToItem(item(r, 0));
     }
+    fitColumns();
+}
+
+void TradeoffTable::fitColumns()
+{
+    // Each column gets what its header and cells need, and the room left is shared out evenly; Stretch
+    // would make them all equal and cut the longest headers in projector type ("arameters"). When they
+    // need more than the width, the table scrolls sideways.
+    QHeaderView* header = horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Fixed);
+    std::vector<int> need(static_cast<std::size_t>(columnCount()));
+    int sum = 0;
+    for (int c = 0; c < columnCount(); ++c)
+        sum += need[static_cast<std::size_t>(c)] = std::max(header->sectionSizeHint(c), sizeHintForColumn(c));
+    const int extra = columnCount() > 0 ? std::max(0, viewport()->width() - sum) / columnCount() : 0;
+    for (int c = 0; c < columnCount(); ++c)
+        header->resizeSection(c, need[static_cast<std::size_t>(c)] + extra);
+}
+
+void TradeoffTable::resizeEvent(QResizeEvent* event)
+{
+    QTableWidget::resizeEvent(event);
+    fitColumns();
+}
+
+void TradeoffTable::changeEvent(QEvent* event)
+{
+    QTableWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitColumns();
 }
 
 } // namespace attnlab::ui

@@ -16,6 +16,13 @@ public:
 
 Q_SIGNALS:
     void headsClicked(std::int64_t numHeads);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void fitColumns();
 };
 
 } // namespace attnlab::ui
