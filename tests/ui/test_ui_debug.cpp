@@ -191,6 +191,13 @@ private Q_SLOTS:
         QCOMPARE(lists->bookList()->count(), static_cast<int>(d.stages.size()));
         QVERIFY(lists->bookList()->item(row)->text().startsWith(QStringLiteral("▶ ") +
                                                                 QString::fromStdString(d.first->stage)));
+        // Every mark a buggy row ends in is explained under the lists.
+        auto* legend = lists->findChild<QLabel*>(QStringLiteral("stage-marks-legend"));
+        QVERIFY(legend && legend->isVisible());
+        for (int r = 0; r < lists->buggyList()->count(); ++r) {
+            const QString mark = lists->buggyList()->item(r)->text().right(1);
+            QVERIFY2(mark.trimmed().isEmpty() || legend->text().contains(mark + QLatin1Char(' ')), qPrintable(mark));
+        }
         // The buggy row beside it marks it too and names the stage to a screen reader.
         QVERIFY(lists->buggyList()->item(row)->text().startsWith(QStringLiteral("▶ ")));
         QVERIFY(lists->buggyList()->item(row)->data(Qt::AccessibleTextRole).toString().startsWith(

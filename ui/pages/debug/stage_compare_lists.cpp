@@ -113,6 +113,15 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
     layout->addWidget(buggyTitle_, 0, 1);
     layout->addWidget(book_, 1, 0);
     layout->addWidget(buggy_, 1, 1);
+    // What the marks of the buggy rows mean, in the painter's own words for each status.
+    QStringList marks;
+    for (DivergenceStatus status : {DivergenceStatus::Same, DivergenceStatus::Values, DivergenceStatus::Shape,
+                                    DivergenceStatus::Error, DivergenceStatus::NotReached})
+        marks << DivergencePainter::statusText(status);
+    auto* legend = new QLabel(marks.join(QStringLiteral("   ")));
+    legend->setObjectName(QStringLiteral("stage-marks-legend"));
+    legend->setWordWrap(true);
+    layout->addWidget(legend, 2, 0, 1, 2);
     connect(lesson_, &BugLesson::changed, this, &StageCompareLists::rebuild);
     followPalette(this, [this] { rebuild(); });
     connect(lesson_, &BugLesson::rowSelected, this, &StageCompareLists::select);
