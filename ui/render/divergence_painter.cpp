@@ -199,7 +199,9 @@ void DivergencePainter::Pass::paint(QPainter& p, const QRectF& rect) const
     const bool computed = !row.observed_shape.empty();
     y = paintShapeRow(p, y, rect, QCoreApplication::translate("DivergencePainter", "book's forward (expected)"),
                       row.expected_shape, card_.axes, nullptr);
-    if (computed)
+    // Where only the values differ, a second row of the same boxes says nothing: the numbers are the news.
+    const bool sameShape = computed && row.observed_shape == row.expected_shape;
+    if (computed && !(row.status == DivergenceStatus::Values && sameShape))
         y = paintShapeRow(p, y, rect, QCoreApplication::translate("DivergencePainter", "with the bug (observed)"),
                           row.observed_shape, {}, &row.expected_shape);
     if (row.status == DivergenceStatus::Error)
@@ -219,6 +221,10 @@ void DivergencePainter::Pass::paint(QPainter& p, const QRectF& rect) const
             QCoreApplication::translate("DivergencePainter",
                                         "Same shape and same values as the book's (within rtol 1e-4, atol 1e-5)."),
             false, style_.same, style_.sameFill);
+    else if (row.status == DivergenceStatus::Values && sameShape)
+        paintMessage(p, y, rect,
+                     QCoreApplication::translate("DivergencePainter", "With the bug: the same shape, other values"),
+                     message, false, statusColor(row.status, style_), statusFill(row.status, style_));
     else
         paintMessage(p, y, rect, QString(), message, false, statusColor(row.status, style_),
                      statusFill(row.status, style_));
