@@ -18,6 +18,8 @@ class TestCliTrain : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void json_table();
+    void heads_in_json();
+    void heads_table_printed();
     void same_seed_same_numbers();
     void save_opens_as_model();
     void dump_run_holds_the_run();
@@ -46,6 +48,61 @@ void TestCliTrain::json_table()
         QVERIFY(v["steps_to_90_mean"].toDouble() >= 1.0);
     }
     QVERIFY(o["how"].toString().contains("held-out"));
+}
+
+void TestCliTrain::heads_in_json()
+{
+    const Result r = cli({"train", "--task", "induction", "--emb", "8", "--layers", "2", "--context", "12", "--batch",
+                          "4", "--steps", "20", "--heads", "1,4", "--seeds", "2", "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = r.json();
+    QVERIFY(o["heads_how"].toString().contains("previous-token head when at least 0.5"));
+    QVERIFY(o["heads_how"].toString().contains("out_proj"));
+    const QStringList roles{"previous-token", "induction", "first-token", "self", "none"};
+    for (const QJsonValue variant : o["variants"].toArray()) {
+        const int n = variant["n_heads"].toInt();
+        for (const QJsonValue seed : variant["seeds"].toArray()) {
+            const QJsonArray heads = seed["heads"].toArray();
+            QCOMPARE(heads.size(), 2 * n);
+            for (int i = 0; i < heads.size(); ++i) {
+                const QJsonObject h = heads[i].toObject();
+                QCOMPARE(h["layer"].toInt(), i / n);
+                QCOMPARE(h["head"].toInt(), i % n);
+                for (const char* share : {"previous", "first", "self"})
+                    QVERIFY2(h[share].toDouble() >= 0.0 && h[share].toDouble() <= 1.0, share);
+                // Twelve random tokens of 16 repeat by chance, and every sequence holds a copied segment.
+                QVERIFY(h["induction_positions"].toInt() > 0);
+                QVERIFY(h["induction"].toDouble() >= 0.0 && h["induction"].toDouble() <= 1.0);
+                QVERIFY(h["entropy"].toDouble() >= 0.0 && h["entropy"].toDouble() <= std::log(12.0));
+                QVERIFY2(roles.contains(h["role"].toString()), qPrintable(h["role"].toString()));
+                QVERIFY(h["ablated_loss"].toDouble() > 0.0);
+                QVERIFY(h["ablated_accuracy"].toDouble() >= 0.0 && h["ablated_accuracy"].toDouble() <= 1.0);
+            }
+        }
+    }
+}
+
+void TestCliTrain::heads_table_printed()
+{
+    const Result r = cli(QStringList{"train"} + kSmall + QStringList{"--heads", "2,4", "--seeds", "2"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.count("layer  head   prev  first   self  induction  entropy  role") == 2, qPrintable(r.out));
+    QVERIFY(r.out.contains("2 head(s), seed 0 (--json has every seed)"));
+    QVERIFY(r.out.contains("4 head(s), seed 0"));
+    QVERIFY(r.out.contains("previous-token head when at least 0.5"));
+    // One layer: two rows under the first table, four under the second.
+    const QStringList lines = r.out.split('\n');
+    const auto rows_after = [&](int header) {
+        int n = 0;
+        for (int i = header + 1; i < lines.size() && lines[i].startsWith("      0 "); ++i)
+            ++n;
+        return n;
+    };
+    QList<int> counts;
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines[i].contains("layer  head   prev"))
+            counts << rows_after(i);
+    QCOMPARE(counts, (QList<int>{2, 4}));
 }
 
 void TestCliTrain::same_seed_same_numbers()
