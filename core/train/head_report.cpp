@@ -109,16 +109,11 @@ HeadRole head_role(const HeadShares& s)
 const char* role_name(HeadRole role)
 {
     switch (role) {
-    case HeadRole::PreviousToken:
-        return "previous-token";
-    case HeadRole::Induction:
-        return "induction";
-    case HeadRole::FirstToken:
-        return "first-token";
-    case HeadRole::Self:
-        return "self";
-    case HeadRole::Other:
-        break;
+    case HeadRole::PreviousToken: return "previous-token";
+    case HeadRole::Induction: return "induction";
+    case HeadRole::FirstToken: return "first-token";
+    case HeadRole::Self: return "self";
+    case HeadRole::Other: break;
     }
     return "none";
 }

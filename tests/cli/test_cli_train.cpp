@@ -1,6 +1,6 @@
-// attention-lab-cli train: the table as JSON, the runs the same for the same seeds, --save a model that
-// load_gpt_model and `run --model` open, --dump-run a replayable file, and every bad setting refused with
-// one sentence and exit 1 before anything trains or is written.
+// attention-lab-cli train: the table as JSON, every head measured and ablated (JSON and text), the runs the same for
+// the same seeds, --save a model that load_gpt_model and `run --model` open, --dump-run a replayable file, and every
+// bad setting refused with one sentence and exit 1 before anything trains or is written.
 #include "common/cli_runner.h"
 #include "gpt/gpt_model.h"
 #include "io/safetensors.h"

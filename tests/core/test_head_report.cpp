@@ -25,9 +25,17 @@ std::vector<std::int64_t> letters(const QString& text) // "ABCA" -> 0 1 2 0
     return ids;
 }
 
-std::vector<float> floats(const QList<double>& values)
+// "1 | 0.5 0.5 | ..." -> tokens x tokens, row-major, 0 above the diagonal.
+std::vector<float> causal(const QString& rows, std::size_t tokens)
 {
-    return std::vector<float>(values.begin(), values.end());
+    std::vector<float> w(tokens * tokens, 0.0f);
+    const QStringList split = rows.split('|');
+    for (qsizetype t = 0; t < split.size(); ++t) {
+        const QStringList row = split[t].split(' ', Qt::SkipEmptyParts);
+        for (qsizetype s = 0; s < row.size(); ++s)
+            w[static_cast<std::size_t>(t) * tokens + static_cast<std::size_t>(s)] = row[s].toFloat();
+    }
+    return w;
 }
 
 std::vector<float> values(const SafetensorsFile& f, const std::string& name)
@@ -62,7 +70,7 @@ private Q_SLOTS:
 void TestHeadReport::shares_data()
 {
     QTest::addColumn<QString>("ids");
-    QTest::addColumn<QList<double>>("weights"); // tokens x tokens, row t the weights of query t
+    QTest::addColumn<QString>("weights"); // row t holds the weights of query t on keys 0 .. t, rows split by |
     QTest::addColumn<double>("previous");
     QTest::addColumn<double>("first");
     QTest::addColumn<double>("self");
@@ -72,40 +80,38 @@ void TestHeadReport::shares_data()
     QTest::addColumn<QString>("role");
     const double third = 1.0 / 3.0, u = (1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 3;
     // t = 1 has only tokens 0 and 1, so a head on t-1 there is also on token 0.
-    QTest::newRow("pure previous-token") << "ABCD" << QList<double>{1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
-                                         << 1.0 << third << 0.0 << 0.0 << 0.0 << 0 << "previous-token";
-    QTest::newRow("pure self") << "ABCD" << QList<double>{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1} << 0.0
-                               << 0.0 << 1.0 << 0.0 << 0.0 << 0 << "self";
-    QTest::newRow("pure first-token") << "ABCD" << QList<double>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}
-                                      << third << 1.0 << 0.0 << 0.0 << 0.0 << 0 << "first-token";
+    QTest::newRow("pure previous-token") << "ABCD"
+                                         << "1 | 1 0 | 0 1 0 | 0 0 1 0" << 1.0 << third << 0.0 << 0.0 << 0.0 << 0
+                                         << "previous-token";
+    QTest::newRow("pure self") << "ABCD"
+                               << "1 | 0 1 | 0 0 1 | 0 0 0 1" << 0.0 << 0.0 << 1.0 << 0.0 << 0.0 << 0 << "self";
+    QTest::newRow("pure first-token") << "ABCD"
+                                      << "1 | 1 0 | 1 0 0 | 1 0 0 0" << third << 1.0 << 0.0 << 0.0 << 0.0 << 0
+                                      << "first-token";
     QTest::newRow("uniform causal") << "ABCD"
-                                    << QList<double>{1, 0, 0, 0, 0.5, 0.5, 0, 0, third, third, third, 0,
-                                                     0.25, 0.25, 0.25, 0.25}
-                                    << u << u << u << (std::log(2.0) + std::log(3.0) + std::log(4.0)) / 3 << 0.0
-                                    << 0 << "none";
+                                    << "1 | 0.5 0.5 | 0.3333333 0.3333333 0.3333333 | 0.25 0.25 0.25 0.25" << u << u
+                                    << u << (std::log(2.0) + std::log(3.0) + std::log(4.0)) / 3 << 0.0 << 0 << "none";
     // ABCABC: queries 3, 4, 5 repeat tokens 0, 1, 2 and look at 1, 2, 3, the tokens after them.
     QTest::newRow("pure induction on a repeat")
         << "ABCABC"
-        << QList<double>{1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-                         0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0}
-        << 0.0 << 0.0 << 0.4 << 0.0 << 1.0 << 3 << "induction";
+        << "1 | 0 1 | 0 0 1 | 0 1 0 0 | 0 0 1 0 0 | 0 0 0 1 0 0" << 0.0 << 0.0 << 0.4 << 0.0 << 1.0 << 3 << "induction";
     // ABCA: only query 3 has an earlier occurrence (token 0), half its attention after it, half on itself.
     QTest::newRow("half on the token after the copy")
-        << "ABCA" << QList<double>{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0.5, 0, 0.5} << 0.0 << 0.0 << 2.5 / 3
-        << std::log(2.0) / 3 << 0.5 << 1 << "induction";
+        << "ABCA"
+        << "1 | 0 1 | 0 0 1 | 0 0.5 0 0.5" << 0.0 << 0.0 << 2.5 / 3 << std::log(2.0) / 3 << 0.5 << 1 << "induction";
     // ABAB: query 3 (B) has its earlier occurrence at 1, so token 2 is both t-1 and the token after the copy;
     // query 2 (A) matches token 1, which is t-1 too: the rule names the previous-token role first.
     QTest::newRow("previous and induction overlap")
-        << "ABAB" << QList<double>{1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0} << 1.0 << third << 0.0 << 0.0
-        << 1.0 << 2 << "previous-token";
-    QTest::newRow("one token measures nothing") << "A" << QList<double>{1} << 0.0 << 0.0 << 0.0 << 0.0 << 0.0 << 0
-                                                << "none";
+        << "ABAB"
+        << "1 | 1 0 | 0 1 0 | 0 0 1 0" << 1.0 << third << 0.0 << 0.0 << 1.0 << 2 << "previous-token";
+    QTest::newRow("one token measures nothing") << "A"
+                                                << "1" << 0.0 << 0.0 << 0.0 << 0.0 << 0.0 << 0 << "none";
 }
 
 void TestHeadReport::shares()
 {
     QFETCH(QString, ids);
-    QFETCH(QList<double>, weights);
+    QFETCH(QString, weights);
     QFETCH(double, previous);
     QFETCH(double, first);
     QFETCH(double, self);
@@ -114,7 +120,7 @@ void TestHeadReport::shares()
     QFETCH(int, inductionPositions);
     QFETCH(QString, role);
     const std::size_t tokens = static_cast<std::size_t>(ids.size());
-    const std::vector<HeadShares> got = head_shares(floats(weights), letters(ids), 1, 1, tokens);
+    const std::vector<HeadShares> got = head_shares(causal(weights, tokens), letters(ids), 1, 1, tokens);
     QCOMPARE(got.size(), std::size_t{1});
     const HeadShares& s = got.front();
     QCOMPARE(s.positions, tokens - 1);
