@@ -98,7 +98,9 @@ const Command kCommands[] = {
       [--heads H[,H...]] [--seeds N | --seed S] [--steps N] [--batch B] [--lr X] [--weight-decay X]
       [--save FILE] [--dump-run FILE] [--json]
       Train the book's chapter 4 GPTModel on a task, one run per num_heads and seed, in parallel on the cores:
-      held-out loss and accuracy (mean +- std over seeds), steps to 90% of the best accuracy, ms per step.
+      held-out loss and accuracy (mean +- std over seeds), steps to 90% of the best accuracy, ms per step;
+      then every head on the task's held-out sequences: its share on t-1, token 0 and t, induction score,
+      entropy, a role by the stated rule, and held-out loss and accuracy with that head zeroed.
 )"},
     {"compare", cli::cmd_compare,
      R"(  compare FILE [--num-heads H] [--json]

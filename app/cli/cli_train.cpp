@@ -1,8 +1,10 @@
 // `train`: the book's chapter 4 GPTModel trained on a task (core/train), one run per num_heads x seed,
 // the runs in parallel on the cores; a table of held-out loss and accuracy (mean +- std over seeds),
-// steps to 90% of the best accuracy and ms per step. --save keeps a model, --dump-run a replayable run.
+// steps to 90% of the best accuracy and ms per step; then every head of every variant, measured on the task
+// (cli_train_heads.h). --save keeps a model, --dump-run a replayable run.
 #include "cli/cli_commands.h"
 #include "cli/cli_json.h"
+#include "cli/cli_train_heads.h"
 
 #include "io/atomic_file.h"
 #include "tensor/error.h"
@@ -76,7 +78,7 @@ struct Variant {
     std::vector<std::size_t> runs; // indices into the sweep's results
 };
 
-json variant_json(const Variant& v, const std::vector<RunResult>& results)
+json variant_json(const Variant& v, const std::vector<RunResult>& results, const std::vector<HeadReport>& reports)
 {
     std::vector<double> loss, acc, to90, ms;
     json seeds = json::array();
@@ -95,7 +97,8 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results)
                          {"steps_to_90", r.steps_to_90()},
                          {"ms_per_step", r.ms_per_step},
                          {"steps", r.train_loss.size()},
-                         {"curve", curve}});
+                         {"curve", curve},
+                         {"heads", heads_json(reports[i])}});
     }
     const GptShape& s = results[v.runs.front()].settings.shape;
     const Spread l = spread(loss), a = spread(acc), t = spread(to90), m = spread(ms);
@@ -165,10 +168,11 @@ int cmd_train(const std::vector<std::string>& argv)
     const auto start = std::chrono::steady_clock::now();
     const std::vector<RunResult> results = run_sweep(runs, threads);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::vector<HeadReport> reports = head_reports(results, threads);
 
     json table = json::array();
     for (const Variant& v : variants)
-        table.push_back(variant_json(v, results));
+        table.push_back(variant_json(v, results, reports));
     if (a.has("dump-run"))
         write_run_dump(a.text("dump-run"), results.front());
     if (a.has("save")) {
@@ -204,6 +208,7 @@ int cmd_train(const std::vector<std::string>& argv)
                     {"threads", threads},
                     {"wall_seconds", wall},
                     {"how", how},
+                    {"heads_how", heads_how()},
                     {"variants", table}};
         std::cout << json_text(out) << "\n";
         return 0;
@@ -220,6 +225,16 @@ int cmd_train(const std::vector<std::string>& argv)
                     r["steps_to_90_mean"].get<double>(), r["ms_per_step_mean"].get<double>());
     std::fflush(stdout);
     std::cout << "(" << how << ")\n";
+    std::cout.flush();
+    for (const Variant& v : variants) {
+        const RunResult& r = results[v.runs.front()];
+        std::printf("\n%lld head(s), seed %llu%s: held-out loss %.3f, accuracy %.3f\n", static_cast<long long>(v.heads),
+                    static_cast<unsigned long long>(r.settings.seed),
+                    seeds.size() > 1 ? " (--json has every seed)" : "", r.final_eval().loss, r.final_eval().accuracy);
+        print_heads(reports[v.runs.front()]);
+    }
+    std::fflush(stdout);
+    std::cout << "(" << heads_how() << ")\n";
     return 0;
 }
 

@@ -78,8 +78,13 @@ EvalPoint evaluate_with(GptNet& net, const std::vector<float>& params, const Bat
 
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Task& task)
 {
+    return evaluate(layout, params, task.held_out());
+}
+
+EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out)
+{
     GptNet net(layout);
-    return evaluate_with(net, params, task.held_out());
+    return evaluate_with(net, params, held_out);
 }
 
 RunResult train_run(const RunSettings& settings, const RunHooks& hooks)

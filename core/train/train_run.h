@@ -68,5 +68,7 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks = {});
 
 // Mean held-out loss and accuracy of `params` in eval mode (no dropout), over the task's held-out set.
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Task& task);
+// The same over any sequences laid out as a task's held-out set.
+EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out);
 
 } // namespace attnlab::train

@@ -1,0 +1,89 @@
+#include "cli/cli_train_heads.h"
+
+#include "tensor/threads.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <exception>
+#include <thread>
+
+namespace cli {
+
+using namespace attnlab::train;
+
+std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads)
+{
+    threads = std::clamp(threads, 1, static_cast<int>(std::max<std::size_t>(1, runs.size())));
+    const int before = attnlab::engine_threads();
+    attnlab::set_engine_threads(1);
+    std::vector<HeadReport> reports(runs.size());
+    std::vector<std::exception_ptr> errors(runs.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t i = next++; i < runs.size(); i = next++) {
+            try {
+                reports[i] = head_report(runs[i]);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool)
+        t.join();
+    attnlab::set_engine_threads(before);
+    for (const std::exception_ptr& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+    return reports;
+}
+
+nlohmann::ordered_json heads_json(const HeadReport& report)
+{
+    nlohmann::ordered_json heads = nlohmann::ordered_json::array();
+    for (const HeadStats& h : report.heads) {
+        const HeadShares& s = h.shares;
+        heads.push_back({{"layer", h.layer},
+                         {"head", h.head},
+                         {"previous", s.previous},
+                         {"first", s.first},
+                         {"self", s.self},
+                         {"induction", s.induction_positions ? nlohmann::ordered_json(s.induction) : nullptr},
+                         {"induction_positions", s.induction_positions},
+                         {"entropy", s.entropy},
+                         {"role", role_name(h.role)},
+                         {"ablated_loss", h.ablated.loss},
+                         {"ablated_accuracy", h.ablated.accuracy}});
+    }
+    return heads;
+}
+
+void print_heads(const HeadReport& report)
+{
+    std::printf("  layer  head   prev  first   self  induction  entropy  role            ablated loss  ablated acc\n");
+    for (const HeadStats& h : report.heads) {
+        const HeadShares& s = h.shares;
+        char induction[16] = "        -";
+        if (s.induction_positions)
+            std::snprintf(induction, sizeof induction, "%9.3f", s.induction);
+        std::printf("  %5lld  %4lld  %5.3f  %5.3f  %5.3f  %s  %7.3f  %-14s  %12.3f  %11.3f\n",
+                    static_cast<long long>(h.layer), static_cast<long long>(h.head), s.previous, s.first, s.self,
+                    induction, s.entropy, role_name(h.role), h.ablated.loss, h.ablated.accuracy);
+    }
+}
+
+std::string heads_how()
+{
+    return "heads: attention weights in eval mode on the task's held-out sequences; prev, first and self: the share "
+           "on t-1, on token 0 and on t itself, entropy in nats, each averaged over query positions 1 .. T-1; "
+           "induction: the share on the tokens right after earlier occurrences of the current token, averaged over "
+           "the positions that have one (- when none); ablated: held-out loss and accuracy with that head's output "
+           "zeroed (its columns of out_proj); " +
+           std::string(kHeadRoleRule);
+}
+
+} // namespace cli

@@ -1,0 +1,175 @@
+#include "train/head_report.h"
+
+#include "gpt/head_measures.h"
+#include "tensor/error.h"
+#include "train/gpt_net.h"
+
+#include <algorithm>
+#include <string>
+
+namespace attnlab::train {
+
+namespace {
+
+// Sums over query positions, so that chunks of sequences add up before the means are taken.
+struct ShareSums {
+    double previous = 0.0, first = 0.0, self = 0.0, entropy = 0.0, induction = 0.0;
+    std::size_t positions = 0, induction_positions = 0;
+};
+
+void accumulate(std::vector<ShareSums>& sums, const float* weights, const std::int64_t* ids, std::size_t batch,
+                std::size_t heads, std::size_t tokens)
+{
+    if (tokens < 2)
+        return; // no query position has a choice
+    const std::size_t T = tokens, per_row = heads * T * T;
+    const auto n = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+    for (std::size_t b = 0; b < batch; ++b) {
+        const float* rows = weights + b * per_row;
+        const Tensor one = Tensor::from_values({1, n(heads), n(T), n(T)}, std::vector<float>(rows, rows + per_row));
+        const std::vector<HeadMeasures> measured = head_measures(one);
+        const std::int64_t* x = ids + b * T;
+        const double queries = static_cast<double>(T - 1);
+        for (std::size_t h = 0; h < heads; ++h) {
+            ShareSums& s = sums[h];
+            s.previous += measured[h].previous * queries;
+            s.first += measured[h].first * queries;
+            s.entropy += measured[h].entropy * queries;
+            s.positions += T - 1;
+            const float* w = rows + h * T * T;
+            for (std::size_t t = 1; t < T; ++t) {
+                const float* row = w + t * T;
+                s.self += row[t];
+                double share = 0.0;
+                bool any = false;
+                for (std::size_t j = 1; j < t; ++j)
+                    if (x[j - 1] == x[t]) {
+                        share += row[j];
+                        any = true;
+                    }
+                if (any) {
+                    s.induction += share;
+                    ++s.induction_positions;
+                }
+            }
+        }
+    }
+}
+
+HeadShares mean(const ShareSums& s)
+{
+    HeadShares m;
+    m.positions = s.positions;
+    m.induction_positions = s.induction_positions;
+    if (s.positions) {
+        const double n = static_cast<double>(s.positions);
+        m.previous = s.previous / n;
+        m.first = s.first / n;
+        m.self = s.self / n;
+        m.entropy = s.entropy / n;
+    }
+    if (s.induction_positions)
+        m.induction = s.induction / static_cast<double>(s.induction_positions);
+    return m;
+}
+
+// Per layer, per head: the sums over every held-out sequence, in evaluate()'s chunks.
+std::vector<std::vector<ShareSums>> measure(const GptLayout& layout, const std::vector<float>& params,
+                                            const Batch& held)
+{
+    constexpr std::size_t kChunk = 64;
+    const std::size_t layers = layout.blocks.size(), heads = static_cast<std::size_t>(layout.shape.n_heads);
+    std::vector<std::vector<ShareSums>> sums(layers, std::vector<ShareSums>(heads));
+    GptNet net(layout);
+    for (std::size_t b = 0; b < held.batch; b += kChunk) {
+        const std::size_t n = std::min(kChunk, held.batch - b);
+        const std::int64_t* ids = held.ids.data() + b * held.tokens;
+        net.forward(params, ids, held.targets.data() + b * held.tokens, n, held.tokens, nullptr);
+        for (std::size_t l = 0; l < layers; ++l)
+            accumulate(sums[l], net.attention_weights(l).data(), ids, n, heads, held.tokens);
+    }
+    return sums;
+}
+
+} // namespace
+
+HeadRole head_role(const HeadShares& s)
+{
+    if (s.positions && s.previous >= kRoleShare)
+        return HeadRole::PreviousToken;
+    if (s.induction_positions && s.induction >= kRoleShare)
+        return HeadRole::Induction;
+    if (s.positions && s.first >= kRoleShare)
+        return HeadRole::FirstToken;
+    if (s.positions && s.self >= kRoleShare)
+        return HeadRole::Self;
+    return HeadRole::Other;
+}
+
+const char* role_name(HeadRole role)
+{
+    switch (role) {
+    case HeadRole::PreviousToken: return "previous-token";
+    case HeadRole::Induction: return "induction";
+    case HeadRole::FirstToken: return "first-token";
+    case HeadRole::Self: return "self";
+    case HeadRole::Other: break;
+    }
+    return "none";
+}
+
+std::vector<HeadShares> head_shares(const std::vector<float>& weights, const std::vector<std::int64_t>& ids,
+                                    std::size_t batch, std::size_t heads, std::size_t tokens)
+{
+    if (weights.size() != batch * heads * tokens * tokens || ids.size() != batch * tokens)
+        throw Error("head shares need batch x heads x tokens x tokens weights and batch x tokens ids; got " +
+                    std::to_string(weights.size()) + " weights and " + std::to_string(ids.size()) + " ids.");
+    std::vector<ShareSums> sums(heads);
+    accumulate(sums, weights.data(), ids.data(), batch, heads, tokens);
+    std::vector<HeadShares> out;
+    for (const ShareSums& s : sums)
+        out.push_back(mean(s));
+    return out;
+}
+
+HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out)
+{
+    HeadReport report;
+    report.intact = evaluate(layout, params, held_out);
+    const std::vector<std::vector<ShareSums>> sums = measure(layout, params, held_out);
+    const std::size_t d = static_cast<std::size_t>(layout.shape.emb_dim);
+    const std::size_t hd = static_cast<std::size_t>(layout.shape.head_dim());
+    std::vector<float> ablated = params;
+    for (std::size_t l = 0; l < sums.size(); ++l)
+        for (std::size_t h = 0; h < sums[l].size(); ++h) {
+            HeadStats s;
+            s.layer = static_cast<std::int64_t>(l);
+            s.head = static_cast<std::int64_t>(h);
+            s.shares = mean(sums[l][h]);
+            s.role = head_role(s.shares);
+            // out_proj.weight is (d_out x d_out), out x in: the head's inputs are columns h*hd .. h*hd+hd-1.
+            float* wo = ablated.data() + layout.blocks[l].wo;
+            for (std::size_t r = 0; r < d; ++r)
+                std::fill_n(wo + r * d + h * hd, hd, 0.0f);
+            s.ablated = evaluate(layout, ablated, held_out);
+            const float* kept = params.data() + layout.blocks[l].wo;
+            for (std::size_t r = 0; r < d; ++r)
+                std::copy_n(kept + r * d + h * hd, hd, wo + r * d + h * hd);
+            report.heads.push_back(s);
+        }
+    return report;
+}
+
+HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Task& task)
+{
+    return head_report(layout, params, task.held_out());
+}
+
+HeadReport head_report(const RunResult& run)
+{
+    const RunSettings& s = run.settings;
+    const Task task(s.task, s.shape.vocab_size, s.shape.context_length, s.seed);
+    return head_report(gpt_layout(s.shape), run.params, task);
+}
+
+} // namespace attnlab::train

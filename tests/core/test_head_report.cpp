@@ -1,0 +1,250 @@
+// The head report (core/train/head_report.h): each measure's definition on hand-made attention matrices, the
+// role rule at and around its thresholds, and whole reports against PyTorch (tests/reference/
+// make_head_report_cases.py): the measures, the intact model and every head's ablation, to 1e-5.
+#include "io/safetensors.h"
+#include "tensor/error.h"
+#include "train/head_report.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+
+using namespace attnlab;
+using namespace attnlab::train;
+
+namespace {
+
+constexpr double kTolerance = 1e-5;
+
+std::vector<std::int64_t> letters(const QString& text) // "ABCA" -> 0 1 2 0
+{
+    std::vector<std::int64_t> ids;
+    for (QChar c : text)
+        ids.push_back(c.unicode() - 'A');
+    return ids;
+}
+
+// "1 | 0.5 0.5 | ..." -> tokens x tokens, row-major, 0 above the diagonal.
+std::vector<float> causal(const QString& rows, std::size_t tokens)
+{
+    std::vector<float> w(tokens * tokens, 0.0f);
+    const QStringList split = rows.split('|');
+    for (qsizetype t = 0; t < split.size(); ++t) {
+        const QStringList row = split[t].split(' ', Qt::SkipEmptyParts);
+        for (qsizetype s = 0; s < row.size(); ++s)
+            w[static_cast<std::size_t>(t) * tokens + static_cast<std::size_t>(s)] = row[s].toFloat();
+    }
+    return w;
+}
+
+std::vector<float> values(const SafetensorsFile& f, const std::string& name)
+{
+    const Tensor* t = f.find(name);
+    if (!t)
+        qFatal("fixture has no tensor %s", name.c_str());
+    return t->to_vector();
+}
+
+void expect_near(double got, double want, const std::string& what)
+{
+    if (!(std::fabs(got - want) <= kTolerance))
+        QFAIL(qPrintable(QString::fromStdString(what) + ": " + QString::number(got, 'g', 9) + ", PyTorch " +
+                         QString::number(want, 'g', 9)));
+}
+
+} // namespace
+
+class TestHeadReport : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void shares_data();
+    void shares();
+    void shares_refuse_a_wrong_size();
+    void role_data();
+    void role();
+    void matches_pytorch_data();
+    void matches_pytorch();
+};
+
+void TestHeadReport::shares_data()
+{
+    QTest::addColumn<QString>("ids");
+    QTest::addColumn<QString>("weights"); // row t holds the weights of query t on keys 0 .. t, rows split by |
+    QTest::addColumn<double>("previous");
+    QTest::addColumn<double>("first");
+    QTest::addColumn<double>("self");
+    QTest::addColumn<double>("entropy");
+    QTest::addColumn<double>("induction");
+    QTest::addColumn<int>("inductionPositions");
+    QTest::addColumn<QString>("role");
+    const double third = 1.0 / 3.0, u = (1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 3;
+    // t = 1 has only tokens 0 and 1, so a head on t-1 there is also on token 0.
+    QTest::newRow("pure previous-token") << "ABCD"
+                                         << "1 | 1 0 | 0 1 0 | 0 0 1 0" << 1.0 << third << 0.0 << 0.0 << 0.0 << 0
+                                         << "previous-token";
+    QTest::newRow("pure self") << "ABCD"
+                               << "1 | 0 1 | 0 0 1 | 0 0 0 1" << 0.0 << 0.0 << 1.0 << 0.0 << 0.0 << 0 << "self";
+    QTest::newRow("pure first-token") << "ABCD"
+                                      << "1 | 1 0 | 1 0 0 | 1 0 0 0" << third << 1.0 << 0.0 << 0.0 << 0.0 << 0
+                                      << "first-token";
+    QTest::newRow("uniform causal") << "ABCD"
+                                    << "1 | 0.5 0.5 | 0.3333333 0.3333333 0.3333333 | 0.25 0.25 0.25 0.25" << u << u
+                                    << u << (std::log(2.0) + std::log(3.0) + std::log(4.0)) / 3 << 0.0 << 0 << "none";
+    // ABCABC: queries 3, 4, 5 repeat tokens 0, 1, 2 and look at 1, 2, 3, the tokens after them.
+    QTest::newRow("pure induction on a repeat")
+        << "ABCABC"
+        << "1 | 0 1 | 0 0 1 | 0 1 0 0 | 0 0 1 0 0 | 0 0 0 1 0 0" << 0.0 << 0.0 << 0.4 << 0.0 << 1.0 << 3 << "induction";
+    // ABCA: only query 3 has an earlier occurrence (token 0), half its attention after it, half on itself.
+    QTest::newRow("half on the token after the copy")
+        << "ABCA"
+        << "1 | 0 1 | 0 0 1 | 0 0.5 0 0.5" << 0.0 << 0.0 << 2.5 / 3 << std::log(2.0) / 3 << 0.5 << 1 << "induction";
+    // ABAB: query 3 (B) has its earlier occurrence at 1, so token 2 is both t-1 and the token after the copy;
+    // query 2 (A) matches token 1, which is t-1 too: the rule names the previous-token role first.
+    QTest::newRow("previous and induction overlap")
+        << "ABAB"
+        << "1 | 1 0 | 0 1 0 | 0 0 1 0" << 1.0 << third << 0.0 << 0.0 << 1.0 << 2 << "previous-token";
+    QTest::newRow("one token measures nothing") << "A"
+                                                << "1" << 0.0 << 0.0 << 0.0 << 0.0 << 0.0 << 0 << "none";
+}
+
+void TestHeadReport::shares()
+{
+    QFETCH(QString, ids);
+    QFETCH(QString, weights);
+    QFETCH(double, previous);
+    QFETCH(double, first);
+    QFETCH(double, self);
+    QFETCH(double, entropy);
+    QFETCH(double, induction);
+    QFETCH(int, inductionPositions);
+    QFETCH(QString, role);
+    const std::size_t tokens = static_cast<std::size_t>(ids.size());
+    const std::vector<HeadShares> got = head_shares(causal(weights, tokens), letters(ids), 1, 1, tokens);
+    QCOMPARE(got.size(), std::size_t{1});
+    const HeadShares& s = got.front();
+    QCOMPARE(s.positions, tokens - 1);
+    const double eps = 1e-6; // the weights are floats
+    QVERIFY2(std::fabs(s.previous - previous) < eps, qPrintable(QString::number(s.previous)));
+    QVERIFY2(std::fabs(s.first - first) < eps, qPrintable(QString::number(s.first)));
+    QVERIFY2(std::fabs(s.self - self) < eps, qPrintable(QString::number(s.self)));
+    QVERIFY2(std::fabs(s.entropy - entropy) < eps, qPrintable(QString::number(s.entropy)));
+    QVERIFY2(std::fabs(s.induction - induction) < eps, qPrintable(QString::number(s.induction)));
+    QCOMPARE(s.induction_positions, static_cast<std::size_t>(inductionPositions));
+    QCOMPARE(QString(role_name(head_role(s))), role);
+}
+
+void TestHeadReport::shares_refuse_a_wrong_size()
+{
+    QVERIFY_THROWS_EXCEPTION(Error, head_shares(std::vector<float>(15, 0.25f), letters("ABCD"), 1, 1, 4));
+    QVERIFY_THROWS_EXCEPTION(Error, head_shares(std::vector<float>(16, 0.25f), letters("ABC"), 1, 1, 4));
+}
+
+void TestHeadReport::role_data()
+{
+    QTest::addColumn<double>("previous");
+    QTest::addColumn<double>("first");
+    QTest::addColumn<double>("self");
+    QTest::addColumn<double>("induction");
+    QTest::addColumn<int>("inductionPositions");
+    QTest::addColumn<QString>("role");
+    QTest::newRow("previous at the threshold") << 0.5 << 0.1 << 0.1 << 0.1 << 10 << "previous-token";
+    QTest::newRow("previous just below") << 0.499 << 0.1 << 0.1 << 0.1 << 10 << "none";
+    QTest::newRow("previous named before induction") << 0.6 << 0.0 << 0.0 << 0.9 << 10 << "previous-token";
+    QTest::newRow("induction at the threshold") << 0.2 << 0.0 << 0.0 << 0.5 << 10 << "induction";
+    QTest::newRow("induction without a position") << 0.2 << 0.0 << 0.0 << 0.9 << 0 << "none";
+    QTest::newRow("induction named before first") << 0.0 << 0.6 << 0.0 << 0.7 << 3 << "induction";
+    QTest::newRow("first-token") << 0.1 << 0.7 << 0.1 << 0.2 << 3 << "first-token";
+    QTest::newRow("self") << 0.1 << 0.1 << 0.8 << 0.0 << 3 << "self";
+    QTest::newRow("spread out") << 0.3 << 0.3 << 0.3 << 0.3 << 3 << "none";
+}
+
+void TestHeadReport::role()
+{
+    QFETCH(double, previous);
+    QFETCH(double, first);
+    QFETCH(double, self);
+    QFETCH(double, induction);
+    QFETCH(int, inductionPositions);
+    QFETCH(QString, role);
+    HeadShares s;
+    s.previous = previous;
+    s.first = first;
+    s.self = self;
+    s.induction = induction;
+    s.positions = 30;
+    s.induction_positions = static_cast<std::size_t>(inductionPositions);
+    QCOMPARE(QString(role_name(head_role(s))), role);
+    QVERIFY(QString(kHeadRoleRule).contains(role_name(head_role(s))));
+}
+
+void TestHeadReport::matches_pytorch_data()
+{
+    QTest::addColumn<QString>("file");
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(ATTNLAB_TEST_DATA_DIR "/heads"))
+        names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names)
+        QTest::newRow(n.c_str()) << QString::fromStdString(n);
+    QVERIFY(names.size() >= 3);
+}
+
+void TestHeadReport::matches_pytorch()
+{
+    QFETCH(QString, file);
+    const SafetensorsFile f = read_safetensors(ATTNLAB_TEST_DATA_DIR "/heads/" + file.toStdString() + ".safetensors");
+    const auto meta = [&](const char* k) { return std::stoll(f.meta(k)); };
+    GptShape shape;
+    shape.vocab_size = meta("vocab_size");
+    shape.context_length = meta("context_length");
+    shape.emb_dim = meta("emb_dim");
+    shape.n_layers = meta("n_layers");
+    shape.n_heads = meta("n_heads");
+    shape.qkv_bias = f.meta("qkv_bias") == "true";
+    const GptLayout layout = gpt_layout(shape);
+    std::vector<float> params(layout.total);
+    for (const ParamEntry& e : layout.entries) {
+        const std::vector<float> v = values(f, "param." + e.name);
+        QCOMPARE(v.size(), e.size);
+        std::copy(v.begin(), v.end(), params.begin() + static_cast<std::ptrdiff_t>(e.offset));
+    }
+    Batch held;
+    held.batch = static_cast<std::size_t>(f.find("ids")->size(0));
+    held.tokens = static_cast<std::size_t>(f.find("ids")->size(1));
+    for (float v : values(f, "ids"))
+        held.ids.push_back(static_cast<std::int64_t>(v));
+    for (float v : values(f, "targets"))
+        held.targets.push_back(static_cast<std::int64_t>(v));
+
+    const HeadReport r = head_report(layout, params, held);
+    expect_near(r.intact.loss, values(f, "loss")[0], "intact loss");
+    expect_near(r.intact.accuracy, values(f, "accuracy")[0], "intact accuracy");
+    QCOMPARE(r.heads.size(), static_cast<std::size_t>(shape.n_layers * shape.n_heads));
+    const auto want = [&](const char* name) { return values(f, name); };
+    const std::vector<float> previous = want("previous"), first = want("first"), self = want("self"),
+                             entropy = want("entropy"), induction = want("induction"),
+                             positions = want("induction_positions"), loss = want("ablated_loss"),
+                             accuracy = want("ablated_accuracy");
+    bool some_head_matters = false;
+    for (std::size_t i = 0; i < r.heads.size(); ++i) {
+        const HeadStats& h = r.heads[i];
+        QCOMPARE(static_cast<std::size_t>(h.layer * shape.n_heads + h.head), i);
+        const std::string at = "layer " + std::to_string(h.layer) + " head " + std::to_string(h.head) + " ";
+        expect_near(h.shares.previous, previous[i], at + "previous");
+        expect_near(h.shares.first, first[i], at + "first");
+        expect_near(h.shares.self, self[i], at + "self");
+        expect_near(h.shares.entropy, entropy[i], at + "entropy");
+        expect_near(h.shares.induction, induction[i], at + "induction");
+        QCOMPARE(static_cast<float>(h.shares.induction_positions), positions[i]);
+        QCOMPARE(h.shares.positions, held.batch * (held.tokens - 1));
+        expect_near(h.ablated.loss, loss[i], at + "ablated loss");
+        expect_near(h.ablated.accuracy, accuracy[i], at + "ablated accuracy");
+        QCOMPARE(h.role, head_role(h.shares));
+        some_head_matters = some_head_matters || std::fabs(h.ablated.loss - r.intact.loss) > 1e-3;
+    }
+    QVERIFY2(some_head_matters, "the fixture's ablations should change the loss");
+}
+
+QTEST_GUILESS_MAIN(TestHeadReport)
+#include "test_head_report.moc"
