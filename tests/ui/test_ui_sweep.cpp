@@ -9,6 +9,7 @@
 #include "pages/tradeoffs/sweep_curves_widget.h"
 #include "pages/tradeoffs/sweep_form.h"
 #include "pages/tradeoffs/sweep_panel.h"
+#include "pages/tradeoffs/sweep_reading.h"
 #include "pages/tradeoffs/sweep_table.h"
 #include "pages/tradeoffs/tradeoffs_view.h"
 #include "render/sweep_curves_painter.h"
@@ -63,6 +64,8 @@ private Q_SLOTS:
     void resultsReopenWithTheSession();
     void sectionFollowsTheSession();
     void curvesReadInEveryTheme();
+    void readingFollowsTheNumbers_data();
+    void readingFollowsTheNumbers();
 };
 
 void TestUiSweep::tinySweepFillsTheTable()
@@ -253,6 +256,46 @@ void TestUiSweep::curvesReadInEveryTheme()
         for (std::size_t i = 0; i < 2; ++i) // the lines stand out from the surface as graphics must (3:1)
             QVERIFY(contrastRatio(SweepCurvesPainter::seriesColor(i, style), style.background) >= 3.0);
     }
+}
+
+void TestUiSweep::readingFollowsTheNumbers_data()
+{
+    QTest::addColumn<QList<double>>("accuracy"); // final held-out accuracy of 1, 2, 4, 8, 16, 32 heads, two seeds each
+    QTest::addColumn<QStringList>("says");
+    QTest::addColumn<QStringList>("doesNotSay");
+    // The PyTorch measurement of the induction task at emb 32.
+    QTest::newRow("inverted U") << QList<double>{0.86, 0.86, 0.92, 0.92, 0.91, 0.92, 0.75, 0.86, 0.67, 0.66, 0.38, 0.41}
+                                << QStringList{"An inverted U", "Too few heads", "head_dim 1 is too narrow",
+                                               "2 heads (head_dim 16)"}
+                                << QStringList{"changes the accuracy little"};
+    QTest::newRow("flat") << QList<double>{0.90, 0.91, 0.91, 0.90, 0.90, 0.91, 0.91, 0.90, 0.90, 0.90, 0.89, 0.90}
+                          << QStringList{"changes the accuracy little"}
+                          << QStringList{"inverted U", "Too few heads", "too narrow"};
+    QTest::newRow("only narrow heads fall")
+        << QList<double>{0.95, 0.95, 0.95, 0.94, 0.94, 0.94, 0.9, 0.9, 0.8, 0.8, 0.4, 0.42}
+        << QStringList{"head_dim 1 is too narrow", "1 head (head_dim 32)"}
+        << QStringList{"inverted U", "Too few heads"};
+}
+
+void TestUiSweep::readingFollowsTheNumbers()
+{
+    QFETCH(QList<double>, accuracy);
+    QFETCH(QStringList, says);
+    QFETCH(QStringList, doesNotSay);
+    SweepResults r;
+    r.settings.emb = 32;
+    r.settings.seeds = 2;
+    r.settings.steps = 100;
+    const std::vector<std::int64_t> heads = {1, 2, 4, 8, 16, 32};
+    for (std::size_t i = 0; i < accuracy.size(); ++i)
+        r.runs.push_back({heads[i / 2], i % 2, {{100, 1.0 - accuracy[int(i)], accuracy[int(i)]}}, 100, 1.0, true});
+    const std::vector<SweepRow> rows = sweepTable(r);
+    QCOMPARE(rows.size(), std::size_t{6});
+    const QString text = sweepReading(r, rows);
+    for (const QString& s : says)
+        QVERIFY2(text.contains(s), qPrintable(text));
+    for (const QString& s : doesNotSay)
+        QVERIFY2(!text.contains(s), qPrintable(text));
 }
 
 QTEST_MAIN(TestUiSweep)

@@ -87,6 +87,15 @@ void SweepCurvesPainter::paint(QPainter& p, const QRectF& rect, const RenderStyl
     font.setPixelSize(fontPx_);
     p.setFont(font);
     p.setRenderHint(QPainter::Antialiasing);
+    if (series_.empty()) {
+        style.drawText(
+            p, rect, Qt::AlignCenter | Qt::TextWordWrap,
+            QStringLiteral("Nothing trained yet: press Train, and each num_heads' held-out loss and accuracy "
+                           "draw here as its runs go."),
+            style.muted, style.background);
+        p.restore();
+        return;
+    }
     for (int panel = 0; panel < 2; ++panel)
         paintPanel(p, style, rect, panel);
     paintLegend(p, style, rect);

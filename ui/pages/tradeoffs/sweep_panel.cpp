@@ -9,6 +9,7 @@
 #include "widgets/themed.h"
 
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -31,6 +32,8 @@ QString duration(double seconds)
 std::vector<SweepCurveSeries> seriesOf(const SweepResults& results)
 {
     std::vector<SweepCurveSeries> series;
+    if (results.runs.empty())
+        return series;
     for (std::int64_t h : results.settings.headList()) {
         SweepCurveSeries s{h, {}};
         for (const SweepRun& r : results.runs)
@@ -80,7 +83,6 @@ SweepPanel::SweepPanel(Session* session, QWidget* parent) : QWidget(parent), ses
     curves_->setObjectName(QStringLiteral("sweep-curves"));
     table_ = new SweepTable;
     table_->setObjectName(QStringLiteral("sweep-table"));
-    table_->setMinimumHeight(150);
     how_ = new QLabel;
     how_->setObjectName(QStringLiteral("sweep-how"));
     how_->setWordWrap(true);
@@ -157,7 +159,7 @@ void SweepPanel::showProgress()
                              .arg(duration(r.wallSeconds))
                              .arg(r.cancelled ? tr(" (stopped)") : QString()));
     } else {
-        status_->setText(tr("Nothing trained yet: the defaults take about a minute on two cores."));
+        status_->setText(tr("Nothing trained yet."));
     }
     curves_->setPainter(SweepCurvesPainter(seriesOf(job->results()), job->results().settings.steps));
     int finished = 0;
@@ -168,6 +170,10 @@ void SweepPanel::showProgress()
     finishedShown_ = finished;
     const std::vector<SweepRow> rows = sweepTable(job->results());
     table_->setRows(rows);
+    // Every row in view up to eight (the page scrolls instead), so the table reads at a glance.
+    const int shown = std::clamp(table_->rowCount(), 2, 8);
+    table_->setMinimumHeight(table_->horizontalHeader()->height() +
+                             shown * table_->verticalHeader()->defaultSectionSize() + 2 * table_->frameWidth() + 2);
     how_->setText(job->hasResults() ? SweepTable::howText(job->results().settings.evalEvery()) : QString());
     reading_->setText(job->busy() ? QString() : sweepReading(job->results(), rows));
 }

@@ -70,7 +70,7 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
     sweepArea->setWidget(sweep_);
     sweepArea->setWidgetResizable(true);
     sweepArea->setFrameShape(QFrame::NoFrame);
-    sections_->addTab(sweepArea, tr("Trained here: num_heads compared on a task"));
+    sections_->addTab(sweepArea, tr("Trained here"));
     sections_->setTabToolTip(2, tr("Train the book's GPT here for several num_heads and seeds, and compare their "
                                    "held-out loss and accuracy."));
     auto* layout = new QVBoxLayout(this);
