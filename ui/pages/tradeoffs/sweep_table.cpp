@@ -29,6 +29,9 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
     setSelectionMode(QAbstractItemView::NoSelection);
     setTabKeyNavigation(false);
     setAccessibleName(tr("Sweep results per num_heads"));
+    setAccessibleDescription(
+        tr("One row per num_heads with a finished seed: held-out loss and accuracy, steps to "
+           "90% of the best accuracy, ms per step; each column's header says how it was obtained."));
 }
 
 void SweepTable::setRows(const std::vector<SweepRow>& rows)
