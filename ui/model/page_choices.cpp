@@ -12,7 +12,7 @@ namespace attnlab::ui {
 
 namespace {
 
-constexpr std::array<const char*, 2> kSectionNames = {"counted", "measured"};
+constexpr std::array<const char*, 3> kSectionNames = {"counted", "measured", "trained"};
 constexpr double kLargestStep = 1000; // far beyond any lesson, within int
 constexpr int kMostPassed = 1000;
 

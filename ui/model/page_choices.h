@@ -10,7 +10,7 @@
 
 namespace attnlab::ui {
 
-enum class TradeoffsSection { Counted, Measured };
+enum class TradeoffsSection { Counted, Measured, Trained };
 
 // The heatmaps' keyboard cell: one query row and key column, the same in every head's matrix.
 struct HeatmapCell {
@@ -26,7 +26,7 @@ struct GuideState {
     bool operator==(const GuideState&) const = default;
 };
 
-QString tradeoffsSectionName(TradeoffsSection section); // "counted", "measured"
+QString tradeoffsSectionName(TradeoffsSection section); // "counted", "measured", "trained"
 std::optional<TradeoffsSection> tradeoffsSectionFromName(const QString& name);
 
 // The "guide" object of a session file; nullopt and *error set to one sentence when it is not one.

@@ -37,6 +37,7 @@ class EquivalenceJob;
 class ForwardJob;
 class HeatmapPictures;
 class RecordingCompare;
+class SweepJob;
 class TimingsJob;
 struct TrainedVariants;
 struct ForwardResult;
@@ -177,6 +178,9 @@ public:
     // This machine's forward time for every num_heads of the current width: only when asked (seconds).
     void measureTimings();
     TimingsJob* timings() const { return timings_; }
+    // The book's GPT trained here over num_heads x seeds (the Trade-offs tab's "Trained here"): started and
+    // cancelled only by its own buttons, never by an edit or Esc, and its results saved with the session.
+    SweepJob* sweep() const { return sweep_; }
     // Compare With My Code: the learner's recording and how it compares (saved with the session).
     RecordingCompare* comparison() const { return comparison_; }
     HeatmapPictures* heatmapPictures() const { return pictures_; }
@@ -266,6 +270,7 @@ private:
     EquivalenceJob* equivalence_;
     bool equivalenceStale_ = true;
     TimingsJob* timings_;
+    SweepJob* sweep_;
     RecordingCompare* comparison_;
     HeatmapPictures* pictures_;
     HeatmapScaleMode heatmapScale_ = HeatmapScaleMode::Auto;

@@ -39,7 +39,7 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
     s.heatmapScale = static_cast<HeatmapScaleMode>(found - std::begin(kScaleNames));
     const auto tradeoffs = tradeoffsSectionFromName(section);
     if (!tradeoffs) {
-        err = QObject::tr("\"tradeoffs\" must be counted or measured, not %1.").arg(f::describe(section));
+        err = QObject::tr("\"tradeoffs\" must be counted, measured or trained, not %1.").arg(f::describe(section));
         return false;
     }
     s.tradeoffsSection = *tradeoffs;
@@ -60,6 +60,14 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
             !f::integer(comparison, "num_heads", 0, kLargestIndex, &heads, &err, 0))
             return false;
         s.comparedNumHeads = static_cast<std::int64_t>(heads);
+    }
+    if (o.contains("sweep")) {
+        QJsonObject sweep;
+        if (!f::object(o, "sweep", &sweep, &err))
+            return false;
+        s.sweep = sweepFromJson(sweep, &err);
+        if (!s.sweep)
+            return false;
     }
     for (const char* key : {"selection", "predict"}) {
         if (!o.contains(key))
@@ -142,6 +150,8 @@ QJsonObject sessionToJson(const SessionState& s)
         o.insert("selection", selectionToJson(s.selection));
     if (s.predict != PredictState{})
         o.insert("predict", predictToJson(s.predict));
+    if (s.sweep)
+        o.insert("sweep", sweepToJson(*s.sweep));
     if (!s.comparedRecording.isEmpty()) // absent otherwise: most sessions compare nothing
         o.insert("comparison",
                  QJsonObject{{"path", s.comparedRecording}, {"num_heads", static_cast<double>(s.comparedNumHeads)}});

@@ -5,6 +5,7 @@
 // bytes; a bad, truncated or newer file is refused with one sentence and nothing is changed.
 #include "forward/experiment.h"
 #include "model/session.h"
+#include "model/sweep_results.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -38,6 +39,7 @@ struct SessionState {
     std::int64_t comparedNumHeads = 0; // the num_heads given for it; 0: the recording's own
     ElementSelection selection;        // the element followed; empty: none
     PredictState predict;              // Predict First and its tally
+    std::optional<SweepResults> sweep; // the sweep trained in the Trade-offs tab: curves and table, no weights
 };
 
 SessionState captureState(const Session& session);

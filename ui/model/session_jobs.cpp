@@ -6,6 +6,7 @@
 #include "model/heatmap_pictures.h"
 #include "model/recording_compare.h"
 #include "model/session.h"
+#include "model/sweep_job.h"
 #include "model/timings_job.h"
 #include "model/trained_variants.h"
 
@@ -28,6 +29,9 @@ void Session::connectJobs()
     connect(timings_, &TimingsJob::finished, this, delivered);
     connect(comparison_, &RecordingCompare::changed, this, delivered);
     connect(pictures_, &HeatmapPictures::finished, this, delivered);
+    sweep_ = new SweepJob(this); // its page follows its progress itself: ten a second would be noise for the rest
+    connect(sweep_, &SweepJob::started, this, delivered);
+    connect(sweep_, &SweepJob::finished, this, delivered);
     // Every change may be the last one of a burst: once nothing computes, settled() follows.
     connect(this, &Session::changed, this, [this](ChangeFlags flags) {
         sideJobsFollow(flags);

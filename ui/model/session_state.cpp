@@ -3,6 +3,7 @@
 #include "model/session_file.h"
 
 #include "model/recording_compare.h"
+#include "model/sweep_job.h"
 
 #include <memory>
 
@@ -30,6 +31,8 @@ SessionState captureState(const Session& session)
         s.comparedRecording = session.comparison()->path();
         s.comparedNumHeads = session.comparison()->numHeads();
     }
+    if (session.sweep()->hasResults()) // while training: what the runs have reached so far
+        s.sweep = session.sweep()->results();
     return s;
 }
 
@@ -44,6 +47,10 @@ void applyState(Session& session, const SessionState& state)
     session.setGuide(state.guide);
     session.setSelectedElement(state.selection);
     session.restorePredict(state.predict);
+    SweepJob* sweep = session.sweep();
+    const bool sameSweep = state.sweep ? sweep->hasResults() && *state.sweep == sweep->results() : !sweep->hasResults();
+    if (!sameSweep || sweep->busy()) // a file replaces the session, a sweep in training too
+        sweep->restore(state.sweep);
     if (!state.comparedRecording.isEmpty() && state.comparedRecording != session.comparison()->path())
         session.comparison()->open(state.comparedRecording, state.comparedNumHeads);
     if (!state.stage.isEmpty())

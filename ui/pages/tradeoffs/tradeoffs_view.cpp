@@ -3,6 +3,7 @@
 #include "render/number_format.h"
 #include "model/session.h"
 #include "widgets/tradeoff_chart_widget.h"
+#include "pages/tradeoffs/sweep_panel.h"
 #include "pages/tradeoffs/timing_panel.h"
 #include "pages/tradeoffs/tradeoff_table.h"
 #include "pages/tradeoffs/trained_variants_panel.h"
@@ -64,6 +65,14 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
     sections_->setTabToolTip(0, tr("What the shapes let us count for each num_heads: parameters, multiply-adds, "
                                    "memory."));
     sections_->setTabToolTip(1, tr("What was measured: trained models' losses and heads, and times on this machine."));
+    sweep_ = new SweepPanel(session_); // trained in the app, in the order of TradeoffsSection
+    auto* sweepArea = new QScrollArea;
+    sweepArea->setWidget(sweep_);
+    sweepArea->setWidgetResizable(true);
+    sweepArea->setFrameShape(QFrame::NoFrame);
+    sections_->addTab(sweepArea, tr("Trained here"));
+    sections_->setTabToolTip(2, tr("Train the book's GPT here for several num_heads and seeds, and compare their "
+                                   "held-out loss and accuracy."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(sections_);

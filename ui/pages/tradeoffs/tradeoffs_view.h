@@ -14,6 +14,7 @@ class QTabWidget;
 namespace attnlab::ui {
 
 class Session;
+class SweepPanel;
 class TradeoffChartWidget;
 class TradeoffTable;
 class TimingPanel;
@@ -28,6 +29,7 @@ public:
     const std::vector<QPushButton*>& widthButtons() const { return widthButtons_; }
     TrainedVariantsPanel* trainedVariants() const { return trained_; }
     TimingPanel* timing() const { return timing_; }
+    SweepPanel* sweep() const { return sweep_; }
     QTabWidget* sections() const { return sections_; } // follows Session::tradeoffsSection()
 
 private:
@@ -43,6 +45,7 @@ private:
     std::vector<QPushButton*> widthButtons_;
     TrainedVariantsPanel* trained_;
     TimingPanel* timing_;
+    SweepPanel* sweep_;
     QTabWidget* sections_;
 };
 

@@ -1,0 +1,302 @@
+// The Trade-offs tab's "Trained here": a sweep of the book's GPT over num_heads x seeds, started from the
+// page's own widgets and trained by the Session's job; the table it fills, a cancel that keeps what
+// finished, settings refused inline before anything trains, results that reopen with the session, and
+// curves that read in every theme.
+#include "common/theme_list.h"
+#include "model/session.h"
+#include "model/session_file.h"
+#include "model/sweep_job.h"
+#include "pages/tradeoffs/sweep_curves_widget.h"
+#include "pages/tradeoffs/sweep_form.h"
+#include "pages/tradeoffs/sweep_panel.h"
+#include "pages/tradeoffs/sweep_reading.h"
+#include "pages/tradeoffs/sweep_table.h"
+#include "pages/tradeoffs/tradeoffs_view.h"
+#include "render/sweep_curves_painter.h"
+#include "shell/main_window.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+// The smallest sweep worth reading: induction at emb 8, two head counts, one seed, 30 steps.
+void fillTiny(SweepForm* form, const QString& heads = QStringLiteral("2, 4"), int steps = 30, int seeds = 1)
+{
+    form->task()->setCurrentText(QStringLiteral("induction"));
+    form->emb()->setValue(8);
+    form->layers()->setValue(2);
+    form->heads()->setText(heads);
+    form->seeds()->setValue(seeds);
+    form->steps()->setValue(steps);
+    form->batch()->setValue(8);
+    form->lr()->setText(QStringLiteral("0.003"));
+}
+
+int finishedRuns(const SweepResults& r)
+{
+    int n = 0;
+    for (const SweepRun& run : r.runs)
+        n += run.finished ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+class TestUiSweep : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void tinySweepFillsTheTable();
+    void cancelKeepsFinishedRuns();
+    void badSettingsAreRefusedInline_data();
+    void badSettingsAreRefusedInline();
+    void resultsReopenWithTheSession();
+    void sectionFollowsTheSession();
+    void curvesReadInEveryTheme();
+    void readingFollowsTheNumbers_data();
+    void readingFollowsTheNumbers();
+};
+
+void TestUiSweep::tinySweepFillsTheTable()
+{
+    Session s;
+    SweepPanel panel(&s);
+    QSignalSpy started(s.sweep(), &SweepJob::started), finished(s.sweep(), &SweepJob::finished);
+    fillTiny(panel.form());
+    QTest::mouseClick(panel.trainButton(), Qt::LeftButton);
+    QCOMPARE(started.count(), 1);
+    QVERIFY(s.sweep()->busy());
+    QVERIFY(!panel.trainButton()->isEnabled());
+    QVERIFY(finished.wait(60000));
+    QVERIFY(!s.sweep()->busy());
+    QVERIFY2(s.sweep()->error().isEmpty(), qPrintable(s.sweep()->error()));
+    const SweepResults& r = s.sweep()->results();
+    QCOMPARE(r.runs.size(), std::size_t{2});
+    QCOMPARE(finishedRuns(r), 2);
+    for (const SweepRun& run : r.runs) {
+        QCOMPARE(run.stepsDone, 30);
+        QCOMPARE(run.evals.back().step, 30); // a measurement every 1 step (30 / 20), the last at the end
+        QVERIFY(run.msPerStep > 0);
+    }
+    QCOMPARE(panel.table()->rowCount(), 2);
+    QCOMPARE(panel.table()->item(0, 0)->text(), QStringLiteral("2"));
+    QCOMPARE(panel.table()->item(1, 1)->text(), QStringLiteral("2")); // head_dim of 4 heads at emb 8
+    QCOMPARE(panel.table()->item(0, 2)->text(), QStringLiteral("1 of 1"));
+    QVERIFY(!panel.table()->horizontalHeaderItem(3)->toolTip().isEmpty());
+    QVERIFY2(panel.reading()->text().contains("Best:"), qPrintable(panel.reading()->text()));
+    QCOMPARE(panel.curves()->curvesPainter().series().size(), std::size_t{2});
+    QVERIFY(panel.trainButton()->isEnabled());
+    QVERIFY(panel.errorLabel()->isHidden());
+}
+
+void TestUiSweep::cancelKeepsFinishedRuns()
+{
+    Session s;
+    SweepPanel panel(&s);
+    QSignalSpy finished(s.sweep(), &SweepJob::finished);
+    // Eight runs, two at a time: once one has finished, several have not started.
+    fillTiny(panel.form(), QStringLiteral("1, 2, 4, 8"), 1500, 2);
+    panel.trainButton()->click();
+    QVERIFY(s.sweep()->busy());
+    QVERIFY(QTest::qWaitFor([&] { return finishedRuns(s.sweep()->results()) >= 1; }, 120000));
+    QTest::mouseClick(panel.cancelButton(), Qt::LeftButton);
+    QVERIFY(s.sweep()->cancelling());
+    QVERIFY(finished.wait(60000));
+    const SweepResults& r = s.sweep()->results();
+    QVERIFY(r.cancelled);
+    const int done = finishedRuns(r);
+    QVERIFY2(done >= 1 && done < 8, qPrintable(QString::number(done)));
+    for (const SweepRun& run : r.runs) {
+        QVERIFY(run.stepsDone > 0); // runs the cancel caught before their first step are gone
+        QCOMPARE(run.finished, run.stepsDone == 1500);
+    }
+    QSet<std::int64_t> heads;
+    for (const SweepRun& run : r.runs)
+        if (run.finished)
+            heads.insert(run.heads);
+    QCOMPARE(panel.table()->rowCount(), heads.size());
+    QVERIFY(panel.reading()->text().contains("stopped"));
+}
+
+void TestUiSweep::badSettingsAreRefusedInline_data()
+{
+    QTest::addColumn<int>("emb");
+    QTest::addColumn<QString>("heads");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<QString>("lr");
+    QTest::addColumn<QString>("sentence");
+    QTest::newRow("emb not divisible") << 8 << "2, 3" << 30 << "0.003"
+                                       << "not divisible by num_heads 3";
+    QTest::newRow("zero steps") << 8 << "2" << 0 << "0.003"
+                                << "a run needs at least 1 step";
+    QTest::newRow("zero emb") << 0 << "" << 30 << "0.003"
+                              << "emb_dim";
+    QTest::newRow("heads not numbers") << 8 << "2, two" << 30 << "0.003"
+                                       << "num_heads 'two'";
+    QTest::newRow("rate not a number") << 8 << "2" << 30 << "fast"
+                                       << "'fast' is not a number";
+    QTest::newRow("rate zero") << 8 << "2" << 30 << "0"
+                               << "--lr has to be a positive number";
+}
+
+void TestUiSweep::badSettingsAreRefusedInline()
+{
+    QFETCH(int, emb);
+    QFETCH(QString, heads);
+    QFETCH(int, steps);
+    QFETCH(QString, lr);
+    QFETCH(QString, sentence);
+    Session s;
+    SweepPanel panel(&s);
+    panel.show();
+    QSignalSpy started(s.sweep(), &SweepJob::started);
+    fillTiny(panel.form(), heads, steps);
+    panel.form()->emb()->setValue(emb);
+    panel.form()->lr()->setText(lr);
+    panel.trainButton()->click();
+    QCOMPARE(started.count(), 0);
+    QVERIFY(!s.sweep()->busy());
+    QVERIFY(!s.sweep()->hasResults());
+    QVERIFY(panel.errorLabel()->isVisible());
+    QVERIFY2(panel.errorLabel()->text().contains(sentence), qPrintable(panel.errorLabel()->text()));
+}
+
+void TestUiSweep::resultsReopenWithTheSession()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sweep.attnlab.json"));
+    SweepResults trained;
+    {
+        Session s;
+        SweepPanel panel(&s);
+        QSignalSpy finished(s.sweep(), &SweepJob::finished);
+        fillTiny(panel.form(), QStringLiteral("1, 2, 8"), 20, 2);
+        panel.trainButton()->click();
+        QVERIFY(finished.wait(60000));
+        trained = s.sweep()->results();
+        s.setTradeoffsSection(TradeoffsSection::Trained);
+        QString error;
+        QVERIFY2(saveSessionFile(path, captureState(s), &error), qPrintable(error));
+    }
+    QString error;
+    const auto state = loadSessionFile(path, &error);
+    QVERIFY2(state, qPrintable(error));
+    QVERIFY(state->sweep);
+    QCOMPARE(state->tradeoffsSection, TradeoffsSection::Trained);
+    Session t;
+    SweepPanel panel(&t);
+    applyState(t, *state);
+    QVERIFY(!t.sweep()->busy());
+    QVERIFY(t.sweep()->results() == trained); // curves and numbers, every run
+    QCOMPARE(t.sweep()->results().runs.size(), std::size_t{6});
+    QCOMPARE(panel.table()->rowCount(), 3);
+    QCOMPARE(panel.table()->item(2, 0)->text(), QStringLiteral("8"));
+    QCOMPARE(panel.form()->emb()->value(), 8); // the form says what the results are of
+    QCOMPARE(panel.form()->heads()->text(), QStringLiteral("1, 2, 8"));
+    QCOMPARE(panel.curves()->curvesPainter().series().size(), std::size_t{3});
+    // Saved again, the same bytes; a session without a sweep opens without one.
+    QCOMPARE(serializeSession(captureState(t)), serializeSession(*state));
+    applyState(t, SessionState{});
+    QVERIFY(!t.sweep()->hasResults());
+    QCOMPARE(panel.table()->rowCount(), 0);
+}
+
+void TestUiSweep::sectionFollowsTheSession()
+{
+    Session s;
+    MainWindow window(&s);
+    s.setView(ViewMode::Tradeoffs);
+    s.setTradeoffsSection(TradeoffsSection::Trained);
+    QCOMPARE(window.tradeoffsView()->sections()->currentIndex(), 2);
+    QVERIFY(window.tradeoffsView()->sweep());
+    window.tradeoffsView()->sections()->setCurrentIndex(0);
+    QCOMPARE(s.tradeoffsSection(), TradeoffsSection::Counted);
+    QString error;
+    SessionState state;
+    state.tradeoffsSection = TradeoffsSection::Trained;
+    const auto back = parseSession(serializeSession(state), &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->tradeoffsSection, TradeoffsSection::Trained);
+}
+
+void TestUiSweep::curvesReadInEveryTheme()
+{
+    SweepCurveSeries two{
+        2, {{{0, 2.7, 0.1}, {10, 1.5, 0.5}, {20, 0.9, 0.8}}, {{0, 2.8, 0.1}, {10, 1.7, 0.4}, {20, 1.0, 0.7}}}};
+    SweepCurveSeries eight{8, {{{0, 2.7, 0.1}, {10, 2.4, 0.2}}}}; // still training: as far as it came
+    const SweepCurvesPainter painter({two, eight}, 20);
+    const auto band = SweepCurvesPainter::curve(two, true);
+    QCOMPARE(band.size(), std::size_t{3});
+    QCOMPARE(band[1].mean, 0.45);
+    QCOMPARE(band[1].lo, 0.4);
+    QCOMPARE(band[1].hi, 0.5);
+    for (const auto& theme : testing::themes()) {
+        RenderStyle style = RenderStyle::fromPalette(theme.palette(), QPalette::Base);
+        style.log = std::make_shared<ContrastLog>();
+        QImage image(1000, 360, QImage::Format_RGB32);
+        image.fill(style.background);
+        QPainter p(&image);
+        painter.paint(p, QRectF(0, 0, 1000, 360), style);
+        p.end();
+        QVERIFY(!style.log->empty());
+        for (const TextContrast& t : *style.log)
+            QVERIFY2(contrastRatio(t.ink, t.background) >= requiredContrast(t.large),
+                     qPrintable(QStringLiteral("%1: '%2'").arg(QLatin1String(theme.name), t.text)));
+        for (std::size_t i = 0; i < 2; ++i) // the lines stand out from the surface as graphics must (3:1)
+            QVERIFY(contrastRatio(SweepCurvesPainter::seriesColor(i, style), style.background) >= 3.0);
+    }
+}
+
+void TestUiSweep::readingFollowsTheNumbers_data()
+{
+    QTest::addColumn<QList<double>>("accuracy"); // final held-out accuracy of 1, 2, 4, 8, 16, 32 heads, two seeds each
+    QTest::addColumn<QStringList>("says");
+    QTest::addColumn<QStringList>("doesNotSay");
+    // The PyTorch measurement of the induction task at emb 32.
+    QTest::newRow("inverted U") << QList<double>{0.86, 0.86, 0.92, 0.92, 0.91, 0.92, 0.75, 0.86, 0.67, 0.66, 0.38, 0.41}
+                                << QStringList{"An inverted U", "Too few heads", "head_dim 1 is too narrow",
+                                               "2 heads (head_dim 16)"}
+                                << QStringList{"changes the accuracy little"};
+    QTest::newRow("flat") << QList<double>{0.90, 0.91, 0.91, 0.90, 0.90, 0.91, 0.91, 0.90, 0.90, 0.90, 0.89, 0.90}
+                          << QStringList{"changes the accuracy little"}
+                          << QStringList{"inverted U", "Too few heads", "too narrow"};
+    QTest::newRow("only narrow heads fall")
+        << QList<double>{0.95, 0.95, 0.95, 0.94, 0.94, 0.94, 0.9, 0.9, 0.8, 0.8, 0.4, 0.42}
+        << QStringList{"head_dim 1 is too narrow", "1 head (head_dim 32)"}
+        << QStringList{"inverted U", "Too few heads"};
+}
+
+void TestUiSweep::readingFollowsTheNumbers()
+{
+    QFETCH(QList<double>, accuracy);
+    QFETCH(QStringList, says);
+    QFETCH(QStringList, doesNotSay);
+    SweepResults r;
+    r.settings.emb = 32;
+    r.settings.seeds = 2;
+    r.settings.steps = 100;
+    const std::vector<std::int64_t> heads = {1, 2, 4, 8, 16, 32};
+    for (std::size_t i = 0; i < accuracy.size(); ++i)
+        r.runs.push_back({heads[i / 2], i % 2, {{100, 1.0 - accuracy[int(i)], accuracy[int(i)]}}, 100, 1.0, true});
+    const std::vector<SweepRow> rows = sweepTable(r);
+    QCOMPARE(rows.size(), std::size_t{6});
+    const QString text = sweepReading(r, rows);
+    for (const QString& s : says)
+        QVERIFY2(text.contains(s), qPrintable(text));
+    for (const QString& s : doesNotSay)
+        QVERIFY2(!text.contains(s), qPrintable(text));
+}
+
+QTEST_MAIN(TestUiSweep)
+#include "test_ui_sweep.moc"

@@ -1,0 +1,72 @@
+#pragma once
+// A sweep trained in the app: what the student asked for (task, width, layers, the num_heads compared,
+// seeds, steps, batch, rate), what each run reached (its held-out curve, steps taken, time per step) and
+// the table read from them. The runs come from core/train; this only keeps and summarises them, so the
+// page, the session file and the tests share one value.
+#include "train/sweep.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab::ui {
+
+struct SweepSettings {
+    std::string task = "induction";
+    std::int64_t vocab = 16, context = 32; // the task's own, not edited on the page
+    std::int64_t emb = 32, layers = 2;
+    std::vector<std::int64_t> heads; // empty: every divisor of emb, down to head_dim 1
+    int seeds = 2;
+    std::int64_t steps = 2000, batch = 64;
+    double lr = 3e-3, weightDecay = 0.01;
+    bool operator==(const SweepSettings&) const = default;
+
+    std::vector<std::int64_t> headList() const; // heads, or every divisor of emb
+    std::int64_t evalEvery() const;             // as the CLI measures: twenty times a run, at most every 100 steps
+};
+
+// The task's defaults (core/train/tasks.h), with every divisor of its width.
+SweepSettings sweepDefaults(const std::string& task);
+// "1, 2, 4" -> {1, 2, 4}; blank -> {} (every divisor). nullopt and *error set to one sentence otherwise.
+std::optional<std::vector<std::int64_t>> parseHeadList(const QString& text, QString* error);
+// One RunSettings per num_heads x seed, in that order, each checked by core: throws Error with core's
+// sentence (check_run) for the first that could not train.
+std::vector<train::RunSettings> sweepRuns(const SweepSettings& settings);
+
+struct SweepRun {
+    std::int64_t heads = 0;
+    std::uint64_t seed = 0;
+    std::vector<train::EvalPoint> evals; // held-out loss and accuracy, every evalEvery() steps and at the end
+    std::int64_t stepsDone = 0;
+    double msPerStep = 0.0;
+    bool finished = false; // all its steps were taken; a cancelled run keeps its curve but is left out of the table
+};
+
+struct SweepResults {
+    SweepSettings settings;
+    std::vector<SweepRun> runs; // sweepRuns' order
+    double wallSeconds = 0.0;
+    bool cancelled = false;
+    bool operator==(const SweepResults& o) const;
+};
+
+// One row of the table: the finished seeds of one num_heads.
+struct SweepRow {
+    std::int64_t heads = 0, headDim = 0;
+    int seedsDone = 0, seedsAsked = 0;
+    train::Spread loss, accuracy; // final held-out values, mean and sample std over the finished seeds
+    double stepsTo90 = 0.0;       // mean over seeds of RunResult::steps_to_90
+    double msPerStep = 0.0;       // mean over seeds
+};
+// Rows for the num_heads with at least one finished seed, in the sweep's order.
+std::vector<SweepRow> sweepTable(const SweepResults& results);
+
+// The "sweep" object of a session file; nullopt and *error set to one sentence when it is not one.
+QJsonObject sweepToJson(const SweepResults& results);
+std::optional<SweepResults> sweepFromJson(const QJsonObject& object, QString* error);
+
+} // namespace attnlab::ui
