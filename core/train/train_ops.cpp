@@ -2,6 +2,7 @@
 
 #include "tensor/gemm.h"
 #include "train/fast_exp.h"
+#include "train/small_gemm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +21,16 @@ I i64(std::size_t v)
 void linear_forward(const float* x, std::size_t n, std::size_t in, const float* w, const float* b, std::size_t out,
                     float* y)
 {
-    gemm(i64(n), i64(out), i64(in), x, i64(in), w, i64(in), Op::T, y, i64(out));
+    if (small_gemm_fits(out)) {
+        thread_local std::vector<float> wt; // W^T, rows of `out`: the tiles read B by rows
+        wt.resize(in * out);
+        for (std::size_t o = 0; o < out; ++o)
+            for (std::size_t i = 0; i < in; ++i)
+                wt[i * out + o] = w[o * in + i];
+        small_gemm(n, out, in, x, in, 1, wt.data(), out, y, out);
+    } else {
+        gemm(i64(n), i64(out), i64(in), x, i64(in), w, i64(in), Op::T, y, i64(out));
+    }
     if (b)
         for (std::size_t r = 0; r < n; ++r)
             for (std::size_t c = 0; c < out; ++c)
@@ -30,9 +40,15 @@ void linear_forward(const float* x, std::size_t n, std::size_t in, const float* 
 void linear_backward(const float* x, std::size_t n, std::size_t in, const float* w, std::size_t out, const float* dy,
                      float* dx, float* dw, float* db)
 {
-    if (dx)
-        gemm(i64(n), i64(in), i64(out), dy, i64(out), w, i64(in), Op::N, dx, i64(in));
-    gemm_tn(i64(out), i64(in), i64(n), dy, i64(out), x, i64(in), dw, i64(in));
+    if (small_gemm_fits(in)) {
+        if (dx)
+            small_gemm(n, in, out, dy, out, 1, w, in, dx, in);
+        small_gemm(out, in, n, dy, 1, out, x, in, dw, in);
+    } else {
+        if (dx)
+            gemm(i64(n), i64(in), i64(out), dy, i64(out), w, i64(in), Op::N, dx, i64(in));
+        gemm_tn(i64(out), i64(in), i64(n), dy, i64(out), x, i64(in), dw, i64(in));
+    }
     if (db) {
         std::fill_n(db, out, 0.0f);
         for (std::size_t r = 0; r < n; ++r)
