@@ -50,6 +50,7 @@ void GptNet::size_buffers(std::size_t batch, std::size_t tokens)
         b.rstd1.resize(n);
         b.rstd2.resize(n);
         b.w.resize(batch * heads * tokens * tokens);
+        b.wt.resize(attention_t_floats({batch, tokens, heads, static_cast<std::size_t>(layout_.shape.head_dim())}));
         b.a.resize(n * 4 * d);
         b.g.resize(n * 4 * d);
         b.tanh.resize(n * 4 * d);
@@ -90,7 +91,7 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         if (dropout_)
             draw_noise(b.noise_w, b.w.size(), p, *dropout);
         attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(),
-                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
+                          b.wt.data(), dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
         linear_forward(b.ctx.data(), n, d, P + o.wo, P + o.bo, d, b.mid.data());
         if (dropout_) {
             draw_noise(b.noise1, n * d, p, *dropout);
@@ -128,7 +129,6 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
     dqkv_.resize(n * 3 * d);
     dwide_.resize(n * 4 * d);
     dwide2_.resize(n * 4 * d);
-    row_.resize(tokens_);
     linear_backward(hf_.data(), n, d, P + layout_.out_head, vocab, dlogits_.data(), dh_.data(), G + layout_.out_head,
                     nullptr);
     layer_norm_backward(dh_.data(), xhat_f_.data(), rstd_f_.data(), P + layout_.final_scale, n, d, dx_.data(),
@@ -153,8 +153,8 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
             multiply(dtmp_.data(), b.noise1);
         linear_backward(b.ctx.data(), n, d, P + o.wo, d, dtmp_.data(), dh_.data(), G + o.wo, G + o.bo);
         attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(),
-                           dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(), dqkv_.data() + d,
-                           dqkv_.data() + 2 * d, row_.data());
+                           b.wt.data(), dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(),
+                           dqkv_.data() + d, dqkv_.data() + 2 * d);
         project_qkv_backward(params, grads, l);
         layer_norm_backward(dh_.data(), b.xhat1.data(), b.rstd1.data(), P + o.norm1_scale, n, d, dtmp_.data(),
                             G + o.norm1_scale, G + o.norm1_shift);

@@ -30,7 +30,7 @@ public:
 
 private:
     struct Block {
-        std::vector<float> xhat1, rstd1, h1, qkv, w, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh, noise2;
+        std::vector<float> xhat1, rstd1, h1, qkv, w, wt, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh, noise2;
     };
     void size_buffers(std::size_t batch, std::size_t tokens);
     // The three projections of a block into one (n x 3 d_out) buffer, q | k | v in each row: one GEMM when
@@ -45,7 +45,7 @@ private:
     std::vector<std::vector<float>> xs_; // block inputs, then the last block's output
     std::vector<Block> blocks_;
     std::vector<float> noise_emb_, xhat_f_, rstd_f_, hf_, logits_, dlogits_;
-    std::vector<float> dx_, dh_, dwide_, dwide2_, dqkv_, dtmp_, dcol_, row_;
+    std::vector<float> dx_, dh_, dwide_, dwide2_, dqkv_, dtmp_, dcol_;
 };
 
 } // namespace attnlab::train

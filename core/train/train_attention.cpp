@@ -1,9 +1,13 @@
 #include "train/train_attention.h"
 
-#include "train/fast_exp.h"
+#include "train/simd.h"
+#include "train/small_gemm.h"
 
 #include <algorithm>
 #include <cmath>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 #include <limits>
 #include <vector>
 
@@ -11,215 +15,237 @@ namespace attnlab::train {
 
 namespace {
 
+using simd::kLanes;
+using simd::Vec;
+
 // keys.shape[-1] ** 0.5 in Python (a double), divided into float scores as a float.
 float score_divisor(std::size_t head_dim)
 {
     return static_cast<float>(std::sqrt(static_cast<double>(head_dim)));
 }
 
-// Every row loop below runs over all `tokens` key positions, not only the causal j <= i: the weights are 0
-// past the diagonal, so the extra terms add nothing, and loops of one fixed length vectorise without the
-// remainders that rows of 1, 2, 3 ... positions would cost.
-// One head of one sequence with keys and values transposed to (head_dim x tokens): every inner loop then
-// runs over the key position j, contiguous and as long as the causal row, which the compiler vectorises
-// whatever head_dim is (1 for 32 heads of 32).
-// The transposed rows are padded to P, a multiple of kChunk, with zeros that are never overwritten.
-struct HeadView {
-    std::size_t T, hd, S, base, P;                               // S: the row stride of q, k and v
-    void gather(const float* src, std::vector<float>& dst) const // (T x S) strided -> (hd x P)
-    {
-        for (std::size_t j = 0; j < T; ++j)
-            for (std::size_t d = 0; d < hd; ++d)
-                dst[d * P + j] = src[base + j * S + d];
-    }
-    void scatter(const std::vector<float>& src, float* dst) const
-    {
-        for (std::size_t j = 0; j < T; ++j)
-            for (std::size_t d = 0; d < hd; ++d)
-                dst[base + j * S + d] = src[d * P + j];
-    }
-};
-
-constexpr std::size_t kChunk = 16;
-
 std::size_t padded(std::size_t T)
 {
-    return (T + kChunk - 1) / kChunk * kChunk;
+    return (T + kLanes - 1) / kLanes * kLanes;
 }
 
-// out[j] = sum_d coef[d] rows[d * P + j] for j < T, kChunk positions at a time summed in registers across
-// d (a row accumulated in memory waits on its own stores at every d).
-void combine(const float* coef, std::size_t hd, const float* rows, std::size_t P, std::size_t T, float* out)
+// Every product of one head of one sequence is written as C (M x P) = A (M x K) B (K x P) with the output's
+// last axis a token position, padded to P (a multiple of the vector width) and contiguous in B and C, so the
+// vectors run over positions whatever head_dim is (1 for 32 heads of 32); A is read as scalars through its
+// two strides, straight from the strided q, k, v buffers. The weights are therefore kept both ways: the
+// "t-layout" (key j rows, query i lanes), where the softmax's sums over j are sums of whole rows, and the
+// module's own (query rows, key lanes). Each product runs one lane chunk (16 positions) at a time over the
+// part of k the causal mask leaves non-zero.
+void chunk_product(std::size_t M, std::size_t kb, std::size_t ke, const float* a, std::size_t a_row,
+                   std::size_t a_col, const float* b, std::size_t ldb, float* c, std::size_t ldc)
 {
-    for (std::size_t j0 = 0; j0 < T; j0 += kChunk) {
-        float acc[kChunk] = {};
-        for (std::size_t d = 0; d < hd; ++d) {
-            const float c = coef[d];
-            const float* r = rows + d * P + j0;
-            for (std::size_t l = 0; l < kChunk; ++l)
-                acc[l] += c * r[l];
+    small_gemm(M, kLanes, ke - kb, a + kb * a_col, a_row, a_col, b + kb * ldb, ldb, c, ldc);
+}
+
+// One 8 x 8 block of a transpose: eight row loads, 24 shuffles and eight row stores with AVX, where 64
+// scalar moves took most of the attention's time.
+inline void transpose_8x8(const float* src, std::size_t ls, float* dst, std::size_t ld)
+{
+#if defined(__AVX__)
+    __m256 r[8], t[8];
+    for (int i = 0; i < 8; ++i)
+        r[i] = _mm256_loadu_ps(src + i * ls);
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        r[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int i = 0; i < 4; ++i) {
+        _mm256_storeu_ps(dst + i * ld, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
+        _mm256_storeu_ps(dst + (i + 4) * ld, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
+    }
+#else
+    for (std::size_t c = 0; c < 8; ++c)
+        for (std::size_t r = 0; r < 8; ++r)
+            dst[c * ld + r] = src[r * ls + c];
+#endif
+}
+
+// (rows x cols, stride ls) -> (cols x rows, stride ld), in 8 x 8 blocks. Each sequence's operands move in
+// one transpose of all its heads, long after the vector stores that wrote them (a load right after a store
+// of another width to the same line waits for it).
+void transpose(const float* src, std::size_t ls, std::size_t rows, std::size_t cols, float* dst, std::size_t ld)
+{
+    constexpr std::size_t B = 8;
+    for (std::size_t r0 = 0; r0 < rows; r0 += B)
+        for (std::size_t c0 = 0; c0 < cols; c0 += B) {
+            if (r0 + B <= rows && c0 + B <= cols) {
+                transpose_8x8(src + r0 * ls + c0, ls, dst + c0 * ld + r0, ld);
+                continue;
+            }
+            for (std::size_t c = c0; c < std::min(cols, c0 + B); ++c)
+                for (std::size_t r = r0; r < std::min(rows, r0 + B); ++r)
+                    dst[c * ld + r] = src[r * ls + c];
         }
-        std::copy_n(acc, std::min(kChunk, T - j0), out + j0);
+}
+
+// Sum of rows[j * P] over j < n as four interleaved sums (one running sum waits on itself at every row).
+template <class Row>
+Vec column_sum(std::size_t n, Row row)
+{
+    Vec s[4] = {};
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (std::size_t l = 0; l < 4; ++l)
+            s[l] += row(j + l);
+    for (; j < n; ++j)
+        s[0] += row(j);
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+// softmax(scores / sqrt(head_dim)) over the keys j <= i, in place on the (j x i) scores of one head, sixteen
+// queries i at a time; the masked entries and the padding lanes (i >= T) end as zeros.
+void softmax_t(float* wt, std::size_t T, std::size_t P, Vec divisor)
+{
+    const float tokens = static_cast<float>(T);
+    for (std::size_t c0 = 0; c0 < P; c0 += kLanes) {
+        const Vec lane = simd::lane_index(c0);
+        const std::size_t rows = std::min(T, c0 + kLanes);
+        const auto valid = [&](std::size_t j) { return (lane >= static_cast<float>(j)) & (lane < tokens); };
+        Vec top = simd::splat(-std::numeric_limits<float>::infinity());
+        for (std::size_t j = 0; j < rows; ++j) {
+            float* r = wt + j * P + c0;
+            const Vec x = simd::load(r) / divisor;
+            simd::store(r, x);
+            top = simd::select(valid(j), simd::max(top, x), top);
+        }
+        for (std::size_t j = 0; j < rows; ++j) {
+            float* r = wt + j * P + c0;
+            simd::store(r, simd::select(valid(j), simd::exp(simd::load(r) - top), Vec{}));
+        }
+        Vec sum = column_sum(rows, [&](std::size_t j) { return simd::load(wt + j * P + c0); });
+        sum = simd::select(lane < tokens, sum, simd::splat(1.0f));
+        for (std::size_t j = 0; j < rows; ++j) {
+            float* r = wt + j * P + c0;
+            simd::store(r, simd::load(r) / sum);
+        }
+        for (std::size_t j = rows; j < T; ++j)
+            simd::store(wt + j * P + c0, Vec{});
     }
 }
 
-// out[d] = sum_{j < len} coef[j] rows[j * S + d] for d < hd: eight columns at a time summed in a register
-// over the key positions (no horizontal sum, no store per position); the last hd % 8 columns as dot
-// products over the transposed rows (hd x P).
-void weighted_rows(const float* coef, std::size_t len, const float* rows, std::size_t S, const float* transposed,
-                   std::size_t P, std::size_t T, std::size_t hd, float* out);
-
-// Sum of a[j] * b[j] in eight interleaved partial sums, which the compiler keeps in one vector register
-// (a single running sum cannot be vectorised without reordering it).
-float dot(const float* a, const float* b, std::size_t n)
+void multiply(float* x, const float* y, std::size_t n)
 {
-    float lane[8] = {};
-    std::size_t j = 0;
-    for (; j + 8 <= n; j += 8)
-        for (std::size_t l = 0; l < 8; ++l)
-            lane[l] += a[j + l] * b[j + l];
-    float s = ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
-    for (; j < n; ++j)
-        s += a[j] * b[j];
-    return s;
-}
-
-float largest(const float* a, std::size_t n)
-{
-    float lane[8];
-    std::fill_n(lane, 8, -std::numeric_limits<float>::infinity());
-    std::size_t j = 0;
-    for (; j + 8 <= n; j += 8)
-        for (std::size_t l = 0; l < 8; ++l)
-            lane[l] = lane[l] < a[j + l] ? a[j + l] : lane[l];
-    float m = *std::max_element(lane, lane + 8);
-    for (; j < n; ++j)
-        m = std::max(m, a[j]);
-    return m;
-}
-
-float total(const float* a, std::size_t n)
-{
-    float lane[8] = {};
-    std::size_t j = 0;
-    for (; j + 8 <= n; j += 8)
-        for (std::size_t l = 0; l < 8; ++l)
-            lane[l] += a[j + l];
-    float s = ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
-    for (; j < n; ++j)
-        s += a[j];
-    return s;
-}
-
-void weighted_rows(const float* coef, std::size_t len, const float* rows, std::size_t S, const float* transposed,
-                   std::size_t P, std::size_t T, std::size_t hd, float* out)
-{
-    std::size_t d0 = 0;
-    for (; d0 + 8 <= hd; d0 += 8) {
-        float acc[8] = {};
-        for (std::size_t j = 0; j < len; ++j) {
-            const float c = coef[j];
-            const float* r = rows + j * S + d0;
-            for (std::size_t l = 0; l < 8; ++l)
-                acc[l] += c * r[l];
-        }
-        std::copy_n(acc, 8, out + d0);
-    }
-    for (std::size_t d = d0; d < hd; ++d)
-        out[d] = dot(coef, transposed + d * P, T);
+    for (std::size_t i = 0; i < n; ++i)
+        x[i] *= y[i];
 }
 
 } // namespace
 
-void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
-                       const float* noise, float* ctx)
+std::size_t attention_t_floats(const AttentionDims& dims)
 {
-    const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride();
-    const float divisor = score_divisor(hd);
+    return dims.batch * dims.heads * dims.tokens * padded(dims.tokens);
+}
+
+void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
+                       float* weights_t, const float* noise, float* ctx)
+{
+    const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride(), H = dims.heads;
     const std::size_t P = padded(T);
-    std::vector<float> kt(hd * P, 0.0f), vt(hd * P, 0.0f), kept(T);
-    for (std::size_t b = 0; b < dims.batch; ++b)
-        for (std::size_t h = 0; h < dims.heads; ++h) {
-            const HeadView view{T, hd, S, b * T * S + h * hd, P};
-            const std::size_t out = b * T * D + h * hd; // this head's columns of ctx
-            view.gather(k, kt);
-            view.gather(v, vt);
-            float* w = weights + (b * dims.heads + h) * T * T;
-            const float* n = noise ? noise + (b * dims.heads + h) * T * T : nullptr;
-            for (std::size_t i = 0; i < T; ++i) {
-                float* wi = w + i * T;
-                const float* qi = q + view.base + i * S;
-                const std::size_t len = i + 1;
-                combine(qi, hd, kt.data(), P, T, wi);
-                for (std::size_t j = 0; j < T; ++j)
-                    wi[j] /= divisor;
-                const float top = largest(wi, len);
-                for (std::size_t j = 0; j < len; ++j)
-                    wi[j] = fast_exp(wi[j] - top);
-                std::fill(wi + len, wi + T, 0.0f); // the mask: exp(-inf)
-                const float sum = total(wi, len);
-                for (std::size_t j = 0; j < len; ++j)
-                    wi[j] /= sum;
-                const float* used = wi;
-                if (n) {
-                    for (std::size_t j = 0; j < T; ++j)
-                        kept[j] = wi[j] * n[i * T + j];
-                    used = kept.data();
-                }
-                float* ci = ctx + out + i * D;
-                weighted_rows(used, i + 1, v + view.base, S, vt.data(), P, T, hd, ci); // ctx_i = sum_j w_ij v_j
+    const Vec divisor = simd::splat(score_divisor(hd));
+    std::vector<float> qt(D * P), yt(D * P), nt(noise ? T * P : 0), used(noise ? T * P : 0);
+    for (std::size_t b = 0; b < dims.batch; ++b) {
+        transpose(q + b * T * S, S, T, D, qt.data(), P);
+        for (std::size_t h = 0; h < H; ++h) {
+            const std::size_t base = b * T * S + h * hd;
+            float* wt = weights_t + (b * H + h) * T * P;
+            // scores^T (j x i) = K Q^T, rows j <= i only
+            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+                chunk_product(std::min(T, c0 + kLanes), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P,
+                              wt + c0, P);
+            softmax_t(wt, T, P, divisor);
+            const float* u = wt;
+            if (noise) {
+                transpose(noise + (b * H + h) * T * T, T, T, T, nt.data(), P);
+                std::copy_n(wt, T * P, used.data());
+                multiply(used.data(), nt.data(), T * P);
+                u = used.data();
             }
+            // ctx^T (d x i) = V^T weights^T, keys j <= i only
+            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+                chunk_product(hd, 0, std::min(T, c0 + kLanes), v + base, 1, S, u + c0, P,
+                              yt.data() + h * hd * P + c0, P);
         }
+        transpose(yt.data(), P, D, T, ctx + b * T * D, D);
+        for (std::size_t h = 0; h < H; ++h)
+            transpose(weights_t + (b * H + h) * T * P, P, T, T, weights + (b * H + h) * T * T, T);
+    }
 }
 
 void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
-                        const float* noise, const float* dctx, float* dq, float* dk, float* dv, float* row)
+                        const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk,
+                        float* dv)
 {
-    const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride();
-    const float divisor = score_divisor(hd);
+    const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride(), H = dims.heads;
     const std::size_t P = padded(T);
-    std::vector<float> kt(hd * P, 0.0f), vt(hd * P, 0.0f), dkt(hd * P), dvt(hd * P), used(T), ds(T);
-    for (std::size_t b = 0; b < dims.batch; ++b)
-        for (std::size_t h = 0; h < dims.heads; ++h) {
-            const HeadView view{T, hd, S, b * T * S + h * hd, P};
-            const std::size_t out = b * T * D + h * hd; // this head's columns of ctx
-            view.gather(k, kt);
-            view.gather(v, vt);
-            std::fill(dkt.begin(), dkt.end(), 0.0f);
-            std::fill(dvt.begin(), dvt.end(), 0.0f);
-            const float* w = weights + (b * dims.heads + h) * T * T;
-            const float* n = noise ? noise + (b * dims.heads + h) * T * T : nullptr;
-            for (std::size_t i = 0; i < T; ++i) {
-                const float* wi = w + i * T;
-                const float* gi = dctx + out + i * D;
-                const float* qi = q + view.base + i * S;
-                for (std::size_t j = 0; j < T; ++j)
-                    used[j] = n ? wi[j] * n[i * T + j] : wi[j];
-                combine(gi, hd, vt.data(), P, T, row);
-                for (std::size_t d = 0; d < hd; ++d) {
-                    const float g = gi[d];
-                    float* dvd = dvt.data() + d * P;
-                    for (std::size_t j = 0; j < T; ++j)
-                        dvd[j] += g * used[j];
-                }
-                if (n)
-                    for (std::size_t j = 0; j < T; ++j)
-                        row[j] *= n[i * T + j];
-                const float weighted = dot(wi, row, T);
-                for (std::size_t j = 0; j < T; ++j)
-                    ds[j] = wi[j] * (row[j] - weighted) / divisor;
-                float* dqi = dq + view.base + i * S;
-                for (std::size_t d = 0; d < hd; ++d) {
-                    float* dkd = dkt.data() + d * P;
-                    const float qd = qi[d];
-                    for (std::size_t j = 0; j < T; ++j)
-                        dkd[j] += qd * ds[j];
-                }
-                weighted_rows(ds.data(), i + 1, k + view.base, S, kt.data(), P, T, hd, dqi); // dq_i = sum_j ds_ij k_j
+    const Vec divisor = simd::splat(score_divisor(hd));
+    std::vector<float> gt(D * P), dqt(D * P), dkt(D * P), dvt(D * P), dw(T * P), nt(noise ? T * P : 0),
+        used(T * P), dst(H * T * P), ds(H * T * P);
+    for (std::size_t b = 0; b < dims.batch; ++b) {
+        transpose(dctx + b * T * D, D, T, D, gt.data(), P);
+        for (std::size_t h = 0; h < H; ++h) {
+            const std::size_t base = b * T * S + h * hd;
+            const float* wt = weights_t + (b * H + h) * T * P;
+            float* st = dst.data() + h * T * P;
+            // d(used weights)^T (j x i) = V dctx^T, rows j <= i only
+            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+                chunk_product(std::min(T, c0 + kLanes), 0, hd, v + base, S, 1, gt.data() + h * hd * P + c0, P,
+                              dw.data() + c0, P);
+            if (noise) {
+                transpose(noise + (b * H + h) * T * T, T, T, T, nt.data(), P);
+                multiply(dw.data(), nt.data(), T * P);
             }
-            view.scatter(dkt, dk);
-            view.scatter(dvt, dv);
+            // d(scores)^T = w (dw - sum_j w dw) / sqrt(head_dim), down each query's column
+            for (std::size_t c0 = 0; c0 < P; c0 += kLanes) {
+                const std::size_t rows = std::min(T, c0 + kLanes);
+                const auto at = [&](const float* m, std::size_t j) { return simd::load(m + j * P + c0); };
+                const Vec weighted =
+                    column_sum(rows, [&](std::size_t j) { return at(wt, j) * at(dw.data(), j); });
+                for (std::size_t j = 0; j < rows; ++j)
+                    simd::store(st + j * P + c0, at(wt, j) * (at(dw.data(), j) - weighted) / divisor);
+                for (std::size_t j = rows; j < T; ++j)
+                    simd::store(st + j * P + c0, Vec{});
+            }
+            // dq^T (d x i) = K^T dscores^T, keys j <= i only
+            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+                chunk_product(hd, 0, std::min(T, c0 + kLanes), k + base, 1, S, st + c0, P,
+                              dqt.data() + h * hd * P + c0, P);
         }
+        for (std::size_t h = 0; h < H; ++h) // dscores (i x j), zero where j > i and in the padding lanes
+            transpose(dst.data() + h * T * P, P, T, T, ds.data() + h * T * P, P);
+        for (std::size_t h = 0; h < H; ++h) {
+            const std::size_t base = b * T * S + h * hd, out = b * T * D + h * hd;
+            const float* w = weights + (b * H + h) * T * T;
+            const float* sh = ds.data() + h * T * P;
+            // dk^T (d x j) = Q^T dscores, queries i >= j only
+            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+                chunk_product(hd, c0, T, q + base, 1, S, sh + c0, P, dkt.data() + h * hd * P + c0, P);
+            // dv^T (d x j) = dctx^T used, with used (i x j) the weights after dropout, queries i >= j only
+            const float* u = w;
+            if (noise || P != T) {
+                const float* n = noise ? noise + (b * H + h) * T * T : nullptr;
+                for (std::size_t i = 0; i < T; ++i)
+                    for (std::size_t j = 0; j < T; ++j)
+                        used[i * P + j] = n ? w[i * T + j] * n[i * T + j] : w[i * T + j];
+                u = used.data();
+            }
+            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+                chunk_product(hd, c0, T, dctx + out, 1, D, u + c0, P, dvt.data() + h * hd * P + c0, P);
+        }
+        transpose(dqt.data(), P, D, T, dq + b * T * S, S);
+        transpose(dkt.data(), P, D, T, dk + b * T * S, S);
+        transpose(dvt.data(), P, D, T, dv + b * T * S, S);
+    }
 }
 
 } // namespace attnlab::train

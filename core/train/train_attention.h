@@ -16,12 +16,16 @@ struct AttentionDims {
     std::size_t stride() const { return qkv_stride ? qkv_stride : d_out(); }
 };
 
-// weights: (batch, heads, tokens, tokens), 0 above the diagonal, before dropout. noise (null without
-// dropout): the dropout mask divided by float(1 - p), of the same shape. ctx is written whole.
+// weights: (batch, heads, tokens, tokens), 0 above the diagonal, before dropout. weights_t: the same
+// transposed per head, (key rows, query columns) with the rows padded to a multiple of 16, as the backward
+// reads them (attention_t_floats of them). noise (null without dropout): the dropout mask divided by
+// float(1 - p), of the weights' shape. ctx is written whole.
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
-                       const float* noise, float* ctx);
-// dq, dk, dv are written whole. `row` is scratch of at least `tokens` floats.
+                       float* weights_t, const float* noise, float* ctx);
+std::size_t attention_t_floats(const AttentionDims& dims);
+// dq, dk, dv are written whole.
 void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
-                        const float* noise, const float* dctx, float* dq, float* dk, float* dv, float* row);
+                        const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk,
+                        float* dv);
 
 } // namespace attnlab::train

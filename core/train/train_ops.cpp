@@ -2,6 +2,7 @@
 
 #include "tensor/gemm.h"
 #include "train/fast_exp.h"
+#include "train/small_gemm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +21,16 @@ I i64(std::size_t v)
 void linear_forward(const float* x, std::size_t n, std::size_t in, const float* w, const float* b, std::size_t out,
                     float* y)
 {
-    gemm(i64(n), i64(out), i64(in), x, i64(in), w, i64(in), Op::T, y, i64(out));
+    if (small_gemm_fits(out)) {
+        thread_local std::vector<float> wt; // W^T, rows of `out`: the tiles read B by rows
+        wt.resize(in * out);
+        for (std::size_t o = 0; o < out; ++o)
+            for (std::size_t i = 0; i < in; ++i)
+                wt[i * out + o] = w[o * in + i];
+        small_gemm(n, out, in, x, in, 1, wt.data(), out, y, out);
+    } else {
+        gemm(i64(n), i64(out), i64(in), x, i64(in), w, i64(in), Op::T, y, i64(out));
+    }
     if (b)
         for (std::size_t r = 0; r < n; ++r)
             for (std::size_t c = 0; c < out; ++c)
@@ -30,9 +40,15 @@ void linear_forward(const float* x, std::size_t n, std::size_t in, const float* 
 void linear_backward(const float* x, std::size_t n, std::size_t in, const float* w, std::size_t out, const float* dy,
                      float* dx, float* dw, float* db)
 {
-    if (dx)
-        gemm(i64(n), i64(in), i64(out), dy, i64(out), w, i64(in), Op::N, dx, i64(in));
-    gemm_tn(i64(out), i64(in), i64(n), dy, i64(out), x, i64(in), dw, i64(in));
+    if (small_gemm_fits(in)) {
+        if (dx)
+            small_gemm(n, in, out, dy, out, 1, w, in, dx, in);
+        small_gemm(out, in, n, dy, 1, out, x, in, dw, in);
+    } else {
+        if (dx)
+            gemm(i64(n), i64(in), i64(out), dy, i64(out), w, i64(in), Op::N, dx, i64(in));
+        gemm_tn(i64(out), i64(in), i64(n), dy, i64(out), x, i64(in), dw, i64(in));
+    }
     if (db) {
         std::fill_n(db, out, 0.0f);
         for (std::size_t r = 0; r < n; ++r)
@@ -41,18 +57,33 @@ void linear_backward(const float* x, std::size_t n, std::size_t in, const float*
     }
 }
 
+namespace {
+
+// Sums over a row in eight interleaved partial sums, which the compiler keeps in one vector register (a single
+// running sum cannot be vectorised without reordering it). f(c) gives the c-th term.
+template <class F>
+float lane_sum(std::size_t n, F f)
+{
+    float lane[8] = {};
+    std::size_t c = 0;
+    for (; c + 8 <= n; c += 8)
+        for (std::size_t l = 0; l < 8; ++l)
+            lane[l] += f(c + l);
+    float s = ((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
+    for (; c < n; ++c)
+        s += f(c);
+    return s;
+}
+
+} // namespace
+
 void layer_norm_forward(const float* x, std::size_t n, std::size_t d, const float* scale, const float* shift, float* y,
                         float* xhat, float* rstd)
 {
     for (std::size_t r = 0; r < n; ++r) {
         const float* xr = x + r * d;
-        float sum = 0.0f;
-        for (std::size_t c = 0; c < d; ++c)
-            sum += xr[c];
-        const float mean = sum / static_cast<float>(d);
-        float sq = 0.0f;
-        for (std::size_t c = 0; c < d; ++c)
-            sq += (xr[c] - mean) * (xr[c] - mean);
+        const float mean = lane_sum(d, [&](std::size_t c) { return xr[c]; }) / static_cast<float>(d);
+        const float sq = lane_sum(d, [&](std::size_t c) { return (xr[c] - mean) * (xr[c] - mean); });
         const float inv = 1.0f / std::sqrt(sq / static_cast<float>(d) + 1e-5f);
         rstd[r] = inv;
         for (std::size_t c = 0; c < d; ++c) {
@@ -71,16 +102,13 @@ void layer_norm_backward(const float* dy, const float* xhat, const float* rstd, 
     for (std::size_t r = 0; r < n; ++r) {
         const float* g = dy + r * d;
         const float* h = xhat + r * d;
-        float mean_g = 0.0f, mean_gh = 0.0f;
         for (std::size_t c = 0; c < d; ++c) {
-            const float gs = g[c] * scale[c];
-            mean_g += gs;
-            mean_gh += gs * h[c];
             dscale[c] += g[c] * h[c];
             dshift[c] += g[c];
         }
-        mean_g /= static_cast<float>(d);
-        mean_gh /= static_cast<float>(d);
+        const float mean_g = lane_sum(d, [&](std::size_t c) { return g[c] * scale[c]; }) / static_cast<float>(d);
+        const float mean_gh =
+            lane_sum(d, [&](std::size_t c) { return g[c] * scale[c] * h[c]; }) / static_cast<float>(d);
         for (std::size_t c = 0; c < d; ++c)
             dx[r * d + c] = rstd[r] * (g[c] * scale[c] - mean_g - h[c] * mean_gh);
     }

@@ -164,11 +164,11 @@ void TestTrainOps::op_matches_autograd()
         const std::size_t heads = std::stoul(name.substr(name.find("-h") + 2));
         const std::size_t d = static_cast<std::size_t>(s[2]);
         const AttentionDims dims{static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]), heads, d / heads};
-        std::vector<float> w(dims.batch * heads * dims.tokens * dims.tokens), dq(q.size()), dk(q.size()), dv(q.size()),
-            row(dims.tokens);
-        attention_forward(dims, q.data(), k.data(), v.data(), w.data(), nullptr, y.data());
-        attention_backward(dims, q.data(), k.data(), v.data(), w.data(), nullptr, dy.data(), dq.data(), dk.data(),
-                           dv.data(), row.data());
+        std::vector<float> w(dims.batch * heads * dims.tokens * dims.tokens), wt(attention_t_floats(dims)),
+            dq(q.size()), dk(q.size()), dv(q.size());
+        attention_forward(dims, q.data(), k.data(), v.data(), w.data(), wt.data(), nullptr, y.data());
+        attention_backward(dims, q.data(), k.data(), v.data(), w.data(), wt.data(), nullptr, dy.data(), dq.data(),
+                           dk.data(), dv.data());
         expect_close(y, values(f, "y"), "context");
         expect_close(dq, values(f, "grad.q"), "dq");
         expect_close(dk, values(f, "grad.k"), "dk");

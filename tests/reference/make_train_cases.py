@@ -40,6 +40,7 @@ MODELS = {
     "head-dim-1": (16, 9, 16, 2, 16, False, 0.0, 2, 9),
     "dropout-train": (13, 8, 8, 2, 2, False, 0.2, 2, 8),
     "head-dim-8-dropout": (10, 7, 16, 2, 2, True, 0.1, 3, 7),
+    "context-40-dropout": (9, 40, 32, 2, 4, False, 0.1, 2, 37),
 }
 
 
@@ -99,6 +100,19 @@ def op_cases():
     y.backward()
     cases["cross-entropy"] = {"in.logits": logits, "in.targets": targets.float(), "y": y.detach().reshape(1),
                               "grad.logits": x.grad}
+    # Contexts past one and two 16-position vector chunks, not multiples of 16 (drawn after the cases above,
+    # so their fixtures stay as they were).
+    for heads, tokens, d in [(2, 20, 16), (4, 33, 8), (1, 32, 3)]:
+        def attention_core(q, k, v, heads=heads, d=d):
+            b, t, _ = q.shape
+            hd = d // heads
+            qh, kh, vh = (z.view(b, t, heads, hd).transpose(1, 2) for z in (q, k, v))
+            s = qh @ kh.transpose(2, 3)
+            s.masked_fill_(torch.triu(torch.ones(t, t), diagonal=1).bool(), -torch.inf)
+            w = torch.softmax(s / hd ** 0.5, dim=-1)
+            return (w @ vh).transpose(1, 2).contiguous().view(b, t, d)
+        case(f"attention-h{heads}-t{tokens}-d{d}", attention_core,
+             {"q": torch.randn(2, tokens, d), "k": torch.randn(2, tokens, d), "v": torch.randn(2, tokens, d)})
     return cases
 
 
