@@ -4,6 +4,7 @@
 // causal mask which positions it hides), made from the trace's own stages, and the check of an answer
 // axis by axis, with what a wrong axis would have needed in the config's numbers.
 #include "forward/trace.h"
+#include "gpt/head_measures.h"
 
 #include <cstdint>
 #include <optional>
@@ -56,6 +57,26 @@ struct PredictionCheck {
     std::optional<Verdict> contiguous, shares_storage, mask;
     bool all_right() const;
 };
+
+// Trained heads that differ, asked at the weights stage (predict_heads.cpp): which head looks at the
+// previous token? Picked, then revealed with each head's measured share of its weight there.
+struct HeadQuestion {
+    std::string stage;
+    std::string prompt;           // "Which head looks at the previous token?"
+    std::vector<double> previous; // per head: mean weight a token puts on the token just before it
+    int best = 0;
+    double uniform = 0; // what a head spreading its weight evenly over the past would put there
+};
+
+inline constexpr double kHeadsDiffer = 0.1; // best share minus worst: less, and the question has no answer
+inline constexpr double kHeadTie = 0.05;    // a pick this close to the best share is right too
+
+// Asked only at an attn_weights stage with one measure per head (Session::headMeasures: a trained model's
+// text) and heads that differ by kHeadsDiffer; nullopt otherwise.
+std::optional<HeadQuestion> head_question_for(const Trace& trace, std::string_view stage,
+                                              const std::vector<HeadMeasures>& measures);
+// Throws Error for a head the question does not have.
+Verdict check_head_pick(const HeadQuestion& question, int head);
 
 // Throws Error when the trace has no such stage.
 StageQuestion question_for(const Trace& trace, std::string_view stage);
