@@ -33,7 +33,7 @@ std::optional<HeadQuestion> head_question_for(const Trace& trace, std::string_vi
     for (const HeadMeasures& m : measures)
         q.previous.push_back(m.previous);
     const auto [low, high] = std::minmax_element(q.previous.begin(), q.previous.end());
-    if (*high - *low < kHeadsDiffer)
+    if (!(*high > 0) || *high < kHeadsDiffer * *low)
         return std::nullopt;
     q.best = static_cast<int>(high - q.previous.begin());
     q.uniform = uniform_measures(s->tensor.size(-1)).previous;
@@ -48,11 +48,11 @@ Verdict check_head_pick(const HeadQuestion& q, int head)
     const double mine = q.previous[static_cast<std::size_t>(head)], best = q.previous[static_cast<std::size_t>(q.best)];
     const std::string evenly = " (spread evenly over the past it would be " + share(q.uniform) + ")";
     const std::string of = " of each token's weight on the token just before it";
-    if (mine >= best - kHeadTie)
+    if (mine >= kHeadTie * best)
         return {true, "head " + std::to_string(head) + " puts " + share(mine) + of +
                           (head == q.best ? ", the most of the " + std::to_string(q.previous.size()) + " heads"
-                                          : ", within " + share(kHeadTie) + " of head " + std::to_string(q.best) +
-                                                "'s " + share(best)) +
+                                          : ", nearly as much as head " + std::to_string(q.best) + "'s " +
+                                                share(best)) +
                           evenly + "."};
     return {false, "head " + std::to_string(head) + " puts " + share(mine) + of + "; head " + std::to_string(q.best) +
                        " is the one that looks at the previous token, with " + share(best) + evenly + "."};
