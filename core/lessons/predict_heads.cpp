@@ -49,11 +49,11 @@ Verdict check_head_pick(const HeadQuestion& q, int head)
     const std::string evenly = " (spread evenly over the past it would be " + share(q.uniform) + ")";
     const std::string of = " of each token's weight on the token just before it";
     if (mine >= kHeadTie * best)
-        return {true, "head " + std::to_string(head) + " puts " + share(mine) + of +
-                          (head == q.best ? ", the most of the " + std::to_string(q.previous.size()) + " heads"
-                                          : ", nearly as much as head " + std::to_string(q.best) + "'s " +
-                                                share(best)) +
-                          evenly + "."};
+        return {true,
+                "head " + std::to_string(head) + " puts " + share(mine) + of +
+                    (head == q.best ? ", the most of the " + std::to_string(q.previous.size()) + " heads"
+                                    : ", nearly as much as head " + std::to_string(q.best) + "'s " + share(best)) +
+                    evenly + "."};
     return {false, "head " + std::to_string(head) + " puts " + share(mine) + of + "; head " + std::to_string(q.best) +
                        " is the one that looks at the previous token, with " + share(best) + evenly + "."};
 }
