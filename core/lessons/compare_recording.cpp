@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <set>
 
@@ -13,29 +14,52 @@ namespace {
 struct Matcher {
     const Recording& rec;
     const BookReference& ref;
-    std::set<Shape> canonical; // shapes of every stage, those the book cannot compute included
     std::vector<std::pair<const RecordedEvent*, Values>> events; // floating-point events only, in order
 
     bool close_data(const std::vector<float>& a, const Values& e) const { return values_close(Values{e.shape, a}, e); }
-    // 2. The event holds a stage when it equals one of its forms in its shape, or -- only when no stage
-    // has the event's shape -- reshaped row-major to it.
-    bool holds(const Values& v, const ReferenceStage& s) const
+    // 2. The event holds a stage when it equals one of its forms in its shape, or -- when its storage
+    // holds its numbers row-major (contiguous) -- reshaped to it: the stage's values in any shape.
+    bool holds(const RecordedEvent& e, const Values& v, const ReferenceStage& s) const
     {
         if (s.forms.empty())
             return false;
-        if (v.shape != s.shape && (canonical.count(v.shape) || v.data.size() != s.forms.front().data.size()))
+        if (v.shape != s.shape && (!e.contiguous || v.data.size() != s.forms.front().data.size()))
             return false;
         return std::any_of(s.forms.begin(), s.forms.end(), [&](const Values& f) { return close_data(v.data, f); });
     }
-    std::string explanation(const Values& v) const
+    bool extra(const Values& v) const
+    {
+        return std::any_of(ref.extras.begin(), ref.extras.end(),
+                           [&](const auto& x) { return values_close(v, x.second); });
+    }
+    std::string explanation(const RecordedEvent& e, const Values& v) const
     {
         for (const ReferenceStage& s : ref.stages)
-            if (holds(v, s))
+            if (holds(e, v, s))
                 return s.name;
-        for (const auto& [name, extra] : ref.extras)
-            if (values_close(v, extra))
+        for (const auto& [name, x] : ref.extras)
+            if (values_close(v, x))
                 return name;
         return {};
+    }
+    // 5. Relaid: the numbers of stages, none in its own shape, in the shape of s* or its layout
+    // successors (`shapes`) -- a view where the book transposes. Returns the stage it holds, preferring
+    // the one just before s* in its layout chain (what the missing step starts from), or empty.
+    std::string relaid(const RecordedEvent& e, const Values& v, const std::set<Shape>& shapes,
+                       const std::string& before) const
+    {
+        if (!shapes.count(v.shape) || extra(v))
+            return {};
+        std::string held;
+        for (const ReferenceStage& s : ref.stages) {
+            if (!holds(e, v, s))
+                continue;
+            if (s.shape == v.shape)
+                return {};
+            if (held.empty() || s.name == before)
+                held = s.name;
+        }
+        return held;
     }
 };
 
@@ -92,9 +116,7 @@ RecordingComparison compare_recording(const Recording& rec, const BookReference&
     out.recorded_class = rec.class_name;
     out.config = ref.config;
     out.problem = ref.problem;
-    Matcher m{rec, ref, {}, {}};
-    for (const ReferenceStage& s : ref.stages)
-        m.canonical.insert(s.shape);
+    Matcher m{rec, ref, {}};
     for (const RecordedEvent& e : rec.events)
         if (e.value.defined())
             m.events.emplace_back(&e, Values::of(e.value));
@@ -102,6 +124,7 @@ RecordingComparison compare_recording(const Recording& rec, const BookReference&
     std::string stage = "config";
     int anchor = -1;
     std::set<Shape> shapes;
+    std::string before; // the stage before s* in its layout chain
     const bool known = ref.problem.empty();
     if (known) {
         std::map<std::string, int> reach; // 3. the first event holding each stage ...
@@ -110,7 +133,7 @@ RecordingComparison compare_recording(const Recording& rec, const BookReference&
             row.stage = s.name;
             row.shape = s.shape;
             for (const auto& [e, v] : m.events)
-                if (m.holds(v, s)) {
+                if (m.holds(*e, v, s)) {
                     row.held_by = e->index;
                     break;
                 }
@@ -136,25 +159,36 @@ RecordingComparison compare_recording(const Recording& rec, const BookReference&
                 anchor = std::max(anchor, row.reach); // 5. the anchor: the last reach before s*
         }
         for (const auto& [e, v] : m.events)
-            if (std::string what = m.explanation(v); !what.empty())
+            if (std::string what = m.explanation(*e, v); !what.empty())
                 out.explains[e->index] = what;
         if (!missing)
             return out;
         stage = missing->stage;
         shapes.insert(missing->shape);
         for (const auto& chain : ref.chains) // 6. the layout successors of s* keep its kind "values"
-            if (auto it = std::find(chain.begin(), chain.end(), stage); it != chain.end())
+            if (auto it = std::find(chain.begin(), chain.end(), stage); it != chain.end()) {
+                if (it != chain.begin())
+                    before = *std::prev(it);
                 for (++it; it != chain.end(); ++it)
                     shapes.insert(ref.find(*it)->shape);
+            }
     }
 
     RecordingDivergence d;
     d.stage = stage;
     if (const ReferenceStage* s = ref.find(stage))
         d.book_shape = s->shape;
-    for (const auto& [e, v] : m.events) { // 5. W: the first unexplained float event after the anchor
-        if (e->index <= anchor || (known && out.explains.count(e->index)))
-            continue;
+    const std::pair<const RecordedEvent*, Values>* w = nullptr;
+    for (const auto& ev : m.events) // 5. W: the first relaid event, wherever it is, ...
+        if (known && !(d.relaid = m.relaid(*ev.first, ev.second, shapes, before)).empty()) {
+            w = &ev;
+            break;
+        }
+    for (const auto& ev : m.events) // ... or the first unexplained float event after the anchor
+        if (!w && ev.first->index > anchor && !(known && out.explains.count(ev.first->index)))
+            w = &ev;
+    if (w) {
+        const auto& [e, v] = *w;
         d.kind = shapes.count(v.shape) ? "values" : "shape";
         d.line = e->line;
         d.scope = e->scope;
@@ -163,7 +197,6 @@ RecordingComparison compare_recording(const Recording& rec, const BookReference&
         d.event = e->index;
         d.recorded_shape = v.shape;
         d.nearest = nearest_to(v, ref, stage);
-        break;
     }
     if (d.kind.empty() && rec.error) {
         d.kind = "error";
@@ -186,7 +219,7 @@ RecordingComparison compare_recording(const Recording& rec, const BookReference&
             }
     }
     d.bug = matching_bug(rec, ref, d);
-    if (d.bug.empty())
+    if (d.bug.empty() || !d.relaid.empty()) // a relaid tensor is said in the learner's terms, bug or not
         d.symptom = divergence_symptom(rec, ref, d);
     out.first = d;
     return out;

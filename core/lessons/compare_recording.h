@@ -2,9 +2,10 @@
 // Compare With My Code: the first canonical stage a learner's recorded module does not reach, by
 // value, never by variable name. The rules are tests/reference/first_divergence.py's, exactly (its
 // docstring states them; tests/data/student_modules/expected.json pins them): a stage is reached by a
-// tensor holding its values (in its shape, or reshaped when no canonical stage has the tensor's shape)
-// or by any stage the book computes from it; the first stage not reached is the divergence, and the
-// first tensor after the last right one that no stage explains is where it shows.
+// tensor holding its values in any shape (in its shape, or a contiguous tensor reshaped to it) or by
+// any stage the book computes from it; the first stage not reached is the divergence, and it shows at
+// the first tensor holding earlier numbers in its shape, else the first tensor after the last right
+// one that no stage explains.
 #include "lessons/recording.h"
 #include "lessons/recording_reference.h"
 
@@ -39,6 +40,7 @@ struct RecordingDivergence {
     Shape book_shape;     // the book's shape of `stage` (empty for config)
     NearestStage nearest;
     std::string error;   // error: "RuntimeError: ..." as PyTorch raised it
+    std::string relaid;  // the stage whose numbers the tensor holds laid out in the shape of `stage`, or empty
     std::string bug;     // a known injected bug (bugs.h) that gives exactly these values, or empty
     std::string symptom; // what differs in the learner's terms, when the values show it (divergence_symptom)
 };

@@ -108,12 +108,38 @@ std::string rows_not_summing(const Values& v, const Values& weights, const std::
            "with -inf before the softmax, or divide each row by its sum, as section 3.5.1 does.";
 }
 
+// The right numbers in the missing stage's shape, laid out as the stage before it: a view or reshape
+// where the book transposes, said as the transpose to add.
+std::string relaid_layout(const BookReference& ref, const RecordingDivergence& d)
+{
+    const ReferenceStage* held = ref.find(d.relaid);
+    const std::string var = d.variable.empty() ? std::string("tensor") : d.variable;
+    std::string text = "your " + var + (d.line > 0 ? " (line " + std::to_string(d.line) + ")" : std::string()) +
+                       " holds the book's " + d.relaid + " " + (held ? shape_to_string(held->shape) : std::string()) +
+                       " read straight into " + shape_to_string(d.recorded_shape) + ", ";
+    const auto ends_with = [&](const std::string& tail) {
+        return d.stage.size() >= tail.size() && d.stage.compare(d.stage.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends_with("context.transposed"))
+        return text + "head by head, so each row mixes one head's tokens: transpose(1, 2) back to (b, num_tokens, "
+                      "num_heads, head_dim) before merging the heads, as the book's context.transposed does.";
+    if (ends_with(".heads"))
+        return text +
+               "token by token, so each head mixes tokens: view to (b, num_tokens, num_heads, head_dim) and "
+               "then transpose(1, 2), as the book's " +
+               d.stage + " does.";
+    return text + "the same numbers in another order: the book's " + d.stage + " " + shape_to_string(d.book_shape) +
+           " transposes them.";
+}
+
 } // namespace
 
 std::string divergence_symptom(const Recording& rec, const BookReference& ref, const RecordingDivergence& d)
 {
     if (d.event < 0 || d.kind != "values")
         return {};
+    if (!d.relaid.empty())
+        return relaid_layout(ref, d);
     const std::string prefix = d.scope.empty() ? std::string() : d.scope + ".";
     const ReferenceStage* masked = ref.find(prefix + "attn_scores.masked");
     const ReferenceStage* weights = ref.find(prefix + "attn_weights");

@@ -4,6 +4,7 @@
 // causal mask which positions it hides), made from the trace's own stages, and the check of an answer
 // axis by axis, with what a wrong axis would have needed in the config's numbers.
 #include "forward/trace.h"
+#include "gpt/head_measures.h"
 
 #include <cstdint>
 #include <optional>
@@ -56,6 +57,28 @@ struct PredictionCheck {
     std::optional<Verdict> contiguous, shares_storage, mask;
     bool all_right() const;
 };
+
+// Trained heads that differ, asked at the weights stage (predict_heads.cpp): which head looks at the
+// previous token? Picked, then revealed with each head's measured share of its weight there.
+struct HeadQuestion {
+    std::string stage;
+    std::string prompt;           // "Which head looks at the previous token?"
+    std::vector<double> previous; // per head: mean weight a token puts on the token just before it
+    int best = 0;
+    double uniform = 0; // what a head spreading its weight evenly over the past would put there
+};
+
+// Trained on a short text, no head of the shipped models puts much weight on the previous token (0.06 to
+// 0.11 over a sentence of 57 tokens); what tells them apart is how much more one puts there than another.
+inline constexpr double kHeadsDiffer = 1.2; // the best share over the smallest: less, and no head stands out
+inline constexpr double kHeadTie = 0.95;    // a pick with this fraction of the best share is right too
+
+// Asked only at an attn_weights stage with one measure per head (Session::headMeasures: a trained model's
+// text) and heads that differ (kHeadsDiffer); nullopt otherwise.
+std::optional<HeadQuestion> head_question_for(const Trace& trace, std::string_view stage,
+                                              const std::vector<HeadMeasures>& measures);
+// Throws Error for a head the question does not have.
+Verdict check_head_pick(const HeadQuestion& question, int head);
 
 // Throws Error when the trace has no such stage.
 StageQuestion question_for(const Trace& trace, std::string_view stage);

@@ -18,6 +18,8 @@ private Q_SLOTS:
     void known_bugs_named();
     void near_misses_said_in_their_terms_data();
     void near_misses_said_in_their_terms();
+    void relaid_layouts_said_as_the_missing_transpose_data();
+    void relaid_layouts_said_as_the_missing_transpose();
     void context_length_as_recorded();
     void mask_bool_tensors_skipped();
     void num_heads_given_or_asked();
@@ -29,7 +31,7 @@ void TestCompareRecording::every_case_data()
 {
     QTest::addColumn<QJsonObject>("spec");
     const QJsonArray cases = student_cases();
-    QVERIFY(cases.size() >= 38);
+    QVERIFY(cases.size() >= 40);
     for (const QJsonValue& c : cases)
         QTest::newRow(qPrintable(c["name"].toString())) << c.toObject();
 }
@@ -63,6 +65,10 @@ void TestCompareRecording::known_bugs_named_data()
                          << QString(b).replace('_', '-').replace("d-in-d-out", "d_in-d_out").replace("d-out", "d_out");
     QTest::newRow("reshape is the same mistake") << "reshape_without_transpose"
                                                  << "merge-without-transpose";
+    QTest::newRow("merged inline") << "inline_merge_without_transpose"
+                                   << "merge-without-transpose";
+    QTest::newRow("reshaped inline") << "inline_reshape_without_transpose"
+                                     << "merge-without-transpose";
     QTest::newRow("a mistake the lab does not inject") << "keys_T_4d"
                                                        << "";
     QTest::newRow("an error other than the bug's") << "mask_not_cut"
@@ -106,6 +112,49 @@ void TestCompareRecording::near_misses_said_in_their_terms()
     const QString said = QString::fromStdString(describe_difference(*r.first));
     QVERIFY2(said.contains(says), qPrintable(said));
     QVERIFY2(!said.contains(QStringLiteral("|difference| inf")), qPrintable(said));
+}
+
+void TestCompareRecording::relaid_layouts_said_as_the_missing_transpose_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<QString>("says");
+    const QString merge = "holds the book's context.heads (2, 2, 6, 2) read straight into (2, 6, 4), head by head, so "
+                          "each row mixes one head's tokens: transpose(1, 2) back to (b, num_tokens, num_heads, "
+                          "head_dim) before merging the heads";
+    QTest::newRow("merged inline, never stored") << "inline_merge_without_transpose"
+                                                 << "context.transposed"
+                                                 << "your context_vec (line 38) " + merge;
+    QTest::newRow("reshaped inline") << "inline_reshape_without_transpose"
+                                     << "context.transposed"
+                                     << "your context_vec (line 37) " + merge;
+    QTest::newRow("reshaped") << "reshape_without_transpose"
+                              << "context.transposed"
+                              << "your context_vec (line 49) " + merge;
+    QTest::newRow("merged after storing context.heads") << "merge_without_transpose"
+                                                        << "context.transposed"
+                                                        << "your context_vec (line 50) " + merge;
+    QTest::newRow("viewed heads first")
+        << "view_heads_first"
+        << "keys.heads"
+        << "your keys (line 33) holds the book's keys.view (2, 6, 2, 2) read straight into (2, 2, 6, 2), token by "
+           "token, so each head mixes tokens: view to (b, num_tokens, num_heads, head_dim) and then transpose(1, 2)";
+}
+
+// A tensor holding a stage's numbers in the next stage's shape reaches that stage (its values, any shape) and
+// is where the next one is missed: the message names the transpose, even when the mistake is a known bug.
+void TestCompareRecording::relaid_layouts_said_as_the_missing_transpose()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, stage);
+    QFETCH(QString, says);
+    const RecordingComparison r = compare_recording_file(recording_path(name).toStdString());
+    QVERIFY(r.first.has_value());
+    QCOMPARE(QString::fromStdString(r.first->stage), stage);
+    QCOMPARE(QString::fromStdString(r.first->kind), QStringLiteral("values"));
+    const QString said = QString::fromStdString(describe_difference(*r.first));
+    QVERIFY2(said.startsWith(says), qPrintable(said));
+    QCOMPARE(said.count(QStringLiteral(". ")), 0); // one sentence
 }
 
 void TestCompareRecording::context_length_as_recorded()

@@ -9,6 +9,8 @@
 
 using namespace attnlab;
 
+Q_DECLARE_METATYPE(std::vector<double>)
+
 class TestPredict : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -20,6 +22,10 @@ private Q_SLOTS:
     void layoutQuestions();
     void theMask();
     void unknownStage();
+    void whichHeadLooksBack_data();
+    void whichHeadLooksBack();
+    void whichHeadNotAsked_data();
+    void whichHeadNotAsked();
 };
 
 void TestPredict::theTruthIsRight_data()
@@ -153,6 +159,84 @@ void TestPredict::unknownStage()
 {
     const auto trace = testing::traceOf("SelfAttention_v2(3, 2)", 6);
     QVERIFY_THROWS_EXCEPTION(Error, question_for(*trace, "queries.view"));
+}
+
+namespace {
+
+std::vector<HeadMeasures> previousShares(const std::vector<double>& shares)
+{
+    std::vector<HeadMeasures> out;
+    for (const double v : shares)
+        out.push_back({0, 0, v, 0});
+    return out;
+}
+
+} // namespace
+
+void TestPredict::whichHeadLooksBack_data()
+{
+    QTest::addColumn<int>("pick");
+    QTest::addColumn<bool>("right");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("the best head") << 1 << true
+                                   << "head 1 puts 0.85 of each token's weight on the token just before "
+                                      "it, the most of the 4 heads (spread evenly over the past it would be";
+    QTest::newRow("as good within the tie") << 3 << true
+                                            << "head 3 puts 0.82 of each token's weight on the token "
+                                               "just before it, nearly as much as head 1's 0.85";
+    QTest::newRow("just under the tie") << 0 << false << "head 0 puts 0.80 of each token's weight";
+    QTest::newRow("another head") << 2 << false
+                                  << "head 2 puts 0.30 of each token's weight on the token just before "
+                                     "it; head 1 is the one that looks at the previous token, with 0.85";
+}
+
+// The question reads the heads' measures as given, and the reveal says the picked head's share and the best's.
+void TestPredict::whichHeadLooksBack()
+{
+    QFETCH(int, pick);
+    QFETCH(bool, right);
+    QFETCH(QString, says);
+    const auto trace = testing::traceOf("MultiHeadAttention(3, 4, 6, 0.0, 4)", 6);
+    const auto q = head_question_for(*trace, "attn_weights", previousShares({0.8, 0.85, 0.3, 0.82}));
+    QVERIFY(q);
+    QCOMPARE(QString::fromStdString(q->prompt), QStringLiteral("Which head looks at the previous token?"));
+    QCOMPARE(q->best, 1);
+    QCOMPARE(q->uniform, uniform_measures(6).previous);
+    const Verdict v = check_head_pick(*q, pick);
+    QCOMPARE(v.right, right);
+    QVERIFY2(QString::fromStdString(v.says).startsWith(says), v.says.c_str());
+    QVERIFY_THROWS_EXCEPTION(Error, check_head_pick(*q, 4));
+    // The measures of the trace's own weights are what the question holds.
+    const std::vector<HeadMeasures> measured = head_measures(trace->find("attn_weights")->tensor);
+    if (const auto own = head_question_for(*trace, "attn_weights", measured))
+        for (std::size_t h = 0; h < measured.size(); ++h)
+            QCOMPARE(own->previous[h], measured[h].previous);
+}
+
+void TestPredict::whichHeadNotAsked_data()
+{
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<std::vector<double>>("shares");
+    QTest::newRow("heads alike") << "MultiHeadAttention(3, 4, 6, 0.0, 4)"
+                                 << "attn_weights" << std::vector<double>{0.3, 0.32, 0.35, 0.31};
+    QTest::newRow("not the weights") << "MultiHeadAttention(3, 4, 6, 0.0, 4)"
+                                     << "attn_scores" << std::vector<double>{0.2, 0.85, 0.3, 0.1};
+    QTest::newRow("measures of another model") << "MultiHeadAttention(3, 4, 6, 0.0, 4)"
+                                               << "attn_weights" << std::vector<double>{0.2, 0.85};
+    QTest::newRow("no measures (no text)") << "MultiHeadAttention(3, 4, 6, 0.0, 4)"
+                                           << "attn_weights" << std::vector<double>{};
+    QTest::newRow("a wrapper head's own weights") << "MultiHeadAttentionWrapper(3, 2, 6, 0.0, 2)"
+                                                  << "heads.0.attn_weights" << std::vector<double>{0.2, 0.85};
+}
+
+void TestPredict::whichHeadNotAsked()
+{
+    QFETCH(QString, call);
+    QFETCH(QString, stage);
+    QFETCH(std::vector<double>, shares);
+    const auto trace = testing::traceOf(call.toStdString(), 6);
+    QVERIFY(!head_question_for(*trace, stage.toStdString(), previousShares(shares)));
 }
 
 QTEST_GUILESS_MAIN(TestPredict)

@@ -8,16 +8,18 @@ together: matching is by value, never by variable name or scope.
 
 1. close(a, e): same shape; where e is finite, a is finite and |a - e| <= 1e-5 + 1e-4 * |e|; where e is
    not finite (the mask's -inf), a equals it exactly (NaN matches only NaN). Computed in float64.
-2. An event HOLDS stage s when close(event, f) for s's value f in s's shape, or -- only when the event's
-   shape is the shape of no canonical stage -- close(event reshaped row-major to s's shape, f). Besides
-   the stage's value, f may be one of its accepted forms: attn_scores and attn_scores.masked divided by
-   sqrt(head_dim) (sqrt(d_out) for the single-head modules), as learners often scale before the softmax
-   call rather than inside it; those forms have the stage's shape. This is the issue's
-   "in its shape or as a reshape of its data", with one restriction: a tensor shaped like a canonical
-   stage is read as that stage. So a (b*num_heads, T, head_dim) layout still holds the heads, but the
-   view-heads-first mistake's (b, H, T, hd) tensor does not hold queries.view (same data, wrong split):
-   that is the divergence the mistake makes. Shapes of all stages count, including those the book
-   cannot compute here (output without out_proj weights: (b, T, d_out)).
+2. An event HOLDS stage s when close(event, f) for s's value f in s's shape, or -- when the event's
+   tensor is contiguous, its storage holding its numbers in row-major order -- close(event reshaped
+   row-major to s's shape, f): a stage is reached when a recorded tensor holds its values in any
+   shape, the same numbers in the same order in memory, as a view of them would. A transposed tensor
+   is not contiguous, so context.transposed does not hold context.merged: the copy contiguous() makes
+   is a stage of its own, the one a missing contiguous() never reaches. Besides the stage's
+   value, f may be one of its accepted forms: attn_scores and attn_scores.masked divided by
+   sqrt(head_dim) (sqrt(d_out) for the single-head modules), as learners often scale before the
+   softmax call rather than inside it; those forms have the stage's shape. So a (b*num_heads, T,
+   head_dim) layout holds the heads, the view-heads-first mistake's (b, H, T, hd) tensor holds
+   keys.view (same numbers, another split), and `(attn_weights @ values).reshape(b, T, d_out)` holds
+   context.heads: what such code never reaches is the transpose after them.
 3. Stage s is REACHED at the first event that holds it, or where any stage computed from it in the
    book's data flow is reached (reach(s) = the smallest such event index; book_stages.py's `feeds`).
    The issue states this for layout operations (queries.heads reaches queries.view and queries;
@@ -32,7 +34,10 @@ together: matching is by value, never by variable name or scope.
 5. ANCHOR = the largest reach() of the stages before s* (-1 if none). An event is EXPLAINED when it
    holds any stage, or equals (in its shape) a value the book uses without naming it: keys transposed
    for the product (keys.heads.transpose(2, 3); keys.transpose(-2, -1) for one head), or the input x.
-   W = the first float event after the anchor that is not explained: the first wrong tensor.
+   An event is RELAID when it holds stages only in another shape than theirs and has the shape of s*
+   or of a later stage of s*'s layout chain: the right numbers in the missing stage's shape but laid
+   out as an earlier stage (a view where the book transposes). W = the first relaid event, wherever it
+   is, or else the first float event after the anchor that is not explained: the first wrong tensor.
 6. KIND and LINE:
    - W exists: kind "values" if W's shape is the shape of s* or of a later stage of s*'s layout
      chain (the data is wrong, the shape is not); otherwise "shape" (also for a layout of another
@@ -58,11 +63,11 @@ def close(a, e):
     return bool(torch.where(finite, ok_finite, ok_other).all())
 
 
-def holds(value, forms, canonical_shapes):
+def holds(event, value, forms):
     """`forms`: the stage's value and its accepted forms, all in the stage's shape."""
     shape = forms[0].shape
     if value.shape != shape:
-        if tuple(value.shape) in canonical_shapes or value.numel() != forms[0].numel():
+        if not event["contiguous"] or value.numel() != forms[0].numel():
             return False
         value = value.reshape(shape)
     return any(close(value, f) for f in forms)
@@ -81,11 +86,11 @@ def float_events(rec):
     return out
 
 
-def reach_indices(ref, events, canonical):
+def reach_indices(ref, events):
     first, forms = {s: None for s in ref.stages}, stage_forms(ref)
     for e, v in events:
         for s, f in forms.items():
-            if first[s] is None and holds(v, f, canonical):
+            if first[s] is None and holds(e, v, f):
                 first[s] = e["index"]
     reach = dict(first)
     for s in reversed(list(ref.stages)):  # stages come after every stage they are computed from
@@ -95,10 +100,18 @@ def reach_indices(ref, events, canonical):
     return reach
 
 
-def explained(ref, value, canonical):
-    if any(holds(value, f, canonical) for f in stage_forms(ref).values()):
+def explained(ref, event, value):
+    if any(holds(event, value, f) for f in stage_forms(ref).values()):
         return True
     return any(close(value, extra) for extra in ref.extras.values())
+
+
+def relaid(ref, event, value, shapes):
+    """Holds stages, none in its own shape, and has a shape of s*'s layout chain (`shapes`)."""
+    if tuple(value.shape) not in shapes or any(close(value, extra) for extra in ref.extras.values()):
+        return False
+    held = [f for f in stage_forms(ref).values() if holds(event, value, f)]
+    return bool(held) and all(f[0].shape != value.shape for f in held)
 
 
 def layout_successors(ref, stage):
@@ -111,11 +124,10 @@ def layout_successors(ref, stage):
 def first_divergence(rec, ref):
     """None when every stage is reached, else {stage, kind, line, scope, variable}."""
     events = float_events(rec)
-    canonical = {tuple(shape) for shape in ref.shapes.values() if shape is not None}
     if ref.problem is not None:
         stage, anchor, shapes, known = "config", -1, set(), False
     else:
-        reach = reach_indices(ref, events, canonical)
+        reach = reach_indices(ref, events)
         order = list(ref.stages)
         missing = [s for s in order if reach[s] is None]
         if not missing:
@@ -123,10 +135,11 @@ def first_divergence(rec, ref):
         stage = missing[0]
         before = [reach[s] for s in order[:order.index(stage)]]
         anchor = max(before) if before else -1
-        shapes = {ref.shapes[s] for s in [stage] + layout_successors(ref, stage)}
+        shapes = {tuple(ref.shapes[s]) for s in [stage] + layout_successors(ref, stage)}
         known = True
-    for e, v in events:
-        if e["index"] > anchor and not (known and explained(ref, v, canonical)):
+    wrong = [(e, v) for e, v in events if known and relaid(ref, e, v, shapes)]
+    for e, v in wrong + events:
+        if wrong or (e["index"] > anchor and not (known and explained(ref, e, v))):
             kind = "values" if tuple(v.shape) in shapes else "shape"
             return {"stage": stage, "kind": kind, "line": e["line"], "scope": e["scope"], "variable": e["variable"]}
     if rec.error is not None:

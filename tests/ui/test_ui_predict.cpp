@@ -42,6 +42,8 @@ private Q_SLOTS:
     void everyStageByKeyboard_data();
     void everyStageByKeyboard();
     void nextKeyRevealsAWaitingStage();
+    void whichHeadByKeyboard_data();
+    void whichHeadByKeyboard();
 };
 
 void TestUiPredict::everyStageByKeyboard_data()
@@ -139,6 +141,58 @@ void TestUiPredict::nextKeyRevealsAWaitingStage()
     QVERIFY(page->showsQuestion());
     session->setPredictFirst(false);
     QVERIFY(!page->showsQuestion());
+}
+
+void TestUiPredict::whichHeadByKeyboard_data()
+{
+    QTest::addColumn<bool>("best");
+    QTest::newRow("the head that looks back") << true;
+    QTest::newRow("another head") << false;
+}
+
+// A trained model's weights also ask which head looks at the previous token: picked with the keyboard, checked
+// with the shape, revealed with the picked head's measured share and the best head's, and tallied.
+void TestUiPredict::whichHeadByKeyboard()
+{
+    QFETCH(bool, best);
+    std::unique_ptr<Session> session;
+    std::unique_ptr<MainWindow> window;
+    testing::openWindow(session, window, QStringLiteral("book"), {1600, 1000});
+    StepperView* page = window->stepperView();
+    PredictCard* card = page->predictCard();
+    session->setPredictFirst(true);
+    QVERIFY(session->setStageByName(QStringLiteral("attn_weights")));
+    QTRY_VERIFY(page->showsQuestion());
+    QVERIFY(!card->headChoice()); // the book's random heads: not asked
+    session->useTrainedModel(8, 0); // its heads differ on the previous token: 0.05 to 0.09 of the weight
+    QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session) && session->usesTextInput(), 30000);
+    QVERIFY(session->setStageByName(QStringLiteral("attn_weights")));
+    QTRY_VERIFY(page->showsQuestion());
+    const std::optional<HeadQuestion> q = session->headQuestion();
+    QVERIFY(q);
+    QTRY_VERIFY(card->headChoice());
+    QCOMPARE(card->headChoice()->count(), 9); // "choose", then the 8 heads
+    const int pick = best ? q->best : (q->best + 1) % 8;
+    card->headChoice()->setFocus();
+    for (int i = 0; i <= pick; ++i)
+        QTest::keyClick(card->headChoice(), Qt::Key_Down);
+    QCOMPARE(card->headChoice()->currentData().toInt(), pick);
+    const StageQuestion* shape = session->question();
+    for (std::size_t a = 0; a < shape->axes.size(); ++a) {
+        card->axisFields()[a]->setFocus();
+        QTest::keyClicks(card->axisFields()[a], QString::number(shape->axes[a].size));
+    }
+    QTest::keyClick(card->axisFields().back(), Qt::Key_Return);
+    QTRY_VERIFY(!page->showsQuestion());
+    const QString verdict = page->verdict()->text();
+    const Verdict expected = check_head_pick(*q, pick);
+    QVERIFY2(verdict.contains(QString::fromStdString(expected.says)), qPrintable(verdict));
+    QVERIFY2(verdict.contains(QStringLiteral("head %1 puts").arg(pick)), qPrintable(verdict));
+    if (!expected.right)
+        QVERIFY(verdict.contains(QStringLiteral("head %1 is the one that looks at the previous token").arg(q->best)));
+    QCOMPARE(session->predict().asked(), 2); // the shape and the head
+    QCOMPARE(session->predict().right(), expected.right ? 2 : 1);
+    QCOMPARE(page->tally()->text(), QStringLiteral("%1 of 2 predictions right").arg(expected.right ? 2 : 1));
 }
 
 QTEST_MAIN(TestUiPredict)

@@ -208,6 +208,11 @@ public:
     // Checks an answer to the shown stage's question; the first answer to a question goes into the tally.
     PredictionCheck answerStage(const StageAnswer& answer);
     const PredictionCheck* lastCheck() const; // the last answer's check, when it was to the shown stage
+    // A trained model's heads that differ, at the weights stage: which looks at the previous token (else
+    // nullopt). The first pick goes into the tally, as a shape does.
+    std::optional<HeadQuestion> headQuestion() const;
+    Verdict answerHead(int head);
+    const Verdict* lastHeadCheck() const; // the last pick's verdict, when it was to the shown stage
     void revealStage(); // shown without an answer (the teacher's next key): nothing goes into the tally
     void resetPredictions();
     void restorePredict(const PredictState& state); // a session file's
@@ -298,6 +303,7 @@ private:
     PredictState predict_;
     QSet<QString> revealed_; // questions shown without an answer, this run only
     std::optional<std::pair<QString, PredictionCheck>> lastCheck_;
+    std::optional<std::pair<QString, Verdict>> lastHeadCheck_;
     struct QuestionCache {
         const Trace* trace = nullptr;
         std::string stage;

@@ -79,6 +79,31 @@ const PredictionCheck* Session::lastCheck() const
     return lastCheck_ && lastCheck_->first == questionKey() ? &lastCheck_->second : nullptr;
 }
 
+std::optional<HeadQuestion> Session::headQuestion() const
+{
+    const Stage* s = stage();
+    return trace_ && s ? head_question_for(*trace_, s->name, headMeasures()) : std::nullopt;
+}
+
+Verdict Session::answerHead(int head)
+{
+    const std::optional<HeadQuestion> q = headQuestion();
+    if (!q)
+        return {};
+    const Verdict verdict = check_head_pick(*q, head);
+    const QString key = questionKey() + QStringLiteral(" head");
+    if (!predict_.answers.contains(key))
+        predict_.answers.insert(key, verdict.right);
+    lastHeadCheck_ = std::pair{questionKey(), verdict};
+    Q_EMIT changed(ChangeFlag::Predict);
+    return verdict;
+}
+
+const Verdict* Session::lastHeadCheck() const
+{
+    return lastHeadCheck_ && lastHeadCheck_->first == questionKey() ? &lastHeadCheck_->second : nullptr;
+}
+
 void Session::nextStage()
 {
     if (!stageRevealed())
@@ -103,6 +128,7 @@ void Session::resetPredictions()
     predict_.answers.clear();
     revealed_.clear();
     lastCheck_.reset();
+    lastHeadCheck_.reset();
     Q_EMIT changed(ChangeFlag::Predict);
 }
 

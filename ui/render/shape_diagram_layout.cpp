@@ -417,6 +417,14 @@ std::vector<ShapeHeadLabel> ShapeDiagramLayout::headLabels() const
     return labels;
 }
 
+std::int64_t blockCoordinateAt(const ShapeBlock& block, const QPointF& pos)
+{
+    if (block.size <= 0 || block.rect.width() <= 0)
+        return -1;
+    const double at = (pos.x() - block.rect.left()) / block.rect.width() * static_cast<double>(block.size);
+    return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(std::max(at, 0.0))), 0, block.size - 1);
+}
+
 std::optional<ShapeHit> ShapeDiagramLayout::hitTest(const QPointF& pos) const
 {
     for (const auto* row : {&after, &before})
@@ -424,6 +432,7 @@ std::optional<ShapeHit> ShapeDiagramLayout::hitTest(const QPointF& pos) const
             if (!b.rect.contains(pos))
                 continue;
             ShapeHit hit{ShapeHit::Kind::Block, stage, b.previous, b.dim, b.axis, -1};
+            hit.at = blockCoordinateAt(b, pos);
             if (b.axis == Axis::head_dim && !b.marks.empty())
                 hit.head = b.marks.front().head;
             for (std::size_t h = 0; h < b.stripes.size(); ++h)

@@ -81,7 +81,17 @@ struct ShapeHit {
     bool previous = false; // the block belongs to the stage this one comes from
     int dim = -1;
     Axis axis = Axis::b;
-    int head = -1; // Kind::Head, or the head whose features a head_dim block holds
+    int head = -1;        // Kind::Head, or the head whose features a head_dim block holds
+    std::int64_t at = -1; // the coordinate along the block's axis under the point
+};
+
+// Where the followed number sits along one block's axis (or, for a source, the run of coordinates it read).
+struct ShapeFollowMark {
+    enum class Kind { Followed, Copy, Source } kind = Kind::Followed;
+    bool previous = false;
+    int dim = -1;
+    std::int64_t first = 0, last = 0;
+    QRectF rect;
 };
 
 struct ShapeDiagramLayout {
@@ -92,10 +102,14 @@ struct ShapeDiagramLayout {
     std::vector<ShapeBlock> before, after; // drawn in this order, connectors between them
     std::vector<ShapeArrow> arrows;
     std::vector<ShapeBadge> badges;
+    std::vector<ShapeFollowMark> follow; // set by the host from the followed element (shape_diagram_follow.h)
 
     std::vector<ShapeHeadLabel> headLabels() const;
     std::optional<ShapeHit> hitTest(const QPointF& pos) const;
 };
+
+// The coordinate along `block`'s axis under `pos`: the block's width split evenly among its size.
+std::int64_t blockCoordinateAt(const ShapeBlock& block, const QPointF& pos);
 
 // `typePx`: the window's type size, under which no text a student reads is drawn (the boxes shrink instead).
 ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int selectedHead, const QRectF& rect,

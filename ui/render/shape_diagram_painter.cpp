@@ -5,6 +5,7 @@
 #include <QFontInfo>
 #include <QPainterPath>
 #include <QPicture>
+#include <QRegion>
 
 #include <algorithm>
 #include <cmath>
@@ -121,6 +122,29 @@ void drawBlock(QPainter& p, const RenderStyle& style, const ShapeDiagramLayout& 
         drawText(p, style, b.framed, ink, under);
 }
 
+// The followed number's band: hatched in the theme's ink over whatever colour the block has (a head's,
+// an axis'), framed solid where the same float lives, dashed on a copy, in the info colour on a source.
+void drawFollowMark(QPainter& p, const RenderStyle& style, const ShapeDiagramLayout& l, const ShapeFollowMark& m)
+{
+    const double s = l.scale;
+    const QColor edge = m.kind == ShapeFollowMark::Kind::Source ? style.info : style.text;
+    QColor fill = m.kind == ShapeFollowMark::Kind::Source ? style.info : style.moved;
+    fill.setAlphaF(0.35);
+    p.save();
+    // Around the block's name plate, never over it: the axis and its size stay readable.
+    QRegion around(m.rect.toAlignedRect());
+    for (const ShapeBlock& b : m.previous ? l.before : l.after)
+        if (b.dim == m.dim && !b.plate.isEmpty())
+            around -= QRegion(b.plate.toAlignedRect());
+    p.setClipRegion(around);
+    p.fillRect(m.rect, fill);
+    p.fillRect(m.rect, QBrush(edge, Qt::BDiagPattern));
+    p.setPen(QPen(edge, 3 * s, m.kind == ShapeFollowMark::Kind::Copy ? Qt::DashLine : Qt::SolidLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(m.rect.adjusted(1.5 * s, 1.5 * s, -1.5 * s, -1.5 * s));
+    p.restore();
+}
+
 } // namespace
 
 ShapeDiagramPainter::ShapeDiagramPainter(const Trace& trace, int stageIndex, int selectedHead)
@@ -189,6 +213,8 @@ void ShapeDiagramPainter::paint(QPainter& p, const ShapeDiagramLayout& l, const 
     drawTexts(p, style, l.dimsAfter);
     for (const ShapeBlock& b : l.after)
         drawBlock(p, style, l, b);
+    for (const ShapeFollowMark& m : l.follow)
+        drawFollowMark(p, style, l, m);
     drawTexts(p, style, l.notes);
     for (const ShapeBadge& badge : l.badges) {
         QColor fill = style.panel, ink = style.muted;

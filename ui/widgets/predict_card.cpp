@@ -59,6 +59,8 @@ QString verdictText(const Session& session)
     add(check->contiguous);
     add(check->shares_storage);
     add(check->mask);
+    if (const Verdict* head = session.lastHeadCheck())
+        add(*head);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -102,7 +104,10 @@ PredictCard::PredictCard(Session* session, QWidget* parent) : QWidget(parent), s
 void PredictCard::rebuild()
 {
     const StageQuestion* q = session_->question();
-    const QString key = q ? QString::fromStdString(q->stage) + QString::number(q->axes.size()) : QString();
+    const std::optional<HeadQuestion> heads = session_->headQuestion();
+    const QString key = q ? QString::fromStdString(q->stage) + QString::number(q->axes.size()) +
+                                (heads ? QStringLiteral(" heads %1").arg(heads->previous.size()) : QString())
+                          : QString();
     if (!q || key == shownKey_)
         return;
     shownKey_ = key;
@@ -112,7 +117,7 @@ void PredictCard::rebuild()
     }
     axes_.clear();
     mask_.clear();
-    contiguous_ = shares_ = nullptr;
+    contiguous_ = shares_ = head_ = nullptr;
     prompt_->setText(QString::fromStdString(q->prompt));
     QStringList offered;
     for (const std::string& name : q->offered)
@@ -165,6 +170,19 @@ void PredictCard::rebuild()
         fields_->addWidget(new QLabel(tr("hidden\n(query, key)")), row, 0);
         fields_->addWidget(grid, row++, 1, Qt::AlignLeft);
     }
+    if (heads) {
+        head_ = new QComboBox;
+        head_->setObjectName(QStringLiteral("predict-head"));
+        head_->setAccessibleName(QString::fromStdString(heads->prompt));
+        head_->addItem(tr("choose"));
+        for (std::size_t h = 0; h < heads->previous.size(); ++h)
+            head_->addItem(tr("head %1").arg(h), static_cast<int>(h));
+        auto* label = new QLabel(QString::fromStdString(heads->prompt));
+        label->setWordWrap(true);
+        label->setBuddy(head_);
+        fields_->addWidget(label, row, 0);
+        fields_->addWidget(head_, row++, 1, Qt::AlignLeft);
+    }
     if (!axes_.empty())
         axes_.front()->setFocus();
 }
@@ -185,6 +203,8 @@ void PredictCard::submit()
             if (mask_[k]->isChecked())
                 answer.hidden.push_back({static_cast<std::int64_t>(k) / n, static_cast<std::int64_t>(k) % n});
     }
+    if (head_ && head_->currentIndex() > 0) // before the stage's answer, which shows the stage
+        session_->answerHead(head_->currentData().toInt());
     session_->answerStage(answer);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Predict First: the shown stage's question in place of its picture -- one field per axis (a number or an
 // axis name), for a layout step whether it is contiguous and shares storage, for the mask which positions
-// it hides -- with Check (Enter) and Reveal (the next key). The question and the check come from the
+// it hides, for a trained model's weights which head looks at the previous token -- with Check (Enter) and
+// Reveal (the next key). The question and the check come from the
 // Session (lessons/predict.h); this widget only asks and shows.
 #include <QWidget>
 
@@ -25,6 +26,7 @@ public:
     const std::vector<QLineEdit*>& axisFields() const { return axes_; }
     QComboBox* contiguousChoice() const { return contiguous_; }
     QComboBox* sharesChoice() const { return shares_; }
+    QComboBox* headChoice() const { return head_; } // null unless the stage asks which head
     const std::vector<QToolButton*>& maskCells() const { return mask_; }
     QPushButton* checkButton() const { return check_; }
 
@@ -38,6 +40,7 @@ private:
     std::vector<QLineEdit*> axes_;
     QComboBox* contiguous_ = nullptr;
     QComboBox* shares_ = nullptr;
+    QComboBox* head_ = nullptr;
     std::vector<QToolButton*> mask_;
     QWidget* form_;
     QPushButton* check_;

@@ -1,7 +1,7 @@
 # Student mistake: reshape after a missing transpose. The head contexts go straight from (b,
 # num_heads, num_tokens, head_dim) to (b, num_tokens, d_out) with reshape, which never fails but reads
-# the data in head order. The book's context.heads is never held in its own shape, so that is the
-# first stage missed.
+# the data in head order. It holds the book's context.heads in another shape; the first stage missed
+# is context.transposed, the transpose it skips.
 import torch
 import torch.nn as nn
 

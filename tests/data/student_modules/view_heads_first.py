@@ -1,6 +1,6 @@
 # The lab's view-heads-first bug: view straight to (b, num_heads, num_tokens, head_dim) with no
 # transpose. view cuts each token's row into head-sized pieces in token order, so every 'head' mixes
-# tokens; all shapes look right and the values are wrong from the first view on.
+# tokens. keys holds the book's keys.view in keys.heads' shape: keys.heads, the transpose skipped, is missed.
 import torch
 import torch.nn as nn
 
