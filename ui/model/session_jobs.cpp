@@ -21,6 +21,7 @@ void Session::connectJobs()
     timings_ = new TimingsJob(this);
     comparison_ = new RecordingCompare(this);
     pictures_ = new HeatmapPictures(this);
+    connectModelJob();
     const auto delivered = [this] { Q_EMIT changed(ChangeFlag::Results); };
     connect(equivalence_, &EquivalenceJob::finished, this, delivered);
     connect(timings_, &TimingsJob::started, this, delivered);
@@ -31,6 +32,7 @@ void Session::connectJobs()
     // Every change may be the last one of a burst: once nothing computes, settled() follows.
     connect(this, &Session::changed, this, [this](ChangeFlags flags) {
         sideJobsFollow(flags);
+        overviewFollow(flags);
         if (!settleQueued_) {
             settleQueued_ = true;
             QMetaObject::invokeMethod(this, &Session::checkSettled, Qt::QueuedConnection);
@@ -154,7 +156,7 @@ const TrainedVariants& Session::trainedVariants(const std::string& text, int lay
 bool Session::computing() const
 {
     return busy() || equivalence_->busy() || (view_ == ViewMode::Designs && equivalenceStale_) || timings_->busy() ||
-           pictures_->busy();
+           pictures_->busy() || overviewPending();
 }
 
 void Session::checkSettled()
