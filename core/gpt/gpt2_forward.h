@@ -22,6 +22,7 @@ struct Gpt2ForwardOptions {
     bool all_logits = false; // (1, T, vocab); otherwise only the last token's row, which the next token needs
     int top = 5;
     const std::atomic<bool>* cancel = nullptr; // checked between layers: throws Cancelled
+
     std::function<void(int layers_done)> progress; // after each layer, on the computing thread
 };
 

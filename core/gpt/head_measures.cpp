@@ -70,8 +70,8 @@ std::vector<std::optional<double>> induction_scores(const Tensor& attn_weights, 
     check_weights(attn_weights, batch);
     const std::int64_t heads = attn_weights.size(1), t = attn_weights.size(2);
     if (static_cast<std::int64_t>(ids.size()) != t)
-        throw Error("the induction score needs one token id per position: " + std::to_string(ids.size()) +
-                    " ids for " + std::to_string(t) + " positions.");
+        throw Error("the induction score needs one token id per position: " + std::to_string(ids.size()) + " ids for " +
+                    std::to_string(t) + " positions.");
     // For each query, the key positions right after an earlier occurrence of its token.
     std::vector<std::vector<std::int64_t>> targets(static_cast<std::size_t>(t));
     std::size_t queries = 0;

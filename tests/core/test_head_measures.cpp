@@ -59,8 +59,8 @@ void TestHeadMeasures::induction_score_data()
     QTest::newRow("first-token-head") << repeated << one_hot_rows(6, [](auto) { return 0; })
                                       << std::optional<double>(0.0);
     // [1, 1, 1]: query 1 scores w[1,1] = 1/2, query 2 scores w[2,1] + w[2,2] = 2/3.
-    QTest::newRow("uniform-on-one-token") << std::vector<std::int64_t>{1, 1, 1} << uniform_rows(3)
-                                          << std::optional<double>((0.5 + 2.0 / 3.0) / 2);
+    QTest::newRow("uniform-on-one-token")
+        << std::vector<std::int64_t>{1, 1, 1} << uniform_rows(3) << std::optional<double>((0.5 + 2.0 / 3.0) / 2);
     QTest::newRow("nothing-repeats") << std::vector<std::int64_t>{1, 2, 3, 4} << uniform_rows(4)
                                      << std::optional<double>();
 }

@@ -46,6 +46,51 @@ std::vector<std::int64_t> tinyIds(const Session& s)
     return s.modelJob()->model()->tokenizer->encode(kText.toStdString(), true);
 }
 
+// The tiny checkpoint's model grown to `layers` layers, width 64 and 512 positions, small seeded weights: a
+// forward long enough (tens of milliseconds a layer) for progress to be seen and a cancel to land mid-run.
+std::shared_ptr<const GptModel> grownModel(const GptModel& tiny, int layers)
+{
+    const std::int64_t e = 64, positions = 512;
+    GptModel m;
+    m.name = "grown";
+    m.settings = tiny.settings;
+    m.settings.emb_dim = e;
+    m.settings.n_layers = layers;
+    m.settings.context_length = positions;
+    std::uint32_t state = 12345;
+    const auto next = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 0.04f;
+    };
+    const auto grown = [&](const Tensor& t) {
+        Shape shape = t.shape();
+        for (auto& d : shape)
+            d = d == tiny.settings.emb_dim          ? e
+                : d == 4 * tiny.settings.emb_dim    ? 4 * e
+                : d == tiny.settings.context_length ? positions
+                                                    : d;
+        std::int64_t n = 1;
+        for (auto d : shape)
+            n *= d;
+        std::vector<float> v(static_cast<std::size_t>(n));
+        for (float& x : v)
+            x = next();
+        return Tensor::from_values(shape, std::move(v));
+    };
+    const std::string first = "trf_blocks.0.";
+    for (const auto& [name, t] : tiny.weights) {
+        if (name.rfind("trf_blocks.", 0) != 0) {
+            m.weights[name] = grown(t);
+            continue;
+        }
+        if (name.rfind(first, 0) != 0)
+            continue;
+        for (int l = 0; l < layers; ++l)
+            m.weights["trf_blocks." + std::to_string(l) + "." + name.substr(first.size())] = grown(t);
+    }
+    return std::make_shared<const GptModel>(std::move(m));
+}
+
 } // namespace
 
 class TestUiGpt2Model : public QObject {
@@ -62,6 +107,7 @@ private Q_SLOTS:
     void bad_file_is_said_and_the_state_stays();
     void failed_load_is_said_and_the_state_stays();
     void chips_show_spaces_as_marks();
+    void long_run_shows_progress_and_cancels();
 };
 
 void TestUiGpt2Model::dialog_shows_the_plan_and_the_code()
@@ -250,6 +296,33 @@ void TestUiGpt2Model::chips_show_spaces_as_marks()
     QVERIFY(TokenChips::chipTip("␣cat", 3797, false).contains(QStringLiteral("space")));
     QVERIFY(TokenChips::chipTip("␣cat", 3797, false).contains(QStringLiteral("3797")));
     QCOMPARE(s.tokenLabels().value(1), QStringLiteral("␣cat"));
+}
+
+void TestUiGpt2Model::long_run_shows_progress_and_cancels()
+{
+    Session s;
+    QVERIFY(openTiny(s));
+    const auto model = grownModel(*s.modelJob()->model()->model, 48);
+    ModelJob job;
+    ModelRun run;
+    run.model = model;
+    run.ids.assign(512, 464);
+    run.traceLayer = 0;
+    QSignalSpy progressed(&job, &ModelJob::progressed);
+    QSignalSpy finished(&job, &ModelJob::finished);
+    job.run(run);
+    QVERIFY(job.busy());
+    QCOMPARE(job.progress().second, 48);
+    // Polled while it runs: some layers done, said by progressed().
+    QTRY_VERIFY_WITH_TIMEOUT(!progressed.isEmpty() && job.progress().first > 0, 30000);
+    QVERIFY(job.progress().first < 48);
+    job.cancel();
+    QVERIFY(job.cancelling() || !job.busy());
+    QVERIFY(finished.wait(30000) || !finished.isEmpty());
+    const auto result = finished.last().first().value<ModelRunResult>();
+    QVERIFY(result.cancelled);
+    QVERIFY(!result.trace && result.error.isEmpty());
+    QCOMPARE(job.progress(), std::make_pair(0, 0));
 }
 
 QTEST_MAIN(TestUiGpt2Model)

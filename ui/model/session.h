@@ -262,6 +262,7 @@ private:
     void sideJobsFollow(ChangeFlags flags); // what an edit makes stale, asked for again when shown
     void refreshContract();
     void checkSettled(); // queued after every change: emits settled() once nothing is computing
+
     void connectModelJob(); // session_model.cpp
     void runOpenedModel();
     void addOpenedModelDiagnostics(); // its layer exists and the call is still its attention

@@ -80,13 +80,14 @@ void Session::addOpenedModelDiagnostics()
     if (trained_weights_fit(spec_.config, model.settings))
         return;
     // The whole model runs, so its own attention must: there are no seeded weights to fall back to.
-    Diagnostic d{DiagnosticCode::TrainedWeights,
-                 Severity::Error,
-                 Slot::d_out,
-                 model.name + "'s attention is " + positional_call(gpt_attention_config(model)) +
-                     "; the call no longer matches it, so the model cannot run; undo, or set it back, to see its heads.",
-                 {},
-                 {}};
+    Diagnostic d{
+        DiagnosticCode::TrainedWeights,
+        Severity::Error,
+        Slot::d_out,
+        model.name + "'s attention is " + positional_call(gpt_attention_config(model)) +
+            "; the call no longer matches it, so the model cannot run; undo, or set it back, to see its heads.",
+        {},
+        {}};
     const auto emb = model.settings.emb_dim;
     if (spec_.config.d_in != emb)
         d.fixes.push_back({Slot::d_in, emb});

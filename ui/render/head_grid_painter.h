@@ -19,9 +19,9 @@ namespace attnlab::ui {
 struct HeadGridCell {
     int layer = 0;
     int head = 0;
-    QImage image;   // headThumbnail() of the head
-    QString title;  // "L3 H5"
-    QString detail; // the measures, one short line
+    QImage image;          // headThumbnail() of the head
+    QString title;         // "L3 H5"
+    QString detail;        // the measures, one short line
     bool shown = true;     // false: filtered out, drawn faded
     bool selected = false; // the Session's layer and head
 };

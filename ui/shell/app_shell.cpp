@@ -224,7 +224,8 @@ void AppShell::buildMenus()
     files_->populateMenu(file);
     file->addSeparator();
     weights_->populateMenu(file);
-    auto* openModel = file->addAction(tr("Open &Model…"), this, [this] { OpenModelDialog(session_, {}, window_).exec(); });
+    auto* openModel =
+        file->addAction(tr("Open &Model…"), this, [this] { OpenModelDialog(session_, {}, window_).exec(); });
     openModel->setToolTip(tr("Open a whole GPT -- GPT-2 from Hugging Face or the book's chapter 5 model -- and see "
                              "every layer's heads on your text."));
     compare_->populateFileMenu(file);

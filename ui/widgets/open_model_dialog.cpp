@@ -111,8 +111,9 @@ void OpenModelDialog::setPath(const QString& path)
     showError({});
     summary_->setText(QString::fromStdString(describe_gpt2_plan(*plan_)));
     const std::uint64_t need = gpt2_load_bytes(*plan_), machine = machine_memory_bytes();
-    memory_->setText(tr("Opening it takes about %1 of memory; this machine has %2.")
-                         .arg(QString::fromStdString(format_bytes(need)), QString::fromStdString(format_bytes(machine))));
+    memory_->setText(
+        tr("Opening it takes about %1 of memory; this machine has %2.")
+            .arg(QString::fromStdString(format_bytes(need)), QString::fromStdString(format_bytes(machine))));
     QStringList lines;
     for (const std::string& line : gpt2_mapping_code(*plan_))
         lines << QString::fromStdString(line);

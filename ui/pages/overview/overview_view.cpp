@@ -60,8 +60,7 @@ QString detailOf(const Head& h, Measure m)
     switch (m) {
     case Measure::Previous: return QObject::tr("prev %1").arg(share(h.measures.previous));
     case Measure::First: return QObject::tr("first %1").arg(share(h.measures.first));
-    case Measure::Induction:
-        return h.induction ? QObject::tr("ind %1").arg(share(*h.induction)) : QObject::tr("ind –");
+    case Measure::Induction: return h.induction ? QObject::tr("ind %1").arg(share(*h.induction)) : QObject::tr("ind –");
     case Measure::Entropy: return QObject::tr("H %1").arg(share(h.measures.entropy));
     case Measure::None: break;
     }
