@@ -22,10 +22,12 @@ QImage headThumbnail(const Tensor& thumbnail, const RenderStyle& style)
     const Tensor t = thumbnail.contiguous();
     const auto n = static_cast<int>(t.size(0));
     const float* w = t.data();
-    const float top = *std::max_element(w, w + t.numel());
-    const ColorScale scale = ColorScale::weightsToLargest(top > 0 ? top : 1.0f);
     QImage image(n, n, QImage::Format_RGB32);
     for (int r = 0; r < n; ++r) {
+        // Each row to its own largest weight: the first rows have few keys and weights near 1, which scaled
+        // together left every later row -- where heads differ -- in the darkest colour.
+        const float top = *std::max_element(w + r * n, w + r * n + n);
+        const ColorScale scale = ColorScale::weightsToLargest(top > 0 ? top : 1.0f);
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
         for (int c = 0; c < n; ++c)
             line[c] = c > r ? style.panel.rgb() : scale.map(w[r * n + c]);

@@ -26,8 +26,8 @@ struct HeadGridCell {
     bool selected = false; // the Session's layer and head
 };
 
-// A (n, n) attention thumbnail as n x n pixels: viridis scaled to its largest weight, the causal mask's
-// upper triangle in the panel's colour.
+// A (n, n) attention thumbnail as n x n pixels: viridis, each row scaled to its largest weight (where each
+// query looks, at any length), the causal mask's upper triangle in the panel's colour.
 QImage headThumbnail(const Tensor& thumbnail, const RenderStyle& style);
 
 class HeadGridPainter {

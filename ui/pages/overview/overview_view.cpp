@@ -188,7 +188,10 @@ void OverviewView::rebuild()
         heading += tr(" (the text twice over)");
     if (!session_->layerAttentionProblem().isEmpty())
         heading += QStringLiteral(" · ") + session_->layerAttentionProblem();
-    heading_->setText(heading + tr(". Click a head to open it in the heatmaps."));
+    heading_->setText(
+        heading +
+        tr(". Each row of a thumbnail is one query, brightest where it looks most; click a head to open it in the "
+           "heatmaps."));
 
     struct Ref {
         int layer, head;
