@@ -148,6 +148,8 @@ Gpt2Forward gpt2_forward(const GptModel& m, double eps, const std::vector<std::i
         if (std::find(options.full_traces.begin(), options.full_traces.end(), layer) != options.full_traces.end())
             record.trace = std::move(trace);
         out.layers.push_back(std::move(record));
+        if (options.progress)
+            options.progress(layer + 1);
     }
     if (options.last_layer != -1)
         return out;

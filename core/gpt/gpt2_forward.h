@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct Gpt2ForwardOptions {
     bool all_logits = false; // (1, T, vocab); otherwise only the last token's row, which the next token needs
     int top = 5;
     const std::atomic<bool>* cancel = nullptr; // checked between layers: throws Cancelled
+
+    std::function<void(int layers_done)> progress; // after each layer, on the computing thread
 };
 
 struct Gpt2LayerRecord {

@@ -5,6 +5,7 @@
 #include "tensor/tensor.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace attnlab {
@@ -22,5 +23,17 @@ std::vector<HeadMeasures> head_measures(const Tensor& attn_weights, std::int64_t
 
 // Uniform causal attention over T tokens, the reference a trained head is read against.
 HeadMeasures uniform_measures(std::int64_t num_tokens);
+
+// The induction score of every head: for each query i whose token occurred before (ids[j] == ids[i], j < i),
+// the weight on the tokens right after those occurrences (w[i, j+1]), averaged over such queries. A head that
+// completes a repeated pattern ("A B ... A" -> B) scores near 1; the text repeated twice brings such heads
+// out. nullopt when no token repeats, where the score says nothing. Throws Error when ids and T differ.
+std::vector<std::optional<double>> induction_scores(const Tensor& attn_weights, const std::vector<std::int64_t>& ids,
+                                                    std::int64_t batch = 0);
+
+// One head's (T, T) attention reduced to at most `size` x `size` cells for a thumbnail, each cell the largest
+// weight of the block it covers, so a one-token-wide pattern (the previous token, the first) stays visible at
+// 1,024 tokens. (T, T) itself when T <= size.
+Tensor attention_thumbnail(const Tensor& attn_weights, std::int64_t batch, std::int64_t head, std::int64_t size);
 
 } // namespace attnlab

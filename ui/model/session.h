@@ -30,10 +30,17 @@
 #include <memory>
 #include <optional>
 
+namespace attnlab {
+struct Gpt2Plan;
+}
+
 namespace attnlab::ui {
 
 class BugLesson;
 class EquivalenceJob;
+class ModelJob;
+struct LayerAttention;
+struct ModelRunResult;
 class ForwardJob;
 class HeatmapPictures;
 class RecordingCompare;
@@ -110,6 +117,21 @@ public:
     int gptLayer() const { return spec_.gpt_layer; }
     int gptHeads() const;             // num_heads of the chosen model, 0 when none is loaded
     TokenizedText textTokens() const; // of inputText(), for the chips
+
+    // --- a whole GPT opened from a file, GPT-2 or the book's chapter 5 model (session_model.cpp) ---
+    // Loaded off the GUI thread (model_job.h); once in, the Text input runs it whole and the chosen layer's
+    // trace is the one shown. A file that fails leaves the state as it was; modelProblem() says why.
+    ModelJob* modelJob() const { return modelJob_; }
+    void openModel(const Gpt2Plan& plan);
+    bool usesOpenedModel() const;
+    QString modelProblem() const { return modelProblem_; }
+    int gptLayers() const; // layers of the chosen model, 0 when none
+    // Every layer's heads on the text for the overview tab, computed while it is shown (null before).
+    std::shared_ptr<const LayerAttention> layerAttention() const { return layerAttention_; }
+    QString layerAttentionProblem() const { return overviewError_; }
+    bool repeatText() const { return repeatText_; } // the overview reads the text twice over
+    void setRepeatText(bool on);
+    void openHead(int layer, int head); // that layer and head, in the heatmaps
 
     // --- what the settings mean ---
     const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
@@ -250,6 +272,13 @@ private:
     void refreshContract();
     void checkSettled(); // queued after every change: emits settled() once nothing is computing
 
+    void connectModelJob(); // session_model.cpp
+    void runOpenedModel();
+    void addOpenedModelDiagnostics(); // its layer exists and the call is still its attention
+    void adoptModelRun(const ModelRunResult& result);
+    void overviewFollow(ChangeFlags flags);
+    bool overviewPending() const;
+
     ExperimentSpec spec_;
     bool preferBookInput_ = false;
     QString callText_;
@@ -311,6 +340,11 @@ private:
     };
     mutable QuestionCache question_;
     bool settleQueued_ = false;
+    ModelJob* modelJob_ = nullptr;
+    std::shared_ptr<const LayerAttention> layerAttention_;
+    QString modelProblem_, overviewError_;
+    bool repeatText_ = false;
+    bool overviewStale_ = true;
 };
 
 } // namespace attnlab::ui

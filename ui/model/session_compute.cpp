@@ -4,6 +4,7 @@
 #include "model/session.h"
 
 #include "model/forward_job.h"
+#include "model/model_job.h"
 #include "model/timings_job.h"
 
 #include <algorithm>
@@ -20,18 +21,20 @@ ExperimentSpec Session::effectiveSpec() const
 
 bool Session::busy() const
 {
-    return job_->busy();
+    return job_->busy() || modelJob_->busy() || modelJob_->opening();
 }
 
 bool Session::cancelling() const
 {
-    return job_->cancelling();
+    return job_->cancelling() || modelJob_->cancelling();
 }
 
 void Session::compute()
 {
     if (hasErrors())
         job_->dropPending(); // keep the last good trace; a job already running may still deliver one
+    else if (usesOpenedModel())
+        runOpenedModel();
     else
         job_->request(effectiveSpec());
 }
@@ -42,6 +45,7 @@ void Session::cancel()
     if (!busy() || cancelling())
         return;
     job_->cancel();
+    modelJob_->cancel();
     Q_EMIT changed(ChangeFlag::Busy); // "Cancelling…" until the worker reaches a stage boundary
 }
 

@@ -22,6 +22,7 @@ void Session::connectJobs()
     timings_ = new TimingsJob(this);
     comparison_ = new RecordingCompare(this);
     pictures_ = new HeatmapPictures(this);
+    connectModelJob();
     const auto delivered = [this] { Q_EMIT changed(ChangeFlag::Results); };
     connect(equivalence_, &EquivalenceJob::finished, this, delivered);
     connect(timings_, &TimingsJob::started, this, delivered);
@@ -35,6 +36,7 @@ void Session::connectJobs()
     // Every change may be the last one of a burst: once nothing computes, settled() follows.
     connect(this, &Session::changed, this, [this](ChangeFlags flags) {
         sideJobsFollow(flags);
+        overviewFollow(flags);
         if (!settleQueued_) {
             settleQueued_ = true;
             QMetaObject::invokeMethod(this, &Session::checkSettled, Qt::QueuedConnection);
@@ -158,7 +160,7 @@ const TrainedVariants& Session::trainedVariants(const std::string& text, int lay
 bool Session::computing() const
 {
     return busy() || equivalence_->busy() || (view_ == ViewMode::Designs && equivalenceStale_) || timings_->busy() ||
-           pictures_->busy();
+           pictures_->busy() || overviewPending();
 }
 
 void Session::checkSettled()

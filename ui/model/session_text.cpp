@@ -6,6 +6,7 @@
 
 #include "gpt/gpt_input.h"
 #include "gpt/model_paths.h"
+#include "model/model_job.h"
 #include "tensor/error.h"
 
 #include <QCoreApplication>
@@ -80,12 +81,27 @@ void Session::setGptLayer(int layer)
 
 int Session::gptHeads() const
 {
+    if (usesOpenedModel())
+        return static_cast<int>(modelJob_->model()->model->settings.n_heads);
     const auto model = modelOrNull(spec_.gpt_model_path);
     return model ? static_cast<int>(model->settings.n_heads) : 0;
 }
 
 TokenizedText Session::textTokens() const
 {
+    if (usesOpenedModel()) { // GPT-2's byte-level BPE: every text has tokens, none unknown
+        TokenizedText t;
+        const Gpt2Tokenizer& tokenizer = *modelJob_->model()->tokenizer;
+        try {
+            t.ids = tokenizer.encode(spec_.text, true);
+        } catch (const Error&) {
+            return {}; // not UTF-8: addTextDiagnostics says so
+        }
+        for (std::int64_t id : t.ids)
+            t.tokens.push_back(tokenizer.piece_text(id));
+        t.unknown.assign(t.ids.size(), false);
+        return t;
+    }
     return verdict_tokenizer().tokenize(spec_.text);
 }
 
@@ -106,6 +122,8 @@ void Session::addTextDiagnostics()
                                 {}});
         return;
     }
+    if (usesOpenedModel())
+        return addOpenedModelDiagnostics();
     std::shared_ptr<const GptModel> model;
     try {
         model = cached_gpt_model(spec_.gpt_model_path);

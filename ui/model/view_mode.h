@@ -3,6 +3,6 @@
 // a title and an id. One value per row of the registry, in the same order (page_registry.cpp checks it).
 namespace attnlab::ui {
 
-enum class ViewMode { Stepper, Heatmaps, Debug, Designs, Tradeoffs };
+enum class ViewMode { Stepper, Heatmaps, Debug, Designs, Tradeoffs, Overview };
 
 } // namespace attnlab::ui

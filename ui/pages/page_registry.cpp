@@ -3,6 +3,7 @@
 #include "pages/debug/debug_view.h"
 #include "pages/designs/designs_view.h"
 #include "pages/heatmaps/heatmaps_view.h"
+#include "pages/overview/overview_view.h"
 #include "pages/stepper/stepper_view.h"
 #include "model/session.h"
 #include "model/timings_job.h"
@@ -34,6 +35,11 @@ bool tradeoffsBusy(const Session& session)
     return session.timings()->busy();
 }
 
+bool overviewBusy(const Session& session)
+{
+    return session.view() == ViewMode::Overview && session.computing();
+}
+
 constexpr PageInfo kPages[] = {
     {ViewMode::Stepper, "stepper", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "① Step through the forward pass"),
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
@@ -54,6 +60,10 @@ constexpr PageInfo kPages[] = {
     {ViewMode::Tradeoffs, "tradeoffs", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑤ Heads: the trade-offs"),
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "What more or fewer heads cost, counted and measured."),
      make<TradeoffsView>, false, tradeoffsBusy},
+    {ViewMode::Overview, "overview", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑥ Every layer's heads"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
+                       "A whole GPT's heads on the text, layers by heads; a click opens one in the heatmaps."),
+     make<OverviewView>, false, overviewBusy},
 };
 
 // The tab of a ViewMode is its row's index: a row out of order would open the wrong tab.

@@ -9,6 +9,7 @@
 #include "shell/main_window.h"
 #include "shell/presentation.h"
 #include "shell/screen_fit.h"
+#include "widgets/open_model_dialog.h"
 #include "widgets/config_panel.h"
 #include "widgets/diagnostics_panel.h"
 #include "model/presets.h"
@@ -236,6 +237,10 @@ void AppShell::buildMenus()
     files_->populateMenu(file);
     file->addSeparator();
     weights_->populateMenu(file);
+    auto* openModel =
+        file->addAction(tr("Open &Model…"), this, [this] { OpenModelDialog(session_, {}, window_).exec(); });
+    openModel->setToolTip(tr("Open a whole GPT -- GPT-2 from Hugging Face or the book's chapter 5 model -- and see "
+                             "every layer's heads on your text."));
     compare_->populateFileMenu(file);
     file->addSeparator();
     exports_->populateMenu(file->addMenu(tr("&Export")));

@@ -8,6 +8,7 @@
 #include "pages/designs/designs_view.h"
 #include "widgets/diagnostics_panel.h"
 #include "pages/heatmaps/heatmaps_view.h"
+#include "model/model_job.h"
 #include "model/session.h"
 #include "pages/stepper/stepper_view.h"
 #include "pages/tradeoffs/tradeoffs_view.h"
@@ -188,7 +189,11 @@ void MainWindow::keyPressEvent(QKeyEvent* event)
 void MainWindow::refreshWeightsLabel()
 {
     const ExperimentSpec& spec = session_->spec();
-    weights_->setText(weightsSummary(spec));
+    weights_->setText(session_->usesOpenedModel() // an opened checkpoint runs whole, with its own weights
+                          ? tr("Weights: %1 layer %2, the whole model")
+                                .arg(QString::fromStdString(session_->modelJob()->model()->plan.name))
+                                .arg(spec.gpt_layer)
+                          : weightsSummary(spec));
     weights_->setToolTip(spec.input == InputSource::Text ? QString::fromStdString(spec.gpt_model_path)
                          : spec.weights_path.empty()
                              ? tr("Seeded like nn.Linear's default initialisation; File > Load Weights… uses a file.")

@@ -3,9 +3,12 @@
 
 #include "gpt/gpt_input.h"
 #include "gpt/model_paths.h"
+#include "model/model_job.h"
 #include "model/session.h"
+#include "tensor/error.h"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QObject>
 
 namespace attnlab::ui {
@@ -14,14 +17,46 @@ void addTextOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
         {QStringLiteral("model"),
-         QStringLiteral("Study a GPT trained on The Verdict: h1, h2, h4 or h8 (its num_heads); --layer picks the "
+         QStringLiteral("Study a GPT trained on The Verdict: h1, h2, h4 or h8 (its num_heads), or open a GPT-2 "
+                        "checkpoint (a folder or .safetensors file) as File > Open Model does; --layer picks the "
                         "layer (default 0)."),
-         QStringLiteral("NAME")},
+         QStringLiteral("NAME|PATH")},
         {QStringLiteral("text"),
          QStringLiteral("With --model: the text to feed it (default: the story's first sentence)."),
          QStringLiteral("T")},
     });
 }
+
+namespace {
+
+// Opened as File > Open Model opens it: read off the GUI thread, the layer chosen once it is in.
+QString openStartupCheckpoint(const QCommandLineParser& parser, Session& session, const QString& path)
+{
+    std::optional<Gpt2Plan> plan;
+    try {
+        plan = plan_gpt2_checkpoint(path.toStdString());
+    } catch (const Error& e) {
+        return QObject::tr("--model: %1").arg(QString::fromUtf8(e.what()));
+    }
+    int layer = 0;
+    if (parser.isSet(QStringLiteral("layer"))) {
+        bool ok = false;
+        layer = parser.value(QStringLiteral("layer")).toInt(&ok);
+        if (!ok || layer < 0 || layer >= plan->settings.n_layers)
+            return QObject::tr("--layer takes 0 to %1 for %2, not '%3'.")
+                .arg(plan->settings.n_layers - 1)
+                .arg(QString::fromStdString(plan->name), shownValue(parser.value("layer")));
+    }
+    if (parser.isSet(QStringLiteral("text")))
+        session.setInputText(parser.value(QStringLiteral("text")));
+    QObject::connect(
+        session.modelJob(), &ModelJob::opened, &session, [&session, layer] { session.setGptLayer(layer); },
+        Qt::SingleShotConnection);
+    session.openModel(*plan);
+    return {};
+}
+
+} // namespace
 
 QString applyStartupText(const QCommandLineParser& parser, Session& session)
 {
@@ -37,8 +72,11 @@ QString applyStartupText(const QCommandLineParser& parser, Session& session)
     for (int h : shipped_gpt_heads())
         if (name == QStringLiteral("h%1").arg(h) || name == QString::fromStdString(gpt_model_name(h)))
             heads = h;
+    if (heads == 0 && QFileInfo::exists(name))
+        return openStartupCheckpoint(parser, session, name);
     if (heads == 0)
-        return QObject::tr("--model takes h1, h2, h4 or h8, not '%1'.").arg(shownValue(name));
+        return QObject::tr("--model takes h1, h2, h4 or h8, or a GPT-2 checkpoint's folder or file, not '%1'.")
+            .arg(shownValue(name));
     int layer = 0;
     if (parser.isSet(QStringLiteral("layer"))) {
         bool ok = false;

@@ -2,6 +2,7 @@
 
 #include "gpt/gpt_input.h"
 #include "gpt/model_paths.h"
+#include "model/model_job.h"
 #include "tensor/error.h"
 #include "widgets/flow_layout.h"
 #include "widgets/token_chips.h"
@@ -108,11 +109,16 @@ void TextInputPanel::sync()
     {
         const QSignalBlocker b1(enabled_), b2(variant_), b3(layer_);
         enabled_->setChecked(on);
+        if (const int layers = std::max(2, session_->gptLayers()); layer_->count() != layers) { // an opened GPT-2
+            layer_->clear();
+            for (int l = 0; l < layers; ++l)
+                layer_->addItem(tr("layer %1").arg(l), l);
+        }
         if (const int heads = session_->gptHeads(); on && heads > 0)
-            variant_->setCurrentIndex(variant_->findData(heads));
+            variant_->setCurrentIndex(session_->usesOpenedModel() ? -1 : variant_->findData(heads));
         layer_->setCurrentIndex(std::max(0, layer_->findData(session_->gptLayer())));
     }
-    variant_->setEnabled(on);
+    variant_->setEnabled(on && !session_->usesOpenedModel()); // an opened checkpoint is no Verdict variant
     layer_->setEnabled(on);
     text_->setVisible(on);
     tokens_->setVisible(on);
@@ -130,6 +136,11 @@ void TextInputPanel::sync()
         unknown += u ? 1 : 0;
     chips_->setTokens(tokens);
     QString about = tr("%1 tokens, %2 unknown").arg(tokens.tokens.size()).arg(unknown);
+    if (session_->usesOpenedModel()) {
+        const QString name = QString::fromStdString(session_->modelJob()->model()->plan.name);
+        about_->setText(about + tr(" · %1, whole, through GPT-2's byte-level BPE").arg(name));
+        return;
+    }
     try {
         const auto model = cached_gpt_model(session_->spec().gpt_model_path);
         about += tr(" · %1: held-out loss %2 nats (3 seeds: %3 ± %4)")

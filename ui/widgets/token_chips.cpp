@@ -2,7 +2,9 @@
 
 #include "render/render_style.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 
 namespace attnlab::ui {
 
@@ -21,6 +23,46 @@ QString TokenChips::chipText(const std::string& token, std::int64_t id, bool unk
 {
     const QString t = QString::fromStdString(token);
     return unknown ? QStringLiteral("%1 → <|unk|> %2").arg(t).arg(id) : QStringLiteral("%1 %2").arg(t).arg(id);
+}
+
+QString TokenChips::chipTip(const std::string& token, std::int64_t id, bool unknown)
+{
+    const QString t = QString::fromStdString(token);
+    QString tip = unknown ? tr("“%1” is not in the vocabulary: the model reads <|unk|>, id %2.").arg(t).arg(id)
+                          : tr("“%1”, token id %2.").arg(t).arg(id);
+    // GPT-2's pieces carry their whitespace (text/gpt2_tokenizer.h's readable_piece draws it).
+    if (t.contains(QChar(0x2423)))
+        tip += tr(" ␣ is a space, which GPT-2 keeps at the front of the word that follows it.");
+    if (t.contains(QChar(0x21B5)))
+        tip += tr(" ↵ is a newline.");
+    if (t.contains(QStringLiteral("\\x")))
+        tip += tr(" \\xNN is one byte of a character cut across tokens.");
+    return tip;
+}
+
+int TokenChips::chipAt(const QPoint& pos) const
+{
+    const auto rects = flow(width());
+    for (std::size_t i = 0; i < rects.size(); ++i)
+        if (rects[i].contains(pos))
+            return static_cast<int>(i);
+    return -1;
+}
+
+bool TokenChips::event(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::event(event);
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const int i = chipAt(help->pos());
+    if (i < 0) {
+        QToolTip::hideText();
+        return true;
+    }
+    const auto k = static_cast<std::size_t>(i);
+    QToolTip::showText(help->globalPos(), chipTip(tokens_.tokens[k], tokens_.ids[k], tokens_.unknown[k]), this,
+                       flow(width())[k]);
+    return true;
 }
 
 void TokenChips::setTokens(const TokenizedText& tokens)

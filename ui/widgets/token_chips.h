@@ -18,6 +18,9 @@ public:
     const TokenizedText& tokens() const { return tokens_; }
     // What one chip says, e.g. "Jack 57" or "Hello → <|unk|> 1131" (tests, accessibility).
     static QString chipText(const std::string& token, std::int64_t id, bool unknown);
+    // The tooltip of one chip: the token, its id, and what the marks of GPT-2's readable pieces stand for.
+    static QString chipTip(const std::string& token, std::int64_t id, bool unknown);
+    int chipAt(const QPoint& pos) const; // -1 between chips
 
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
@@ -26,6 +29,7 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     std::vector<QRect> flow(int width) const; // one rectangle per chip, rows wrapped at `width`

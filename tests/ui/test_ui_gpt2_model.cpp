@@ -1,0 +1,329 @@
+// A whole GPT-2 checkpoint in the window: the tiny Hugging Face one (tests/data/gpt2, 3 layers x 2 heads)
+// opens through the dialog, its layer's trace is gpt2_forward's, the overview shows layers x heads and a
+// click opens a head in the heatmaps; a bad file is said inline and the state stays; the chips show "␣".
+#include "common/session_fixtures.h"
+#include "gpt/gpt2_checkpoint.h"
+#include "gpt/gpt2_forward.h"
+#include "model/model_job.h"
+#include "model/session.h"
+#include "pages/overview/head_grid_widget.h"
+#include "pages/overview/overview_view.h"
+#include "text/gpt2_tokenizer_files.h"
+#include "widgets/open_model_dialog.h"
+#include "widgets/token_chips.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+const QString kTiny = QStringLiteral(ATTNLAB_TEST_DATA_DIR "/gpt2/hf-f32");
+const QString kText = QStringLiteral("The cat sat. The cat sat.");
+
+// Opens the tiny checkpoint through the dialog, as File > Open Model… does, and waits for its trace.
+bool openTiny(Session& s)
+{
+    s.setInputText(kText);
+    OpenModelDialog dialog(&s, kTiny);
+    if (!dialog.usable() || !dialog.openButton()->isEnabled())
+        return false;
+    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    dialog.openChosen();
+    return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel() && s.trace();
+}
+
+std::vector<std::int64_t> tinyIds(const Session& s)
+{
+    return s.modelJob()->model()->tokenizer->encode(kText.toStdString(), true);
+}
+
+// The tiny checkpoint's model grown to `layers` layers, width 64 and 512 positions, small seeded weights: a
+// forward long enough (tens of milliseconds a layer) for progress to be seen and a cancel to land mid-run.
+std::shared_ptr<const GptModel> grownModel(const GptModel& tiny, int layers)
+{
+    const std::int64_t e = 64, positions = 512;
+    GptModel m;
+    m.name = "grown";
+    m.settings = tiny.settings;
+    m.settings.emb_dim = e;
+    m.settings.n_layers = layers;
+    m.settings.context_length = positions;
+    std::uint32_t state = 12345;
+    const auto next = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 0.04f;
+    };
+    const auto grown = [&](const Tensor& t) {
+        Shape shape = t.shape();
+        for (auto& d : shape)
+            d = d == tiny.settings.emb_dim          ? e
+                : d == 4 * tiny.settings.emb_dim    ? 4 * e
+                : d == tiny.settings.context_length ? positions
+                                                    : d;
+        std::int64_t n = 1;
+        for (auto d : shape)
+            n *= d;
+        std::vector<float> v(static_cast<std::size_t>(n));
+        for (float& x : v)
+            x = next();
+        return Tensor::from_values(shape, std::move(v));
+    };
+    const std::string first = "trf_blocks.0.";
+    for (const auto& [name, t] : tiny.weights) {
+        if (name.rfind("trf_blocks.", 0) != 0) {
+            m.weights[name] = grown(t);
+            continue;
+        }
+        if (name.rfind(first, 0) != 0)
+            continue;
+        for (int l = 0; l < layers; ++l)
+            m.weights["trf_blocks." + std::to_string(l) + "." + name.substr(first.size())] = grown(t);
+    }
+    return std::make_shared<const GptModel>(std::move(m));
+}
+
+} // namespace
+
+class TestUiGpt2Model : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void dialog_shows_the_plan_and_the_code();
+    void opened_layer_is_the_forward_data();
+    void opened_layer_is_the_forward();
+    void overview_has_layers_by_heads();
+    void click_opens_the_head_in_the_heatmaps();
+    void repeat_brings_out_repeated_tokens();
+    void overview_serves_the_verdict_gpts();
+    void bad_file_is_said_and_the_state_stays_data();
+    void bad_file_is_said_and_the_state_stays();
+    void failed_load_is_said_and_the_state_stays();
+    void chips_show_spaces_as_marks();
+    void long_run_shows_progress_and_cancels();
+};
+
+void TestUiGpt2Model::dialog_shows_the_plan_and_the_code()
+{
+    Session s;
+    OpenModelDialog dialog(&s, kTiny);
+    QVERIFY(dialog.usable());
+    QVERIFY2(dialog.summaryText().contains(QStringLiteral("3 layers")), qPrintable(dialog.summaryText()));
+    QVERIFY(dialog.summaryText().contains(QStringLiteral("memory")));
+    const Gpt2Plan plan = plan_gpt2_checkpoint(kTiny.toStdString());
+    QStringList code;
+    for (const std::string& line : gpt2_mapping_code(plan))
+        code << QString::fromStdString(line);
+    QCOMPARE(dialog.codeText(), code.join(QLatin1Char('\n')));
+    QVERIFY(dialog.errorText().isEmpty());
+}
+
+void TestUiGpt2Model::opened_layer_is_the_forward_data()
+{
+    QTest::addColumn<int>("layer");
+    QTest::newRow("layer0") << 0;
+    QTest::newRow("layer2") << 2;
+}
+
+void TestUiGpt2Model::opened_layer_is_the_forward()
+{
+    QFETCH(int, layer);
+    Session s;
+    QVERIFY(openTiny(s));
+    s.setGptLayer(layer);
+    QVERIFY(testing::waitUntilSettled(s));
+    const OpenedModel& m = *s.modelJob()->model();
+    const Gpt2Forward f = gpt2_forward(*m.model, m.plan.layer_norm_eps, tinyIds(s), {.full_traces = {layer}});
+    const Tensor& expected = f.layers[static_cast<std::size_t>(layer)].attn_weights;
+    const Tensor& shown = s.trace()->find("attn_weights")->tensor;
+    QCOMPARE(shown.shape(), expected.shape());
+    QCOMPARE(shown.contiguous().to_vector(), expected.contiguous().to_vector());
+    QCOMPARE(s.headCount(), 2);
+    QVERIFY(!s.hasErrors());
+}
+
+void TestUiGpt2Model::overview_has_layers_by_heads()
+{
+    Session s;
+    OverviewView view(&s);
+    s.setView(ViewMode::Overview);
+    QVERIFY(openTiny(s));
+    QVERIFY(s.layerAttention());
+    QCOMPARE(s.layerAttention()->grid.size(), std::size_t(3));
+    QCOMPARE(view.grid()->painter().cells().size(), std::size_t(6));
+    for (const HeadGridCell& c : view.grid()->painter().cells())
+        QVERIFY(!c.image.isNull());
+    QVERIFY2(view.heading()->text().contains(QStringLiteral("3 layers × 2 heads")), qPrintable(view.heading()->text()));
+    // Ranked by the first-token share, largest first.
+    view.sortChoice()->setCurrentIndex(view.sortChoice()->findData(int(OverviewView::Measure::First)));
+    const auto& grid = s.layerAttention()->grid;
+    double last = 2;
+    for (const HeadGridCell& c : view.grid()->painter().cells()) {
+        const double first = grid[std::size_t(c.layer)][std::size_t(c.head)].measures.first;
+        QVERIFY(first <= last);
+        last = first;
+    }
+}
+
+void TestUiGpt2Model::click_opens_the_head_in_the_heatmaps()
+{
+    Session s;
+    OverviewView view(&s);
+    view.resize(900, 700);
+    view.show();
+    s.setView(ViewMode::Overview);
+    QVERIFY(openTiny(s));
+    QVERIFY(testing::waitUntilSettled(s));
+    QSignalSpy changed(&s, &Session::changed);
+    const auto& cells = view.grid()->painter().cells();
+    std::size_t target = cells.size();
+    for (std::size_t i = 0; i < cells.size(); ++i)
+        if (cells[i].layer == 2 && cells[i].head == 1)
+            target = i;
+    QVERIFY(target < cells.size());
+    QTest::mouseClick(view.grid(), Qt::LeftButton, {}, view.grid()->cellRect(target).center());
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(s.view(), ViewMode::Heatmaps);
+    QVERIFY(testing::waitUntilSettled(s));
+    QCOMPARE(s.gptLayer(), 2);
+    QCOMPARE(s.head(), 1);
+}
+
+void TestUiGpt2Model::repeat_brings_out_repeated_tokens()
+{
+    Session s;
+    OverviewView view(&s);
+    s.setView(ViewMode::Overview);
+    QVERIFY(openTiny(s));
+    const std::size_t once = tinyIds(s).size();
+    view.repeatToggle()->setChecked(true);
+    QVERIFY(s.repeatText());
+    QVERIFY(testing::waitUntilSettled(s));
+    const auto attention = s.layerAttention();
+    QVERIFY(attention && attention->repeated);
+    QCOMPARE(attention->ids.size(), 2 * once);
+    QVERIFY(attention->grid[0][0].induction.has_value()); // every token repeats
+    // The Session's trace stays of the text once.
+    QCOMPARE(s.trace()->find("attn_weights")->tensor.size(2), std::int64_t(once));
+}
+
+void TestUiGpt2Model::overview_serves_the_verdict_gpts()
+{
+    Session s;
+    OverviewView view(&s);
+    s.setView(ViewMode::Overview);
+    s.useTrainedModel(4, 0);
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(s.layerAttention());
+    QCOMPARE(view.grid()->painter().cells().size(), std::size_t(2 * 4));
+    QVERIFY(view.heading()->text().contains(QStringLiteral("verdict-gpt-h4")));
+}
+
+void TestUiGpt2Model::bad_file_is_said_and_the_state_stays_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("missing") << QStringLiteral("/nonexistent/model.safetensors") << QStringLiteral("nonexistent");
+    QTest::newRow("not-a-gpt") << QStringLiteral(ATTNLAB_GOLDEN_DIR "/book_toy.safetensors")
+                               << QStringLiteral("book_toy");
+    QTest::newRow("config-only") << QStringLiteral(ATTNLAB_TEST_DATA_DIR "/gpt2/hf-f32/config.json")
+                                 << QStringLiteral("config.json");
+}
+
+void TestUiGpt2Model::bad_file_is_said_and_the_state_stays()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, said);
+    Session s;
+    s.useTrainedModel(4, 0);
+    QVERIFY(testing::waitUntilSettled(s));
+    const ExperimentSpec before = s.spec();
+    const auto trace = s.trace();
+    OpenModelDialog dialog(&s, path);
+    QVERIFY(!dialog.usable());
+    QVERIFY(!dialog.openButton()->isEnabled());
+    const QString e = dialog.errorText();
+    QVERIFY2(e.contains(said), qPrintable(e));
+    QVERIFY2(e.endsWith(QLatin1Char('.')) && e.count(QStringLiteral(". ")) == 0, qPrintable(e)); // one sentence
+    QCOMPARE(s.spec().gpt_model_path, before.gpt_model_path);
+    QVERIFY(s.trace() == trace);
+}
+
+void TestUiGpt2Model::failed_load_is_said_and_the_state_stays()
+{
+    // The header reads, the tensors do not: cut after planning, the load finds the file short.
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(kTiny + "/config.json", dir.filePath("config.json")));
+    QVERIFY(QFile::copy(kTiny + "/model.safetensors", dir.filePath("model.safetensors")));
+    Session s;
+    s.useTrainedModel(2, 1);
+    QVERIFY(testing::waitUntilSettled(s));
+    const ExperimentSpec before = s.spec();
+    OpenModelDialog dialog(&s, dir.path());
+    QVERIFY(dialog.usable());
+    QFile file(dir.filePath("model.safetensors"));
+    QVERIFY(file.resize(file.size() / 2));
+    QSignalSpy failed(s.modelJob(), &ModelJob::openFailed);
+    dialog.openChosen();
+    QVERIFY(failed.wait(30000));
+    QVERIFY(!s.modelProblem().isEmpty());
+    QCOMPARE(dialog.errorText(), s.modelProblem());
+    QVERIFY(dialog.openButton()->isEnabled());
+    QVERIFY(!s.usesOpenedModel());
+    QCOMPARE(s.spec().gpt_model_path, before.gpt_model_path);
+    QCOMPARE(s.gptLayer(), 1);
+}
+
+void TestUiGpt2Model::chips_show_spaces_as_marks()
+{
+    Session s;
+    QVERIFY(openTiny(s));
+    const TokenizedText tokens = s.textTokens();
+    QCOMPARE(tokens.ids, tinyIds(s));
+    QVERIFY(std::find(tokens.tokens.begin(), tokens.tokens.end(), "␣cat") != tokens.tokens.end());
+    for (const std::string& t : tokens.tokens)
+        QVERIFY2(t.find("Ġ") == std::string::npos, t.c_str());
+    TokenChips chips;
+    chips.setTokens(tokens);
+    QVERIFY(chips.accessibleDescription().contains(QStringLiteral("␣cat 3797")));
+    QVERIFY(TokenChips::chipTip("␣cat", 3797, false).contains(QStringLiteral("space")));
+    QVERIFY(TokenChips::chipTip("␣cat", 3797, false).contains(QStringLiteral("3797")));
+    QCOMPARE(s.tokenLabels().value(1), QStringLiteral("␣cat"));
+}
+
+void TestUiGpt2Model::long_run_shows_progress_and_cancels()
+{
+    Session s;
+    QVERIFY(openTiny(s));
+    const auto model = grownModel(*s.modelJob()->model()->model, 48);
+    ModelJob job;
+    ModelRun run;
+    run.model = model;
+    run.ids.assign(512, 464);
+    run.traceLayer = 0;
+    QSignalSpy progressed(&job, &ModelJob::progressed);
+    QSignalSpy finished(&job, &ModelJob::finished);
+    job.run(run);
+    QVERIFY(job.busy());
+    QCOMPARE(job.progress().second, 48);
+    // Polled while it runs: some layers done, said by progressed().
+    QTRY_VERIFY_WITH_TIMEOUT(!progressed.isEmpty() && job.progress().first > 0, 30000);
+    QVERIFY(job.progress().first < 48);
+    job.cancel();
+    QVERIFY(job.cancelling() || !job.busy());
+    QVERIFY(finished.wait(30000) || !finished.isEmpty());
+    const auto result = finished.last().first().value<ModelRunResult>();
+    QVERIFY(result.cancelled);
+    QVERIFY(!result.trace && result.error.isEmpty());
+    QCOMPARE(job.progress(), std::make_pair(0, 0));
+}
+
+QTEST_MAIN(TestUiGpt2Model)
+#include "test_ui_gpt2_model.moc"

@@ -1,0 +1,232 @@
+#include "pages/overview/overview_view.h"
+
+#include "model/model_job.h"
+#include "model/session.h"
+#include "pages/overview/head_grid_widget.h"
+#include "widgets/flow_layout.h"
+#include "widgets/refresh_when_shown.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <numeric>
+
+namespace attnlab::ui {
+
+namespace {
+
+using Measure = OverviewView::Measure;
+using Head = LayerAttention::Head;
+
+// The value a head is ranked by; nullopt where it says nothing (no token repeats). Entropy ranks lowest
+// first, the focused heads, so every measure puts the heads that do the most distinct thing first.
+std::optional<double> valueOf(const Head& h, Measure m)
+{
+    switch (m) {
+    case Measure::Previous: return h.measures.previous;
+    case Measure::First: return h.measures.first;
+    case Measure::Induction: return h.induction;
+    case Measure::Entropy: return h.measures.entropy;
+    case Measure::None: break;
+    }
+    return std::nullopt;
+}
+
+bool passes(const Head& h, Measure m, double threshold)
+{
+    const auto v = valueOf(h, m);
+    if (m == Measure::None)
+        return true;
+    if (!v)
+        return false;
+    return m == Measure::Entropy ? *v <= threshold : *v >= threshold;
+}
+
+QString share(double v)
+{
+    return QString::number(v, 'f', 2);
+}
+
+// What the head mostly does, in the fewest words: the largest of its three shares, or the measure ranked by.
+QString detailOf(const Head& h, Measure m)
+{
+    switch (m) {
+    case Measure::Previous: return QObject::tr("prev %1").arg(share(h.measures.previous));
+    case Measure::First: return QObject::tr("first %1").arg(share(h.measures.first));
+    case Measure::Induction: return h.induction ? QObject::tr("ind %1").arg(share(*h.induction)) : QObject::tr("ind –");
+    case Measure::Entropy: return QObject::tr("H %1").arg(share(h.measures.entropy));
+    case Measure::None: break;
+    }
+    const double ind = h.induction.value_or(0.0);
+    if (ind > h.measures.previous && ind > h.measures.first)
+        return QObject::tr("ind %1").arg(share(ind));
+    return h.measures.previous >= h.measures.first ? QObject::tr("prev %1").arg(share(h.measures.previous))
+                                                   : QObject::tr("first %1").arg(share(h.measures.first));
+}
+
+QString tipOf(const Head& h, int layer, int head)
+{
+    return QObject::tr("layer %1 head %2: previous token %3, first token %4, induction %5, entropy %6 nats, "
+                       "mean distance %7 tokens")
+        .arg(layer)
+        .arg(head)
+        .arg(share(h.measures.previous), share(h.measures.first),
+             h.induction ? share(*h.induction) : QObject::tr("– (no token repeats)"), share(h.measures.entropy),
+             QString::number(h.measures.distance, 'f', 1));
+}
+
+} // namespace
+
+OverviewView::OverviewView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
+{
+    setObjectName(QStringLiteral("overview-view"));
+    heading_ = new QLabel;
+    heading_->setObjectName(QStringLiteral("overview-heading"));
+    heading_->setWordWrap(true);
+    sort_ = new QComboBox;
+    sort_->setObjectName(QStringLiteral("overview-sort"));
+    sort_->setAccessibleName(tr("Order the heads by"));
+    sort_->addItem(tr("Layers × heads"), static_cast<int>(Measure::None));
+    sort_->addItem(tr("Previous-token share"), static_cast<int>(Measure::Previous));
+    sort_->addItem(tr("First-token share"), static_cast<int>(Measure::First));
+    sort_->addItem(tr("Induction score"), static_cast<int>(Measure::Induction));
+    sort_->addItem(tr("Entropy (lowest first)"), static_cast<int>(Measure::Entropy));
+    sort_->setToolTip(tr("Rank the heads by what they do; the threshold fades the heads that do less of it."));
+    threshold_ = new QDoubleSpinBox;
+    threshold_->setObjectName(QStringLiteral("overview-threshold"));
+    threshold_->setAccessibleName(tr("Threshold"));
+    threshold_->setRange(0.0, 10.0);
+    threshold_->setSingleStep(0.05);
+    threshold_->setDecimals(2);
+    threshold_->setToolTip(tr("Heads at least this (entropy: at most this) stay bright; the others fade."));
+    repeat_ = new QCheckBox(tr("Repeat the text"));
+    repeat_->setObjectName(QStringLiteral("overview-repeat"));
+    repeat_->setToolTip(tr("Read the text twice over: a head that looks at the token after the same token's "
+                           "earlier occurrence -- an induction head -- shows as a stripe beside the diagonal."));
+    progress_ = new QProgressBar;
+    progress_->setObjectName(QStringLiteral("overview-progress"));
+    progress_->setFormat(tr("layer %v of %m"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setObjectName(QStringLiteral("overview-cancel"));
+    grid_ = new HeadGridWidget;
+    scroll_ = new QScrollArea;
+    scroll_->setWidget(grid_);
+    scroll_->setWidgetResizable(false);
+    scroll_->setFrameShape(QFrame::NoFrame);
+
+    auto* row = new FlowLayout;
+    row->addWidget(new QLabel(tr("Order:")));
+    row->addWidget(sort_);
+    row->addWidget(threshold_);
+    row->addWidget(repeat_);
+    row->addWidget(progress_);
+    row->addWidget(cancel_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(heading_);
+    layout->addLayout(row);
+    layout->addWidget(scroll_, 1);
+
+    refresh_ = new RefreshWhenShown(this, [this] { rebuild(); });
+    connect(sort_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(threshold_, &QDoubleSpinBox::valueChanged, this, [this] { rebuild(); });
+    connect(repeat_, &QCheckBox::toggled, session_, &Session::setRepeatText);
+    connect(cancel_, &QPushButton::clicked, session_, &Session::cancel);
+    connect(grid_, &HeadGridWidget::headClicked, session_, &Session::openHead);
+    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Busy)
+            showProgress();
+        if (flags & (ChangeFlag::Results | ChangeFlag::Trace | ChangeFlag::Head | ChangeFlag::Settings))
+            refresh_->request();
+    });
+    rebuild();
+    showProgress();
+}
+
+void OverviewView::showProgress()
+{
+    const auto [done, total] = session_->modelJob()->progress();
+    const bool running = session_->usesOpenedModel() && session_->busy() && total > 0;
+    progress_->setVisible(running);
+    cancel_->setVisible(running);
+    if (running) {
+        progress_->setRange(0, total);
+        progress_->setValue(done);
+    }
+}
+
+void OverviewView::rebuild()
+{
+    repeat_->setChecked(session_->repeatText());
+    const auto measure = static_cast<Measure>(sort_->currentData().toInt());
+    threshold_->setEnabled(measure != Measure::None);
+    const auto attention = session_->usesTextInput() ? session_->layerAttention() : nullptr;
+    if (!attention || attention->grid.empty()) {
+        heading_->setText(session_->usesTextInput()
+                              ? (session_->layerAttentionProblem().isEmpty() ? tr("Computing every layer's heads…")
+                                                                             : session_->layerAttentionProblem())
+                              : tr("Every layer's heads need a whole GPT: open one with File > Open Model…, or turn "
+                                   "on the Text input for a GPT trained on The Verdict."));
+        grid_->setGrid({}, {});
+        return;
+    }
+    const int layers = static_cast<int>(attention->grid.size());
+    const int heads = static_cast<int>(attention->grid.front().size());
+    const std::size_t tokens = attention->ids.size();
+    QString heading = tr("%1: %2 layers × %3 heads on %4 tokens")
+                          .arg(QString::fromStdString(attention->model))
+                          .arg(layers)
+                          .arg(heads)
+                          .arg(tokens);
+    if (attention->repeated)
+        heading += tr(" (the text twice over)");
+    if (!session_->layerAttentionProblem().isEmpty())
+        heading += QStringLiteral(" · ") + session_->layerAttentionProblem();
+    heading_->setText(
+        heading +
+        tr(". Each row of a thumbnail is one query, brightest where it looks most; click a head to open it in the "
+           "heatmaps."));
+
+    struct Ref {
+        int layer, head;
+    };
+    std::vector<Ref> order;
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < heads; ++h)
+            order.push_back({l, h});
+    const auto& grid = attention->grid;
+    if (measure != Measure::None)
+        std::stable_sort(order.begin(), order.end(), [&](const Ref& a, const Ref& b) {
+            const auto va = valueOf(grid[a.layer][a.head], measure), vb = valueOf(grid[b.layer][b.head], measure);
+            if (!va || !vb)
+                return va.has_value() && !vb.has_value();
+            return measure == Measure::Entropy ? *va < *vb : *va > *vb;
+        });
+    const RenderStyle style = RenderStyle::fromPalette(palette(), backgroundRole());
+    std::vector<HeadGridCell> cells;
+    QStringList tips;
+    const double limit = threshold_->value();
+    const bool shown = session_->usesTextInput();
+    for (const Ref& r : order) {
+        const Head& h = grid[r.layer][r.head];
+        HeadGridCell c;
+        c.layer = r.layer;
+        c.head = r.head;
+        c.image = headThumbnail(h.thumbnail, style);
+        c.title = tr("L%1 H%2").arg(r.layer).arg(r.head);
+        c.detail = detailOf(h, measure);
+        c.shown = passes(h, measure, limit);
+        c.selected = shown && r.layer == session_->gptLayer() && r.head == session_->head();
+        cells.push_back(std::move(c));
+        tips << tipOf(h, r.layer, r.head);
+    }
+    grid_->setGrid(HeadGridPainter(std::move(cells), heads, 72), tips);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,52 @@
+#pragma once
+// The layers x heads overview (bertviz's model view): every head's attention as a thumbnail, with the
+// numbers that tell heads apart under it. The cells come in the order given -- a layer a row, or ranked by
+// a measure -- `columns` to a row; cells filtered out are drawn faded, so the grid keeps its places.
+#include "render/render_style.h"
+#include "tensor/tensor.h"
+
+#include <QImage>
+#include <QRectF>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace attnlab::ui {
+
+struct HeadGridCell {
+    int layer = 0;
+    int head = 0;
+    QImage image;          // headThumbnail() of the head
+    QString title;         // "L3 H5"
+    QString detail;        // the measures, one short line
+    bool shown = true;     // false: filtered out, drawn faded
+    bool selected = false; // the Session's layer and head
+};
+
+// A (n, n) attention thumbnail as n x n pixels: viridis, each row scaled to its largest weight (where each
+// query looks, at any length), the causal mask's upper triangle in the panel's colour.
+QImage headThumbnail(const Tensor& thumbnail, const RenderStyle& style);
+
+class HeadGridPainter {
+public:
+    HeadGridPainter() = default;
+    HeadGridPainter(std::vector<HeadGridCell> cells, int columns, int thumbnailPx);
+
+    QSize size(const QFont& font) const; // what the whole grid takes
+    QRectF cellRect(std::size_t index, const QFont& font) const;
+    std::optional<std::size_t> cellAt(const QPointF& pos, const QFont& font) const;
+    void paint(QPainter& painter, const RenderStyle& style) const;
+    const std::vector<HeadGridCell>& cells() const { return cells_; }
+
+private:
+    QSizeF cellSize(const QFont& font) const;
+
+    std::vector<HeadGridCell> cells_;
+    int columns_ = 1;
+    int thumbnail_ = 72;
+};
+
+} // namespace attnlab::ui
