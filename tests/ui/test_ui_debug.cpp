@@ -200,8 +200,11 @@ private Q_SLOTS:
         }
         // The buggy row beside it marks it too and names the stage to a screen reader.
         QVERIFY(lists->buggyList()->item(row)->text().startsWith(QStringLiteral("▶ ")));
-        QVERIFY(lists->buggyList()->item(row)->data(Qt::AccessibleTextRole).toString().startsWith(
-            QString::fromStdString(d.first->stage) + QStringLiteral(":")));
+        QVERIFY(lists->buggyList()
+                    ->item(row)
+                    ->data(Qt::AccessibleTextRole)
+                    .toString()
+                    .startsWith(QString::fromStdString(d.first->stage) + QStringLiteral(":")));
         QCOMPARE(lists->buggyList()->currentRow(), row); // selected by default
         // The view shows PyTorch's message, and the diagram draws that very stage.
         QVERIFY(view->verdictText().contains(QString::fromStdString(d.first->stage)));

@@ -8,6 +8,7 @@
 #include "model/sweep_job.h"
 #include "pages/tradeoffs/sweep_curves_widget.h"
 #include "pages/tradeoffs/sweep_form.h"
+#include "pages/tradeoffs/sweep_heads_table.h"
 #include "pages/tradeoffs/sweep_panel.h"
 #include "pages/tradeoffs/sweep_reading.h"
 #include "pages/tradeoffs/sweep_table.h"
@@ -98,6 +99,28 @@ void TestUiSweep::tinySweepFillsTheTable()
     QCOMPARE(panel.curves()->curvesPainter().series().size(), std::size_t{2});
     QVERIFY(panel.trainButton()->isEnabled());
     QVERIFY(panel.errorLabel()->isHidden());
+    // Every finished variant's heads are measured (core's head_report), every layer and head once, and the
+    // page lists the chosen variant's with their role by core's rule and their ablated accuracy.
+    for (const SweepRun& run : r.runs) {
+        QCOMPARE(static_cast<std::int64_t>(run.report.size()), r.settings.layers * run.heads);
+        for (const train::HeadStats& h : run.report) {
+            QVERIFY(h.shares.previous >= 0 && h.shares.previous <= 1);
+            QVERIFY(h.ablated.accuracy >= 0 && h.ablated.accuracy <= 1);
+            QCOMPARE(h.role, train::head_role(h.shares));
+        }
+    }
+    SweepHeadsTable* heads = panel.headsTable();
+    QVERIFY(!heads->isHidden());
+    QCOMPARE(heads->variant()->count(), 2);
+    heads->variant()->setCurrentIndex(1); // the 4-head variant
+    const SweepRun& four = r.runs[1];
+    QCOMPARE(heads->table()->rowCount(), static_cast<int>(four.report.size()));
+    const train::HeadStats& last = four.report.back();
+    const int row = heads->table()->rowCount() - 1;
+    QCOMPARE(heads->table()->item(row, 0)->text(), QString::number(last.layer));
+    QCOMPARE(heads->table()->item(row, 1)->text(), QString::number(last.head));
+    QCOMPARE(heads->table()->item(row, 7)->text(), QString::fromUtf8(train::role_name(last.role)));
+    QCOMPARE(heads->table()->item(row, 9)->text(), QString::number(last.ablated.accuracy, 'f', 3));
 }
 
 void TestUiSweep::cancelKeepsFinishedRuns()
@@ -205,6 +228,8 @@ void TestUiSweep::resultsReopenWithTheSession()
     QCOMPARE(panel.form()->emb()->value(), 8); // the form says what the results are of
     QCOMPARE(panel.form()->heads()->text(), QStringLiteral("1, 2, 8"));
     QCOMPARE(panel.curves()->curvesPainter().series().size(), std::size_t{3});
+    QCOMPARE(panel.headsTable()->variant()->count(), 6); // the heads' measures came back with the runs
+    QVERIFY(!t.sweep()->results().runs.front().report.empty());
     // Saved again, the same bytes; a session without a sweep opens without one.
     QCOMPARE(serializeSession(captureState(t)), serializeSession(*state));
     applyState(t, SessionState{});

@@ -40,6 +40,8 @@ std::vector<SweepRun> fromCore(const std::vector<train::RunResult>& results)
         run.stepsDone = static_cast<std::int64_t>(r.train_loss.size());
         run.msPerStep = r.ms_per_step;
         run.finished = !r.cancelled;
+        if (run.finished) // on the sweep's thread, like the training: a few held-out passes per head
+            run.report = train::head_report(r).heads;
         runs.push_back(std::move(run));
     }
     return runs;

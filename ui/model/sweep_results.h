@@ -3,6 +3,7 @@
 // seeds, steps, batch, rate), what each run reached (its held-out curve, steps taken, time per step) and
 // the table read from them. The runs come from core/train; this only keeps and summarises them, so the
 // page, the session file and the tests share one value.
+#include "train/head_report.h"
 #include "train/sweep.h"
 
 #include <QJsonObject>
@@ -44,6 +45,9 @@ struct SweepRun {
     std::int64_t stepsDone = 0;
     double msPerStep = 0.0;
     bool finished = false; // all its steps were taken; a cancelled run keeps its curve but is left out of the table
+    // What each head of the finished model does on held-out sequences, and its ablated loss and accuracy
+    // (core's head_report); empty for a cancelled run. The role is recomputed from the shares by core's rule.
+    std::vector<train::HeadStats> report;
 };
 
 struct SweepResults {

@@ -108,6 +108,42 @@ bool readRun(const QJsonValue& value, const SweepSettings& settings, SweepRun& r
         }
         r.evals.push_back({static_cast<std::int64_t>(t[0].toDouble()), t[1].toDouble(), t[2].toDouble()});
     }
+    // Optional: [layer, head, previous, first, self, induction, entropy, ablated loss, ablated accuracy].
+    const QJsonValue report = o.value("report");
+    if (report.isUndefined())
+        return true;
+    const auto notHeads = [&](const QJsonValue& v) {
+        *error = notA("report",
+                      "a list of [layer, head, previous, first, self, induction, entropy, ablated loss, "
+                      "ablated accuracy]",
+                      v);
+        return false;
+    };
+    if (!report.isArray() || report.toArray().size() > kMostEntries)
+        return notHeads(report);
+    for (const QJsonValue& e : report.toArray()) {
+        const QJsonArray t = e.toArray();
+        bool ok = e.isArray() && t.size() == 9;
+        for (qsizetype i = 0; ok && i < t.size(); ++i)
+            ok = t[i].isDouble() && std::isfinite(t[i].toDouble()) && t[i].toDouble() >= 0;
+        for (qsizetype i = 2; ok && i < 6; ++i) // shares
+            ok = t[i].toDouble() <= 1 + 1e-9;
+        ok = ok && t[0].toDouble() < kLargestCount && t[1].toDouble() < static_cast<double>(r.heads) &&
+             t[8].toDouble() <= 1;
+        if (!ok)
+            return notHeads(e);
+        train::HeadStats h;
+        h.layer = static_cast<std::int64_t>(t[0].toDouble());
+        h.head = static_cast<std::int64_t>(t[1].toDouble());
+        h.shares.previous = t[2].toDouble();
+        h.shares.first = t[3].toDouble();
+        h.shares.self = t[4].toDouble();
+        h.shares.induction = t[5].toDouble();
+        h.shares.entropy = t[6].toDouble();
+        h.ablated = {0, t[7].toDouble(), t[8].toDouble()};
+        h.role = train::head_role(h.shares);
+        r.report.push_back(h);
+    }
     return true;
 }
 
@@ -137,12 +173,21 @@ QJsonObject sweepToJson(const SweepResults& results)
         QJsonArray evals;
         for (const train::EvalPoint& e : r.evals)
             evals.append(QJsonArray{static_cast<double>(e.step), e.loss, e.accuracy});
-        runs.append(QJsonObject{{"heads", static_cast<double>(r.heads)},
-                                {"seed", static_cast<double>(r.seed)},
-                                {"steps_done", static_cast<double>(r.stepsDone)},
-                                {"ms_per_step", r.msPerStep},
-                                {"finished", r.finished},
-                                {"evals", evals}});
+        QJsonObject run{{"heads", static_cast<double>(r.heads)},
+                        {"seed", static_cast<double>(r.seed)},
+                        {"steps_done", static_cast<double>(r.stepsDone)},
+                        {"ms_per_step", r.msPerStep},
+                        {"finished", r.finished},
+                        {"evals", evals}};
+        if (!r.report.empty()) { // files from before the heads were measured keep their bytes
+            QJsonArray heads;
+            for (const train::HeadStats& h : r.report)
+                heads.append(QJsonArray{static_cast<double>(h.layer), static_cast<double>(h.head), h.shares.previous,
+                                        h.shares.first, h.shares.self, h.shares.induction, h.shares.entropy,
+                                        h.ablated.loss, h.ablated.accuracy});
+            run.insert("report", heads);
+        }
+        runs.append(run);
     }
     return QJsonObject{{"settings", settings},
                        {"runs", runs},

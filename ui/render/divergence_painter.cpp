@@ -154,10 +154,10 @@ double DivergencePainter::Pass::paintMessage(QPainter& p, double top, const QRec
     const QFont titleFont = pixelFont(17 * s, true), body = pixelFont(17 * s, false, mono);
     // The title wraps like the text: on a narrow card it ran past the box's edge and was cut.
     p.setFont(titleFont);
-    const double th = title.isEmpty()
-                          ? 0
-                          : p.boundingRect(QRectF(0, 0, rect.width() - 2 * pad, 4000), Qt::TextWordWrap, title).height() +
-                                4 * s;
+    const double th =
+        title.isEmpty()
+            ? 0
+            : p.boundingRect(QRectF(0, 0, rect.width() - 2 * pad, 4000), Qt::TextWordWrap, title).height() + 4 * s;
     p.setFont(body);
     const QRectF bound = p.boundingRect(QRectF(0, 0, rect.width() - 2 * pad, 4000), Qt::TextWordWrap, text);
     const QRectF box(rect.left(), top, rect.width(), th + bound.height() + 2 * pad);
@@ -167,8 +167,7 @@ double DivergencePainter::Pass::paintMessage(QPainter& p, double top, const QRec
     if (!title.isEmpty()) {
         p.setFont(titleFont);
         style_.drawText(p, QRectF(box.left() + pad, box.top() + pad, box.width() - 2 * pad, th),
-                        Qt::AlignLeft | Qt::TextWordWrap, title,
-                        style_.readable(ink, fill), fill);
+                        Qt::AlignLeft | Qt::TextWordWrap, title, style_.readable(ink, fill), fill);
     }
     p.setFont(body);
     style_.drawText(p, QRectF(box.left() + pad, box.top() + pad + th, box.width() - 2 * pad, bound.height()),

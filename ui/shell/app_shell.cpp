@@ -166,7 +166,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             },
             Qt::QueuedConnection);
     };
-    connect(lessons_, &LessonsPanel::stepShown, this, [this, showTargets] { session_->whenSettled(this, showTargets); });
+    connect(lessons_, &LessonsPanel::stepShown, this,
+            [this, showTargets] { session_->whenSettled(this, showTargets); });
     connect(lessons_, &LessonsPanel::shownMe, this, [this, showTargets] { session_->whenSettled(this, showTargets); });
     connect(files_, &FileActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });

@@ -4,6 +4,7 @@
 #include "model/sweep_job.h"
 #include "pages/tradeoffs/sweep_curves_widget.h"
 #include "pages/tradeoffs/sweep_form.h"
+#include "pages/tradeoffs/sweep_heads_table.h"
 #include "pages/tradeoffs/sweep_reading.h"
 #include "pages/tradeoffs/sweep_table.h"
 #include "widgets/themed.h"
@@ -92,6 +93,8 @@ SweepPanel::SweepPanel(Session* session, QWidget* parent) : QWidget(parent), ses
     reading_->setTextFormat(Qt::RichText);
     headsReport_ = new QVBoxLayout;
     headsReport_->setObjectName(QStringLiteral("sweep-heads-report"));
+    headsTable_ = new SweepHeadsTable;
+    headsReport_->addWidget(headsTable_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addWidget(form_);
@@ -176,6 +179,7 @@ void SweepPanel::showProgress()
                              shown * table_->verticalHeader()->defaultSectionSize() + 2 * table_->frameWidth() + 2);
     how_->setText(job->hasResults() ? SweepTable::howText(job->results().settings.evalEvery()) : QString());
     reading_->setText(job->busy() ? QString() : sweepReading(job->results(), rows));
+    headsTable_->setResults(job->results());
 }
 
 void SweepPanel::showResults()

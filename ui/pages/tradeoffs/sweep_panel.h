@@ -12,6 +12,8 @@ class QVBoxLayout;
 
 namespace attnlab::ui {
 
+class SweepHeadsTable;
+
 class Session;
 class SweepCurvesWidget;
 class SweepForm;
@@ -31,6 +33,7 @@ public:
     QLabel* reading() const { return reading_; }
     // Where each variant's heads, measured one by one, go: empty until a heads report fills it.
     QVBoxLayout* headsReport() const { return headsReport_; }
+    SweepHeadsTable* headsTable() const { return headsTable_; }
 
 private:
     void train();
@@ -46,6 +49,7 @@ private:
     SweepCurvesWidget* curves_;
     SweepTable* table_;
     QVBoxLayout* headsReport_;
+    SweepHeadsTable* headsTable_;
     int finishedShown_ = -1; // finished runs in the table, to rebuild it only when one more finishes
 };
 

@@ -1,0 +1,33 @@
+#pragma once
+// Heads that differ, measured: for one trained variant of a sweep (chosen by num_heads and seed), every
+// head of every layer with its shares of attention on held-out sequences, the role core's rule gives it
+// and the held-out loss and accuracy with that head zeroed, so a student sees which heads the model
+// relies on. The numbers are core's head_report, kept with the sweep's results.
+#include "model/sweep_results.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace attnlab::ui {
+
+class SweepHeadsTable : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepHeadsTable(QWidget* parent = nullptr);
+    void setResults(const SweepResults& results);
+    QComboBox* variant() const { return variant_; }
+    QTableWidget* table() const { return table_; }
+
+private:
+    void showVariant();
+
+    SweepResults results_;
+    QComboBox* variant_;
+    QTableWidget* table_;
+    QLabel *intact_, *rule_;
+};
+
+} // namespace attnlab::ui
