@@ -15,7 +15,7 @@ using simd::Vec;
 // with one wide load per cycle makes the loads, not the arithmetic, the limit.
 inline void keep_in_register([[maybe_unused]] Vec& v)
 {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__AVX512F__) && (defined(__GNUC__) || defined(__clang__)) // one register holds a Vec only there
     asm("" : "+v"(v));
 #endif
 }
