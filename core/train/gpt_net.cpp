@@ -90,8 +90,8 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         project_qkv(params, l);
         if (dropout_)
             draw_noise(b.noise_w, b.w.size(), p, *dropout);
-        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(),
-                          b.wt.data(), dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
+        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(), b.wt.data(),
+                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
         linear_forward(b.ctx.data(), n, d, P + o.wo, P + o.bo, d, b.mid.data());
         if (dropout_) {
             draw_noise(b.noise1, n * d, p, *dropout);
@@ -152,9 +152,9 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
         if (dropout_)
             multiply(dtmp_.data(), b.noise1);
         linear_backward(b.ctx.data(), n, d, P + o.wo, d, dtmp_.data(), dh_.data(), G + o.wo, G + o.bo);
-        attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(),
-                           b.wt.data(), dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(),
-                           dqkv_.data() + d, dqkv_.data() + 2 * d);
+        attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(), b.wt.data(),
+                           dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(), dqkv_.data() + d,
+                           dqkv_.data() + 2 * d);
         project_qkv_backward(params, grads, l);
         layer_norm_backward(dh_.data(), b.xhat1.data(), b.rstd1.data(), P + o.norm1_scale, n, d, dtmp_.data(),
                             G + o.norm1_scale, G + o.norm1_shift);

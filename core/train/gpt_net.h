@@ -30,7 +30,8 @@ public:
 
 private:
     struct Block {
-        std::vector<float> xhat1, rstd1, h1, qkv, w, wt, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh, noise2;
+        std::vector<float> xhat1, rstd1, h1, qkv, w, wt, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh,
+            noise2;
     };
     void size_buffers(std::size_t batch, std::size_t tokens);
     // The three projections of a block into one (n x 3 d_out) buffer, q | k | v in each row: one GEMM when

@@ -49,7 +49,7 @@ void tile(std::size_t k0, std::size_t k1, const float* a, std::size_t a_row, std
 
 template <int NV>
 void rows_of_4(std::size_t mr, std::size_t k0, std::size_t k1, const float* a, std::size_t a_row, std::size_t a_col,
-          const float* b, std::size_t ldb, float* c, std::size_t ldc, bool accumulate)
+               const float* b, std::size_t ldb, float* c, std::size_t ldc, bool accumulate)
 {
     switch (mr) {
     case 4: tile<4, NV>(k0, k1, a, a_row, a_col, b, ldb, c, ldc, accumulate); break;

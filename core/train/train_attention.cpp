@@ -36,8 +36,8 @@ std::size_t padded(std::size_t T)
 // "t-layout" (key j rows, query i lanes), where the softmax's sums over j are sums of whole rows, and the
 // module's own (query rows, key lanes). Each product runs one lane chunk (16 positions) at a time over the
 // part of k the causal mask leaves non-zero.
-void chunk_product(std::size_t M, std::size_t kb, std::size_t ke, const float* a, std::size_t a_row,
-                   std::size_t a_col, const float* b, std::size_t ldb, float* c, std::size_t ldc)
+void chunk_product(std::size_t M, std::size_t kb, std::size_t ke, const float* a, std::size_t a_row, std::size_t a_col,
+                   const float* b, std::size_t ldb, float* c, std::size_t ldc)
 {
     small_gemm(M, kLanes, ke - kb, a + kb * a_col, a_row, a_col, b + kb * ldb, ldb, c, ldc);
 }
@@ -90,8 +90,7 @@ void transpose(const float* src, std::size_t ls, std::size_t rows, std::size_t c
 }
 
 // Sum of rows[j * P] over j < n as four interleaved sums (one running sum waits on itself at every row).
-template <class Row>
-Vec column_sum(std::size_t n, Row row)
+template <class Row> Vec column_sum(std::size_t n, Row row)
 {
     Vec s[4] = {};
     std::size_t j = 0;
@@ -161,8 +160,8 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
             float* wt = weights_t + (b * H + h) * T * P;
             // scores^T (j x i) = K Q^T, rows j <= i only
             for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
-                chunk_product(std::min(T, c0 + kLanes), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P,
-                              wt + c0, P);
+                chunk_product(std::min(T, c0 + kLanes), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P, wt + c0,
+                              P);
             softmax_t(wt, T, P, divisor);
             const float* u = wt;
             if (noise) {
@@ -173,8 +172,8 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
             }
             // ctx^T (d x i) = V^T weights^T, keys j <= i only
             for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
-                chunk_product(hd, 0, std::min(T, c0 + kLanes), v + base, 1, S, u + c0, P,
-                              yt.data() + h * hd * P + c0, P);
+                chunk_product(hd, 0, std::min(T, c0 + kLanes), v + base, 1, S, u + c0, P, yt.data() + h * hd * P + c0,
+                              P);
         }
         transpose(yt.data(), P, D, T, ctx + b * T * D, D);
         for (std::size_t h = 0; h < H; ++h)
@@ -183,14 +182,13 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
 }
 
 void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
-                        const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk,
-                        float* dv)
+                        const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk, float* dv)
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride(), H = dims.heads;
     const std::size_t P = padded(T);
     const Vec divisor = simd::splat(score_divisor(hd));
-    std::vector<float> gt(D * P), dqt(D * P), dkt(D * P), dvt(D * P), dw(T * P), nt(noise ? T * P : 0),
-        used(T * P), dst(H * T * P), ds(H * T * P);
+    std::vector<float> gt(D * P), dqt(D * P), dkt(D * P), dvt(D * P), dw(T * P), nt(noise ? T * P : 0), used(T * P),
+        dst(H * T * P), ds(H * T * P);
     for (std::size_t b = 0; b < dims.batch; ++b) {
         transpose(dctx + b * T * D, D, T, D, gt.data(), P);
         for (std::size_t h = 0; h < H; ++h) {
@@ -209,8 +207,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
             for (std::size_t c0 = 0; c0 < P; c0 += kLanes) {
                 const std::size_t rows = std::min(T, c0 + kLanes);
                 const auto at = [&](const float* m, std::size_t j) { return simd::load(m + j * P + c0); };
-                const Vec weighted =
-                    column_sum(rows, [&](std::size_t j) { return at(wt, j) * at(dw.data(), j); });
+                const Vec weighted = column_sum(rows, [&](std::size_t j) { return at(wt, j) * at(dw.data(), j); });
                 for (std::size_t j = 0; j < rows; ++j)
                     simd::store(st + j * P + c0, at(wt, j) * (at(dw.data(), j) - weighted) / divisor);
                 for (std::size_t j = rows; j < T; ++j)
@@ -218,8 +215,8 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
             }
             // dq^T (d x i) = K^T dscores^T, keys j <= i only
             for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
-                chunk_product(hd, 0, std::min(T, c0 + kLanes), k + base, 1, S, st + c0, P,
-                              dqt.data() + h * hd * P + c0, P);
+                chunk_product(hd, 0, std::min(T, c0 + kLanes), k + base, 1, S, st + c0, P, dqt.data() + h * hd * P + c0,
+                              P);
         }
         for (std::size_t h = 0; h < H; ++h) // dscores (i x j), zero where j > i and in the padding lanes
             transpose(dst.data() + h * T * P, P, T, T, ds.data() + h * T * P, P);

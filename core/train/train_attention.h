@@ -25,7 +25,6 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
 std::size_t attention_t_floats(const AttentionDims& dims);
 // dq, dk, dv are written whole.
 void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
-                        const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk,
-                        float* dv);
+                        const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk, float* dv);
 
 } // namespace attnlab::train

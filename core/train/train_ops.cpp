@@ -61,8 +61,7 @@ namespace {
 
 // Sums over a row in eight interleaved partial sums, which the compiler keeps in one vector register (a single
 // running sum cannot be vectorised without reordering it). f(c) gives the c-th term.
-template <class F>
-float lane_sum(std::size_t n, F f)
+template <class F> float lane_sum(std::size_t n, F f)
 {
     float lane[8] = {};
     std::size_t c = 0;

@@ -17,8 +17,8 @@ double activation_bytes(const RunSettings& s)
     const double padded = std::ceil(T / 16.0) * 16.0; // the transposed copy's rows (attention_t_floats)
     const double n = batch * T, weights = batch * static_cast<double>(s.shape.n_heads) * T * (T + padded);
     const double dropout = s.shape.drop_rate > 0.0 ? 1.0 : 0.0;
-    const double block = n * d * (11.0 + 2.0 * dropout) + n * 4.0 * d * 3.0 +
-                         weights * (1.0 + dropout * T / (T + padded));
+    const double block =
+        n * d * (11.0 + 2.0 * dropout) + n * 4.0 * d * 3.0 + weights * (1.0 + dropout * T / (T + padded));
     const double floats =
         static_cast<double>(s.shape.n_layers) * block + n * d * 8.0 + n * static_cast<double>(s.shape.vocab_size) * 2.0;
     return 4.0 * floats;

@@ -163,7 +163,7 @@ void TestUiPredict::whichHeadByKeyboard()
     session->setPredictFirst(true);
     QVERIFY(session->setStageByName(QStringLiteral("attn_weights")));
     QTRY_VERIFY(page->showsQuestion());
-    QVERIFY(!card->headChoice()); // the book's random heads: not asked
+    QVERIFY(!card->headChoice());   // the book's random heads: not asked
     session->useTrainedModel(8, 0); // its heads differ on the previous token: 0.05 to 0.09 of the weight
     QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session) && session->usesTextInput(), 30000);
     QVERIFY(session->setStageByName(QStringLiteral("attn_weights")));
