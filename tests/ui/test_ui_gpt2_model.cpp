@@ -224,6 +224,12 @@ void TestUiGpt2Model::overview_serves_the_verdict_gpts()
     QVERIFY(s.layerAttention());
     QCOMPARE(view.grid()->painter().cells().size(), std::size_t(2 * 4));
     QVERIFY(view.heading()->text().contains(QStringLiteral("verdict-gpt-h4")));
+    // A text longer than the model's context is an error, never computed: the tab says so, not "Computing…".
+    s.setSlot(Slot::context_length, 8);
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(s.hasErrors());
+    QTRY_VERIFY2(view.heading()->text().startsWith(QStringLiteral("Nothing to draw while the settings have an error")),
+                 qPrintable(view.heading()->text()));
 }
 
 void TestUiGpt2Model::bad_file_is_said_and_the_state_stays_data()

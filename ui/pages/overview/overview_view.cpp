@@ -142,7 +142,8 @@ OverviewView::OverviewView(Session* session, QWidget* parent) : QWidget(parent),
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::Busy)
             showProgress();
-        if (flags & (ChangeFlag::Results | ChangeFlag::Trace | ChangeFlag::Head | ChangeFlag::Settings))
+        if (flags & (ChangeFlag::Results | ChangeFlag::Trace | ChangeFlag::Head | ChangeFlag::Settings |
+                     ChangeFlag::Diagnostics))
             refresh_->request();
     });
     rebuild();
@@ -167,10 +168,22 @@ void OverviewView::rebuild()
     const auto measure = static_cast<Measure>(sort_->currentData().toInt());
     threshold_->setEnabled(measure != Measure::None);
     const auto attention = session_->usesTextInput() ? session_->layerAttention() : nullptr;
+    // Settings in error are never computed: "Computing…" would promise what never comes, and heads drawn
+    // without a word would pass for the settings'.
+    QString settingsError;
+    if (session_->hasErrors())
+        for (const Diagnostic& d : session_->diagnostics())
+            if (d.severity == Severity::Error) {
+                settingsError =
+                    tr("Nothing to draw while the settings have an error: %1").arg(QString::fromStdString(d.message));
+                break;
+            }
     if (!attention || attention->grid.empty()) {
+        QString problem = session_->layerAttentionProblem();
+        if (problem.isEmpty())
+            problem = settingsError;
         heading_->setText(session_->usesTextInput()
-                              ? (session_->layerAttentionProblem().isEmpty() ? tr("Computing every layer's heads…")
-                                                                             : session_->layerAttentionProblem())
+                              ? (problem.isEmpty() ? tr("Computing every layer's heads…") : problem)
                               : tr("Every layer's heads need a whole GPT: open one with File > Open Model…, or turn "
                                    "on the Text input for a GPT trained on The Verdict."));
         grid_->setGrid({}, {});
@@ -188,10 +201,11 @@ void OverviewView::rebuild()
         heading += tr(" (the text twice over)");
     if (!session_->layerAttentionProblem().isEmpty())
         heading += QStringLiteral(" · ") + session_->layerAttentionProblem();
-    heading_->setText(
-        heading +
-        tr(". Each row of a thumbnail is one query, brightest where it looks most; click a head to open it in the "
-           "heatmaps."));
+    heading += tr(". Each row of a thumbnail is one query, brightest where it looks most; click a head to open it "
+                  "in the heatmaps.");
+    if (!settingsError.isEmpty())
+        heading = settingsError + tr(" Below, the last heads computed: ") + heading;
+    heading_->setText(heading);
 
     struct Ref {
         int layer, head;
