@@ -7,6 +7,7 @@
 #include "model/presets.h"
 #include "model/session.h"
 #include "shell/app_shell.h"
+#include "shell/lesson_scroll.h"
 #include "shell/lessons.h"
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
@@ -88,12 +89,7 @@ QString sizeReason(const QString& what, const QFont& font, int typePx)
 
 QWidget* findShown(QWidget* window, const QString& name)
 {
-    const bool prefix = name.endsWith(QLatin1Char('*'));
-    const QString stem = prefix ? name.chopped(1) : name;
-    for (QWidget* w : window->findChildren<QWidget*>())
-        if ((prefix ? w->objectName().startsWith(stem) : w->objectName() == stem) && w->isVisible())
-            return w;
-    return nullptr;
+    return shownLessonTarget(window, name); // as the lessons find what to scroll to
 }
 
 QStringList widgetProblems(QWidget* w, QWidget* window, QScreen* screen, int typePx)

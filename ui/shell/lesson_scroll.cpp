@@ -11,16 +11,6 @@ namespace attnlab::ui {
 
 namespace {
 
-QWidget* shownTarget(QWidget* window, const QString& name)
-{
-    const bool prefix = name.endsWith(QLatin1Char('*'));
-    const QString stem = prefix ? name.chopped(1) : name;
-    for (QWidget* w : window->findChildren<QWidget*>())
-        if ((prefix ? w->objectName().startsWith(stem) : w->objectName() == stem) && w->isVisible())
-            return w;
-    return nullptr;
-}
-
 QScrollArea* enclosingArea(QWidget* w)
 {
     for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
@@ -31,13 +21,23 @@ QScrollArea* enclosingArea(QWidget* w)
 
 } // namespace
 
+QWidget* shownLessonTarget(QWidget* window, const QString& name)
+{
+    const bool prefix = name.endsWith(QLatin1Char('*'));
+    const QString stem = prefix ? name.chopped(1) : name;
+    for (QWidget* w : window->findChildren<QWidget*>())
+        if ((prefix ? w->objectName().startsWith(stem) : w->objectName() == stem) && w->isVisible())
+            return w;
+    return nullptr;
+}
+
 void scrollTargetsIntoView(QWidget* window, const LessonStep& step)
 {
     std::map<QScrollArea*, QRect> spans; // in the area's content coordinates
     for (const LessonTarget& t : step.targets) {
         if (t.kind != LessonTarget::Kind::Widget && t.kind != LessonTarget::Kind::Cells)
             continue;
-        QWidget* w = shownTarget(window, t.name);
+        QWidget* w = shownLessonTarget(window, t.name);
         QScrollArea* area = w ? enclosingArea(w) : nullptr;
         if (!area)
             continue;
