@@ -88,37 +88,38 @@ void TestUiFollowDiagram::clickedBlockIsFollowed_data()
     // The book's toy: b 2, num_tokens 6, d_out 2, num_heads 2, head_dim 1; the page shows sequence 0, head 0.
     for (int t = 0; t < static_cast<int>(testing::themes().size()); ++t) {
         const QString theme = QString::fromLatin1(testing::themes()[static_cast<std::size_t>(t)].name);
-        const auto row = [&](const char* name) { return qPrintable(theme + QStringLiteral(": ") + name); };
+        // The row name outlives the lambda: a QByteArray, read in the same expression as newRow.
+        const auto row = [&](const char* name) { return (theme + QStringLiteral(": ") + name).toUtf8(); };
         // queries.view's head stripe 1: the same float in queries (d_out 1) and in queries.heads.
-        QTest::newRow(row("view, head 1"))
+        QTest::newRow(row("view, head 1").constData())
             << t << "queries.view" << 2 << qint64(1) << QList<qint64>{0, 0, 1, 0} << "queries.heads"
             << std::vector<Band>{{false, 0, 0, 0, K::Followed}, {false, 1, 1, 1, K::Followed},
                                  {false, 2, 0, 0, K::Followed}, {false, 3, 0, 0, K::Followed},
                                  {true, 0, 0, 0, K::Followed},  {true, 1, 0, 0, K::Followed},
                                  {true, 2, 1, 1, K::Followed},  {true, 3, 0, 0, K::Followed}};
         // keys.heads' token 3 of head 0: the same float in keys.view, token 3, head 0.
-        QTest::newRow(row("heads, token 3"))
+        QTest::newRow(row("heads, token 3").constData())
             << t << "keys.heads" << 2 << qint64(3) << QList<qint64>{0, 0, 3, 0} << "keys.view"
             << std::vector<Band>{{false, 0, 0, 0, K::Followed}, {false, 1, 3, 3, K::Followed},
                                  {false, 2, 0, 0, K::Followed}, {false, 3, 0, 0, K::Followed},
                                  {true, 0, 0, 0, K::Followed},  {true, 1, 3, 3, K::Followed},
                                  {true, 2, 0, 0, K::Followed}};
         // A score of key 4 reads key row 4 of keys.heads.
-        QTest::newRow(row("scores, key 4"))
+        QTest::newRow(row("scores, key 4").constData())
             << t << "attn_scores" << 3 << qint64(4) << QList<qint64>{0, 0, 0, 4} << "keys.heads"
             << std::vector<Band>{{false, 0, 0, 0, K::Source},
                                  {false, 1, 0, 0, K::Source},
                                  {false, 2, 4, 4, K::Source},
                                  {false, 3, 0, 0, K::Source}};
         // A weight of query 2 reads that query's whole masked row.
-        QTest::newRow(row("weights, query 2"))
+        QTest::newRow(row("weights, query 2").constData())
             << t << "attn_weights" << 2 << qint64(2) << QList<qint64>{0, 0, 2, 0} << "attn_scores.masked"
             << std::vector<Band>{{false, 0, 0, 0, K::Source},
                                  {false, 1, 0, 0, K::Source},
                                  {false, 2, 2, 2, K::Source},
                                  {false, 3, 0, 5, K::Source}};
         // A context value of token 1 reads weights row 1.
-        QTest::newRow(row("context, token 1"))
+        QTest::newRow(row("context, token 1").constData())
             << t << "context.heads" << 2 << qint64(1) << QList<qint64>{0, 0, 1, 0} << "attn_weights"
             << std::vector<Band>{{false, 0, 0, 0, K::Source},
                                  {false, 1, 0, 0, K::Source},
@@ -126,7 +127,7 @@ void TestUiFollowDiagram::clickedBlockIsFollowed_data()
                                  {false, 3, 0, 5, K::Source}};
         // context.merged's d_out 1 is a copy of context.transposed's head 1 (contiguous() copied it), which is
         // context.heads' head 1, token 0.
-        QTest::newRow(row("merged, d_out 1"))
+        QTest::newRow(row("merged, d_out 1").constData())
             << t << "context.merged" << 2 << qint64(1) << QList<qint64>{0, 0, 1} << "context.transposed"
             << std::vector<Band>{{false, 0, 0, 0, K::Copy}, {false, 1, 0, 0, K::Copy}, {false, 2, 1, 1, K::Copy},
                                  {false, 3, 0, 0, K::Copy}, {true, 0, 0, 0, K::Copy},  {true, 1, 1, 1, K::Copy},
