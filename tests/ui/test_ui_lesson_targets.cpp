@@ -3,6 +3,7 @@
 // declared targets, lessons.h) is on screen whole without scrolling, drawn at the window's type size
 // or larger, diagram text included, and code lines are not cut at the pane's edge.
 #include "common/layout_checks.h"
+#include "common/offscreen_screens.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
 #include "model/session.h"
@@ -31,23 +32,11 @@ using namespace attnlab;
 using namespace attnlab::ui;
 using testing::cutTextReason;
 using testing::describe;
+using testing::screenOfSize;
 
 namespace {
 
 const QSize kScreens[] = {{1280, 720}, {1600, 1000}};
-
-QString sizeName(QSize s)
-{
-    return QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
-}
-
-QScreen* screenOfSize(QSize size)
-{
-    for (QScreen* s : QGuiApplication::screens())
-        if (s->geometry().size() == size)
-            return s;
-    return nullptr;
-}
 
 QRect rectString(const QRectF& r)
 {
@@ -192,7 +181,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QSettings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab")).clear();
         for (QSize s : kScreens)
-            QVERIFY2(screenOfSize(s), qPrintable(QStringLiteral("no %1 screen").arg(sizeName(s))));
+            QVERIFY2(screenOfSize(s), qPrintable(QStringLiteral("no %1 screen").arg(testing::screenSizeName(s))));
     }
 
     void everyStepDeclaresItsTargets()
@@ -298,34 +287,13 @@ private Q_SLOTS:
 
 int main(int argc, char** argv)
 {
-    // A projector and a monitor side by side, given to the offscreen platform before it starts.
-    const QString config =
-        QDir::temp().filePath(QStringLiteral("attnlab-lesson-screens-%1.json").arg(QCoreApplication::applicationPid()));
-    {
-        QFile f(config);
-        if (!f.open(QIODevice::WriteOnly))
-            return 2;
-        QByteArray screens;
-        int x = 0;
-        for (QSize s : kScreens) {
-            screens += QStringLiteral("%1{\"name\": \"%2\", \"x\": %3, \"y\": 0, \"width\": %4, \"height\": %5, "
-                                      "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1}")
-                           .arg(screens.isEmpty() ? "" : ", ", sizeName(s))
-                           .arg(x)
-                           .arg(s.width())
-                           .arg(s.height())
-                           .toUtf8();
-            x += s.width();
-        }
-        f.write("{\"screens\": [" + screens + "]}");
-    }
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toUtf8());
+    const QString config = testing::useOffscreenScreens(QList<QSize>(std::begin(kScreens), std::end(kScreens)),
+                                                        QStringLiteral("attnlab-lesson-screens"));
+    if (config.isEmpty())
+        return 2;
     QApplication app(argc, argv);
     QFile::remove(config);
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion"))); // gui_main's look
-    QFont font(QStringLiteral("DejaVu Sans"));
-    font.setPixelSize(16);
-    QApplication::setFont(font);
+    testing::useAppLook();
     TestUiLessonTargets test;
     return QTest::qExec(&test, argc, argv);
 }

@@ -5,6 +5,7 @@
 // the diagnostics' fixes, buttons and labels) is inside the window, or reachable by scrolling. The
 // arithmetic of the window's geometry is test_ui_screens_geometry's; the checks are common/layout_checks.h.
 #include "common/layout_checks.h"
+#include "common/offscreen_screens.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
 #include "model/session.h"
@@ -42,24 +43,12 @@ using testing::describe;
 using testing::idle;
 using testing::inViewOf;
 using testing::overlapReason;
+using testing::screenOfSize;
 using testing::shownWidgets;
 
 namespace {
 
 const QSize kScreens[] = {{1280, 720}, {1366, 768}, {1920, 1080}};
-
-QString sizeName(QSize s)
-{
-    return QStringLiteral("%1x%2").arg(s.width()).arg(s.height());
-}
-
-QScreen* screenOfSize(QSize size)
-{
-    for (QScreen* s : QGuiApplication::screens())
-        if (s->geometry().size() == size)
-            return s;
-    return nullptr;
-}
 
 // The first diagnostic card and the fix buttons: what an invalid call opens on.
 QList<QWidget*> firstCardAndFixes(QWidget& window)
@@ -104,8 +93,9 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QSettings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab")).clear();
         for (QSize s : kScreens)
-            QVERIFY2(screenOfSize(s),
-                     qPrintable(QStringLiteral("no %1 screen: was the configfile read?").arg(sizeName(s))));
+            QVERIFY2(
+                screenOfSize(s),
+                qPrintable(QStringLiteral("no %1 screen: was the configfile read?").arg(testing::screenSizeName(s))));
     }
 
     void windowFitsAndPagesShowEverything_data()
@@ -118,8 +108,8 @@ private Q_SLOTS:
             for (const PageInfo& page : pageRegistry())
                 for (bool presenting : {false, true})
                     for (bool dock : {false, true})
-                        QTest::addRow("%s %s%s%s", qPrintable(sizeName(s)), page.id, presenting ? " presenting" : "",
-                                      dock ? " lessons dock" : "")
+                        QTest::addRow("%s %s%s%s", qPrintable(testing::screenSizeName(s)), page.id,
+                                      presenting ? " presenting" : "", dock ? " lessons dock" : "")
                             << s << static_cast<int>(page.view) << presenting << dock;
     }
 
@@ -182,7 +172,8 @@ private Q_SLOTS:
         for (QSize s : kScreens)
             for (bool presenting : {false, true})
                 for (const auto& [call, fix] : calls)
-                    QTest::addRow("%s%s %s", qPrintable(sizeName(s)), presenting ? " presenting" : "", call)
+                    QTest::addRow("%s%s %s", qPrintable(testing::screenSizeName(s)), presenting ? " presenting" : "",
+                                  call)
                         << s << presenting << QString::fromLatin1(call) << QString::fromLatin1(fix);
     }
 
@@ -210,8 +201,8 @@ private Q_SLOTS:
         // column's fixes went under the fold in presentation type on a 720-pixel screen).
         auto* column = s.window.findChild<QScrollArea*>(QStringLiteral("settings-column"));
         QVERIFY(column);
-        QTRY_VERIFY2_WITH_TIMEOUT(inViewOf(column, firstCardAndFixes(s.window)), qPrintable(sizeName(screenSize)),
-                                  5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(inViewOf(column, firstCardAndFixes(s.window)),
+                                  qPrintable(testing::screenSizeName(screenSize)), 5000);
         // The status line says first that the settings are in error; a narrow bar elides the rest.
         auto* status = s.window.findChild<QLabel*>(QStringLiteral("trace-status"));
         QVERIFY(status);
@@ -252,7 +243,7 @@ private:
                                   .arg(window.height())
                                   .arg(window.frameGeometry().width())
                                   .arg(window.frameGeometry().height())
-                                  .arg(sizeName(screen->geometry().size()))
+                                  .arg(testing::screenSizeName(screen->geometry().size()))
                                   .arg(screen->availableGeometry().x())
                                   .arg(screen->availableGeometry().y())
                                   .arg(screen->availableGeometry().width())
@@ -294,36 +285,13 @@ private:
 
 int main(int argc, char** argv)
 {
-    // Three screens side by side, the sizes classrooms have. Written before the application starts,
-    // as the platform reads it then.
-    const QString config =
-        QDir::temp().filePath(QStringLiteral("attnlab-screens-%1.json").arg(QCoreApplication::applicationPid()));
-    {
-        QFile f(config);
-        if (!f.open(QIODevice::WriteOnly))
-            return 2;
-        QByteArray screens;
-        int x = 0;
-        for (QSize s : kScreens) {
-            screens += QStringLiteral("%1{\"name\": \"%2\", \"x\": %3, \"y\": 0, \"width\": %4, \"height\": %5, "
-                                      "\"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1}")
-                           .arg(screens.isEmpty() ? "" : ", ", sizeName(s))
-                           .arg(x)
-                           .arg(s.width())
-                           .arg(s.height())
-                           .toUtf8();
-            x += s.width();
-        }
-        f.write("{\"screens\": [" + screens + "]}");
-    }
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toUtf8());
+    const QString config = testing::useOffscreenScreens(QList<QSize>(std::begin(kScreens), std::end(kScreens)),
+                                                        QStringLiteral("attnlab-screens"));
+    if (config.isEmpty())
+        return 2;
     QApplication app(argc, argv);
     QFile::remove(config);
-    // The look gui_main sets up: Fusion and 16 px DejaVu Sans, so sizes are the app's.
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    QFont font(QStringLiteral("DejaVu Sans"));
-    font.setPixelSize(16);
-    QApplication::setFont(font);
+    testing::useAppLook();
     TestUiScreens test;
     return QTest::qExec(&test, argc, argv);
 }
