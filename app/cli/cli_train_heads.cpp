@@ -1,46 +1,11 @@
 #include "cli/cli_train_heads.h"
 
-#include "tensor/threads.h"
-
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <exception>
-#include <thread>
 
 namespace cli {
 
 using namespace attnlab::train;
-
-std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads)
-{
-    threads = std::clamp(threads, 1, static_cast<int>(std::max<std::size_t>(1, runs.size())));
-    const int before = attnlab::engine_threads();
-    attnlab::set_engine_threads(1);
-    std::vector<HeadReport> reports(runs.size());
-    std::vector<std::exception_ptr> errors(runs.size());
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t i = next++; i < runs.size(); i = next++) {
-            try {
-                reports[i] = head_report(runs[i]);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool)
-        t.join();
-    attnlab::set_engine_threads(before);
-    for (const std::exception_ptr& e : errors)
-        if (e)
-            std::rethrow_exception(e);
-    return reports;
-}
 
 nlohmann::ordered_json heads_json(const HeadReport& report)
 {

@@ -10,9 +10,6 @@
 
 namespace cli {
 
-// One report per run, the runs in parallel on `threads` threads, one engine thread each.
-std::vector<attnlab::train::HeadReport> head_reports(const std::vector<attnlab::train::RunResult>& runs, int threads);
-
 nlohmann::ordered_json heads_json(const attnlab::train::HeadReport& report);
 void print_heads(const attnlab::train::HeadReport& report);
 // How the numbers were obtained and the role rule, printed once under the tables.

@@ -1,5 +1,7 @@
 #include "train/head_report.h"
 
+#include "train/parallel.h"
+
 #include "gpt/head_measures.h"
 #include "tensor/error.h"
 #include "train/gpt_net.h"
@@ -170,6 +172,16 @@ HeadReport head_report(const RunResult& run)
     const RunSettings& s = run.settings;
     const Task task(s.task, s.shape.vocab_size, s.shape.context_length, s.seed);
     return head_report(gpt_layout(s.shape), run.params, task);
+}
+
+std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads)
+{
+    std::vector<HeadReport> reports(runs.size());
+    parallel_for(runs.size(), threads, [&](std::size_t i) {
+        if (!runs[i].cancelled)
+            reports[i] = head_report(runs[i]);
+    });
+    return reports;
 }
 
 } // namespace attnlab::train

@@ -67,5 +67,8 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
 HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Task& task);
 // A finished run, on its task's held-out sequences.
 HeadReport head_report(const RunResult& run);
+// One report per run, the runs in parallel on `threads` threads (train/parallel.h); a run its cancel flag
+// stopped gets an empty report, since its weights are no trained model.
+std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads);
 
 } // namespace attnlab::train

@@ -65,6 +65,7 @@ private Q_SLOTS:
     void role();
     void matches_pytorch_data();
     void matches_pytorch();
+    void reports_of_runs_skip_the_cancelled();
 };
 
 void TestHeadReport::shares_data()
@@ -244,6 +245,35 @@ void TestHeadReport::matches_pytorch()
         some_head_matters = some_head_matters || std::fabs(h.ablated.loss - r.intact.loss) > 1e-3;
     }
     QVERIFY2(some_head_matters, "the fixture's ablations should change the loss");
+}
+
+// Several runs' reports in parallel are each run's own report; a cancelled run's weights are no model.
+void TestHeadReport::reports_of_runs_skip_the_cancelled()
+{
+    RunSettings settings;
+    settings.task = "induction";
+    settings.shape.emb_dim = 8;
+    settings.shape.n_heads = 2; // two layers of two heads
+    settings.steps = 3;
+    settings.batch = 4;
+    std::vector<RunResult> runs;
+    for (std::uint64_t seed : {0u, 1u, 2u}) {
+        settings.seed = seed;
+        runs.push_back(train_run(settings));
+    }
+    runs[1].cancelled = true;
+    const std::vector<HeadReport> reports = head_reports(runs, 2);
+    QCOMPARE(reports.size(), runs.size());
+    QVERIFY(reports[1].heads.empty());
+    for (std::size_t i : {std::size_t{0}, std::size_t{2}}) {
+        const HeadReport alone = head_report(runs[i]);
+        QCOMPARE(reports[i].heads.size(), std::size_t{4});
+        QCOMPARE(reports[i].intact.loss, alone.intact.loss);
+        for (std::size_t h = 0; h < alone.heads.size(); ++h) {
+            QCOMPARE(reports[i].heads[h].shares.previous, alone.heads[h].shares.previous);
+            QCOMPARE(reports[i].heads[h].ablated.accuracy, alone.heads[h].ablated.accuracy);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestHeadReport)

@@ -29,10 +29,13 @@ void lowerThisThreadsPriority()
 #endif
 }
 
-std::vector<SweepRun> fromCore(const std::vector<train::RunResult>& results)
+// The finished runs' heads are measured here, on the sweep's thread, on as many threads as the runs trained.
+std::vector<SweepRun> fromCore(const std::vector<train::RunResult>& results, int threads)
 {
+    const std::vector<train::HeadReport> reports = train::head_reports(results, threads);
     std::vector<SweepRun> runs;
-    for (const train::RunResult& r : results) {
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const train::RunResult& r = results[i];
         SweepRun run;
         run.heads = r.settings.shape.n_heads;
         run.seed = r.settings.seed;
@@ -40,8 +43,7 @@ std::vector<SweepRun> fromCore(const std::vector<train::RunResult>& results)
         run.stepsDone = static_cast<std::int64_t>(r.train_loss.size());
         run.msPerStep = r.ms_per_step;
         run.finished = !r.cancelled;
-        if (run.finished) // on the sweep's thread, like the training: a few held-out passes per head
-            run.report = train::head_report(r).heads;
+        run.report = reports[i].heads;
         runs.push_back(std::move(run));
     }
     return runs;
@@ -107,7 +109,7 @@ bool SweepJob::start(const SweepSettings& settings)
         std::vector<SweepRun> done;
         QString error;
         try {
-            done = fromCore(train::run_sweep(runs, threads, hooks));
+            done = fromCore(train::run_sweep(runs, threads, hooks), threads);
         } catch (...) {
             error = currentFailureSentence();
         }
