@@ -268,9 +268,11 @@ void TestHeadReport::reports_of_runs_skip_the_cancelled()
     for (std::size_t i : {std::size_t{0}, std::size_t{2}}) {
         const HeadReport alone = head_report(runs[i]);
         QCOMPARE(reports[i].heads.size(), std::size_t{4});
-        QCOMPARE(reports[i].intact.loss, alone.intact.loss);
+        // Equal up to the order of float sums: OpenBLAS splits a product by the threads it may use, and a
+        // worker of head_reports may use fewer than the main thread.
+        QVERIFY(std::fabs(reports[i].intact.loss - alone.intact.loss) <= 1e-6 * std::fabs(alone.intact.loss));
         for (std::size_t h = 0; h < alone.heads.size(); ++h) {
-            QCOMPARE(reports[i].heads[h].shares.previous, alone.heads[h].shares.previous);
+            QVERIFY(std::fabs(reports[i].heads[h].shares.previous - alone.heads[h].shares.previous) <= 1e-6);
             QCOMPARE(reports[i].heads[h].ablated.accuracy, alone.heads[h].ablated.accuracy);
         }
     }
