@@ -10,6 +10,7 @@
 #include "pages/overview/overview_view.h"
 #include "text/gpt2_tokenizer_files.h"
 #include "widgets/open_model_dialog.h"
+#include "widgets/text_input_panel.h"
 #include "widgets/token_chips.h"
 
 #include <QCheckBox>
@@ -107,6 +108,7 @@ private Q_SLOTS:
     void bad_file_is_said_and_the_state_stays();
     void failed_load_is_said_and_the_state_stays();
     void chips_show_spaces_as_marks();
+    void text_checkbox_names_the_opened_model();
     void long_run_shows_progress_and_cancels();
 };
 
@@ -329,6 +331,23 @@ void TestUiGpt2Model::long_run_shows_progress_and_cancels()
     QVERIFY(result.cancelled);
     QVERIFY(!result.trace && result.error.isEmpty());
     QCOMPARE(job.progress(), std::make_pair(0, 0));
+}
+
+// The Text checkbox says what the text goes through: an opened checkpoint is no GPT trained on The Verdict.
+void TestUiGpt2Model::text_checkbox_names_the_opened_model()
+{
+    Session s;
+    TextInputPanel panel(&s);
+    QVERIFY(openTiny(s));
+    QCoreApplication::processEvents();
+    bool found = false;
+    for (const QCheckBox* box : panel.findChildren<QCheckBox*>())
+        if (box->text().startsWith(QStringLiteral("Text through"))) {
+            found = true;
+            QVERIFY2(!box->text().contains(QStringLiteral("Verdict")), qPrintable(box->text()));
+            QVERIFY(box->text().contains(QStringLiteral("opened model")));
+        }
+    QVERIFY(found);
 }
 
 QTEST_MAIN(TestUiGpt2Model)

@@ -109,6 +109,9 @@ void TextInputPanel::sync()
     {
         const QSignalBlocker b1(enabled_), b2(variant_), b3(layer_);
         enabled_->setChecked(on);
+        // An opened checkpoint is no Verdict GPT: the label names what the text goes through.
+        enabled_->setText(session_->usesOpenedModel() ? tr("Text through the opened model")
+                                                      : tr("Text through a GPT trained on The Verdict"));
         if (const int layers = std::max(2, session_->gptLayers()); layer_->count() != layers) { // an opened GPT-2
             layer_->clear();
             for (int l = 0; l < layers; ++l)
