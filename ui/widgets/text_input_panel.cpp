@@ -21,10 +21,8 @@ namespace attnlab::ui {
 TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
     setObjectName(QStringLiteral("text-input-panel"));
-    enabled_ = new QCheckBox(tr("Text through a GPT trained on The Verdict"));
+    enabled_ = new QCheckBox; // its label and tooltip name the GPT the text goes through (sync)
     enabled_->setObjectName(QStringLiteral("text-input-enabled"));
-    enabled_->setToolTip(tr("The attention under study becomes one layer of a small GPT (the book's chapter 4 model, "
-                            "d_model 128, 2 layers) trained on the story; x is what that layer receives."));
     variant_ = new QComboBox;
     variant_->setObjectName(QStringLiteral("text-input-variant"));
     variant_->setAccessibleName(tr("Trained model"));
@@ -109,9 +107,17 @@ void TextInputPanel::sync()
     {
         const QSignalBlocker b1(enabled_), b2(variant_), b3(layer_);
         enabled_->setChecked(on);
-        // An opened checkpoint is no Verdict GPT: the label names what the text goes through.
-        enabled_->setText(session_->usesOpenedModel() ? tr("Text through the opened model")
-                                                      : tr("Text through a GPT trained on The Verdict"));
+        // An opened checkpoint is no Verdict GPT: the label and tooltip name what the text goes through.
+        if (session_->usesOpenedModel()) {
+            enabled_->setText(tr("Text through the opened model"));
+            enabled_->setToolTip(tr("The attention under study becomes the chosen layer of the opened model; x is "
+                                    "what that layer receives."));
+        } else {
+            enabled_->setText(tr("Text through a GPT trained on The Verdict"));
+            enabled_->setToolTip(tr("The attention under study becomes one layer of a small GPT (the book's chapter "
+                                    "4 model, d_model 128, 2 layers) trained on the story; x is what that layer "
+                                    "receives."));
+        }
         if (const int layers = std::max(2, session_->gptLayers()); layer_->count() != layers) { // an opened GPT-2
             layer_->clear();
             for (int l = 0; l < layers; ++l)
