@@ -28,7 +28,8 @@ struct Measured {
     int code = -1;  // exit code; -1 when a signal ended the process
     int signal = 0; // the signal that ended it, or 0
     QString out, err;
-    double seconds = 0;
+    double seconds = 0;     // wall time
+    double cpu_seconds = 0; // user plus system time of the child: what another process's load changes least
     long long peak_rss_bytes = 0;
 };
 
@@ -81,6 +82,8 @@ inline Measured measure_process_bytes(std::vector<std::string> argStore, const Q
     }
     m.seconds = clock.nsecsElapsed() / 1e9;
     m.peak_rss_bytes = static_cast<long long>(usage.ru_maxrss) * 1024; // Linux reports KiB
+    m.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     if (WIFEXITED(status))
         m.code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
@@ -101,22 +104,24 @@ inline Measured measure_process(const QString& program, const QStringList& args,
 }
 
 struct DoublingTimes {
-    double small = 0, large = 0; // fastest whole-process seconds of each, over every run made
+    double small = 0, large = 0; // least whole-process CPU seconds of each, over every run made
     double ratio() const { return small > 0 ? large / small : 1e300; }
 };
 
-// How a command's time grows when its input doubles: runs on the small and the large input alternate, so
-// a burst of load on the shared machine slows both alike, and the fastest of each is kept. Rounds of
-// three pairs go on (at most `rounds`) until the ratio is within `limit`: noise only ever slows a run,
-// so a linear command gets there, and a quadratic one (4x) never does.
+// How a command's time grows when its input doubles. CPU time, not wall time: a test running beside this
+// one on two cores stretches the wall clock of whichever run it overlaps (a 2.57x wall ratio was seen for
+// a linear reader), and hardly the CPU time. Runs on the small and the large input alternate, and the
+// least of each is kept. Rounds of three pairs go on (at most `rounds`) until the ratio is within
+// `limit`: noise only ever slows a run, so a linear command gets there, and a quadratic one (4x) never
+// does. The default 3x leaves room for the caches' share of a doubled input.
 inline DoublingTimes doubling_times(const QString& program, const QStringList& small, const QStringList& large,
-                                    double limit = 2.5, int rounds = 3)
+                                    double limit = 3.0, int rounds = 4)
 {
     DoublingTimes t{1e300, 1e300};
     for (int round = 0; round < rounds; ++round) {
         for (int i = 0; i < 3; ++i) {
-            t.small = std::min(t.small, measure_process(program, small).seconds);
-            t.large = std::min(t.large, measure_process(program, large).seconds);
+            t.small = std::min(t.small, measure_process(program, small).cpu_seconds);
+            t.large = std::min(t.large, measure_process(program, large).cpu_seconds);
         }
         if (t.ratio() <= limit)
             break;
