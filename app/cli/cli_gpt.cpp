@@ -10,6 +10,7 @@
 #include "forward/trace.h"
 #include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_model.h"
+#include "gpt/gpt_text.h"
 #include "gpt/model_paths.h"
 #include "tensor/error.h"
 #include "text/tokenizer.h"
@@ -98,9 +99,11 @@ int cmd_run_gpt(const std::vector<std::string>& argv)
         throw Error("--dump is empty; give the path of a .safetensors file.");
     const GptModel model = load_gpt_model(path);
     const int layer = static_cast<int>(a.integer("layer", 0, 0, 10000));
-    const std::string text = a.has("text") ? a.text("text") : verdict_first_sentence();
+    const std::string text = a.has("text") ? a.text("text") : example_text(model);
     require_utf8(text, "--text");
-    const TokenizedText tokens = verdict_tokenizer().tokenize(text);
+    const TokenizedText tokens = tokenize_for(model, text);
+    if (const std::string unreadable = unreadable_token_sentence(model, tokens); !unreadable.empty())
+        throw Error("--text: " + unreadable);
     const GptLayerInput in = gpt_layer_input(model, tokens.ids, layer);
     check_write_target(out); // refused before the pass, not after
     const Trace trace = trace_forward(in.config, in.weights, in.x);

@@ -21,6 +21,9 @@ struct TokenizedText {
     std::vector<std::string> tokens; // as written in the text
     std::vector<std::int64_t> ids;   // unknown tokens map to <|unk|>
     std::vector<bool> unknown;       // per token: not in the vocabulary
+    // What the model reads for an unknown token; "" when it has no such token and cannot read the text
+    // at all (a task model's letters, text/letter_tokens.h).
+    std::string unknown_as = std::string(kUnknownToken);
 };
 
 class SimpleTokenizer {

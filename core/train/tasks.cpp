@@ -1,6 +1,7 @@
 #include "train/tasks.h"
 
 #include "tensor/error.h"
+#include "text/letter_tokens.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
@@ -165,8 +166,7 @@ std::string Task::token_name(std::int64_t id) const
 {
     if (name_ == "the-verdict")
         return verdict_tokenizer().token(id);
-    const std::string letter(1, static_cast<char>('A' + id % 26));
-    return id < 26 ? letter : letter + std::to_string(id / 26);
+    return letter_token(id);
 }
 
 } // namespace attnlab::train

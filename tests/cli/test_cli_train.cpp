@@ -26,6 +26,7 @@ private Q_SLOTS:
     void induction_heads_need_two_layers();
     void same_seed_same_numbers();
     void save_opens_as_model();
+    void task_model_reads_letters();
     void dump_run_holds_the_run();
     void refusals_data();
     void refusals();
@@ -170,6 +171,32 @@ void TestCliTrain::save_opens_as_model()
     const Result run = cli(
         {"run", "--model", path, "--layer", "1", "--text", "I had always", "--dump", dir.filePath("dump.safetensors")});
     QVERIFY2(run.code == 0, qPrintable(run.err));
+}
+
+// A model saved from a synthetic task reads that task's letters: run shows it a held-out sequence of its
+// task by default, takes letters in --text, and refuses a letter it has no token for in one sentence.
+void TestCliTrain::task_model_reads_letters()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("induction.safetensors");
+    QCOMPARE(cli(QStringList{"train"} + kSmall + QStringList{"--heads", "2", "--save", path}).code, 0);
+    const QString dump = dir.filePath("dump.safetensors");
+    const Result byDefault = cli({"run", "--model", path, "--dump", dump});
+    QVERIFY2(byDefault.code == 0, qPrintable(byDefault.err));
+    const attnlab::SafetensorsFile f = attnlab::read_safetensors(dump.toStdString());
+    const QString text = QString::fromStdString(f.meta("text"));
+    QCOMPARE(text.split(' ').size(), 12); // the whole context of the task
+    for (const QString& token : text.split(' '))
+        QVERIFY2(token.size() == 1 && token[0] >= 'A' && token[0] <= 'P', qPrintable(text));
+    QCOMPARE(f.meta("token_ids").empty(), false);
+    const Result letters = cli({"run", "--model", path, "--layer", "0", "--text", "ABCABC", "--dump", dump});
+    QVERIFY2(letters.code == 0, qPrintable(letters.err));
+    QCOMPARE(attnlab::read_safetensors(dump.toStdString()).meta("token_ids"), std::string("0,1,2,0,1,2"));
+    const Result bad = cli({"run", "--model", path, "--text", "A B Q", "--dump", dir.filePath("no.safetensors")});
+    QCOMPARE(bad.code, 1);
+    QVERIFY2(bad.err.contains("'Q'") && bad.err.contains("A to P"), qPrintable(bad.err));
+    QCOMPARE(bad.err.trimmed().count('\n'), 0);
+    QVERIFY(!QFile::exists(dir.filePath("no.safetensors")));
 }
 
 void TestCliTrain::dump_run_holds_the_run()

@@ -62,7 +62,9 @@ void ModelJob::open(const Gpt2Plan& plan, std::uint64_t budget)
             auto m = std::make_shared<OpenedModel>();
             m->plan = plan;
             m->model = std::make_shared<const GptModel>(load_gpt2_checkpoint(plan, budget));
-            m->tokenizer = std::make_shared<const Gpt2Tokenizer>(gpt2_tokenizer_for(plan.file, exeDir));
+            m->reader = text_reader(*m->model);
+            if (m->reader == TextReader::Gpt2Bpe)
+                m->tokenizer = std::make_shared<const Gpt2Tokenizer>(gpt2_tokenizer_for(plan.file, exeDir));
             model = std::move(m);
         } catch (...) {
             error = currentFailureSentence();

@@ -7,6 +7,7 @@
 // shows as its own. Runs go through a LatestWorker: the newest text wins, a stale run is cancelled.
 #include "forward/trace.h"
 #include "gpt/gpt2_checkpoint.h"
+#include "gpt/gpt_text.h"
 #include "gpt/head_measures.h"
 #include "text/gpt2_tokenizer.h"
 
@@ -26,7 +27,8 @@ class LatestWorker;
 struct OpenedModel {
     Gpt2Plan plan;
     std::shared_ptr<const GptModel> model;
-    std::shared_ptr<const Gpt2Tokenizer> tokenizer;
+    TextReader reader = TextReader::Gpt2Bpe;        // what its file says it reads (gpt/gpt_text.h)
+    std::shared_ptr<const Gpt2Tokenizer> tokenizer; // GPT-2's, read beside it; null for the other readers
 };
 
 // Every head of every layer on one text, as the layers x heads overview shows them.

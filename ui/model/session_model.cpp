@@ -5,6 +5,7 @@
 
 #include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_input.h"
+#include "gpt/gpt_text.h"
 #include "model/forward_job.h"
 #include "model/model_job.h"
 #include "tensor/error.h"
@@ -20,8 +21,11 @@ void Session::connectModelJob()
         spec_.input = InputSource::Text;
         spec_.gpt_model_path = m.plan.file;
         spec_.gpt_layer = 0;
-        if (spec_.text.empty())
-            spec_.text = verdict_first_sentence();
+        // A task model has never seen a word: it is shown a sequence of its own task, unless the text
+        // already is one it reads (a student's own letters, kept when the same kind of model is reopened).
+        if (spec_.text.empty() ||
+            (m.reader == TextReader::Letters && !unreadable_token_sentence(*m.model, textTokens()).empty()))
+            spec_.text = example_text(*m.model);
         spec_.config = gpt_attention_config(*m.model);
         callText_ = QString::fromStdString(positional_call(spec_.config));
         callError_.reset();
@@ -73,6 +77,10 @@ int Session::gptLayers() const
 void Session::addOpenedModelDiagnostics()
 {
     const GptModel& model = *modelJob_->model()->model;
+    if (const std::string unreadable = unreadable_token_sentence(model, textTokens()); !unreadable.empty()) {
+        diagnostics_.push_back({DiagnosticCode::TextUnusable, Severity::Error, std::nullopt, unreadable, {}, {}});
+        return;
+    }
     if (const auto problem = layer_problem(model, spec_.gpt_layer)) {
         diagnostics_.push_back({DiagnosticCode::LayerMissing, Severity::Error, std::nullopt, *problem, {}, {}});
         return;

@@ -89,6 +89,8 @@ int Session::gptHeads() const
 
 TokenizedText Session::textTokens() const
 {
+    if (usesOpenedModel() && modelJob_->model()->reader != TextReader::Gpt2Bpe)
+        return tokenize_for(*modelJob_->model()->model, spec_.text);
     if (usesOpenedModel()) { // GPT-2's byte-level BPE: every text has tokens, none unknown
         TokenizedText t;
         const Gpt2Tokenizer& tokenizer = *modelJob_->model()->tokenizer;

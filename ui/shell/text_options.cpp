@@ -22,7 +22,8 @@ void addTextOptions(QCommandLineParser& parser)
                         "layer (default 0)."),
          QStringLiteral("NAME|PATH")},
         {QStringLiteral("text"),
-         QStringLiteral("With --model: the text to feed it (default: the story's first sentence)."),
+         QStringLiteral("With --model: the text to feed it (default: the story's first sentence; for a model trained "
+                        "on a synthetic task, a held-out sequence of that task, in letters such as 'A B C')."),
          QStringLiteral("T")},
     });
 }

@@ -4,6 +4,7 @@
 #include "gpt/model_paths.h"
 #include "model/model_job.h"
 #include "tensor/error.h"
+#include "text/letter_tokens.h"
 #include "widgets/flow_layout.h"
 #include "widgets/token_chips.h"
 
@@ -146,8 +147,21 @@ void TextInputPanel::sync()
     chips_->setTokens(tokens);
     QString about = tr("%1 tokens, %2 unknown").arg(tokens.tokens.size()).arg(unknown);
     if (session_->usesOpenedModel()) {
-        const QString name = QString::fromStdString(session_->modelJob()->model()->plan.name);
-        about_->setText(about + tr(" · %1, whole, through GPT-2's byte-level BPE").arg(name));
+        const OpenedModel& m = *session_->modelJob()->model();
+        const QString name = QString::fromStdString(m.plan.name);
+        switch (m.reader) {
+        case TextReader::Letters:
+            about_->setText(about +
+                            tr(" · %1, whole, reading its task's letters A to %2")
+                                .arg(name, QString::fromStdString(letter_token(m.model->settings.vocab_size - 1))));
+            break;
+        case TextReader::BookWords:
+            about_->setText(about + tr(" · %1, whole, through the book's chapter 2 tokenizer").arg(name));
+            break;
+        case TextReader::Gpt2Bpe:
+            about_->setText(about + tr(" · %1, whole, through GPT-2's byte-level BPE").arg(name));
+            break;
+        }
         return;
     }
     try {

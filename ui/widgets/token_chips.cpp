@@ -19,16 +19,25 @@ TokenChips::TokenChips(QWidget* parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
 }
 
-QString TokenChips::chipText(const std::string& token, std::int64_t id, bool unknown)
+QString TokenChips::chipText(const std::string& token, std::int64_t id, bool unknown, const std::string& unknownAs)
 {
     const QString t = QString::fromStdString(token);
-    return unknown ? QStringLiteral("%1 → <|unk|> %2").arg(t).arg(id) : QStringLiteral("%1 %2").arg(t).arg(id);
+    if (unknown && unknownAs.empty())
+        return tr("%1 → not a token of this model").arg(t);
+    return unknown ? QStringLiteral("%1 → %2 %3").arg(t, QString::fromStdString(unknownAs)).arg(id)
+                   : QStringLiteral("%1 %2").arg(t).arg(id);
 }
 
-QString TokenChips::chipTip(const std::string& token, std::int64_t id, bool unknown)
+QString TokenChips::chipTip(const std::string& token, std::int64_t id, bool unknown, const std::string& unknownAs)
 {
     const QString t = QString::fromStdString(token);
-    QString tip = unknown ? tr("“%1” is not in the vocabulary: the model reads <|unk|>, id %2.").arg(t).arg(id)
+    if (unknown && unknownAs.empty())
+        return tr("“%1” is not one of this model's tokens, so it cannot read the text; the message above says "
+                  "which tokens it has.")
+            .arg(t);
+    QString tip = unknown ? tr("“%1” is not in the vocabulary: the model reads %2, id %3.")
+                                .arg(t, QString::fromStdString(unknownAs))
+                                .arg(id)
                           : tr("“%1”, token id %2.").arg(t).arg(id);
     // GPT-2's pieces carry their whitespace (text/gpt2_tokenizer.h's readable_piece draws it).
     if (t.contains(QChar(0x2423)))
@@ -60,7 +69,8 @@ bool TokenChips::event(QEvent* event)
         return true;
     }
     const auto k = static_cast<std::size_t>(i);
-    QToolTip::showText(help->globalPos(), chipTip(tokens_.tokens[k], tokens_.ids[k], tokens_.unknown[k]), this,
+    QToolTip::showText(help->globalPos(),
+                       chipTip(tokens_.tokens[k], tokens_.ids[k], tokens_.unknown[k], tokens_.unknown_as), this,
                        flow(width())[k]);
     return true;
 }
@@ -72,18 +82,30 @@ void TokenChips::setTokens(const TokenizedText& tokens)
     tokens_ = tokens;
     QStringList all;
     for (std::size_t i = 0; i < tokens_.tokens.size(); ++i)
-        all << chipText(tokens_.tokens[i], tokens_.ids[i], tokens_.unknown[i]);
+        all << chipText(tokens_.tokens[i], tokens_.ids[i], tokens_.unknown[i], tokens_.unknown_as);
     setAccessibleDescription(all.isEmpty() ? tr("No tokens yet.") : all.join(QStringLiteral(", ")));
     updateGeometry(); // the row count may change
     update();
 }
 
+QString TokenChips::unknownMark() const
+{
+    return tokens_.unknown_as.empty() ? QStringLiteral("?") : QString::fromStdString(tokens_.unknown_as);
+}
+
+QString TokenChips::idText(std::size_t i) const
+{
+    // A token the model cannot read has no id: the 0 it is held under is not one the model sees.
+    return tokens_.unknown[i] && tokens_.unknown_as.empty() ? QStringLiteral("—") : QString::number(tokens_.ids[i]);
+}
+
 QSize TokenChips::chipSize(std::size_t i) const
 {
     const QFontMetrics fm(font());
-    const QString label = tokens_.unknown[i] ? QString::fromStdString(tokens_.tokens[i]) + QStringLiteral(" <|unk|>")
-                                             : QString::fromStdString(tokens_.tokens[i]);
-    const int w = std::max(fm.horizontalAdvance(label), fm.horizontalAdvance(QString::number(tokens_.ids[i])));
+    const QString label = tokens_.unknown[i]
+                              ? QString::fromStdString(tokens_.tokens[i]) + QLatin1Char(' ') + unknownMark()
+                              : QString::fromStdString(tokens_.tokens[i]);
+    const int w = std::max(fm.horizontalAdvance(label), fm.horizontalAdvance(idText(i)));
     return {w + 2 * kPad, fm.height() * 2 + kPad}; // token above, id below
 }
 
@@ -143,11 +165,11 @@ void TokenChips::paintEvent(QPaintEvent*)
         style.drawText(p, top, Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(tokens_.tokens[i]), ink, fill);
         if (unk) {
             p.setFont(font());
-            style.drawText(p, top, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("<|unk|>"), ink, fill);
+            style.drawText(p, top, Qt::AlignRight | Qt::AlignVCenter, unknownMark(), ink, fill);
         }
         p.setFont(small);
         style.drawText(p, QRect(top.left(), top.bottom(), top.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                       QString::number(tokens_.ids[i]), ink, fill);
+                       idText(i), ink, fill);
     }
 }
 

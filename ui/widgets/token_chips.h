@@ -17,9 +17,12 @@ public:
     void setTokens(const TokenizedText& tokens);
     const TokenizedText& tokens() const { return tokens_; }
     // What one chip says, e.g. "Jack 57" or "Hello → <|unk|> 1131" (tests, accessibility).
-    static QString chipText(const std::string& token, std::int64_t id, bool unknown);
+    // `unknownAs` is what the model reads for an unknown token ("" when it cannot read one at all).
+    static QString chipText(const std::string& token, std::int64_t id, bool unknown,
+                            const std::string& unknownAs = std::string(kUnknownToken));
     // The tooltip of one chip: the token, its id, and what the marks of GPT-2's readable pieces stand for.
-    static QString chipTip(const std::string& token, std::int64_t id, bool unknown);
+    static QString chipTip(const std::string& token, std::int64_t id, bool unknown,
+                           const std::string& unknownAs = std::string(kUnknownToken));
     int chipAt(const QPoint& pos) const; // -1 between chips
 
     bool hasHeightForWidth() const override { return true; }
@@ -34,6 +37,8 @@ protected:
 private:
     std::vector<QRect> flow(int width) const; // one rectangle per chip, rows wrapped at `width`
     QSize chipSize(std::size_t i) const;
+    QString unknownMark() const;         // what an unknown chip says the model reads instead
+    QString idText(std::size_t i) const; // the id line of chip i
 
     TokenizedText tokens_;
 };

@@ -1,0 +1,61 @@
+#include "gpt/gpt_text.h"
+
+#include "tensor/error.h"
+#include "text/letter_tokens.h"
+#include "train/tasks.h"
+
+namespace attnlab {
+
+TextReader text_reader(const GptModel& model)
+{
+    const std::string name = model.meta("tokenizer");
+    if (name == "letters")
+        return TextReader::Letters;
+    if (name == "book-ch2-simple")
+        return TextReader::BookWords;
+    return TextReader::Gpt2Bpe;
+}
+
+std::string text_reader_name(TextReader reader)
+{
+    switch (reader) {
+    case TextReader::Letters: return "letters";
+    case TextReader::BookWords: return "book-ch2-simple";
+    case TextReader::Gpt2Bpe: break;
+    }
+    return "gpt2";
+}
+
+std::string example_text(const GptModel& model)
+{
+    if (text_reader(model) != TextReader::Letters)
+        return verdict_first_sentence();
+    const std::string task = model.meta("task", "induction");
+    try {
+        const train::Task t(task, model.settings.vocab_size, model.settings.context_length, 0);
+        const train::Batch& held = t.held_out();
+        return letter_text({held.ids.begin(), held.ids.begin() + static_cast<std::ptrdiff_t>(held.tokens)});
+    } catch (const Error&) {
+        // A task this build does not know, or one the model's shape cannot pose: its first letters, in order.
+        std::vector<std::int64_t> ids;
+        for (std::int64_t i = 0; i < model.settings.vocab_size && i < model.settings.context_length; ++i)
+            ids.push_back(i);
+        return letter_text(ids);
+    }
+}
+
+TokenizedText tokenize_for(const GptModel& model, std::string_view text)
+{
+    if (text_reader(model) == TextReader::Letters)
+        return letter_tokenize(text, model.settings.vocab_size);
+    return verdict_tokenizer().tokenize(text);
+}
+
+std::string unreadable_token_sentence(const GptModel& model, const TokenizedText& tokens)
+{
+    if (text_reader(model) != TextReader::Letters)
+        return {};
+    return unknown_letter_sentence(tokens, model.settings.vocab_size);
+}
+
+} // namespace attnlab

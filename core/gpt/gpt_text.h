@@ -1,0 +1,30 @@
+#pragma once
+// Which tokenizer a whole GPT reads text with, from the "tokenizer" key its file's metadata gives (the
+// app's trainer writes "letters" for a synthetic task and "book-ch2-simple" for The Verdict, as the
+// shipped models do); GPT-2's byte-level BPE for a checkpoint that says nothing, as Hugging Face's do.
+// With it, the text a model is first shown: for a task model, a sequence of its own task, where its heads
+// have something to find, rather than a sentence it has never seen a word of.
+#include "gpt/gpt_model.h"
+#include "text/tokenizer.h"
+
+#include <string>
+#include <string_view>
+
+namespace attnlab {
+
+enum class TextReader { Gpt2Bpe, BookWords, Letters };
+
+TextReader text_reader(const GptModel& model);
+std::string text_reader_name(TextReader reader); // "gpt2", "book-ch2-simple", "letters"
+
+// A letters model's first held-out sequence of its task (train::Task's, the same for every seed), in
+// letters; the story's first sentence for the others.
+std::string example_text(const GptModel& model);
+
+// The text through a BookWords or Letters model's tokenizer (Gpt2Bpe needs its files: gpt2_tokenizer.h).
+TokenizedText tokenize_for(const GptModel& model, std::string_view text);
+// One sentence for a token the model cannot read (an unknown letter, a word not in the story's
+// vocabulary is only a warning elsewhere), or "" when it reads them all.
+std::string unreadable_token_sentence(const GptModel& model, const TokenizedText& tokens);
+
+} // namespace attnlab

@@ -1,0 +1,149 @@
+// A GPT trained in the app on a synthetic task, saved and opened as the model under study: it reads its
+// task's letters (not GPT-2's BPE), is first shown a held-out sequence of its own task, its layer's trace
+// and every head come from its own forward on those ids, and a letter it has no token for is said
+// inline, with the chips saying the same, and nothing is run on it.
+#include "common/session_fixtures.h"
+#include "gpt/gpt2_checkpoint.h"
+#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_text.h"
+#include "text/letter_tokens.h"
+#include "model/model_job.h"
+#include "model/session.h"
+#include "train/run_files.h"
+#include "train/train_run.h"
+#include "widgets/token_chips.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+// A few steps of the induction task: enough for a file the trainer really wrote, not for a trained model.
+QString trainInductionModel(const QTemporaryDir& dir)
+{
+    train::RunSettings settings;
+    settings.task = "induction";
+    settings.shape = {16, 32, 32, 2, 4, 0.0, false};
+    settings.steps = 5;
+    settings.batch = 8;
+    settings.eval_every = 5;
+    const train::RunResult run = train::train_run(settings);
+    const QString path = dir.filePath(QStringLiteral("induction-h4.safetensors"));
+    train::save_trained_model(path.toStdString(), run, {});
+    return path;
+}
+
+bool openFile(Session& s, const QString& path)
+{
+    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    s.openModel(plan_gpt2_checkpoint(path.toStdString()));
+    return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel() && s.trace();
+}
+
+} // namespace
+
+class TestUiTaskModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void reads_its_task_in_letters();
+    void layer_is_the_forward_on_the_letters();
+    void unknown_letter_is_said_and_not_run();
+    void students_letters_are_kept();
+
+private:
+    QTemporaryDir dir_;
+    QString path_;
+};
+
+void TestUiTaskModel::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    path_ = trainInductionModel(dir_);
+}
+
+void TestUiTaskModel::reads_its_task_in_letters()
+{
+    Session s;
+    s.setInputText(QStringLiteral("I HAD always thought Jack Gisburn rather a cheap genius"));
+    QVERIFY(openFile(s, path_));
+    const OpenedModel& m = *s.modelJob()->model();
+    QCOMPARE(m.reader, TextReader::Letters);
+    QVERIFY(!m.tokenizer); // GPT-2's files are not read for it
+    // The story's words are nothing to it: it is shown its task's first held-out sequence instead.
+    QCOMPARE(s.inputText(), QString::fromStdString(example_text(*m.model)));
+    const TokenizedText tokens = s.textTokens();
+    QCOMPARE(tokens.ids.size(), std::size_t(32));
+    for (std::size_t i = 0; i < tokens.ids.size(); ++i) {
+        QVERIFY(!tokens.unknown[i]);
+        QVERIFY(tokens.ids[i] >= 0 && tokens.ids[i] < 16);
+        QCOMPARE(tokens.tokens[i], letter_token(tokens.ids[i]));
+    }
+    QVERIFY(!s.hasErrors());
+    QCOMPARE(s.tokenLabels().value(0), QString::fromStdString(tokens.tokens[0]));
+    QVERIFY(s.layerAttention());
+    QCOMPARE(s.layerAttention()->grid.size(), std::size_t(2));
+    QCOMPARE(s.layerAttention()->grid[0].size(), std::size_t(4));
+    QCOMPARE(s.layerAttention()->ids, tokens.ids);
+}
+
+void TestUiTaskModel::layer_is_the_forward_on_the_letters()
+{
+    Session s;
+    QVERIFY(openFile(s, path_));
+    s.setGptLayer(1);
+    QVERIFY(testing::waitUntilSettled(s));
+    const OpenedModel& m = *s.modelJob()->model();
+    const std::vector<std::int64_t> ids = letter_tokenize(s.inputText().toStdString(), 16).ids;
+    const Gpt2Forward f = gpt2_forward(*m.model, m.plan.layer_norm_eps, ids, {.full_traces = {1}});
+    const Tensor& shown = s.trace()->find("attn_weights")->tensor;
+    QCOMPARE(shown.shape(), f.layers[1].attn_weights.shape());
+    // Equal up to the order of float sums: the Session's run is on a worker thread, where OpenBLAS may
+    // split a product otherwise (2e-8 seen).
+    const std::vector<float> a = shown.contiguous().to_vector(), b = f.layers[1].attn_weights.contiguous().to_vector();
+    QCOMPARE(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        QVERIFY2(std::abs(a[i] - b[i]) <= 1e-6f, qPrintable(QString::number(i)));
+}
+
+void TestUiTaskModel::unknown_letter_is_said_and_not_run()
+{
+    Session s;
+    QVERIFY(openFile(s, path_));
+    const auto before = s.trace();
+    s.setInputText(QStringLiteral("A B C Q"));
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(s.hasErrors());
+    QString said;
+    for (const Diagnostic& d : s.diagnostics())
+        if (d.code == DiagnosticCode::TextUnusable)
+            said = QString::fromStdString(d.message);
+    QVERIFY2(said.contains(QStringLiteral("'Q'")) && said.contains(QStringLiteral("A to P")), qPrintable(said));
+    TokenChips chips;
+    chips.setTokens(s.textTokens());
+    QVERIFY2(chips.accessibleDescription().contains(QStringLiteral("Q → not a token of this model")),
+             qPrintable(chips.accessibleDescription()));
+    QVERIFY(!chips.accessibleDescription().contains(QStringLiteral("<|unk|>")));
+    // Fixed, it runs again.
+    s.setInputText(QStringLiteral("A B C A B"));
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(!s.hasErrors());
+    QVERIFY(s.trace() && s.trace() != before);
+    QCOMPARE(s.trace()->find("attn_weights")->tensor.size(2), std::int64_t(5));
+}
+
+void TestUiTaskModel::students_letters_are_kept()
+{
+    Session s;
+    s.setInputText(QStringLiteral("ABCDABCD"));
+    QVERIFY(openFile(s, path_));
+    QCOMPARE(s.inputText(), QStringLiteral("ABCDABCD"));
+    QCOMPARE(s.textTokens().ids, (std::vector<std::int64_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+}
+
+QTEST_MAIN(TestUiTaskModel)
+#include "test_ui_task_model.moc"
