@@ -3,6 +3,10 @@
 // finished, settings refused inline before anything trains, results that reopen with the session, and
 // curves that read in every theme.
 #include "common/theme_list.h"
+#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_model.h"
+#include "gpt/gpt_text.h"
+#include "model/model_job.h"
 #include "model/session.h"
 #include "model/session_file.h"
 #include "model/sweep_job.h"
@@ -15,6 +19,7 @@
 #include "pages/tradeoffs/tradeoffs_view.h"
 #include "render/sweep_curves_painter.h"
 #include "shell/main_window.h"
+#include "train/gpt_params.h"
 
 #include <QComboBox>
 #include <QImage>
@@ -63,6 +68,8 @@ private Q_SLOTS:
     void badSettingsAreRefusedInline_data();
     void badSettingsAreRefusedInline();
     void resultsReopenWithTheSession();
+    void trainedVariantIsStudiedInEveryTab();
+    void trainedVariantSavesAndReopens();
     void sectionFollowsTheSession();
     void curvesReadInEveryTheme();
     void readingFollowsTheNumbers_data();
@@ -235,6 +242,89 @@ void TestUiSweep::resultsReopenWithTheSession()
     applyState(t, SessionState{});
     QVERIFY(!t.sweep()->hasResults());
     QCOMPARE(panel.table()->rowCount(), 0);
+}
+
+// "Study This Model": the variant just trained becomes the model under study, its weights the run's own,
+// reading its task's letters, and the overview shows its every head; results from a session file keep no
+// weights, and say so instead of studying nothing.
+void TestUiSweep::trainedVariantIsStudiedInEveryTab()
+{
+    Session s;
+    SweepPanel panel(&s);
+    QSignalSpy finished(s.sweep(), &SweepJob::finished);
+    fillTiny(panel.form(), QStringLiteral("1, 4"), 20);
+    panel.trainButton()->click();
+    QVERIFY(finished.wait(60000));
+    SweepHeadsTable* heads = panel.headsTable();
+    heads->variant()->setCurrentIndex(1); // 4 heads
+    QVERIFY(heads->studyButton()->isEnabled());
+    const SweepRun run = s.sweep()->results().runs[1];
+    QVERIFY(run.params);
+    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    QTest::mouseClick(heads->studyButton(), Qt::LeftButton);
+    QVERIFY(opened.wait(30000));
+    QVERIFY(panel.errorLabel()->isHidden());
+    QTRY_VERIFY_WITH_TIMEOUT(s.trace() && s.usesOpenedModel() && !s.computing(), 30000);
+    const OpenedModel& m = *s.modelJob()->model();
+    QCOMPARE(m.reader, TextReader::Letters);
+    QCOMPARE(m.model->name, std::string("induction-h4-seed0"));
+    QCOMPARE(m.model->settings.n_heads, std::int64_t{4});
+    QCOMPARE(m.model->settings.emb_dim, std::int64_t{8});
+    QCOMPARE(s.view(), ViewMode::Overview);
+    QCOMPARE(s.headCount(), 4);
+    // The weights in the file are the run's: the first block's query weights, element for element.
+    const GptLayout layout = gpt_layout(GptShape{16, 32, 8, 2, 4, 0.0, false});
+    for (const ParamEntry& e : layout.entries) {
+        if (e.name != "trf_blocks.0.att.W_query.weight")
+            continue;
+        const std::vector<float> stored = m.model->weights.at(e.name).contiguous().to_vector();
+        QCOMPARE(stored, std::vector<float>(run.params->begin() + static_cast<std::ptrdiff_t>(e.offset),
+                                            run.params->begin() + static_cast<std::ptrdiff_t>(e.offset + e.size)));
+    }
+    // Its text is its task's; the overview has every layer and head of it.
+    QCOMPARE(s.inputText(), QString::fromStdString(example_text(*m.model)));
+    QTRY_VERIFY_WITH_TIMEOUT(s.layerAttention() != nullptr, 30000);
+    QCOMPARE(s.layerAttention()->grid.size(), std::size_t{2});
+    QCOMPARE(s.layerAttention()->grid[0].size(), std::size_t{4});
+}
+
+void TestUiSweep::trainedVariantSavesAndReopens()
+{
+    QTemporaryDir dir;
+    const QString sessionPath = dir.filePath(QStringLiteral("sweep.attnlab.json"));
+    const QString modelPath = dir.filePath(QStringLiteral("saved.safetensors"));
+    {
+        Session s;
+        SweepPanel panel(&s);
+        QSignalSpy finished(s.sweep(), &SweepJob::finished);
+        fillTiny(panel.form(), QStringLiteral("2"), 10);
+        panel.trainButton()->click();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(s.saveSweepRun(0, modelPath), QString());
+        const GptModel saved = load_gpt_model(modelPath.toStdString());
+        QCOMPARE(saved.settings.n_heads, std::int64_t{2});
+        QCOMPARE(saved.meta("tokenizer"), std::string("letters"));
+        QCOMPARE(saved.meta("task"), std::string("induction"));
+        QVERIFY(!saved.meta("val_loss").empty());
+        // A folder that does not exist is said in one sentence, and nothing is written.
+        const QString bad = s.saveSweepRun(0, dir.filePath(QStringLiteral("missing/m.safetensors")));
+        QVERIFY2(bad.contains(QStringLiteral("missing")), qPrintable(bad));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("missing/m.safetensors"))));
+        QVERIFY2(!s.studySweepRun(5).isEmpty(), "a run that does not exist");
+        QString error;
+        QVERIFY2(saveSessionFile(sessionPath, captureState(s), &error), qPrintable(error));
+    }
+    QString error;
+    const auto state = loadSessionFile(sessionPath, &error);
+    QVERIFY2(state, qPrintable(error));
+    Session t;
+    SweepPanel panel(&t);
+    applyState(t, *state);
+    QCOMPARE(panel.headsTable()->variant()->count(), 1);
+    QVERIFY(!panel.headsTable()->studyButton()->isEnabled()); // the file kept results, not weights
+    const QString why = t.studySweepRun(0);
+    QVERIFY2(why.contains(QStringLiteral("session file")), qPrintable(why));
+    QVERIFY(!t.modelJob()->opening());
 }
 
 void TestUiSweep::sectionFollowsTheSession()

@@ -30,6 +30,8 @@
 #include <memory>
 #include <optional>
 
+class QTemporaryDir;
+
 namespace attnlab {
 struct Gpt2Plan;
 }
@@ -203,6 +205,13 @@ public:
     // The book's GPT trained here over num_heads x seeds (the Trade-offs tab's "Trained here"): started and
     // cancelled only by its own buttons, never by an edit or Esc, and its results saved with the session.
     SweepJob* sweep() const { return sweep_; }
+    // A finished run of the sweep as the model under study in every tab (session_sweep_model.cpp): written
+    // to a file of the Session's own, deleted with it, and opened as File > Open Model opens a file; the
+    // overview of its heads is shown once it is in. One sentence when it cannot be (no such finished run, or
+    // results read from a session file, which keep no weights); empty when it is on its way.
+    QString studySweepRun(int runIndex);
+    // That run saved at `path` as `attention-lab-cli train --save` writes it; one sentence on failure.
+    QString saveSweepRun(int runIndex, const QString& path) const;
     // Compare With My Code: the learner's recording and how it compares (saved with the session).
     RecordingCompare* comparison() const { return comparison_; }
     HeatmapPictures* heatmapPictures() const { return pictures_; }
@@ -305,6 +314,7 @@ private:
     bool equivalenceStale_ = true;
     TimingsJob* timings_;
     SweepJob* sweep_;
+    std::shared_ptr<QTemporaryDir> studyDir_; // the sweep runs opened for study
     RecordingCompare* comparison_;
     HeatmapPictures* pictures_;
     HeatmapScaleMode heatmapScale_ = HeatmapScaleMode::Auto;

@@ -44,6 +44,8 @@ std::vector<SweepRun> fromCore(const std::vector<train::RunResult>& results, int
         run.msPerStep = r.ms_per_step;
         run.finished = !r.cancelled;
         run.report = reports[i].heads;
+        if (!r.cancelled)
+            run.params = std::make_shared<const std::vector<float>>(r.params);
         runs.push_back(std::move(run));
     }
     return runs;

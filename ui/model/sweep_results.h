@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ struct SweepRun {
     // What each head of the finished model does on held-out sequences, and its ablated loss and accuracy
     // (core's head_report); empty for a cancelled run. The role is recomputed from the shares by core's rule.
     std::vector<train::HeadStats> report;
+    // The finished model's weights (train/gpt_params.h's layout), so it can be studied and saved; null for a
+    // cancelled run and for results read back from a session file, which keeps what runs reached, not models.
+    std::shared_ptr<const std::vector<float>> params;
 };
 
 struct SweepResults {

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -21,8 +22,15 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight
 } // namespace
 
 SweepHeadsTable::SweepHeadsTable(QWidget* parent)
-    : QWidget(parent), variant_(new QComboBox), table_(new QTableWidget), intact_(new QLabel), rule_(new QLabel)
+    : QWidget(parent), variant_(new QComboBox), study_(new QPushButton(tr("Study This Model"))),
+      save_(new QPushButton(tr("Save Model…"))), table_(new QTableWidget), intact_(new QLabel), rule_(new QLabel)
 {
+    study_->setObjectName(QStringLiteral("sweep-study"));
+    study_->setToolTip(tr("Open this trained variant as the model under study: the stepper, the heatmaps, the "
+                          "overview and Predict First show its heads on a sequence of its task."));
+    save_->setObjectName(QStringLiteral("sweep-save-model"));
+    save_->setToolTip(tr("Save this trained variant as a .safetensors file that File > Open Model and "
+                         "attention-lab-cli run --model open."));
     variant_->setObjectName(QStringLiteral("sweep-heads-variant"));
     variant_->setAccessibleName(tr("Trained variant whose heads are shown"));
     table_->setObjectName(QStringLiteral("sweep-heads"));
@@ -48,6 +56,8 @@ SweepHeadsTable::SweepHeadsTable(QWidget* parent)
     label->setBuddy(variant_);
     pick->addWidget(label);
     pick->addWidget(variant_);
+    pick->addWidget(study_);
+    pick->addWidget(save_);
     pick->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -56,6 +66,8 @@ SweepHeadsTable::SweepHeadsTable(QWidget* parent)
     layout->addWidget(table_);
     layout->addWidget(rule_);
     connect(variant_, &QComboBox::currentIndexChanged, this, &SweepHeadsTable::showVariant);
+    connect(study_, &QPushButton::clicked, this, [this] { Q_EMIT studyRequested(shownRun()); });
+    connect(save_, &QPushButton::clicked, this, [this] { Q_EMIT saveRequested(shownRun()); });
     setVisible(false);
 }
 
@@ -80,15 +92,31 @@ void SweepHeadsTable::setResults(const SweepResults& results)
     showVariant();
 }
 
-void SweepHeadsTable::showVariant()
+int SweepHeadsTable::shownRun() const
 {
     const int index = variant_->currentData().isValid() ? variant_->currentData().toInt() : -1;
-    if (index < 0 || index >= static_cast<int>(results_.runs.size())) {
+    return index >= 0 && index < static_cast<int>(results_.runs.size()) ? index : -1;
+}
+
+void SweepHeadsTable::showVariant()
+{
+    const int index = shownRun();
+    if (index < 0) {
         table_->setRowCount(0);
         intact_->clear();
+        study_->setEnabled(false);
+        save_->setEnabled(false);
         return;
     }
     const SweepRun& run = results_.runs[static_cast<std::size_t>(index)];
+    // Weights are kept for runs trained in this window; a session file's results have none.
+    const bool weights = run.params != nullptr;
+    study_->setEnabled(weights);
+    save_->setEnabled(weights);
+    const QString none = tr("Results read from a session file keep no weights: train again to study or save a model.");
+    study_->setStatusTip(weights ? QString() : none);
+    save_->setStatusTip(weights ? QString() : none);
+    study_->setAccessibleDescription(weights ? QString() : none);
     if (!run.evals.empty())
         intact_->setText(tr("As trained: held-out loss %1, accuracy %2. Zeroing a head the model relies on costs "
                             "much more than zeroing one it could lose.")

@@ -9,6 +9,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace attnlab::ui {
@@ -20,12 +21,21 @@ public:
     void setResults(const SweepResults& results);
     QComboBox* variant() const { return variant_; }
     QTableWidget* table() const { return table_; }
+    QPushButton* studyButton() const { return study_; }
+    QPushButton* saveButton() const { return save_; }
+    int shownRun() const; // the index in results().runs of the variant shown, -1 when none
+
+Q_SIGNALS:
+    // The shown variant as the model under study in every tab, or saved as a file.
+    void studyRequested(int runIndex);
+    void saveRequested(int runIndex);
 
 private:
     void showVariant();
 
     SweepResults results_;
     QComboBox* variant_;
+    QPushButton *study_, *save_;
     QTableWidget* table_;
     QLabel *intact_, *rule_;
 };

@@ -11,6 +11,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QFileDialog>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -116,9 +117,35 @@ SweepPanel::SweepPanel(Session* session, QWidget* parent) : QWidget(parent), ses
             form_->setSettings(job->results().settings);
         showResults();
     });
+    connect(headsTable_, &SweepHeadsTable::studyRequested, this,
+            [this](int run) { showError(session_->studySweepRun(run)); });
+    connect(headsTable_, &SweepHeadsTable::saveRequested, this, &SweepPanel::saveRun);
     if (job->hasResults())
         form_->setSettings(job->results().settings);
     showResults();
+}
+
+void SweepPanel::saveRun(int run)
+{
+    const SweepResults& r = session_->sweep()->results();
+    if (run < 0 || run >= static_cast<int>(r.runs.size()))
+        return;
+    const SweepRun& shown = r.runs[static_cast<std::size_t>(run)];
+    const QString suggested = QStringLiteral("%1-h%2-seed%3.safetensors")
+                                  .arg(QString::fromStdString(r.settings.task))
+                                  .arg(shown.heads)
+                                  .arg(shown.seed);
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Trained Model"), suggested, tr("Safetensors (*.safetensors)"));
+    if (!path.isEmpty())
+        showError(session_->saveSweepRun(run, path));
+}
+
+void SweepPanel::showError(const QString& why)
+{
+    inkError();
+    error_->setText(why);
+    error_->setVisible(!why.isEmpty());
 }
 
 void SweepPanel::train()
@@ -128,9 +155,7 @@ void SweepPanel::train()
     SweepJob* job = session_->sweep();
     if (settings && !job->start(*settings))
         why = job->error();
-    inkError();
-    error_->setText(why); // where the student is looking, until the next Train
-    error_->setVisible(!why.isEmpty());
+    showError(why); // where the student is looking, until the next Train
 }
 
 void SweepPanel::inkError()

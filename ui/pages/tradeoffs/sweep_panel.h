@@ -37,6 +37,8 @@ public:
 
 private:
     void train();
+    void saveRun(int run);
+    void showError(const QString& why); // inline, under the buttons; hidden when empty
     void showProgress();
     void showResults();
     void inkError();
