@@ -49,6 +49,22 @@ QSizeF HeadGridPainter::cellSize(const QFont& font) const
     return {std::max<double>(thumbnail_, text) + 2 * kPad, thumbnail_ + 2 * fm.height() + 3 * kPad};
 }
 
+int HeadGridPainter::fittingThumbnail(QSize space, int columns, int rows, const QFont& font, double longest, int lo,
+                                      int hi)
+{
+    const QFontMetricsF fm(font);
+    columns = std::max(1, columns);
+    rows = std::max(1, rows);
+    const double across = space.width() / double(columns) - kGap - 2 * kPad;
+    int thumb = std::clamp(static_cast<int>(across), lo, hi);
+    if (longest > across) // the words set the cell's width, so the thumbnail cannot take all of it
+        thumb = std::clamp(static_cast<int>(across - (longest - thumb)), lo, thumb);
+    const double down = space.height() / double(rows) - kGap - 3 * kPad - 2 * fm.height();
+    if (down >= lo)
+        thumb = std::min(thumb, static_cast<int>(down));
+    return thumb;
+}
+
 QSize HeadGridPainter::size(const QFont& font) const
 {
     const QSizeF c = cellSize(font);
@@ -73,7 +89,7 @@ std::optional<std::size_t> HeadGridPainter::cellAt(const QPointF& pos, const QFo
     return std::nullopt;
 }
 
-void HeadGridPainter::paint(QPainter& p, const RenderStyle& style) const
+void HeadGridPainter::paint(QPainter& p, const RenderStyle& style, std::optional<std::size_t> focus) const
 {
     const QFont font = p.font();
     const QFontMetricsF fm(font);
@@ -95,6 +111,11 @@ void HeadGridPainter::paint(QPainter& p, const RenderStyle& style) const
         const QRectF detail(title.left(), title.bottom(), title.width(), fm.height());
         style.drawText(p, title, Qt::AlignLeft | Qt::AlignVCenter, cell.title, ink, style.panel);
         style.drawText(p, detail, Qt::AlignLeft | Qt::AlignVCenter, cell.detail, ink, style.panel);
+    }
+    if (focus && *focus < cells_.size()) {           // a dashed ring inside the cell, apart from the selected frame
+        p.setPen(QPen(style.text, 2, Qt::DashLine)); // over the cell's frame, never over its thumbnail
+        p.setBrush(Qt::NoBrush);
+        p.drawRoundedRect(cellRect(*focus, font).adjusted(1, 1, -1, -1), 3, 3);
     }
 }
 

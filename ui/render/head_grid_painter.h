@@ -6,6 +6,7 @@
 #include "tensor/tensor.h"
 
 #include <QImage>
+#include <QSize>
 #include <QRectF>
 #include <QString>
 
@@ -35,10 +36,17 @@ public:
     HeadGridPainter() = default;
     HeadGridPainter(std::vector<HeadGridCell> cells, int columns, int thumbnailPx);
 
+    // The thumbnail size, in [lo, hi] pixels, at which `columns` cells fill `space`'s width, made smaller
+    // still when then every one of `rows` rows fits its height (a deep model scrolls instead of shrinking
+    // its heads to specks). `longest` is the widest title or detail line.
+    static int fittingThumbnail(QSize space, int columns, int rows, const QFont& font, double longest = 0, int lo = 48,
+                                int hi = 240);
+
     QSize size(const QFont& font) const; // what the whole grid takes
     QRectF cellRect(std::size_t index, const QFont& font) const;
     std::optional<std::size_t> cellAt(const QPointF& pos, const QFont& font) const;
-    void paint(QPainter& painter, const RenderStyle& style) const;
+    // `focus`: the cell the keyboard is on, framed apart from the selected one.
+    void paint(QPainter& painter, const RenderStyle& style, std::optional<std::size_t> focus = std::nullopt) const;
     const std::vector<HeadGridCell>& cells() const { return cells_; }
 
 private:

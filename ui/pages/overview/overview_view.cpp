@@ -9,6 +9,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -90,6 +92,7 @@ OverviewView::OverviewView(Session* session, QWidget* parent) : QWidget(parent),
     heading_ = new QLabel;
     heading_->setObjectName(QStringLiteral("overview-heading"));
     heading_->setWordWrap(true);
+    heading_->installEventFilter(this);
     sort_ = new QComboBox;
     sort_->setObjectName(QStringLiteral("overview-sort"));
     sort_->setAccessibleName(tr("Order the heads by"));
@@ -120,6 +123,7 @@ OverviewView::OverviewView(Session* session, QWidget* parent) : QWidget(parent),
     scroll_->setWidget(grid_);
     scroll_->setWidgetResizable(false);
     scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->viewport()->installEventFilter(this);
 
     auto* row = new FlowLayout;
     row->addWidget(new QLabel(tr("Order:")));
@@ -139,6 +143,9 @@ OverviewView::OverviewView(Session* session, QWidget* parent) : QWidget(parent),
     connect(repeat_, &QCheckBox::toggled, session_, &Session::setRepeatText);
     connect(cancel_, &QPushButton::clicked, session_, &Session::cancel);
     connect(grid_, &HeadGridWidget::headClicked, session_, &Session::openHead);
+    connect(grid_, &HeadGridWidget::currentMoved, this, [this](QRect cell) {
+        scroll_->ensureVisible(cell.center().x(), cell.center().y(), cell.width() / 2 + 8, cell.height() / 2 + 8);
+    });
     connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::Busy)
             showProgress();
@@ -206,6 +213,7 @@ void OverviewView::rebuild()
     if (!settingsError.isEmpty())
         heading = settingsError + tr(" Below, the last heads computed: ") + heading;
     heading_->setText(heading);
+    heading_->setMinimumHeight(heading_->heightForWidth(std::max(1, heading_->width())));
 
     struct Ref {
         int layer, head;
@@ -240,7 +248,25 @@ void OverviewView::rebuild()
         cells.push_back(std::move(c));
         tips << tipOf(h, r.layer, r.head);
     }
-    grid_->setGrid(HeadGridPainter(std::move(cells), heads, 72), tips);
+    double longest = 0;
+    const QFontMetricsF fm(grid_->font());
+    for (const HeadGridCell& c : cells)
+        longest = std::max({longest, fm.horizontalAdvance(c.title), fm.horizontalAdvance(c.detail)});
+    const int thumb =
+        HeadGridPainter::fittingThumbnail(scroll_->viewport()->size(), heads, layers, grid_->font(), longest);
+    grid_->setGrid(HeadGridPainter(std::move(cells), heads, thumb), tips, heads);
+}
+
+bool OverviewView::eventFilter(QObject* watched, QEvent* event)
+{
+    // The scroll area's viewport, once laid out: the thumbnails take the space there is.
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize && !grid_->painter().cells().empty())
+        refresh_->request();
+    // A wrapped heading as tall as its lines at its width: the tab page's layout gives a label the height of
+    // its one-line hint, which cut both lines of a two-line heading in half.
+    if (watched == heading_ && event->type() == QEvent::Resize)
+        heading_->setMinimumHeight(heading_->heightForWidth(heading_->width()));
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace attnlab::ui

@@ -32,6 +32,9 @@ public:
     QCheckBox* repeatToggle() const { return repeat_; }
     QLabel* heading() const { return heading_; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void rebuild();
     void showProgress();

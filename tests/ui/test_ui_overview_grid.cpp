@@ -1,0 +1,140 @@
+// The overview's grid of heads, as a keyboard user and a projector see it: the arrow keys, Home and End
+// walk the heads with the accessible name saying which head and what it does, Enter opens one in the
+// heatmaps, and the thumbnails grow with the space the tab has (a deep model scrolls instead of shrinking).
+#include "common/session_fixtures.h"
+#include "model/model_job.h"
+#include "model/session.h"
+#include "pages/overview/head_grid_widget.h"
+#include "pages/overview/overview_view.h"
+#include "widgets/open_model_dialog.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+const QString kTiny = QStringLiteral(ATTNLAB_TEST_DATA_DIR "/gpt2/hf-f32"); // 3 layers x 2 heads
+
+bool openTiny(Session& s)
+{
+    s.setInputText(QStringLiteral("The cat sat. The cat"));
+    OpenModelDialog dialog(&s, kTiny);
+    if (!dialog.usable())
+        return false;
+    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    dialog.openChosen();
+    return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel();
+}
+
+int thumbnailWidth(OverviewView& view, QSize size)
+{
+    view.resize(size);
+    QCoreApplication::processEvents();
+    QTest::qWait(50);
+    QCoreApplication::processEvents();
+    return view.grid()->cellRect(0).width();
+}
+
+} // namespace
+
+class TestUiOverviewGrid : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void keyboard_walks_and_opens_heads();
+    void thumbnails_take_the_space();
+    void fitting_thumbnail_data();
+    void fitting_thumbnail();
+};
+
+void TestUiOverviewGrid::keyboard_walks_and_opens_heads()
+{
+    Session s;
+    OverviewView view(&s);
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    s.setView(ViewMode::Overview);
+    QVERIFY(openTiny(s));
+    QTRY_COMPARE(view.grid()->painter().cells().size(), std::size_t(6));
+    HeadGridWidget* grid = view.grid();
+    QVERIFY(grid->focusPolicy() & Qt::TabFocus);
+    grid->setFocus();
+    QCOMPARE(grid->current(), 0); // the Session's layer 0, head 0
+    QVERIFY2(grid->accessibleName().contains(QStringLiteral("layer 0 head 0: previous token")),
+             qPrintable(grid->accessibleName()));
+    QTest::keyClick(grid, Qt::Key_Right);
+    QCOMPARE(grid->current(), 1);
+    QTest::keyClick(grid, Qt::Key_Down); // a row is a layer's two heads
+    QCOMPARE(grid->current(), 3);
+    QTest::keyClick(grid, Qt::Key_Right);
+    QTest::keyClick(grid, Qt::Key_Right);
+    QCOMPARE(grid->current(), 5);
+    QTest::keyClick(grid, Qt::Key_Right); // past the last head: stays
+    QCOMPARE(grid->current(), 5);
+    QTest::keyClick(grid, Qt::Key_Home);
+    QCOMPARE(grid->current(), 0);
+    QTest::keyClick(grid, Qt::Key_End);
+    QCOMPARE(grid->current(), 5);
+    const HeadGridCell& last = grid->painter().cells()[5];
+    const QString name = grid->accessibleName();
+    QVERIFY2(name.contains(QStringLiteral("layer %1 head %2:").arg(last.layer).arg(last.head)), qPrintable(name));
+    QVERIFY(!grid->accessibleDescription().isEmpty());
+    QSignalSpy opened(grid, &HeadGridWidget::headClicked);
+    QTest::keyClick(grid, Qt::Key_Return);
+    QCOMPARE(opened.count(), 1);
+    QCOMPARE(opened.first().at(0).toInt(), last.layer);
+    QCOMPARE(opened.first().at(1).toInt(), last.head);
+    QCOMPARE(s.view(), ViewMode::Heatmaps);
+    QVERIFY(testing::waitUntilSettled(s));
+    QCOMPARE(s.gptLayer(), last.layer);
+    QCOMPARE(s.head(), last.head);
+}
+
+void TestUiOverviewGrid::thumbnails_take_the_space()
+{
+    Session s;
+    OverviewView view(&s);
+    view.resize(600, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    s.setView(ViewMode::Overview);
+    QVERIFY(openTiny(s));
+    QTRY_COMPARE(view.grid()->painter().cells().size(), std::size_t(6));
+    const int small = thumbnailWidth(view, {600, 500});
+    const int large = thumbnailWidth(view, {1400, 1000});
+    QVERIFY2(large > small, qPrintable(QStringLiteral("%1 then %2").arg(small).arg(large)));
+    QVERIFY(large >= 150); // two heads a row across 1,400 pixels
+    // Every row in view at the large size: three layers fit a thousand pixels.
+    QVERIFY(view.grid()->cellRect(5).bottom() < 1000);
+}
+
+void TestUiOverviewGrid::fitting_thumbnail_data()
+{
+    QTest::addColumn<QSize>("space");
+    QTest::addColumn<int>("columns");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("least");
+    QTest::addColumn<int>("most");
+    QTest::newRow("gpt2-small-wide") << QSize(1000, 600) << 12 << 12 << 48 << 80;   // width decides; rows scroll
+    QTest::newRow("two-by-four-large") << QSize(1000, 600) << 4 << 2 << 200 << 240; // capped
+    QTest::newRow("narrow-floor") << QSize(200, 600) << 12 << 12 << 48 << 48;       // never below the floor
+    QTest::newRow("short-window") << QSize(1000, 300) << 4 << 2 << 48 << 110;       // both rows in view
+}
+
+void TestUiOverviewGrid::fitting_thumbnail()
+{
+    QFETCH(QSize, space);
+    QFETCH(int, columns);
+    QFETCH(int, rows);
+    QFETCH(int, least);
+    QFETCH(int, most);
+    const int px = HeadGridPainter::fittingThumbnail(space, columns, rows, QFont());
+    QVERIFY2(px >= least && px <= most, qPrintable(QString::number(px)));
+}
+
+QTEST_MAIN(TestUiOverviewGrid)
+#include "test_ui_overview_grid.moc"
