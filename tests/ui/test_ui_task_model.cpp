@@ -54,6 +54,7 @@ private Q_SLOTS:
     void layer_is_the_forward_on_the_letters();
     void unknown_letter_is_said_and_not_run();
     void students_letters_are_kept();
+    void predict_asks_which_head_looks_back();
 
 private:
     QTemporaryDir dir_;
@@ -143,6 +144,32 @@ void TestUiTaskModel::students_letters_are_kept()
     QVERIFY(openFile(s, path_));
     QCOMPARE(s.inputText(), QStringLiteral("ABCDABCD"));
     QCOMPARE(s.textTokens().ids, (std::vector<std::int64_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+}
+
+// Predict First on a model trained here, whose heads differ: at the weights stage it asks which head looks
+// at the previous token, and the head the measures rank first is the right pick.
+void TestUiTaskModel::predict_asks_which_head_looks_back()
+{
+    train::RunSettings settings;
+    settings.task = "previous-token";
+    settings.shape = {16, 32, 32, 1, 4, 0.0, false};
+    settings.steps = 200;
+    settings.batch = 16;
+    settings.eval_every = 200;
+    const QString path = dir_.filePath(QStringLiteral("previous-h4.safetensors"));
+    train::save_trained_model(path.toStdString(), train::train_run(settings), {});
+    Session s;
+    QVERIFY(openFile(s, path));
+    s.setPredictFirst(true);
+    QVERIFY(s.setStageByName(QStringLiteral("attn_weights")));
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(!s.stageRevealed());
+    const std::optional<HeadQuestion> q = s.headQuestion();
+    QVERIFY(q.has_value());
+    QCOMPARE(q->previous.size(), std::size_t{4});
+    QVERIFY(q->previous[static_cast<std::size_t>(q->best)] > 2 * q->uniform); // a head this task trained looks back
+    const Verdict right = s.answerHead(q->best);
+    QVERIFY2(right.right, right.says.c_str());
 }
 
 QTEST_MAIN(TestUiTaskModel)
