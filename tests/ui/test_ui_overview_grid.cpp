@@ -6,8 +6,11 @@
 #include "model/session.h"
 #include "pages/overview/head_grid_widget.h"
 #include "pages/overview/overview_view.h"
+#include "render/colormap.h"
+#include "shell/presentation.h"
 #include "widgets/open_model_dialog.h"
 
+#include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
@@ -48,6 +51,7 @@ private Q_SLOTS:
     void thumbnails_take_the_space();
     void fitting_thumbnail_data();
     void fitting_thumbnail();
+    void masked_half_is_the_heatmaps_hatch();
 };
 
 void TestUiOverviewGrid::keyboard_walks_and_opens_heads()
@@ -134,6 +138,33 @@ void TestUiOverviewGrid::fitting_thumbnail()
     QFETCH(int, most);
     const int px = HeadGridPainter::fittingThumbnail(space, columns, rows, QFont());
     QVERIFY2(px >= least && px <= most, qPrintable(QString::number(px)));
+}
+
+// The causal mask's half of a thumbnail is the heatmaps' grey hatch in every theme, never the panel's colour
+// (which in Dark made the masked half read as part of the background).
+void TestUiOverviewGrid::masked_half_is_the_heatmaps_hatch()
+{
+    const Tensor weights = Tensor::from_values({3, 3}, {1, 0, 0, 0.5f, 0.5f, 0, 0.2f, 0.3f, 0.5f});
+    const QImage thumb = headThumbnail(weights);
+    QCOMPARE(qAlpha(thumb.pixel(2, 0)), 0);   // masked: left to the painter
+    QCOMPARE(qAlpha(thumb.pixel(0, 2)), 255); // a weight
+    for (Theme theme : {Theme::Light, Theme::Dark}) {
+        HeadGridCell cell;
+        cell.image = thumb;
+        cell.title = QStringLiteral("L0 H0");
+        const HeadGridPainter painter({cell}, 1, 60);
+        const QFont font;
+        QImage out(painter.size(font), QImage::Format_RGB32);
+        const QPalette palette = PresentationMode::palette(theme, false);
+        out.fill(palette.color(QPalette::Window));
+        QPainter p(&out);
+        p.setFont(font);
+        painter.paint(p, RenderStyle::fromPalette(palette, QPalette::Window));
+        p.end();
+        const QRectF r = painter.cellRect(0, font);
+        const QPoint masked(static_cast<int>(r.left() + r.width() / 2 + 25), static_cast<int>(r.top() + 8));
+        QVERIFY2(isMaskedColor(out.pixel(masked)), qPrintable(QString::number(out.pixel(masked), 16)));
+    }
 }
 
 QTEST_MAIN(TestUiOverviewGrid)

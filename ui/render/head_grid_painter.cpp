@@ -15,14 +15,14 @@ constexpr double kGap = 8, kPad = 3;
 
 } // namespace
 
-QImage headThumbnail(const Tensor& thumbnail, const RenderStyle& style)
+QImage headThumbnail(const Tensor& thumbnail)
 {
     if (thumbnail.dim() != 2 || thumbnail.numel() == 0)
         return {};
     const Tensor t = thumbnail.contiguous();
     const auto n = static_cast<int>(t.size(0));
     const float* w = t.data();
-    QImage image(n, n, QImage::Format_RGB32);
+    QImage image(n, n, QImage::Format_ARGB32);
     for (int r = 0; r < n; ++r) {
         // Each row to its own largest weight: the first rows have few keys and weights near 1, which scaled
         // together left every later row -- where heads differ -- in the darkest colour.
@@ -30,7 +30,7 @@ QImage headThumbnail(const Tensor& thumbnail, const RenderStyle& style)
         const ColorScale scale = ColorScale::weightsToLargest(top > 0 ? top : 1.0f);
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
         for (int c = 0; c < n; ++c)
-            line[c] = c > r ? style.panel.rgb() : scale.map(w[r * n + c]);
+            line[c] = c > r ? qRgba(0, 0, 0, 0) : (scale.map(w[r * n + c]) | 0xff000000);
     }
     return image;
 }
@@ -93,6 +93,10 @@ void HeadGridPainter::paint(QPainter& p, const RenderStyle& style, std::optional
 {
     const QFont font = p.font();
     const QFontMetricsF fm(font);
+    QImage hatch(thumbnail_, thumbnail_, QImage::Format_RGB32);
+    for (int y = 0; y < hatch.height(); ++y)
+        for (int x = 0; x < hatch.width(); ++x)
+            hatch.setPixel(x, y, maskedColor(x, y));
     for (std::size_t i = 0; i < cells_.size(); ++i) {
         const HeadGridCell& cell = cells_[i];
         const QRectF r = cellRect(i, font);
@@ -102,6 +106,7 @@ void HeadGridPainter::paint(QPainter& p, const RenderStyle& style, std::optional
         const QRectF thumb(r.left() + (r.width() - thumbnail_) / 2, r.top() + kPad, thumbnail_, thumbnail_);
         p.setOpacity(cell.shown ? 1.0 : 0.25);
         if (!cell.image.isNull()) {
+            p.drawImage(thumb.topLeft(), hatch);                     // under the transparent masked half
             p.setRenderHint(QPainter::SmoothPixmapTransform, false); // crisp cells, as many as fit
             p.drawImage(thumb, cell.image);
         }

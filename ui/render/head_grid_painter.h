@@ -28,8 +28,9 @@ struct HeadGridCell {
 };
 
 // A (n, n) attention thumbnail as n x n pixels: viridis, each row scaled to its largest weight (where each
-// query looks, at any length), the causal mask's upper triangle in the panel's colour.
-QImage headThumbnail(const Tensor& thumbnail, const RenderStyle& style);
+// query looks, at any length), the causal mask's upper triangle transparent: the painter hatches it at
+// screen resolution in the masked grey of the heatmaps (colormap.h), the same in every theme.
+QImage headThumbnail(const Tensor& thumbnail);
 
 class HeadGridPainter {
 public:

@@ -230,7 +230,6 @@ void OverviewView::rebuild()
                 return va.has_value() && !vb.has_value();
             return measure == Measure::Entropy ? *va < *vb : *va > *vb;
         });
-    const RenderStyle style = RenderStyle::fromPalette(palette(), backgroundRole());
     std::vector<HeadGridCell> cells;
     QStringList tips;
     const double limit = threshold_->value();
@@ -240,7 +239,7 @@ void OverviewView::rebuild()
         HeadGridCell c;
         c.layer = r.layer;
         c.head = r.head;
-        c.image = headThumbnail(h.thumbnail, style);
+        c.image = headThumbnail(h.thumbnail);
         c.title = tr("L%1 H%2").arg(r.layer).arg(r.head);
         c.detail = detailOf(h, measure);
         c.shown = passes(h, measure, limit);
