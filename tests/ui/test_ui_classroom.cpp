@@ -77,9 +77,9 @@ private Q_SLOTS:
 
     void everyLessonHasTextAndActions()
     {
-        QCOMPARE(lessonIds(),
-                 (QStringList{"gpt2-split", "follow-tensors", "view-transpose", "wrapper-integrated",
-                              "first-divergence", "argument-contract", "weight-transfer", "trained-heads"}));
+        QCOMPARE(lessonIds(), (QStringList{"gpt2-split", "follow-tensors", "view-transpose", "wrapper-integrated",
+                                           "first-divergence", "argument-contract", "weight-transfer", "trained-heads",
+                                           "several-heads"}));
         for (const Lesson& l : lessons()) {
             QVERIFY2(!l.title.isEmpty(), qPrintable(l.id));
             QVERIFY2(!l.steps.empty(), qPrintable(l.id));

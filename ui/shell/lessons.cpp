@@ -194,6 +194,7 @@ std::map<QString, std::vector<Actions>> actionTable()
            {widgetTarget("transfer-code-query"), widgetTarget("transfer-code-key"), widgetTarget("transfer-code-value"),
             widgetTarget("transpose-query"), widgetTarget("transfer-badge")}}}},
         {QStringLiteral("trained-heads"), trainedHeadsActions()},
+        {QStringLiteral("several-heads"), severalHeadsActions()},
     };
 }
 
@@ -254,8 +255,9 @@ bool stepPointsInto(const LessonStep& step, const QWidget* container)
 const std::vector<Lesson>& lessons()
 {
     static const std::vector<Lesson> all = [] {
-        const QStringList order{"gpt2-split",       "follow-tensors",    "view-transpose",  "wrapper-integrated",
-                                "first-divergence", "argument-contract", "weight-transfer", "trained-heads"};
+        const QStringList order{"gpt2-split",         "follow-tensors",   "view-transpose",
+                                "wrapper-integrated", "first-divergence", "argument-contract",
+                                "weight-transfer",    "trained-heads",    "several-heads"};
         const auto table = actionTable();
         std::vector<Lesson> out;
         for (const QString& id : order)

@@ -32,5 +32,7 @@ inline LessonTarget cellsTarget(const char* heatmap)
 
 // "What do the heads of a trained model do?" (lessons_trained.cpp).
 std::vector<LessonActions> trainedHeadsActions();
+// "Why several heads, and why not too many?" (lessons_sweep.cpp).
+std::vector<LessonActions> severalHeadsActions();
 
 } // namespace attnlab::ui

@@ -1,7 +1,9 @@
 #include "pages/tradeoffs/sweep_form.h"
 
+#include "widgets/flow_layout.h"
+
 #include <QComboBox>
-#include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -53,18 +55,23 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent)
     lr_->setObjectName(QStringLiteral("sweep-lr"));
     lr_->setAccessibleName(tr("learning rate"));
     lr_->setToolTip(tr("AdamW's learning rate."));
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
+    // Label and field pairs that wrap: in a grid of four columns the form was wider than the page beside
+    // the lessons dock, and the table and curves below it scrolled sideways out of view.
+    auto* flow = new FlowLayout(this, 10);
+    flow->setContentsMargins(0, 0, 0, 0);
     const std::vector<std::pair<QString, QWidget*>> fields = {
         {tr("Task"), task_},   {tr("emb (d_out)"), emb_}, {tr("Layers"), layers_}, {tr("num_heads"), heads_},
         {tr("Seeds"), seeds_}, {tr("Steps"), steps_},     {tr("Batch"), batch_},   {tr("Learning rate"), lr_}};
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        auto* label = new QLabel(fields[i].first);
-        label->setBuddy(fields[i].second);
-        const int row = static_cast<int>(i / 4), col = static_cast<int>(i % 4) * 2;
-        grid->addWidget(label, row, col, Qt::AlignRight);
-        grid->addWidget(fields[i].second, row, col + 1);
-        grid->setColumnStretch(col + 1, 1);
+    for (const auto& [text, field] : fields) {
+        auto* pair = new QWidget;
+        auto* row = new QHBoxLayout(pair);
+        row->setContentsMargins(0, 0, 0, 0);
+        auto* label = new QLabel(text);
+        label->setBuddy(field);
+        row->addWidget(label);
+        row->addWidget(field);
+        field->setMinimumWidth(field == heads_ ? 160 : 90);
+        flow->addWidget(pair);
     }
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& task) { setSettings(sweepDefaults(task.toStdString())); });

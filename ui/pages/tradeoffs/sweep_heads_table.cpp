@@ -33,7 +33,9 @@ SweepHeadsTable::SweepHeadsTable(QWidget* parent)
                          "attention-lab-cli run --model open."));
     variant_->setObjectName(QStringLiteral("sweep-heads-variant"));
     variant_->setAccessibleName(tr("Trained variant whose heads are shown"));
-    table_->setObjectName(QStringLiteral("sweep-heads"));
+    variant_->setAccessibleDescription(tr("Pick a trained variant, by num_heads and seed, to list its heads measured "
+                                          "one by one."));
+    table_->setObjectName(QStringLiteral("sweep-heads-table"));
     table_->setAccessibleName(tr("The variant's heads, measured"));
     table_->setAccessibleDescription(tr("One row per layer and head: shares of attention on held-out sequences, the "
                                         "role they give, and the held-out loss and accuracy with that head zeroed."));
@@ -66,9 +68,10 @@ SweepHeadsTable::SweepHeadsTable(QWidget* parent)
     layout->addWidget(table_);
     layout->addWidget(rule_);
     connect(variant_, &QComboBox::currentIndexChanged, this, &SweepHeadsTable::showVariant);
+    // Shown before anything is trained too, saying what will come here: a lesson points at it ahead.
+    showVariant();
     connect(study_, &QPushButton::clicked, this, [this] { Q_EMIT studyRequested(shownRun()); });
     connect(save_, &QPushButton::clicked, this, [this] { Q_EMIT saveRequested(shownRun()); });
-    setVisible(false);
 }
 
 void SweepHeadsTable::setResults(const SweepResults& results)
@@ -88,7 +91,7 @@ void SweepHeadsTable::setResults(const SweepResults& results)
         const int keep = variant_->findData(wanted);
         variant_->setCurrentIndex(keep >= 0 ? keep : 0);
     }
-    setVisible(variant_->count() > 0);
+    variant_->setEnabled(variant_->count() > 0);
     showVariant();
 }
 
@@ -103,7 +106,7 @@ void SweepHeadsTable::showVariant()
     const int index = shownRun();
     if (index < 0) {
         table_->setRowCount(0);
-        intact_->clear();
+        intact_->setText(tr("Once a sweep has finished, each trained variant's heads are measured here, one by one."));
         study_->setEnabled(false);
         save_->setEnabled(false);
         return;
@@ -116,7 +119,8 @@ void SweepHeadsTable::showVariant()
     const QString none = tr("Results read from a session file keep no weights: train again to study or save a model.");
     study_->setStatusTip(weights ? QString() : none);
     save_->setStatusTip(weights ? QString() : none);
-    study_->setAccessibleDescription(weights ? QString() : none);
+    study_->setAccessibleDescription(weights ? study_->toolTip() : none);
+    save_->setAccessibleDescription(weights ? save_->toolTip() : none);
     if (!run.evals.empty())
         intact_->setText(tr("As trained: held-out loss %1, accuracy %2. Zeroing a head the model relies on costs "
                             "much more than zeroing one it could lose.")

@@ -110,7 +110,10 @@ SweepPanel::SweepPanel(Session* session, QWidget* parent) : QWidget(parent), ses
     SweepJob* job = session_->sweep();
     connect(train_, &QPushButton::clicked, this, &SweepPanel::train);
     connect(cancel_, &QPushButton::clicked, job, &SweepJob::cancel);
-    connect(job, &SweepJob::started, this, &SweepPanel::showResults);
+    connect(job, &SweepJob::started, this, [this, job] {
+        form_->setSettings(job->results().settings); // a lesson's Show me starts one the form did not fill
+        showResults();
+    });
     connect(job, &SweepJob::progressed, this, &SweepPanel::showProgress);
     connect(job, &SweepJob::finished, this, [this, job] {
         if (job->hasResults() && !job->busy()) // a session file's sweep: the form says what it trained

@@ -1,4 +1,5 @@
 #include "pages/tradeoffs/tradeoffs_view.h"
+#include "widgets/flow_layout.h"
 
 #include "render/number_format.h"
 #include "model/session.h"
@@ -36,9 +37,8 @@ TradeoffsView::TradeoffsView(Session* session, QWidget* parent) : QWidget(parent
     table_ = new TradeoffTable;
     table_->setObjectName(QStringLiteral("tradeoff-table"));
     widthsLabel_ = new QLabel;
-    widthsRow_ = new QHBoxLayout;
+    widthsRow_ = new FlowLayout; // wraps: seven width buttons in one row made the tab wider than the page
     widthsRow_->addWidget(widthsLabel_);
-    widthsRow_->addStretch(1);
 
     // Two pages: what the shapes let us count (chart, table, widths), and what was measured -- trained
     // models' losses and heads, this machine's times. Each gets the whole tab.
@@ -158,7 +158,7 @@ void TradeoffsView::refreshWidths()
         b->setCursor(Qt::PointingHandCursor);
         const std::int64_t d = o.d_out;
         connect(b, &QPushButton::clicked, this, [this, d] { session_->setSlot(Slot::d_out, static_cast<double>(d)); });
-        widthsRow_->insertWidget(widthsRow_->count() - 1, b);
+        widthsRow_->addWidget(b);
         widthButtons_.push_back(b);
     }
     if (c.d_out % h != 0)

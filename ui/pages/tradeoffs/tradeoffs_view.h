@@ -13,6 +13,8 @@ class QTabWidget;
 
 namespace attnlab::ui {
 
+class FlowLayout;
+
 class Session;
 class SweepPanel;
 class TradeoffChartWidget;
@@ -41,7 +43,7 @@ private:
     TradeoffChartWidget* chart_;
     TradeoffTable* table_;
     QLabel* widthsLabel_;
-    QHBoxLayout* widthsRow_;
+    FlowLayout* widthsRow_;
     std::vector<QPushButton*> widthButtons_;
     TrainedVariantsPanel* trained_;
     TimingPanel* timing_;
