@@ -1,0 +1,147 @@
+// What a student waits for on the overview tab with a whole GPT opened: an edit of the text, then GPT-2's
+// forward through every layer on the worker, every head summarised (thumbnail and measures), the grid
+// rebuilt and the tab painted. Timed from the edit until view.grab() has painted the tab with the new
+// heads, alternating two texts of the same length so every edit recomputes. Median and fastest of the
+// repeats, wall and process CPU time; tests/bench/overview_speed.sh sets it beside PyTorch's forward.
+//
+//   QT_QPA_PLATFORM=offscreen bench_overview CHECKPOINT [--tokens 64] [--repeat 7] [--threads N] [--smoke]
+#include "gpt/gpt2_checkpoint.h"
+#include "model/model_job.h"
+#include "model/session.h"
+#include "pages/overview/head_grid_widget.h"
+#include "pages/overview/overview_view.h"
+#include "tensor/error.h"
+#include "tensor/threads.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPixmap>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+double processCpuMs()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+}
+
+bool serveUntil(const std::function<bool()>& done, qint64 timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return true;
+}
+
+// `tokens` GPT-2 tokens: "a" then " a" (id 257) or " b" (id 275) again and again.
+QString textOf(int tokens, QChar letter)
+{
+    QString text(letter);
+    for (int i = 1; i < tokens; ++i)
+        text += QLatin1Char(' ') + letter;
+    return text;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_overview CHECKPOINT [--tokens T] [--repeat R] [--threads N] [--smoke]\n");
+        return 2;
+    }
+    int tokens = 64, repeat = 7;
+    for (int i = 2; i < argc; ++i) {
+        const bool value = i + 1 < argc;
+        if (!std::strcmp(argv[i], "--tokens") && value)
+            tokens = std::max(2, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--repeat") && value)
+            repeat = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--threads") && value)
+            set_engine_threads(std::max(1, std::atoi(argv[++i])));
+        else if (!std::strcmp(argv[i], "--smoke"))
+            repeat = 1, tokens = std::min(tokens, 8);
+        else {
+            std::fprintf(stderr, "bench_overview: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    Session session;
+    OverviewView view(&session);
+    view.resize(1280, 800);
+    view.show();
+    session.setView(ViewMode::Overview);
+    try {
+        const Gpt2Plan plan = plan_gpt2_checkpoint(argv[1]);
+        tokens = static_cast<int>(std::min<std::int64_t>(tokens, plan.settings.context_length));
+        session.setInputText(textOf(tokens, QLatin1Char('a')));
+        session.openModel(plan);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "bench_overview: %s\n", e.what());
+        return 1;
+    }
+    const auto settled = [&] { return session.usesOpenedModel() && session.layerAttention() && !session.busy(); };
+    if (!serveUntil(settled, 600000) || !session.modelProblem().isEmpty()) {
+        std::fprintf(stderr, "bench_overview: the model never opened: %s\n", qPrintable(session.modelProblem()));
+        return 1;
+    }
+    if (session.textTokens().ids.size() != static_cast<std::size_t>(tokens)) {
+        std::fprintf(stderr, "bench_overview: the text is %zu tokens, not %d\n", session.textTokens().ids.size(),
+                     tokens);
+        return 1;
+    }
+    std::vector<double> wall, cpu;
+    for (int i = 0; i <= repeat; ++i) { // the first edit warms the caches and is not counted
+        const auto before = session.layerAttention();
+        QElapsedTimer clock;
+        clock.start();
+        const double cpu0 = processCpuMs();
+        session.setInputText(textOf(tokens, i % 2 == 0 ? QLatin1Char('b') : QLatin1Char('a')));
+        if (!serveUntil([&] { return session.layerAttention() != before && !session.busy(); }, 600000)) {
+            std::fprintf(stderr, "bench_overview: edit %d never finished\n", i);
+            return 1;
+        }
+        const QPixmap shot = view.grab(); // paints the tab, every thumbnail, now
+        const double ms = clock.nsecsElapsed() / 1e6;
+        const auto& grid = view.grid()->painter().cells();
+        if (shot.isNull() ||
+            grid.size() != session.layerAttention()->grid.size() * session.layerAttention()->grid[0].size()) {
+            std::fprintf(stderr, "bench_overview: the grid does not hold every head\n");
+            return 1;
+        }
+        if (i > 0) {
+            wall.push_back(ms);
+            cpu.push_back(processCpuMs() - cpu0);
+        }
+    }
+    const auto a = session.layerAttention();
+    std::printf("%s: %zu layers x %zu heads, %d tokens, %d engine threads\n", a->model.c_str(), a->grid.size(),
+                a->grid[0].size(), tokens, engine_threads());
+    std::printf("app %.1f %.1f cpu %.1f\n", median(wall), *std::min_element(wall.begin(), wall.end()), median(cpu));
+    return 0;
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""PyTorch's side of tests/bench/overview_speed.sh: the book's chapter 4 GPTModel with a Hugging Face GPT-2
+checkpoint's weights loaded as chapter 5's load_weights_into_gpt does, eval mode, no_grad, one forward on
+the same ids the app's bench feeds (position t holds (t * 7919 + 464) % vocab). Prints the median and the
+fastest of the repeats in milliseconds, one line: "torch median_ms min_ms"."""
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "resources" / "training"))
+sys.path.insert(0, str(ROOT / "tests" / "reference"))
+
+from gpt_model import GPTModel  # noqa: E402
+from make_gpt2_checkpoints import book_cfg, load_weights_into_gpt, with_eps  # noqa: E402
+from safetensors_io import load_file  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--tokens", type=int, default=64)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    config = json.loads((args.folder / "config.json").read_text())
+    stored, _ = load_file(args.folder / "model.safetensors")
+    gpt = GPTModel(book_cfg(config["n_layer"], config["n_head"], config["n_embd"], config["n_positions"]))
+    load_weights_into_gpt(gpt, stored, "")
+    gpt = with_eps(gpt, config.get("layer_norm_epsilon", 1e-5))
+    vocab = config.get("vocab_size", 50257)
+    ids = torch.tensor([[(t * 7919 + 464) % vocab for t in range(args.tokens)]])
+    times = []
+    with torch.no_grad():
+        gpt(ids)  # warm-up: first-touch pages, BLAS buffers
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            gpt(ids)
+            times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    print(f"torch {times[len(times) // 2]:.1f} {times[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
