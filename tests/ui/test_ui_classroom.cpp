@@ -193,6 +193,24 @@ private Q_SLOTS:
         QVERIFY(window.width() <= window.centralWidget()->minimumSizeHint().width() + 420);
     }
 
+    // A teacher starts the class with the questions on: --predict-first, with the View menu's action checked.
+    void predictFirstStartsOnWhenAsked()
+    {
+        Session session;
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&session);
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        QVERIFY(parser.parse({"attention-lab", "--predict-first", "--presentation"}));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
+        QVERIFY(session.predict().on);
+        QVERIFY(!session.stageRevealed());
+        auto* action = window.findChild<QAction*>(QStringLiteral("predict-first"));
+        QVERIFY(action && action->isChecked());
+    }
+
     void keyboardShortcutsReachTheShell()
     {
         Session session;

@@ -74,6 +74,8 @@ void addShellOptions(QCommandLineParser& parser)
                         "--screenshot, take the picture too)."),
          QStringLiteral("FILE")},
         {QStringLiteral("presentation"), QStringLiteral("Start in presentation mode: full screen, larger type (F5).")},
+        {QStringLiteral("predict-first"),
+         QStringLiteral("Start with View > Predict First on: each stage asks for its shape before it is shown.")},
         {QStringLiteral("guide"),
          QStringLiteral("Open the guided-lessons panel at this lesson: %1.").arg(lessonIds().join(", ")),
          QStringLiteral("LESSON")},
@@ -207,6 +209,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         compare_->openRecording(parser.value(QStringLiteral("compare")), false);
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
+    if (parser.isSet(QStringLiteral("predict-first")))
+        session_->setPredictFirst(true);
     // Once the window is up its frame is known, and opening the lessons dock may have asked for more
     // width than the screen has: bring it back within the screen (a full-screen window is the screen).
     const auto withinScreen = [this] {
