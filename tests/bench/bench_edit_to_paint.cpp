@@ -17,6 +17,7 @@
 #include "shell/main_window.h"
 #include "model/presets.h"
 #include "model/session.h"
+#include "model/sweep_job.h"
 #include "tensor/threads.h"
 #include "shell/weights_actions.h"
 
@@ -198,6 +199,8 @@ int main(int argc, char** argv)
         {{"edits", "Timed edits per case (after one warm-up).", "N", "20"},
          {"threads", "Engine threads (default: all cores but one, as the app uses).", "N"},
          {"cases", "Comma-separated case ids: book, book-v2, gpt2-16, gpt2-128, gpt2-1024, text-h4.", "IDS"},
+         {"while-training", "Train the trade-offs tab's default induction sweep (every head count, 2 seeds) "
+                            "the whole time, as a student who edits while a sweep runs."},
          {"smoke", "One edit of the book case; exit 1 unless the heatmap painted (ctest)."}});
     parser.process(app);
     const bool smoke = parser.isSet("smoke");
@@ -224,9 +227,19 @@ int main(int argc, char** argv)
     window.resize(1600, 1000);
     window.show();
 
+    // The sweep's runs take every core at a lower priority than the GUI thread (sweep_job.h); the edits'
+    // forwards compete with them. Started before the first case, stopped at the end.
+    const bool training = parser.isSet("while-training");
+    if (training) {
+        SweepSettings sweep = sweepDefaults("induction");
+        sweep.steps = 1000000; // outlasts every case
+        if (!session.sweep()->start(sweep))
+            qFatal("the sweep did not start: %s", qPrintable(session.sweep()->error()));
+    }
     std::printf("edit → trace computed → heatmap painted into the backing store; platform %s, %d engine thread(s), "
-                "%d edit(s) per case\n\n",
-                qPrintable(QGuiApplication::platformName()), threads, edits);
+                "%d edit(s) per case%s\n\n",
+                qPrintable(QGuiApplication::platformName()), threads, edits,
+                training ? ", while the induction sweep trains on every core" : "");
     std::printf(
         "| case | edits | edit → painted, median ms | max ms | edit handlers, median ms | "
         "edit → trace, median ms | trace → painted, median ms | longest GUI stall while computing, ms | "
@@ -241,6 +254,11 @@ int main(int argc, char** argv)
         printRow(c, ts);
         for (const auto& t : ts)
             allPainted = allPainted && t.doneMs >= 0;
+    }
+    if (training) {
+        if (!session.sweep()->busy())
+            qFatal("the sweep stopped before the edits ended: %s", qPrintable(session.sweep()->error()));
+        session.sweep()->cancel();
     }
     return allPainted ? 0 : 1;
 }
