@@ -109,6 +109,7 @@ private Q_SLOTS:
     void failed_load_is_said_and_the_state_stays();
     void chips_show_spaces_as_marks();
     void text_checkbox_names_the_opened_model();
+    void variant_picker_names_the_opened_model();
     void long_run_shows_progress_and_cancels();
 };
 
@@ -349,6 +350,40 @@ void TestUiGpt2Model::text_checkbox_names_the_opened_model()
                  qPrintable(said));
         QVERIFY2(said.contains(QStringLiteral("opened model")), qPrintable(said));
     }
+}
+
+// The picker beside the checkbox shows the opened checkpoint by name; a Verdict GPT picked from it is used
+// (at a layer it has), and the checkpoint picked again comes back without being read anew.
+void TestUiGpt2Model::variant_picker_names_the_opened_model()
+{
+    Session s;
+    TextInputPanel panel(&s);
+    QVERIFY(openTiny(s));
+    s.setGptLayer(2);
+    QVERIFY(testing::waitUntilSettled(s));
+    auto* variant = panel.findChild<QComboBox*>(QStringLiteral("text-input-variant"));
+    QVERIFY(variant);
+    QVERIFY(variant->isEnabled());
+    QCOMPARE(variant->currentText(), QStringLiteral("hf-f32"));
+    QVERIFY(variant->toolTip().contains(QStringLiteral("hf-f32")));
+    const auto opened = s.modelJob()->model();
+
+    variant->setCurrentIndex(variant->findData(4));
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(!s.usesOpenedModel());
+    QCOMPARE(s.gptHeads(), 4);
+    QCOMPARE(s.gptLayer(), 0); // a Verdict GPT has no layer 2
+    QVERIFY(!s.hasErrors());
+    QCOMPARE(variant->currentText(), QStringLiteral("4 heads"));
+    QVERIFY(variant->findText(QStringLiteral("hf-f32")) >= 0); // still loaded, still offered
+
+    variant->setCurrentIndex(variant->findText(QStringLiteral("hf-f32")));
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(s.usesOpenedModel());
+    QVERIFY(s.modelJob()->model() == opened);
+    QCOMPARE(s.headCount(), 2);
+    QCOMPARE(s.trace()->find("attn_weights")->tensor.size(2), std::int64_t(tinyIds(s).size()));
+    QCOMPARE(variant->currentText(), QStringLiteral("hf-f32"));
 }
 
 QTEST_MAIN(TestUiGpt2Model)

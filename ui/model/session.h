@@ -123,6 +123,9 @@ public:
     // trace is the one shown. A file that fails leaves the state as it was; modelProblem() says why.
     ModelJob* modelJob() const { return modelJob_; }
     void openModel(const Gpt2Plan& plan);
+    // The Text input through the opened model again (its layer 0), after a trained one was picked; once
+    // it is in, opening calls it too. Nothing when none is open.
+    void useOpenedModel();
     bool usesOpenedModel() const;
     QString modelProblem() const { return modelProblem_; }
     int gptLayers() const; // layers of the chosen model, 0 when none

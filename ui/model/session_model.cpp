@@ -15,21 +15,7 @@ namespace attnlab::ui {
 void Session::connectModelJob()
 {
     modelJob_ = new ModelJob(this);
-    connect(modelJob_, &ModelJob::opened, this, [this] {
-        const OpenedModel& m = *modelJob_->model();
-        spec_.input = InputSource::Text;
-        spec_.gpt_model_path = m.plan.file;
-        spec_.gpt_layer = 0;
-        if (spec_.text.empty())
-            spec_.text = verdict_first_sentence();
-        spec_.config = gpt_attention_config(*m.model);
-        callText_ = QString::fromStdString(positional_call(spec_.config));
-        callError_.reset();
-        spec_.batch = 1;
-        spec_.num_tokens = std::max<std::int64_t>(1, static_cast<std::int64_t>(textTokens().ids.size()));
-        layerAttention_.reset();
-        settingsEdited();
-    });
+    connect(modelJob_, &ModelJob::opened, this, &Session::useOpenedModel);
     connect(modelJob_, &ModelJob::openFailed, this, [this](const QString& sentence) {
         modelProblem_ = sentence;
         Q_EMIT changed(ChangeFlag::Results | ChangeFlag::Busy);
@@ -44,6 +30,25 @@ void Session::connectModelJob()
         overviewError_ = r.error;
         Q_EMIT changed(ChangeFlag::Results);
     });
+}
+
+void Session::useOpenedModel()
+{
+    if (!modelJob_->model())
+        return;
+    const OpenedModel& m = *modelJob_->model();
+    spec_.input = InputSource::Text;
+    spec_.gpt_model_path = m.plan.file;
+    spec_.gpt_layer = 0;
+    if (spec_.text.empty())
+        spec_.text = verdict_first_sentence();
+    spec_.config = gpt_attention_config(*m.model);
+    callText_ = QString::fromStdString(positional_call(spec_.config));
+    callError_.reset();
+    spec_.batch = 1;
+    spec_.num_tokens = std::max<std::int64_t>(1, static_cast<std::int64_t>(textTokens().ids.size()));
+    layerAttention_.reset();
+    settingsEdited();
 }
 
 void Session::openModel(const Gpt2Plan& plan)
