@@ -82,6 +82,20 @@ void Session::addOpenedModelDiagnostics()
         diagnostics_.push_back({DiagnosticCode::LayerMissing, Severity::Error, std::nullopt, *problem, {}, {}});
         return;
     }
+    // Its positions are the checkpoint's, fixed: a longer text is shortened, no context_length helps.
+    const auto tokens = static_cast<std::int64_t>(textTokens().ids.size());
+    if (const auto positions = model.settings.context_length; tokens > positions) {
+        std::erase_if(diagnostics_, [](const Diagnostic& d) { return d.code == DiagnosticCode::TokensExceedContext; });
+        diagnostics_.push_back({DiagnosticCode::TokensExceedContext,
+                                Severity::Error,
+                                std::nullopt,
+                                "the text has " + std::to_string(tokens) + " tokens, but " + model.name +
+                                    " takes at most " + std::to_string(positions) +
+                                    " positions (its checkpoint fixes them), so shorten the text to " +
+                                    std::to_string(positions) + " tokens or fewer.",
+                                {},
+                                {}});
+    }
     if (trained_weights_fit(spec_.config, model.settings))
         return;
     // The whole model runs, so its own attention must: there are no seeded weights to fall back to.
