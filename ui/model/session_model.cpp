@@ -58,6 +58,42 @@ void Session::openModel(const Gpt2Plan& plan)
     Q_EMIT changed(ChangeFlag::Busy);
 }
 
+void Session::reopenModel(const QString& checkpoint, const std::function<void(const std::string& file)>& restore)
+{
+    delete reopening_; // a session opened while the last one's checkpoint loads replaces it
+    const std::string path = checkpoint.toStdString();
+    const auto unopened = [this, path, restore](const std::string& why) {
+        unopenedPath_ = path;
+        unopenedProblem_ = "this session's checkpoint could not be opened: " + why;
+        restore(path);
+    };
+    if (path.empty())
+        return restore(path);
+    if (const auto m = modelJob_->model(); m && m->plan.file == path)
+        return restore(path); // already in, as when a session is opened twice
+    std::optional<Gpt2Plan> plan;
+    try {
+        plan = plan_gpt2_checkpoint(path);
+    } catch (const Error& e) {
+        return unopened(e.what());
+    }
+    auto* pending = new QObject(this);
+    reopening_ = pending;
+    // Each waits once: the copies outlive the pending object, deleted before they run (they may reopen).
+    connect(modelJob_, &ModelJob::opened, pending, [pending, restore, file = plan->file] {
+        const auto run = restore;
+        const std::string opened = file;
+        delete pending;
+        run(opened);
+    });
+    connect(modelJob_, &ModelJob::openFailed, pending, [pending, unopened](const QString& why) {
+        const auto run = unopened;
+        delete pending;
+        run(why.toStdString());
+    });
+    openModel(*plan);
+}
+
 bool Session::usesOpenedModel() const
 {
     const auto m = modelJob_ ? modelJob_->model() : nullptr;
