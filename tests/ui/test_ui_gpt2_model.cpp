@@ -9,6 +9,7 @@
 #include "pages/overview/head_grid_widget.h"
 #include "pages/overview/overview_view.h"
 #include "text/gpt2_tokenizer_files.h"
+#include "widgets/diagnostics_panel.h"
 #include "widgets/open_model_dialog.h"
 #include "widgets/text_input_panel.h"
 #include "widgets/token_chips.h"
@@ -109,6 +110,8 @@ private Q_SLOTS:
     void failed_load_is_said_and_the_state_stays();
     void chips_show_spaces_as_marks();
     void text_checkbox_names_the_opened_model();
+    void variant_picker_names_the_opened_model();
+    void long_text_is_shortened_not_context_length();
     void long_run_shows_progress_and_cancels();
 };
 
@@ -349,6 +352,78 @@ void TestUiGpt2Model::text_checkbox_names_the_opened_model()
                  qPrintable(said));
         QVERIFY2(said.contains(QStringLiteral("opened model")), qPrintable(said));
     }
+}
+
+// The picker beside the checkbox shows the opened checkpoint by name; a Verdict GPT picked from it is used
+// (at a layer it has), and the checkpoint picked again comes back without being read anew.
+void TestUiGpt2Model::variant_picker_names_the_opened_model()
+{
+    Session s;
+    TextInputPanel panel(&s);
+    QVERIFY(openTiny(s));
+    s.setGptLayer(2);
+    QVERIFY(testing::waitUntilSettled(s));
+    auto* variant = panel.findChild<QComboBox*>(QStringLiteral("text-input-variant"));
+    QVERIFY(variant);
+    QVERIFY(variant->isEnabled());
+    QCOMPARE(variant->currentText(), QStringLiteral("hf-f32"));
+    QVERIFY(variant->toolTip().contains(QStringLiteral("hf-f32")));
+    const auto opened = s.modelJob()->model();
+
+    variant->setCurrentIndex(variant->findData(4));
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(!s.usesOpenedModel());
+    QCOMPARE(s.gptHeads(), 4);
+    QCOMPARE(s.gptLayer(), 0); // a Verdict GPT has no layer 2
+    QVERIFY(!s.hasErrors());
+    QCOMPARE(variant->currentText(), QStringLiteral("4 heads"));
+    QVERIFY(variant->findText(QStringLiteral("hf-f32")) >= 0); // still loaded, still offered
+
+    variant->setCurrentIndex(variant->findText(QStringLiteral("hf-f32")));
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(s.usesOpenedModel());
+    QVERIFY(s.modelJob()->model() == opened);
+    QCOMPARE(s.headCount(), 2);
+    QCOMPARE(s.trace()->find("attn_weights")->tensor.size(2), std::int64_t(tinyIds(s).size()));
+    QCOMPARE(variant->currentText(), QStringLiteral("hf-f32"));
+}
+
+// More tokens than the checkpoint's positions: its positions are fixed, so the text is what to shorten, and
+// no button offers a context_length.
+void TestUiGpt2Model::long_text_is_shortened_not_context_length()
+{
+    Session s;
+    DiagnosticsPanel panel(&s);
+    QVERIFY(openTiny(s));
+    const std::int64_t positions = s.modelJob()->model()->model->settings.context_length;
+    s.setInputText(QStringLiteral("The cat sat on the mat and then the dog sat on the cat, which did not like it."));
+    const auto tokens = static_cast<std::int64_t>(s.textTokens().ids.size());
+    QVERIFY(tokens > positions);
+    QVERIFY(s.hasErrors());
+    const Diagnostic* found = nullptr;
+    for (const Diagnostic& d : s.diagnostics()) {
+        QVERIFY2(d.message.find("context_length to") == std::string::npos, d.message.c_str());
+        for (const Fix& f : d.fixes)
+            QVERIFY(f.slot != Slot::context_length);
+        if (d.code == DiagnosticCode::TokensExceedContext)
+            found = &d;
+    }
+    QVERIFY(found);
+    const QString said = QString::fromStdString(found->message);
+    QVERIFY2(said.contains(QStringLiteral("has %1 tokens").arg(tokens)), qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("at most %1 positions").arg(positions)), qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("shorten the text to %1 tokens or fewer").arg(positions)), qPrintable(said));
+    QVERIFY(said.endsWith(QLatin1Char('.')) && said.count(QStringLiteral(". ")) == 0);
+    QVERIFY(found->fixes.empty() && found->call_fix.empty());
+    QCoreApplication::processEvents();
+    for (const auto* button : panel.findChildren<QPushButton*>())
+        QVERIFY2(!button->objectName().startsWith(QStringLiteral("fix-context_length")),
+                 qPrintable(button->objectName()));
+
+    // Shortened to fit, the error goes and the model runs again.
+    s.setInputText(kText);
+    QVERIFY(testing::waitUntilSettled(s));
+    QVERIFY(!s.hasErrors());
 }
 
 QTEST_MAIN(TestUiGpt2Model)

@@ -23,6 +23,7 @@
 #include "text/tokenizer.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QStringList>
 
@@ -125,6 +126,13 @@ public:
     // trace is the one shown. A file that fails leaves the state as it was; modelProblem() says why.
     ModelJob* modelJob() const { return modelJob_; }
     void openModel(const Gpt2Plan& plan);
+    // The Text input through the opened model again (its layer 0), after a trained one was picked; once
+    // it is in, opening calls it too. Nothing when none is open.
+    void useOpenedModel();
+    // A saved session's checkpoint (session_state.cpp): opened as openModel() opens it, then `restore` (the
+    // session's settings) runs with the opened file's path. One that cannot be opened runs `restore` at once
+    // with `checkpoint`, and the Text input's diagnostics name it; empty: `restore` runs at once.
+    void reopenModel(const QString& checkpoint, const std::function<void(const std::string& file)>& restore);
     bool usesOpenedModel() const;
     QString modelProblem() const { return modelProblem_; }
     int gptLayers() const; // layers of the chosen model, 0 when none
@@ -353,6 +361,8 @@ private:
     ModelJob* modelJob_ = nullptr;
     std::shared_ptr<const LayerAttention> layerAttention_;
     QString modelProblem_, overviewError_;
+    QPointer<QObject> reopening_;                // while reopenModel() waits for its checkpoint
+    std::string unopenedPath_, unopenedProblem_; // a saved session's checkpoint that could not be opened, and why
     bool repeatText_ = false;
     bool overviewStale_ = true;
 };

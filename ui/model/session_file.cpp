@@ -127,10 +127,14 @@ QJsonObject sessionToJson(const SessionState& s)
     };
     if (spec.dropout_seed) // absent otherwise, so files without one keep their bytes
         settings.insert("dropout_seed", static_cast<double>(*spec.dropout_seed));
-    if (spec.input == InputSource::Text) // the sentence and which trained model's layer it goes through
-        settings.insert("text_input", QJsonObject{{"text", QString::fromStdString(spec.text)},
-                                                  {"model", QString::fromStdString(spec.gpt_model_path)},
-                                                  {"layer", spec.gpt_layer}});
+    if (spec.input == InputSource::Text) { // the sentence and which trained model's layer it goes through
+        QJsonObject text{{"text", QString::fromStdString(spec.text)},
+                         {"model", QString::fromStdString(spec.gpt_model_path)},
+                         {"layer", spec.gpt_layer}};
+        if (!s.checkpoint.isEmpty()) // absent otherwise, so files of the Verdict GPTs keep their bytes
+            text.insert("checkpoint", s.checkpoint);
+        settings.insert("text_input", text);
+    }
     const QJsonObject view{
         {"stage", s.stage},
         {"head", s.head},
@@ -227,7 +231,8 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
         QString text, model;
         double layer = 0;
         if (!f::object(settings, "text_input", &t, &err) || !f::string(t, "text", &text, &err) ||
-            !f::string(t, "model", &model, &err) || !f::integer(t, "layer", 0, kLargestLayer, &layer, &err, 0))
+            !f::string(t, "model", &model, &err) || !f::integer(t, "layer", 0, kLargestLayer, &layer, &err, 0) ||
+            !f::string(t, "checkpoint", &s.checkpoint, &err, QString()))
             return std::nullopt;
         if (const auto problem = text_problem(text.toStdString())) {
             err = QObject::tr("its \"text_input\" cannot be used: %1").arg(QString::fromStdString(*problem));

@@ -40,6 +40,7 @@ struct SessionState {
     ElementSelection selection;        // the element followed; empty: none
     PredictState predict;              // Predict First and its tally
     std::optional<SweepResults> sweep; // the sweep trained in the Trade-offs tab: curves and table, no weights
+    QString checkpoint;                // the opened GPT-2 checkpoint the text goes through, opened again; empty: none
 };
 
 SessionState captureState(const Session& session);

@@ -16,24 +16,7 @@ namespace attnlab::ui {
 void Session::connectModelJob()
 {
     modelJob_ = new ModelJob(this);
-    connect(modelJob_, &ModelJob::opened, this, [this] {
-        const OpenedModel& m = *modelJob_->model();
-        spec_.input = InputSource::Text;
-        spec_.gpt_model_path = m.plan.file;
-        spec_.gpt_layer = 0;
-        // A task model has never seen a word: it is shown a sequence of its own task, unless the text
-        // already is one it reads (a student's own letters, kept when the same kind of model is reopened).
-        if (spec_.text.empty() ||
-            (m.reader == TextReader::Letters && !unreadable_token_sentence(*m.model, textTokens()).empty()))
-            spec_.text = example_text(*m.model);
-        spec_.config = gpt_attention_config(*m.model);
-        callText_ = QString::fromStdString(positional_call(spec_.config));
-        callError_.reset();
-        spec_.batch = 1;
-        spec_.num_tokens = std::max<std::int64_t>(1, static_cast<std::int64_t>(textTokens().ids.size()));
-        layerAttention_.reset();
-        settingsEdited();
-    });
+    connect(modelJob_, &ModelJob::opened, this, &Session::useOpenedModel);
     connect(modelJob_, &ModelJob::openFailed, this, [this](const QString& sentence) {
         modelProblem_ = sentence;
         Q_EMIT changed(ChangeFlag::Results | ChangeFlag::Busy);
@@ -50,11 +33,69 @@ void Session::connectModelJob()
     });
 }
 
+void Session::useOpenedModel()
+{
+    if (!modelJob_->model())
+        return;
+    const OpenedModel& m = *modelJob_->model();
+    spec_.input = InputSource::Text;
+    spec_.gpt_model_path = m.plan.file;
+    spec_.gpt_layer = 0;
+    // A task model has never seen a word: it is shown a sequence of its own task, unless the text
+    // already is one it reads (a student's own letters, kept when the same kind of model is reopened).
+    if (spec_.text.empty() ||
+        (m.reader == TextReader::Letters && !unreadable_token_sentence(*m.model, textTokens()).empty()))
+        spec_.text = example_text(*m.model);
+    spec_.config = gpt_attention_config(*m.model);
+    callText_ = QString::fromStdString(positional_call(spec_.config));
+    callError_.reset();
+    spec_.batch = 1;
+    spec_.num_tokens = std::max<std::int64_t>(1, static_cast<std::int64_t>(textTokens().ids.size()));
+    layerAttention_.reset();
+    settingsEdited();
+}
+
 void Session::openModel(const Gpt2Plan& plan)
 {
     modelProblem_.clear();
     modelJob_->open(plan, UINT64_MAX); // the machine's memory is the limit, checked before reading
     Q_EMIT changed(ChangeFlag::Busy);
+}
+
+void Session::reopenModel(const QString& checkpoint, const std::function<void(const std::string& file)>& restore)
+{
+    delete reopening_; // a session opened while the last one's checkpoint loads replaces it
+    const std::string path = checkpoint.toStdString();
+    const auto unopened = [this, path, restore](const std::string& why) {
+        unopenedPath_ = path;
+        unopenedProblem_ = "this session's checkpoint could not be opened: " + why;
+        restore(path);
+    };
+    if (path.empty())
+        return restore(path);
+    if (const auto m = modelJob_->model(); m && m->plan.file == path)
+        return restore(path); // already in, as when a session is opened twice
+    std::optional<Gpt2Plan> plan;
+    try {
+        plan = plan_gpt2_checkpoint(path);
+    } catch (const Error& e) {
+        return unopened(e.what());
+    }
+    auto* pending = new QObject(this);
+    reopening_ = pending;
+    // Each waits once: the copies outlive the pending object, deleted before they run (they may reopen).
+    connect(modelJob_, &ModelJob::opened, pending, [pending, restore, file = plan->file] {
+        const auto run = restore;
+        const std::string opened = file;
+        delete pending;
+        run(opened);
+    });
+    connect(modelJob_, &ModelJob::openFailed, pending, [pending, unopened](const QString& why) {
+        const auto run = unopened;
+        delete pending;
+        run(why.toStdString());
+    });
+    openModel(*plan);
 }
 
 bool Session::usesOpenedModel() const
@@ -84,6 +125,20 @@ void Session::addOpenedModelDiagnostics()
     if (const auto problem = layer_problem(model, spec_.gpt_layer)) {
         diagnostics_.push_back({DiagnosticCode::LayerMissing, Severity::Error, std::nullopt, *problem, {}, {}});
         return;
+    }
+    // Its positions are the checkpoint's, fixed: a longer text is shortened, no context_length helps.
+    const auto tokens = static_cast<std::int64_t>(textTokens().ids.size());
+    if (const auto positions = model.settings.context_length; tokens > positions) {
+        std::erase_if(diagnostics_, [](const Diagnostic& d) { return d.code == DiagnosticCode::TokensExceedContext; });
+        diagnostics_.push_back({DiagnosticCode::TokensExceedContext,
+                                Severity::Error,
+                                std::nullopt,
+                                "the text has " + std::to_string(tokens) + " tokens, but " + model.name +
+                                    " takes at most " + std::to_string(positions) +
+                                    " positions (its checkpoint fixes them), so shorten the text to " +
+                                    std::to_string(positions) + " tokens or fewer.",
+                                {},
+                                {}});
     }
     if (trained_weights_fit(spec_.config, model.settings))
         return;

@@ -2,6 +2,7 @@
 // the live Session (the JSON half is in session_file.cpp).
 #include "model/session_file.h"
 
+#include "model/model_job.h"
 #include "model/recording_compare.h"
 #include "model/sweep_job.h"
 
@@ -27,6 +28,8 @@ SessionState captureState(const Session& session)
     s.guide = session.guide();
     s.selection = session.selectedElement();
     s.predict = session.predict();
+    if (session.usesOpenedModel())
+        s.checkpoint = QString::fromStdString(session.modelJob()->model()->plan.file);
     if (session.comparison()->hasResult()) {
         s.comparedRecording = session.comparison()->path();
         s.comparedNumHeads = session.comparison()->numHeads();
@@ -38,7 +41,21 @@ SessionState captureState(const Session& session)
 
 void applyState(Session& session, const SessionState& state)
 {
-    session.restoreSettings(state.spec, state.callText, state.bookInput);
+    const auto settings = [&session, state](const std::string& file) {
+        ExperimentSpec spec = state.spec;
+        if (!state.checkpoint.isEmpty())
+            spec.gpt_model_path = file; // the opened file, which the Text input then goes through
+        session.restoreSettings(spec, state.callText, state.bookInput);
+    };
+    const auto place = [&session, state] {
+        if (!state.stage.isEmpty())
+            session.setStageByName(state.stage); // remembered until the new trace holds it
+        // Clamped to the trace's sizes; while one is computing, the session applies them when it arrives.
+        session.setHead(state.head);
+        session.setBatchIndex(state.batchIndex);
+    };
+    if (state.checkpoint.isEmpty())
+        session.reopenModel({}, settings); // at once, and a checkpoint still loading for another file is dropped
     session.setHeatmapKind(state.heatmapKind);
     session.setView(state.view);
     session.setHeatmapScale(state.heatmapScale);
@@ -53,11 +70,13 @@ void applyState(Session& session, const SessionState& state)
         sweep->restore(state.sweep);
     if (!state.comparedRecording.isEmpty() && state.comparedRecording != session.comparison()->path())
         session.comparison()->open(state.comparedRecording, state.comparedNumHeads);
-    if (!state.stage.isEmpty())
-        session.setStageByName(state.stage); // remembered until the new trace holds it
-    // Clamped to the trace's sizes; while one is computing, the session applies them when it arrives.
-    session.setHead(state.head);
-    session.setBatchIndex(state.batchIndex);
+    if (state.checkpoint.isEmpty())
+        return place();
+    // The settings once the checkpoint is in, as File > Open Model opens it: they name its layer.
+    session.reopenModel(state.checkpoint, [settings, place](const std::string& file) {
+        settings(file);
+        place();
+    });
 }
 
 } // namespace attnlab::ui

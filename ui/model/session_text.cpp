@@ -126,6 +126,10 @@ void Session::addTextDiagnostics()
     }
     if (usesOpenedModel())
         return addOpenedModelDiagnostics();
+    if (!unopenedPath_.empty() && spec_.gpt_model_path == unopenedPath_) {
+        diagnostics_.push_back({DiagnosticCode::ModelMissing, Severity::Error, std::nullopt, unopenedProblem_, {}, {}});
+        return;
+    }
     std::shared_ptr<const GptModel> model;
     try {
         model = cached_gpt_model(spec_.gpt_model_path);

@@ -19,6 +19,13 @@
 
 namespace attnlab::ui {
 
+namespace {
+
+constexpr int kOpenedEntry = 0;   // the variant picker's entry for an opened checkpoint: no Verdict GPT has 0 heads
+constexpr int kVerdictLayers = 2; // every GPT trained on The Verdict
+
+} // namespace
+
 TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
     setObjectName(QStringLiteral("text-input-panel"));
@@ -27,14 +34,13 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     variant_ = new QComboBox;
     variant_->setObjectName(QStringLiteral("text-input-variant"));
     variant_->setAccessibleName(tr("Trained model"));
-    variant_->setToolTip(tr("Which of the trained GPTs to use: they differ only in their number of heads."));
     for (int h : shipped_gpt_heads())
         variant_->addItem(h == 1 ? tr("1 head") : tr("%1 heads").arg(h), h);
     layer_ = new QComboBox;
     layer_->setObjectName(QStringLiteral("text-input-layer"));
     layer_->setAccessibleName(tr("Layer"));
     layer_->setToolTip(tr("Whose attention to study: the first or the second of the model's two layers."));
-    for (int l : {0, 1})
+    for (int l = 0; l < kVerdictLayers; ++l)
         layer_->addItem(tr("layer %1").arg(l), l);
     about_ = new QLabel;
     about_->setObjectName(QStringLiteral("text-input-about"));
@@ -87,7 +93,12 @@ void TextInputPanel::choose()
 {
     if (!enabled_->isChecked())
         return session_->useSeededInput();
-    session_->useTrainedModel(variant_->currentData().toInt(), layer_->currentData().toInt());
+    const int heads = variant_->currentData().toInt();
+    if (heads == kOpenedEntry)
+        return session_->useOpenedModel();
+    // From a checkpoint's layer 5 to a Verdict GPT, which has two: its first.
+    const int layer = layer_->currentData().toInt();
+    session_->useTrainedModel(heads, layer < kVerdictLayers ? layer : 0);
 }
 
 void TextInputPanel::changeEvent(QEvent* event)
@@ -119,16 +130,18 @@ void TextInputPanel::sync()
                                     "4 model, d_model 128, 2 layers) trained on the story; x is what that layer "
                                     "receives."));
         }
-        if (const int layers = std::max(2, session_->gptLayers()); layer_->count() != layers) { // an opened GPT-2
+        syncOpenedEntry();
+        if (const int layers = std::max(kVerdictLayers, session_->gptLayers());
+            layer_->count() != layers) { // an opened GPT-2
             layer_->clear();
             for (int l = 0; l < layers; ++l)
                 layer_->addItem(tr("layer %1").arg(l), l);
         }
         if (const int heads = session_->gptHeads(); on && heads > 0)
-            variant_->setCurrentIndex(session_->usesOpenedModel() ? -1 : variant_->findData(heads));
+            variant_->setCurrentIndex(variant_->findData(session_->usesOpenedModel() ? kOpenedEntry : heads));
         layer_->setCurrentIndex(std::max(0, layer_->findData(session_->gptLayer())));
     }
-    variant_->setEnabled(on && !session_->usesOpenedModel()); // an opened checkpoint is no Verdict variant
+    variant_->setEnabled(on);
     layer_->setEnabled(on);
     text_->setVisible(on);
     tokens_->setVisible(on);
@@ -175,6 +188,28 @@ void TextInputPanel::sync()
         about += tr(" · the model file was not found");
     }
     about_->setText(about);
+}
+
+// An opened checkpoint is one more entry of the picker, by its name, for as long as it is loaded: picking
+// a Verdict GPT and then it again goes back to the checkpoint without reading it anew.
+void TextInputPanel::syncOpenedEntry()
+{
+    const auto opened = session_->modelJob()->model();
+    const int index = variant_->findData(kOpenedEntry);
+    if (!opened) {
+        if (index >= 0)
+            variant_->removeItem(index);
+        variant_->setToolTip(tr("Which of the trained GPTs to use: they differ only in their number of heads."));
+        return;
+    }
+    const QString name = QString::fromStdString(opened->plan.name);
+    if (index < 0)
+        variant_->addItem(name, kOpenedEntry);
+    else
+        variant_->setItemText(index, name);
+    variant_->setToolTip(tr("Which model the text goes through: the opened checkpoint %1, or a GPT trained on The "
+                            "Verdict (those differ only in their number of heads).")
+                             .arg(name));
 }
 
 } // namespace attnlab::ui

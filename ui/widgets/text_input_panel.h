@@ -1,6 +1,7 @@
 #pragma once
-// The Text input source: a sentence goes through a GPT trained on The Verdict and the attention
-// under study is one of its layers. A switch, the variant (by num_heads) and layer pickers, the text,
+// The Text input source: a sentence goes through a GPT trained on The Verdict (or an opened checkpoint)
+// and the attention under study is one of its layers. A switch, the variant (by num_heads, or the
+// checkpoint by name) and layer pickers, the text,
 // and the tokens as chips with their ids (<|unk|> marked). Everything lives in the Session; this
 // panel only edits it and follows changed(flags).
 #include "model/session.h"
@@ -30,7 +31,8 @@ protected:
 private:
     void fitTokens();
     void sync();
-    void choose(); // the switch or a picker changed: study that variant's layer
+    void syncOpenedEntry(); // the variant picker's entry for an opened checkpoint, while one is loaded
+    void choose();          // the switch or a picker changed: study that variant's layer
 
     Session* session_;
     QCheckBox* enabled_;

@@ -1,0 +1,163 @@
+// A saved session remembers the GPT-2 checkpoint its text went through: reopened, the checkpoint is opened
+// again and its layer, head and text come back; a checkpoint gone since is said in one sentence naming it,
+// and the rest of the session still loads; a file without the key opens as before.
+#include "common/session_fixtures.h"
+#include "model/model_job.h"
+#include "model/session.h"
+#include "model/session_file.h"
+#include "widgets/open_model_dialog.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+const QString kTiny = QStringLiteral(ATTNLAB_TEST_DATA_DIR "/gpt2/hf-f32");
+const QString kText = QStringLiteral("The cat sat. The cat sat.");
+
+bool openCheckpoint(Session& s, const QString& path)
+{
+    s.setInputText(kText);
+    OpenModelDialog dialog(&s, path);
+    if (!dialog.usable() || !dialog.openButton()->isEnabled())
+        return false;
+    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    dialog.openChosen();
+    return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel() && s.trace();
+}
+
+QJsonObject textInputOf(const QByteArray& bytes)
+{
+    return QJsonDocument::fromJson(bytes).object().value("settings").toObject().value("text_input").toObject();
+}
+
+} // namespace
+
+class TestUiGpt2Session : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void saved_checkpoint_opens_again();
+    void missing_checkpoint_is_said_and_the_rest_loads();
+    void files_without_the_key_load_as_before();
+};
+
+void TestUiGpt2Session::saved_checkpoint_opens_again()
+{
+    Session s;
+    QVERIFY(openCheckpoint(s, kTiny));
+    s.setGptLayer(2);
+    QVERIFY(testing::waitUntilSettled(s));
+    s.setHead(1);
+    s.setView(ViewMode::Heatmaps);
+    const QString file = QString::fromStdString(s.modelJob()->model()->plan.file);
+    const QByteArray bytes = serializeSession(captureState(s));
+    QCOMPARE(textInputOf(bytes).value("checkpoint").toString(), file);
+
+    QString error;
+    const auto state = parseSession(bytes, &error);
+    QVERIFY2(state, qPrintable(error));
+    QCOMPARE(state->checkpoint, file);
+    Session fresh;
+    QSignalSpy opened(fresh.modelJob(), &ModelJob::opened);
+    applyState(fresh, *state);
+    QVERIFY(opened.wait(30000) || !opened.isEmpty());
+    QVERIFY(testing::waitUntilSettled(fresh));
+    QVERIFY(fresh.usesOpenedModel());
+    QCOMPARE(fresh.gptLayer(), 2);
+    QCOMPARE(fresh.head(), 1);
+    QCOMPARE(fresh.view(), ViewMode::Heatmaps);
+    QCOMPARE(fresh.inputText(), kText);
+    QVERIFY(!fresh.hasErrors());
+    // The same layer's weights as the session saved: the checkpoint's own, not a Verdict GPT's.
+    QCOMPARE(fresh.trace()->find("attn_weights")->tensor.contiguous().to_vector(),
+             s.trace()->find("attn_weights")->tensor.contiguous().to_vector());
+    QCOMPARE(serializeSession(captureState(fresh)), bytes);
+}
+
+void TestUiGpt2Session::missing_checkpoint_is_said_and_the_rest_loads()
+{
+    // Saved with a copy of the checkpoint that is deleted before the session is opened again.
+    QTemporaryDir dir;
+    const QString copy = dir.filePath("tiny-copy");
+    QVERIFY(QDir().mkpath(copy));
+    for (const char* name : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})
+        if (QFile::exists(kTiny + "/" + name))
+            QVERIFY(QFile::copy(kTiny + "/" + name, copy + "/" + name));
+    Session s;
+    QVERIFY(openCheckpoint(s, copy));
+    s.setGptLayer(1);
+    QVERIFY(testing::waitUntilSettled(s));
+    s.setView(ViewMode::Heatmaps);
+    const SessionState saved = captureState(s);
+    const QString path = dir.filePath("saved.attnlab.json");
+    QString error;
+    QVERIFY2(saveSessionFile(path, saved, &error), qPrintable(error));
+    QVERIFY(QDir(copy).removeRecursively());
+    const auto state = loadSessionFile(path, &error);
+    QVERIFY2(state, qPrintable(error)); // the file opens: the checkpoint is what is missing, not the session
+
+    Session fresh;
+    applyState(fresh, *state);
+    QCoreApplication::processEvents();
+    QVERIFY(!fresh.modelJob()->opening() && !fresh.usesOpenedModel());
+    QCOMPARE(fresh.inputText(), kText);
+    QCOMPARE(fresh.view(), ViewMode::Heatmaps);
+    QCOMPARE(fresh.gptLayer(), 1);
+    QVERIFY(fresh.hasErrors());
+    QVERIFY(testing::hasDiagnostic(fresh, DiagnosticCode::ModelMissing));
+    for (const Diagnostic& d : fresh.diagnostics()) {
+        if (d.code != DiagnosticCode::ModelMissing)
+            continue;
+        const QString said = QString::fromStdString(d.message);
+        QVERIFY2(said.contains(saved.checkpoint), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("checkpoint")), qPrintable(said));
+        QVERIFY2(said.endsWith(QLatin1Char('.')) && said.count(QStringLiteral(". ")) == 0, qPrintable(said));
+    }
+    // A Verdict GPT picked then runs, as from any state.
+    fresh.useTrainedModel(2, 0);
+    QVERIFY(testing::waitUntilSettled(fresh));
+    QVERIFY(!fresh.hasErrors());
+}
+
+void TestUiGpt2Session::files_without_the_key_load_as_before()
+{
+    Session s;
+    s.setInputText(kText);
+    s.useTrainedModel(4, 1);
+    QVERIFY(testing::waitUntilSettled(s));
+    const QByteArray bytes = serializeSession(captureState(s));
+    QVERIFY(!textInputOf(bytes).contains("checkpoint"));
+    QString error;
+    const auto state = parseSession(bytes, &error);
+    QVERIFY2(state, qPrintable(error));
+    QVERIFY(state->checkpoint.isEmpty());
+    Session fresh;
+    applyState(fresh, *state);
+    QVERIFY(testing::waitUntilSettled(fresh));
+    QVERIFY(!fresh.usesOpenedModel());
+    QCOMPARE(fresh.gptHeads(), 4);
+    QCOMPARE(fresh.gptLayer(), 1);
+    QVERIFY(!fresh.hasErrors());
+
+    // The key of the wrong type is refused in one sentence naming it.
+    QJsonObject o = QJsonDocument::fromJson(bytes).object();
+    QJsonObject settings = o.value("settings").toObject();
+    QJsonObject text = settings.value("text_input").toObject();
+    text.insert("checkpoint", 3);
+    settings.insert("text_input", text);
+    o.insert("settings", settings);
+    QVERIFY(!sessionFromJson(o, &error));
+    QVERIFY2(error.contains(QStringLiteral("checkpoint")), qPrintable(error));
+}
+
+QTEST_MAIN(TestUiGpt2Session)
+#include "test_ui_gpt2_session.moc"
