@@ -209,6 +209,7 @@ private Q_SLOTS:
         QVERIFY(!session.stageRevealed());
         auto* action = window.findChild<QAction*>(QStringLiteral("predict-first"));
         QVERIFY(action && action->isChecked());
+        shell.presentation()->setPresenting(false); // the type size is the application's again
     }
 
     void keyboardShortcutsReachTheShell()

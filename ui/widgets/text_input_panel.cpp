@@ -108,6 +108,20 @@ void TextInputPanel::changeEvent(QEvent* event)
         fitTokens();
 }
 
+void TextInputPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitRows();
+}
+
+void TextInputPanel::fitRows()
+{
+    // The window's top area lays this panel out at its one-row hint, which cut a two-line summary
+    // ("62 tokens, 0 unknown · hf-f32, whole, through GPT-2's byte-level BPE") in half.
+    if (const int need = layout()->heightForWidth(width()); need > 0 && need != minimumHeight())
+        setMinimumHeight(need);
+}
+
 void TextInputPanel::fitTokens()
 {
     tokens_->setMaximumHeight(chips_->rowsHeight(2) + 2);
@@ -147,6 +161,7 @@ void TextInputPanel::sync()
     tokens_->setVisible(on);
     if (!on) {
         about_->setText(tr("off: %1").arg(session_->inputSummary()));
+        fitRows();
         return;
     }
     if (text_->text() != session_->inputText()) {
@@ -175,6 +190,7 @@ void TextInputPanel::sync()
             about_->setText(about + tr(" · %1, whole, through GPT-2's byte-level BPE").arg(name));
             break;
         }
+        fitRows();
         return;
     }
     try {
@@ -188,6 +204,7 @@ void TextInputPanel::sync()
         about += tr(" · the model file was not found");
     }
     about_->setText(about);
+    fitRows();
 }
 
 // An opened checkpoint is one more entry of the picker, by its name, for as long as it is loaded: picking

@@ -27,9 +27,11 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override; // the two rows' height follows the type
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void fitTokens();
+    void fitRows(); // as tall as the wrapped choices' row needs at this width
     void sync();
     void syncOpenedEntry(); // the variant picker's entry for an opened checkpoint, while one is loaded
     void choose();          // the switch or a picker changed: study that variant's layer
