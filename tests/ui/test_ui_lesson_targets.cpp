@@ -239,6 +239,34 @@ private Q_SLOTS:
         QVERIFY(column->isVisible());
     }
 
+    // A step pointing at the diagram's strides keeps its pane tall enough for them at the projector's
+    // type; the dock closed, the pane is the page's again (the splitter free to be dragged).
+    void diagramRoomGoesBackWithTheDock()
+    {
+        Session session;
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&session);
+        window.setScreen(screenOfSize({1280, 720}));
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")});
+        QVERIFY(parser.parse({"attention-lab", "--guide", "follow-tensors", "--guide-step", "1", "--presentation",
+                              "--screenshot", "x.png"}));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(testing::waitUntilSettled(session, 60000));
+        auto* diagram = window.findChild<ShapeDiagramWidget*>(QStringLiteral("shape-diagram"));
+        QVERIFY(diagram);
+        QWidget* pane = diagram->parentWidget(); // the diagram and the followed number, over the code
+        QTRY_VERIFY(pane->minimumHeight() > 0);
+        QVERIFY(diagram->heightAtType() > diagram->minimumHeight()); // more than the page alone would give it
+        QTRY_VERIFY(diagram->height() >= diagram->heightAtType());
+        shell.lessonsDock()->hide();
+        QCOMPARE(pane->minimumHeight(), 0);
+        shell.presentation()->setPresenting(false);
+    }
+
     void targetsAreInViewAndLegible_data()
     {
         QTest::addColumn<QSize>("screenSize");

@@ -176,6 +176,10 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     };
     connect(lessons_, &LessonsPanel::stepShown, this, wantSettings);
     connect(dock_, &QDockWidget::visibilityChanged, this, wantSettings);
+    connect(dock_, &QDockWidget::visibilityChanged, this, [this] {
+        if (dock_->isHidden())
+            releaseLessonRoom(window_);
+    });
     connect(lessons_, &LessonsPanel::shownMe, this, [this, showTargets] { session_->whenSettled(this, showTargets); });
     connect(files_, &FileActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });

@@ -69,7 +69,7 @@ private:
     int want_ = 0;
 };
 
-void giveDiagramItsHeight(QWidget* window, const LessonStep& step)
+void giveDiagramItsHeight(QWidget* window, const LessonStep* step)
 {
     auto* diagram = window->findChild<ShapeDiagramWidget*>(QStringLiteral("shape-diagram"));
     if (!diagram)
@@ -87,13 +87,18 @@ void giveDiagramItsHeight(QWidget* window, const LessonStep& step)
     if (!room)
         room = new DiagramRoom(splitter, pane);
     bool wanted = false;
-    for (const LessonTarget& t : step.targets)
+    for (const LessonTarget& t : step ? step->targets : std::vector<LessonTarget>{})
         wanted |= t.kind == LessonTarget::Kind::DiagramPart;
     const int need = wanted && diagram->isVisible() ? diagram->heightAtType() : 0;
     room->want(need > 0 ? need + pane->height() - diagram->height() : 0);
 }
 
 } // namespace
+
+void releaseLessonRoom(QWidget* window)
+{
+    giveDiagramItsHeight(window, nullptr);
+}
 
 QWidget* shownLessonTarget(QWidget* window, const QString& name)
 {
@@ -107,7 +112,7 @@ QWidget* shownLessonTarget(QWidget* window, const QString& name)
 
 void scrollTargetsIntoView(QWidget* window, const LessonStep& step)
 {
-    giveDiagramItsHeight(window, step);
+    giveDiagramItsHeight(window, &step);
     std::map<QScrollArea*, QRect> spans; // in the area's content coordinates
     for (const LessonTarget& t : step.targets) {
         if (t.kind != LessonTarget::Kind::Widget && t.kind != LessonTarget::Kind::Cells)
