@@ -14,6 +14,7 @@
 #include "shell/main_window.h"
 #include "shell/presentation.h"
 #include "render/heatmap_painter.h"
+#include "widgets/config_panel.h"
 #include "widgets/heatmap_widget.h"
 #include "widgets/shape_diagram_widget.h"
 #include "widgets/source_view.h"
@@ -21,8 +22,11 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QScreen>
+#include <QScrollArea>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStyleFactory>
 #include <QTextBlock>
@@ -198,6 +202,71 @@ private Q_SLOTS:
         QCOMPARE(formatValue(-1.25f), QStringLiteral("-1.2500"));
     }
 
+    // Presentation hides the settings column, but not while the open dock shows a step pointing at a
+    // setting in it: the column follows the step shown (and the dock's closing), presenting or not.
+    void presentationKeepsTheSettingsTheStepNames()
+    {
+        Session session;
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&session);
+        window.setScreen(screenOfSize({1280, 720}));
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")});
+        QVERIFY(parser.parse({"attention-lab", "--guide", "gpt2-split", "--presentation", "--screenshot", "x.png"}));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(testing::waitUntilSettled(session, 60000));
+        auto* column = window.findChild<QScrollArea*>(QStringLiteral("settings-column"));
+        QVERIFY(column);
+        QVERIFY(shell.presentation()->presenting());
+        QVERIFY(stepPointsInto(*shell.lessonsPanel()->currentStep(), window.configPanel())); // d_in, num_heads...
+        QVERIFY(column->isVisible());
+        QSignalSpy shown(shell.lessonsPanel(), &LessonsPanel::stepShown);
+        shell.lessonsPanel()->setLesson(QStringLiteral("follow-tensors")); // points at the diagram and the code
+        QCOMPARE(shown.count(), 1);
+        QVERIFY(!stepPointsInto(*shell.lessonsPanel()->currentStep(), window.configPanel()));
+        QVERIFY(column->isHidden());
+        shell.lessonsPanel()->setLesson(QStringLiteral("gpt2-split"));
+        QCOMPARE(shown.count(), 2);
+        QVERIFY(column->isVisible());
+        shell.lessonsDock()->hide(); // no step is shown: the projector is the stages' again
+        QVERIFY(column->isHidden());
+        shell.lessonsDock()->show();
+        QTRY_VERIFY(column->isVisible());
+        shell.presentation()->setPresenting(false); // the column as it was, and the type the application's
+        QVERIFY(column->isVisible());
+    }
+
+    // A step pointing at the diagram's strides keeps its pane tall enough for them at the projector's
+    // type; the dock closed, the pane is the page's again (the splitter free to be dragged).
+    void diagramRoomGoesBackWithTheDock()
+    {
+        Session session;
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&session);
+        window.setScreen(screenOfSize({1280, 720}));
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")});
+        QVERIFY(parser.parse({"attention-lab", "--guide", "follow-tensors", "--guide-step", "1", "--presentation",
+                              "--screenshot", "x.png"}));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(testing::waitUntilSettled(session, 60000));
+        auto* diagram = window.findChild<ShapeDiagramWidget*>(QStringLiteral("shape-diagram"));
+        QVERIFY(diagram);
+        QWidget* pane = diagram->parentWidget(); // the diagram and the followed number, over the code
+        QTRY_VERIFY(pane->minimumHeight() > 0);
+        QVERIFY(diagram->heightAtType() > diagram->minimumHeight()); // more than the page alone would give it
+        QTRY_VERIFY(diagram->height() >= diagram->heightAtType());
+        shell.lessonsDock()->hide();
+        QCOMPARE(pane->minimumHeight(), 0);
+        shell.presentation()->setPresenting(false);
+    }
+
     void targetsAreInViewAndLegible_data()
     {
         QTest::addColumn<QSize>("screenSize");
@@ -259,24 +328,15 @@ private Q_SLOTS:
             }
         }
         shell.presentation()->setPresenting(false); // the type size is the application's
-        // Not yet: presentation hides the settings column the first lesson's steps point at; on a 1280×720 projector
-        // with the lessons dock open, the stepper's page leaves the shape diagram about 560 × 300 pixels, less than its
-        // boxes, strides and badges need in projector type; where boxes and text at the type do not fit, the diagram
-        // shrinks whole; on the projector the first divergence's verdict, stage lists and card together are taller
-        // than the injected-bugs page. Listed so that fixing them shows (XPASS).
-        const char* notYet[] = {"1280x720 presenting gpt2-split 1",
-                                "1280x720 presenting gpt2-split 3",
-                                "1280x720 presenting view-transpose 1",
-                                "1280x720 presenting view-transpose 2",
-                                "1280x720 presenting view-transpose 3",
-                                "1280x720 presenting wrapper-integrated 1",
-                                "1280x720 presenting first-divergence 1",
-                                "1280x720 presenting follow-tensors 1",
-                                "1280x720 presenting follow-tensors 2",
-                                "1280x720 presenting follow-tensors 3",
-                                "1600x1000 view-transpose 1",
-                                "1600x1000 view-transpose 2",
-                                "1600x1000 view-transpose 3"};
+        // Not yet: on a 1280×720 projector with the lessons dock open (and, for the wrapper, the settings column
+        // its module box is in), the stepper's page is shorter than what a transpose's two rows of boxes, or the
+        // scores' four, need with their strides and badges in projector type above the code line (the diagram's
+        // pane grows only where the page has the room, else the drawing shrinks whole); on the projector the first
+        // divergence's verdict, stage lists and card together are taller than the injected-bugs page. Listed so
+        // that fixing them shows (XPASS).
+        const char* notYet[] = {"1280x720 presenting view-transpose 1",   "1280x720 presenting view-transpose 2",
+                                "1280x720 presenting view-transpose 3",   "1280x720 presenting wrapper-integrated 1",
+                                "1280x720 presenting first-divergence 1", "1280x720 presenting follow-tensors 2"};
         if (!problems.isEmpty()) // what an expected failure hides, for whoever fixes it next
             qInfo().noquote() << problems.join(QStringLiteral("\n"));
         for (const char* row : notYet)

@@ -230,7 +230,10 @@ void Builder::footer(ShapeDiagramLayout& l) const
         const QFont bf = Builder::text(16, true);
         const double w = QFontMetricsF(bf).horizontalAdvance(text) + 22 * s;
         const double h = QFontMetricsF(bf).height() + 10 * s;
-        if (x > area.left() && x + w > area.right()) { // the next row rather than past the pane's edge
+        // The next row rather than past the pane's edge, outline included (the painter's 1.5 px pen reaches
+        // past the rect: a badge ending on the edge made the whole drawing "too wide" at every smaller scale).
+        constexpr double outline = 2;
+        if (x > area.left() && x + w + outline > area.right()) {
             x = area.left();
             y += h + 8 * s;
         }

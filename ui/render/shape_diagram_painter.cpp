@@ -164,7 +164,6 @@ ShapeDiagramLayout ShapeDiagramPainter::layout(const QRectF& rect, const QFont& 
     const double typeScale = info.pixelSize() > 0 ? info.pixelSize() / 16.0 : 1.0;
     const double start =
         std::clamp(std::max(typeScale, std::min(rect.width() / 1000.0, rect.height() / 470.0)), 0.6, 1.5);
-    const RenderStyle quiet = RenderStyle::print(); // the trials are not what the page shows: no contrast log
     // The text a student reads is kept at the window's type while the boxes shrink; where even the
     // smallest boxes with that text do not fit the pane, everything shrinks together instead, so the
     // drawing stays whole (smaller than the type, but nothing cut off).
@@ -173,26 +172,46 @@ ShapeDiagramLayout ShapeDiagramPainter::layout(const QRectF& rect, const QFont& 
     for (const double floorPx : {static_cast<double>(info.pixelSize()), 0.0}) {
         double s = start;
         l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, floorPx);
-        for (int attempt = 0; attempt < 4; ++attempt) {
-            QPicture trial;
-            QPainter tp(&trial);
-            tp.setFont(type);
-            paint(tp, l, quiet);
-            tp.end();
-            const QRectF used = trial.boundingRect();
+        for (int attempt = 0; attempt < 8; ++attempt) {
+            const QRectF used = ink(l, type);
             const double tall = (used.bottom() - rect.top()) / rect.height();
             const double wide = (used.right() - rect.left()) / rect.width();
             const double over = std::max(tall, wide);
             fits = over <= 1.0;
             if (fits || s <= kMinScale)
                 break;
-            s = std::max(kMinScale, s / over * 0.98);
+            // Text held at the type does not shrink with s, so the drawing shrinks slower than s does:
+            // a step of at least 8% reaches the smallest boxes within the tries instead of stopping
+            // a few pixels too tall (a transpose's two rows at 1600x1000 beside the lessons dock).
+            s = std::max(kMinScale, std::min(s / over * 0.98, s * 0.92));
             l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, floorPx);
+        }
+        if (!fits && floorPx > 0 && s > kMinScale) { // the tries ran out before the smallest boxes
+            l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, kMinScale, floorPx);
+            const QRectF used = ink(l, type);
+            fits = used.bottom() <= rect.bottom() && used.right() <= rect.right();
         }
         if (fits)
             break;
     }
     return l;
+}
+
+QRectF ShapeDiagramPainter::ink(const ShapeDiagramLayout& l, const QFont& type) const
+{
+    QPicture trial;
+    QPainter tp(&trial);
+    tp.setFont(type);
+    paint(tp, l, RenderStyle::print()); // the trials are not what the page shows: no contrast log
+    tp.end();
+    return trial.boundingRect();
+}
+
+double ShapeDiagramPainter::heightAtType(double width, const QFont& type) const
+{
+    const QRectF tall(0, 0, width, 100000);
+    const auto l = layoutShapeDiagram(trace_, stageIndex_, head_, tall, kMinScale, QFontInfo(type).pixelSize());
+    return ink(l, type).bottom() + 1;
 }
 
 void ShapeDiagramPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const

@@ -21,12 +21,17 @@ public:
     // The layout at the largest scale at which everything, down to the badges, fits `rect`; `type`
     // is the type around the drawing (presentation type, zoom), which the drawing grows with.
     ShapeDiagramLayout layout(const QRectF& rect, const QFont& type = QFont()) const;
+    // How tall a rect `width` wide must be for the smallest boxes with their text at `type` (what a
+    // lesson pointing at the diagram asks its pane for).
+    double heightAtType(double width, const QFont& type) const;
     void paint(QPainter& painter, const ShapeDiagramLayout& layout,
                const RenderStyle& style = RenderStyle::print()) const;
     void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;
     QString describe() const; // what paint() shows, in words (the widget's accessible description)
 
 private:
+    QRectF ink(const ShapeDiagramLayout& layout, const QFont& type) const; // where a trial painting puts ink
+
     const Trace& trace_;
     int stageIndex_;
     const Stage& stage_;

@@ -170,6 +170,18 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     };
     connect(lessons_, &LessonsPanel::stepShown, this,
             [this, showTargets] { session_->whenSettled(this, showTargets); });
+    // Presentation hides the settings column; while the open dock shows a step that points at a setting
+    // in it (a spin box, the module box), the column stays, so the student can see what the step names.
+    const auto wantSettings = [this] {
+        const LessonStep* step = lessons_->currentStep();
+        presentation_->setSidePanelWanted(step && !dock_->isHidden() && stepPointsInto(*step, window_->configPanel()));
+    };
+    connect(lessons_, &LessonsPanel::stepShown, this, wantSettings);
+    connect(dock_, &QDockWidget::visibilityChanged, this, wantSettings);
+    connect(dock_, &QDockWidget::visibilityChanged, this, [this] {
+        if (dock_->isHidden())
+            releaseLessonRoom(window_);
+    });
     connect(lessons_, &LessonsPanel::shownMe, this, [this, showTargets] { session_->whenSettled(this, showTargets); });
     connect(files_, &FileActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
@@ -195,6 +207,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         lessons_->setLesson(parser.value(QStringLiteral("guide")));
         lessons_->setStep(parser.value(QStringLiteral("guide-step")).toInt() - 1);
         dock_->show();
+        wantSettings(); // before the window shows: presentation below keeps the column from the start
         window_->resizeDocks({dock_}, {380}, Qt::Horizontal);
         if (parser.isSet(QStringLiteral("guide-step"))) { // show the step, then check it once it is computed
             lessons_->showMe();

@@ -2,10 +2,13 @@
 
 #include "shell/lessons.h"
 
+#include "widgets/shape_diagram_widget.h"
+
 #include <QCoreApplication>
 #include <QEvent>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSplitter>
 
 #include <algorithm>
 #include <vector>
@@ -25,7 +28,81 @@ std::vector<QScrollArea*> enclosingAreas(QWidget* w)
     return out;
 }
 
+// A step pointing at the diagram's strides or badges: the diagram's pane of the splitter it shares with
+// the code is kept as tall as the drawing needs with its text at the window's type (on a projector beside
+// the lessons dock it otherwise shrinks whole, under the type), the other panes giving way down to their
+// minimums. Only where the splitter has that room: a page made to scroll would put the code out of view,
+// so a drawing that needs more stays whole and smaller. A minimum rather than a size, kept right as the
+// window settles (the splitter's resizes); other steps give the pane back. The code's line stays in view
+// (SourceView).
+class DiagramRoom : public QObject {
+public:
+    DiagramRoom(QSplitter* splitter, QWidget* pane) : QObject(splitter), splitter_(splitter), pane_(pane)
+    {
+        setObjectName(QStringLiteral("lesson-diagram-room"));
+        splitter->installEventFilter(this);
+    }
+    void want(int paneHeight)
+    {
+        want_ = paneHeight;
+        apply();
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == splitter_ && event->type() == QEvent::Resize)
+            apply();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    void apply()
+    {
+        int room = splitter_->height();
+        for (int i = 0; i < splitter_->count(); ++i)
+            if (splitter_->widget(i) != pane_)
+                room -= splitter_->widget(i)->minimumSizeHint().height() + splitter_->handleWidth();
+        const int height = want_ > 0 && want_ <= room ? want_ : 0;
+        if (pane_->minimumHeight() != height)
+            pane_->setMinimumHeight(height);
+    }
+
+    QSplitter* splitter_;
+    QWidget* pane_;
+    int want_ = 0;
+};
+
+void giveDiagramItsHeight(QWidget* window, const LessonStep* step)
+{
+    auto* diagram = window->findChild<ShapeDiagramWidget*>(QStringLiteral("shape-diagram"));
+    if (!diagram)
+        return;
+    QWidget* pane = diagram;
+    QSplitter* splitter = nullptr;
+    for (; pane->parentWidget(); pane = pane->parentWidget())
+        if (splitter = qobject_cast<QSplitter*>(pane->parentWidget());
+            splitter && splitter->orientation() == Qt::Vertical)
+            break;
+    if (!splitter || !pane->parentWidget())
+        return;
+    auto* room = dynamic_cast<DiagramRoom*>(
+        splitter->findChild<QObject*>(QStringLiteral("lesson-diagram-room"), Qt::FindDirectChildrenOnly));
+    if (!room)
+        room = new DiagramRoom(splitter, pane);
+    bool wanted = false;
+    for (const LessonTarget& t : step ? step->targets : std::vector<LessonTarget>{})
+        wanted |= t.kind == LessonTarget::Kind::DiagramPart;
+    const int need = wanted && diagram->isVisible() ? diagram->heightAtType() : 0;
+    room->want(need > 0 ? need + pane->height() - diagram->height() : 0);
+}
+
 } // namespace
+
+void releaseLessonRoom(QWidget* window)
+{
+    giveDiagramItsHeight(window, nullptr);
+}
 
 QWidget* shownLessonTarget(QWidget* window, const QString& name)
 {
@@ -39,8 +116,9 @@ QWidget* shownLessonTarget(QWidget* window, const QString& name)
 
 void scrollTargetsIntoView(QWidget* window, const LessonStep& step)
 {
-    // Layouts still pending (a page just shown, a progress bar that appeared) would move the targets after
-    // they were measured: settle them first.
+    giveDiagramItsHeight(window, &step);
+    // Layouts still pending (a page just shown, a progress bar that appeared, the diagram's room) would
+    // move the targets after they were measured: settle them first.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     std::vector<QWidget*> targets;
     std::vector<QScrollArea*> order; // innermost first, each once

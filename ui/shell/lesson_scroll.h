@@ -10,6 +10,9 @@ namespace attnlab::ui {
 struct LessonStep;
 
 void scrollTargetsIntoView(QWidget* window, const LessonStep& step);
+// What scrollTargetsIntoView gave the step's targets beyond the page's own layout (the diagram's pane
+// kept tall) goes back: the lessons dock closed.
+void releaseLessonRoom(QWidget* window);
 
 // A widget target's widget: the shown one of that object name, or with "prefix*" the first shown one whose
 // name starts so; null when none is shown.

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QEvent>
 #include <QMainWindow>
 #include <QLayout>
 #include <QMenu>
@@ -171,6 +172,22 @@ void PresentationMode::setPresenting(bool on)
     applyFont();
 }
 
+void PresentationMode::setSidePanel(QWidget* panel)
+{
+    sidePanel_ = panel;
+    if (auto* area = qobject_cast<QScrollArea*>(panel); area && area->widget())
+        area->widget()->installEventFilter(this);
+}
+
+bool PresentationMode::eventFilter(QObject* watched, QEvent* event)
+{
+    // The column's contents ask for more width after the type changed too: a diagnostic card coming
+    // (the wrapper's width note), a longer label. It widens with them, once their layout has settled.
+    if (event->type() == QEvent::LayoutRequest)
+        QMetaObject::invokeMethod(this, &PresentationMode::fitSidePanel, Qt::QueuedConnection);
+    return QObject::eventFilter(watched, event);
+}
+
 void PresentationMode::fitSidePanel()
 {
     // The column's width was chosen for desktop type; in larger type its spin boxes would be cut at its
@@ -184,7 +201,9 @@ void PresentationMode::fitSidePanel()
         layout->activate();
     const int wanted = area->widget()->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width() +
                        area->frameWidth() * 2;
-    area->setFixedWidth(std::max(sidePanelWidth_, wanted));
+    if (const int width = std::max(sidePanelWidth_, wanted);
+        area->minimumWidth() != width || area->maximumWidth() != width)
+        area->setFixedWidth(width);
 }
 
 void PresentationMode::setSidePanelNeeded(bool needed)

@@ -37,7 +37,7 @@ public:
     void populateMenu(QMenu* view); // Presentation, zoom, high contrast, theme
     // A column hidden while presenting, so the stage and the heatmaps get the whole projector
     // (the call line above them still says every setting).
-    void setSidePanel(QWidget* panel) { sidePanel_ = panel; }
+    void setSidePanel(QWidget* panel);
     // While the settings are in error the side panel holds what is wrong and its fixes: it stays in
     // view while presenting, and goes again once the settings are fixed.
     void setSidePanelNeeded(bool needed);
@@ -57,6 +57,9 @@ public:
     QAction* presentationAction() const { return presentAction_; }
 
     static QPalette palette(Theme theme, bool highContrast); // for System: the platform's own
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void applyFont();

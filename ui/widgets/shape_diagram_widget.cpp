@@ -7,6 +7,8 @@
 #include "render/shape_diagram_painter.h"
 
 #include <QEvent>
+
+#include <cmath>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -49,6 +51,16 @@ void ShapeDiagramWidget::relayout()
     if (focusBlock_ >= blockCount())
         focusBlock_ = blockCount() - 1;
     refreshMarks();
+}
+
+int ShapeDiagramWidget::heightAtType() const
+{
+    if (!trace_ || layout_.stage < 0)
+        return 0;
+    const QRectF r = diagramRect();
+    const double ink =
+        ShapeDiagramPainter(*trace_, layout_.stage, layout_.selectedHead).heightAtType(r.width(), font());
+    return static_cast<int>(std::ceil(ink)) + height() - static_cast<int>(r.height()) + 2; // and the margins
 }
 
 void ShapeDiagramWidget::refreshMarks()

@@ -27,6 +27,9 @@ public:
     std::optional<ShapeHit> hitTest(const QPointF& pos) const { return layout_.hitTest(pos); }
     // The block the keyboard is on, as (row, position): previous row or not, index in that row; -1 none.
     int focusedBlock() const { return focusBlock_; }
+    // The height at which, at its width now, the drawing keeps its text at the window's type (0 without
+    // a trace): what a lesson step pointing at its strides or badges asks for.
+    int heightAtType() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -35,6 +35,27 @@ void SourceView::changeEvent(QEvent* event)
         refresh(); // the highlighted line's colours come from the palette
 }
 
+void SourceView::resizeEvent(QResizeEvent* event)
+{
+    QPlainTextEdit::resizeEvent(event);
+    if (line_ < 0)
+        return;
+    // A pane made smaller (a lesson giving the diagram above it room, the splitter dragged) keeps the
+    // current line whole in view: once the wrapped lines are laid out at the new size, it is centred
+    // again if it no longer shows whole.
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            const QTextBlock block = document()->findBlockByNumber(line_);
+            QTextCursor end(block);
+            end.movePosition(QTextCursor::EndOfBlock);
+            const QRect port = viewport()->rect();
+            if (block.isValid() && (!port.contains(cursorRect(QTextCursor(block))) || !port.contains(cursorRect(end))))
+                centerCursor();
+        },
+        Qt::QueuedConnection);
+}
+
 void SourceView::refresh()
 {
     const auto trace = session_->trace();
