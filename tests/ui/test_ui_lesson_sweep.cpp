@@ -73,7 +73,8 @@ void TestUiLessonSweep::checks_read_the_sweep()
     QVERIFY(s.sweep()->start(tinySweep()));
     QVERIFY(finished.wait(60000));
     const CheckResult trained = checkStep(*lesson, 0, s);
-    QVERIFY2(trained.passed && trained.message.startsWith(QStringLiteral("3 head counts")), qPrintable(trained.message));
+    QVERIFY2(trained.passed && trained.message.startsWith(QStringLiteral("3 head counts")),
+             qPrintable(trained.message));
     // The table's numbers, as the sweep's rows give them.
     const std::vector<SweepRow> rows = sweepTable(s.sweep()->results());
     const CheckResult table = checkStep(*lesson, 1, s);
@@ -91,7 +92,8 @@ void TestUiLessonSweep::checks_read_the_sweep()
     lesson->steps[3].showMe(LessonContext{&s, nullptr});
     QVERIFY(opened.wait(30000));
     const CheckResult studied = checkStep(*lesson, 3, s);
-    QVERIFY2(studied.passed && studied.message.contains(QStringLiteral("reading letters")), qPrintable(studied.message));
+    QVERIFY2(studied.passed && studied.message.contains(QStringLiteral("reading letters")),
+             qPrintable(studied.message));
 }
 
 QTEST_MAIN(TestUiLessonSweep)
