@@ -76,8 +76,10 @@ void HeadGridWidget::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Return:
     case Qt::Key_Enter:
     case Qt::Key_Space: {
-        const HeadGridCell& c = painter_.cells()[static_cast<std::size_t>(current_)];
-        Q_EMIT headClicked(c.layer, c.head);
+        // Copies: a slot may redraw the grid, and every later slot reads the signal's arguments.
+        const int layer = painter_.cells()[static_cast<std::size_t>(current_)].layer;
+        const int head = painter_.cells()[static_cast<std::size_t>(current_)].head;
+        Q_EMIT headClicked(layer, head);
         return;
     }
     default: return QWidget::keyPressEvent(event);
@@ -127,8 +129,8 @@ void HeadGridWidget::mousePressEvent(QMouseEvent* event)
         return QWidget::mousePressEvent(event);
     if (const auto i = painter_.cellAt(event->position(), font())) {
         setCurrent(static_cast<int>(*i));
-        const HeadGridCell& c = painter_.cells()[*i];
-        Q_EMIT headClicked(c.layer, c.head);
+        const int layer = painter_.cells()[*i].layer, head = painter_.cells()[*i].head; // copies, as above
+        Q_EMIT headClicked(layer, head);
     }
 }
 
