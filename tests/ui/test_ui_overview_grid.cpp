@@ -33,6 +33,18 @@ bool openTiny(Session& s)
     return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel();
 }
 
+// The overview shown at `size` with the tiny checkpoint's six heads in it.
+bool showTiny(Session& s, OverviewView& view, QSize size)
+{
+    view.resize(size);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view))
+        return false;
+    s.setView(ViewMode::Overview);
+    return openTiny(s) &&
+           QTest::qWaitFor([&view] { return view.grid()->painter().cells().size() == std::size_t(6); }, 30000);
+}
+
 int thumbnailWidth(OverviewView& view, QSize size)
 {
     view.resize(size);
@@ -58,12 +70,7 @@ void TestUiOverviewGrid::keyboard_walks_and_opens_heads()
 {
     Session s;
     OverviewView view(&s);
-    view.resize(900, 700);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    s.setView(ViewMode::Overview);
-    QVERIFY(openTiny(s));
-    QTRY_COMPARE(view.grid()->painter().cells().size(), std::size_t(6));
+    QVERIFY(showTiny(s, view, {900, 700}));
     HeadGridWidget* grid = view.grid();
     QVERIFY(grid->focusPolicy() & Qt::TabFocus);
     grid->setFocus();
@@ -102,12 +109,7 @@ void TestUiOverviewGrid::thumbnails_take_the_space()
 {
     Session s;
     OverviewView view(&s);
-    view.resize(600, 500);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    s.setView(ViewMode::Overview);
-    QVERIFY(openTiny(s));
-    QTRY_COMPARE(view.grid()->painter().cells().size(), std::size_t(6));
+    QVERIFY(showTiny(s, view, {600, 500}));
     const int small = thumbnailWidth(view, {600, 500});
     const int large = thumbnailWidth(view, {1400, 1000});
     QVERIFY2(large > small, qPrintable(QStringLiteral("%1 then %2").arg(small).arg(large)));
@@ -136,7 +138,7 @@ void TestUiOverviewGrid::fitting_thumbnail()
     QFETCH(int, rows);
     QFETCH(int, least);
     QFETCH(int, most);
-    const int px = HeadGridPainter::fittingThumbnail(space, columns, rows, QFont());
+    const int px = HeadGridPainter::fittingThumbnail(space, {}, columns, rows, QFont());
     QVERIFY2(px >= least && px <= most, qPrintable(QString::number(px)));
 }
 

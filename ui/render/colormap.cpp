@@ -46,6 +46,17 @@ QRgb maskedColor(int x, int y)
     return ((x + y) / 4) % 2 == 0 ? kMaskedLight : kMaskedDark;
 }
 
+QImage maskedHatch(QSize size)
+{
+    QImage hatch(size, QImage::Format_RGB32);
+    for (int y = 0; y < hatch.height(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(hatch.scanLine(y));
+        for (int x = 0; x < hatch.width(); ++x)
+            line[x] = maskedColor(x, y);
+    }
+    return hatch;
+}
+
 bool isMaskedColor(QRgb rgb)
 {
     return (rgb | 0xff000000) == kMaskedLight || (rgb | 0xff000000) == kMaskedDark;

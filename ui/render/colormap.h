@@ -3,6 +3,8 @@
 // (perceptually uniform, monotonic in lightness) for weights, ColorBrewer's RdBu (diverging, colour-
 // blind safe) for signed scores, and a grey hatch for masked cells, a colour neither scale contains.
 #include <QColor>
+#include <QImage>
+#include <QSize>
 #include <QString>
 
 namespace attnlab::ui {
@@ -15,6 +17,8 @@ inline constexpr QRgb kMaskedLight = 0xffc8c8c8;
 inline constexpr QRgb kMaskedDark = 0xff8c8c8c;
 QRgb maskedColor(int x, int y);
 bool isMaskedColor(QRgb rgb);
+// A swatch of the hatch, `size` pixels: the heatmap legend's, and what a thumbnail's masked half shows.
+QImage maskedHatch(QSize size);
 
 struct ColorScale {
     enum class Kind { Sequential, Diverging };

@@ -13,6 +13,15 @@ namespace {
 
 constexpr double kGap = 8, kPad = 3;
 
+// The widest title or detail line: a cell is at least this wide, whatever its thumbnail.
+double longestLine(const std::vector<HeadGridCell>& cells, const QFontMetricsF& fm)
+{
+    double text = 0;
+    for (const HeadGridCell& c : cells)
+        text = std::max({text, fm.horizontalAdvance(c.title), fm.horizontalAdvance(c.detail)});
+    return text;
+}
+
 } // namespace
 
 QImage headThumbnail(const Tensor& thumbnail)
@@ -36,23 +45,22 @@ QImage headThumbnail(const Tensor& thumbnail)
 }
 
 HeadGridPainter::HeadGridPainter(std::vector<HeadGridCell> cells, int columns, int thumbnailPx)
-    : cells_(std::move(cells)), columns_(std::max(1, columns)), thumbnail_(std::max(8, thumbnailPx))
+    : cells_(std::move(cells)), columns_(std::max(1, columns)), thumbnail_(std::max(8, thumbnailPx)),
+      hatch_(maskedHatch({thumbnail_, thumbnail_}))
 {
 }
 
 QSizeF HeadGridPainter::cellSize(const QFont& font) const
 {
     const QFontMetricsF fm(font);
-    double text = 0;
-    for (const HeadGridCell& c : cells_)
-        text = std::max({text, fm.horizontalAdvance(c.title), fm.horizontalAdvance(c.detail)});
-    return {std::max<double>(thumbnail_, text) + 2 * kPad, thumbnail_ + 2 * fm.height() + 3 * kPad};
+    return {std::max<double>(thumbnail_, longestLine(cells_, fm)) + 2 * kPad, thumbnail_ + 2 * fm.height() + 3 * kPad};
 }
 
-int HeadGridPainter::fittingThumbnail(QSize space, int columns, int rows, const QFont& font, double longest, int lo,
-                                      int hi)
+int HeadGridPainter::fittingThumbnail(QSize space, const std::vector<HeadGridCell>& cells, int columns, int rows,
+                                      const QFont& font, int lo, int hi)
 {
     const QFontMetricsF fm(font);
+    const double longest = longestLine(cells, fm);
     columns = std::max(1, columns);
     rows = std::max(1, rows);
     const double across = space.width() / double(columns) - kGap - 2 * kPad;
@@ -93,10 +101,6 @@ void HeadGridPainter::paint(QPainter& p, const RenderStyle& style, std::optional
 {
     const QFont font = p.font();
     const QFontMetricsF fm(font);
-    QImage hatch(thumbnail_, thumbnail_, QImage::Format_RGB32);
-    for (int y = 0; y < hatch.height(); ++y)
-        for (int x = 0; x < hatch.width(); ++x)
-            hatch.setPixel(x, y, maskedColor(x, y));
     for (std::size_t i = 0; i < cells_.size(); ++i) {
         const HeadGridCell& cell = cells_[i];
         const QRectF r = cellRect(i, font);
@@ -106,7 +110,7 @@ void HeadGridPainter::paint(QPainter& p, const RenderStyle& style, std::optional
         const QRectF thumb(r.left() + (r.width() - thumbnail_) / 2, r.top() + kPad, thumbnail_, thumbnail_);
         p.setOpacity(cell.shown ? 1.0 : 0.25);
         if (!cell.image.isNull()) {
-            p.drawImage(thumb.topLeft(), hatch);                     // under the transparent masked half
+            p.drawImage(thumb.topLeft(), hatch_);                    // under the transparent masked half
             p.setRenderHint(QPainter::SmoothPixmapTransform, false); // crisp cells, as many as fit
             p.drawImage(thumb, cell.image);
         }

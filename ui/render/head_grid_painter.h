@@ -39,9 +39,9 @@ public:
 
     // The thumbnail size, in [lo, hi] pixels, at which `columns` cells fill `space`'s width, made smaller
     // still when then every one of `rows` rows fits its height (a deep model scrolls instead of shrinking
-    // its heads to specks). `longest` is the widest title or detail line.
-    static int fittingThumbnail(QSize space, int columns, int rows, const QFont& font, double longest = 0, int lo = 48,
-                                int hi = 240);
+    // its heads to specks); `cells`' widest title or detail line widens a cell as it does when painted.
+    static int fittingThumbnail(QSize space, const std::vector<HeadGridCell>& cells, int columns, int rows,
+                                const QFont& font, int lo = 48, int hi = 240);
 
     QSize size(const QFont& font) const; // what the whole grid takes
     QRectF cellRect(std::size_t index, const QFont& font) const;
@@ -49,6 +49,7 @@ public:
     // `focus`: the cell the keyboard is on, framed apart from the selected one.
     void paint(QPainter& painter, const RenderStyle& style, std::optional<std::size_t> focus = std::nullopt) const;
     const std::vector<HeadGridCell>& cells() const { return cells_; }
+    int columns() const { return columns_; } // cells a row
 
 private:
     QSizeF cellSize(const QFont& font) const;
@@ -56,6 +57,7 @@ private:
     std::vector<HeadGridCell> cells_;
     int columns_ = 1;
     int thumbnail_ = 72;
+    QImage hatch_; // under each thumbnail's transparent masked half, made once for its size
 };
 
 } // namespace attnlab::ui

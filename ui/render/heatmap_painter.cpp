@@ -192,11 +192,7 @@ void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area, const RenderSt
     if (!slice_.maskSource)
         return;
     const QRectF swatch(area.left(), bar.bottom() + line, bar.width(), bar.width());
-    QImage hatch(swatch.size().toSize(), QImage::Format_RGB32);
-    for (int y = 0; y < hatch.height(); ++y)
-        for (int x = 0; x < hatch.width(); ++x)
-            hatch.setPixel(x, y, maskedColor(x, y));
-    p.drawImage(swatch.topLeft(), hatch);
+    p.drawImage(swatch.topLeft(), maskedHatch(swatch.size().toSize()));
     p.setPen(rs.frame);
     p.drawRect(swatch);
     rs.drawText(p, QRectF(area.left(), swatch.bottom() + 4, area.width(), line * 2.2), Qt::AlignLeft | Qt::TextWordWrap,

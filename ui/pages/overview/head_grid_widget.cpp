@@ -17,7 +17,7 @@ HeadGridWidget::HeadGridWidget(QWidget* parent) : QWidget(parent)
     setGrid({}, {});
 }
 
-void HeadGridWidget::setGrid(HeadGridPainter painter, QStringList tips, int columns)
+void HeadGridWidget::setGrid(HeadGridPainter painter, QStringList tips)
 {
     // The keyboard stays on the same head when the grid is redrawn (another order, another size).
     const auto& old = painter_.cells();
@@ -27,7 +27,6 @@ void HeadGridWidget::setGrid(HeadGridPainter painter, QStringList tips, int colu
             std::make_pair(old[static_cast<std::size_t>(current_)].layer, old[static_cast<std::size_t>(current_)].head);
     painter_ = std::move(painter);
     tips_ = std::move(tips);
-    columns_ = std::max(1, columns);
     const auto& cells = painter_.cells();
     int next = cells.empty() ? -1 : 0;
     for (int i = 0; i < static_cast<int>(cells.size()); ++i) {
@@ -69,8 +68,8 @@ void HeadGridWidget::keyPressEvent(QKeyEvent* event)
     switch (event->key()) {
     case Qt::Key_Left: next = current_ - 1; break;
     case Qt::Key_Right: next = current_ + 1; break;
-    case Qt::Key_Up: next = current_ - columns_; break;
-    case Qt::Key_Down: next = current_ + columns_; break;
+    case Qt::Key_Up: next = current_ - painter_.columns(); break;
+    case Qt::Key_Down: next = current_ + painter_.columns(); break;
     case Qt::Key_Home: next = 0; break;
     case Qt::Key_End: next = n - 1; break;
     case Qt::Key_Return:

@@ -14,8 +14,7 @@ class HeadGridWidget : public QWidget {
 public:
     explicit HeadGridWidget(QWidget* parent = nullptr);
     // `tips`: one full description a cell, for its tooltip.
-    // `columns`: cells a row, as the painter lays them, for the up and down keys.
-    void setGrid(HeadGridPainter painter, QStringList tips, int columns = 1);
+    void setGrid(HeadGridPainter painter, QStringList tips);
     const HeadGridPainter& painter() const { return painter_; }
     QRect cellRect(std::size_t index) const; // where a cell is drawn, for tests and the keyboard
     QSize sizeHint() const override;
@@ -38,7 +37,6 @@ private:
 
     HeadGridPainter painter_;
     QStringList tips_;
-    int columns_ = 1;
     int current_ = -1;
 };
 

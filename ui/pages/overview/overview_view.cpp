@@ -10,7 +10,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
-#include <QFontMetricsF>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -247,13 +246,9 @@ void OverviewView::rebuild()
         cells.push_back(std::move(c));
         tips << tipOf(h, r.layer, r.head);
     }
-    double longest = 0;
-    const QFontMetricsF fm(grid_->font());
-    for (const HeadGridCell& c : cells)
-        longest = std::max({longest, fm.horizontalAdvance(c.title), fm.horizontalAdvance(c.detail)});
     const int thumb =
-        HeadGridPainter::fittingThumbnail(scroll_->viewport()->size(), heads, layers, grid_->font(), longest);
-    grid_->setGrid(HeadGridPainter(std::move(cells), heads, thumb), tips, heads);
+        HeadGridPainter::fittingThumbnail(scroll_->viewport()->size(), cells, heads, layers, grid_->font());
+    grid_->setGrid(HeadGridPainter(std::move(cells), heads, thumb), tips);
 }
 
 bool OverviewView::eventFilter(QObject* watched, QEvent* event)
