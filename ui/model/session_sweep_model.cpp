@@ -56,14 +56,10 @@ QString Session::studySweepRun(int runIndex)
         return problem;
     if (!studyDir_ || !studyDir_->isValid())
         studyDir_ = std::make_shared<QTemporaryDir>();
-    const SweepRun& run = results.runs[static_cast<std::size_t>(runIndex)];
-    // The file's name is the model's name in every tab: its task, num_heads and seed.
-    const QString path = studyDir_->filePath(QStringLiteral("%1-h%2-seed%3.safetensors")
-                                                 .arg(QString::fromStdString(results.settings.task))
-                                                 .arg(run.heads)
-                                                 .arg(run.seed));
+    const QString path = studyDir_->filePath(sweepRunFileName(results, runIndex));
     try {
-        train::save_trained_model(path.toStdString(), runToSave(results, runIndex), resultsOf(run));
+        train::save_trained_model(path.toStdString(), runToSave(results, runIndex),
+                                  resultsOf(results.runs[static_cast<std::size_t>(runIndex)]));
         const Gpt2Plan plan = plan_gpt2_checkpoint(path.toStdString());
         // Once in, the overview: every head of the model just trained. A failed open takes the wish back.
         auto shown = std::make_shared<QMetaObject::Connection>();

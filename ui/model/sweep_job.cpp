@@ -87,7 +87,7 @@ bool SweepJob::start(const SweepSettings& settings)
     const quint64 generation = ++generation_;
     live_ = std::make_shared<Live>();
     for (const train::RunSettings& r : runs)
-        live_->runs.push_back({r.shape.n_heads, r.seed, {}, 0, 0.0, false});
+        live_->runs.push_back({r.shape.n_heads, r.seed, {}, 0, 0.0, false, {}, nullptr});
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     results_ = SweepResults{settings, live_->runs, 0.0, false};
     stepsDone_ = 0;

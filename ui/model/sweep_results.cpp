@@ -87,6 +87,15 @@ bool SweepResults::operator==(const SweepResults& o) const
     return sweepToJson(*this) == sweepToJson(o);
 }
 
+QString sweepRunFileName(const SweepResults& results, int runIndex)
+{
+    const SweepRun& run = results.runs.at(static_cast<std::size_t>(runIndex));
+    return QStringLiteral("%1-h%2-seed%3.safetensors")
+        .arg(QString::fromStdString(results.settings.task))
+        .arg(run.heads)
+        .arg(run.seed);
+}
+
 std::vector<SweepRow> sweepTable(const SweepResults& results)
 {
     std::vector<SweepRow> rows;

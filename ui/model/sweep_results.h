@@ -70,6 +70,10 @@ struct SweepRow {
     double stepsTo90 = 0.0;       // mean over seeds of RunResult::steps_to_90
     double msPerStep = 0.0;       // mean over seeds
 };
+// "induction-h4-seed0.safetensors": the file a run is saved or studied as (its name is the model's name in
+// every tab).
+QString sweepRunFileName(const SweepResults& results, int runIndex);
+
 // Rows for the num_heads with at least one finished seed, in the sweep's order.
 std::vector<SweepRow> sweepTable(const SweepResults& results);
 

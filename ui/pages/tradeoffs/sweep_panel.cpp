@@ -133,13 +133,8 @@ void SweepPanel::saveRun(int run)
     const SweepResults& r = session_->sweep()->results();
     if (run < 0 || run >= static_cast<int>(r.runs.size()))
         return;
-    const SweepRun& shown = r.runs[static_cast<std::size_t>(run)];
-    const QString suggested = QStringLiteral("%1-h%2-seed%3.safetensors")
-                                  .arg(QString::fromStdString(r.settings.task))
-                                  .arg(shown.heads)
-                                  .arg(shown.seed);
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save Trained Model"), suggested, tr("Safetensors (*.safetensors)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Trained Model"), sweepRunFileName(r, run),
+                                                      tr("Safetensors (*.safetensors)"));
     if (!path.isEmpty())
         showError(session_->saveSweepRun(run, path));
 }
