@@ -64,7 +64,7 @@ int cmd_tokenize(const std::vector<std::string>& argv)
         json tokens = json::array();
         for (std::size_t i = 0; i < t.tokens.size(); ++i)
             tokens.push_back({{"token", t.tokens[i]}, {"id", t.ids[i]}, {"unknown", static_cast<bool>(t.unknown[i])}});
-        std::cout << cli::json_text(json{{"tokenizer", "book-ch2-simple"},
+        std::cout << cli::json_text(json{{"tokenizer", text_reader_name(TextReader::BookWords)},
                                          {"vocab_size", tokenizer.vocab_size()},
                                          {"num_tokens", t.tokens.size()},
                                          {"unknown", unknown},

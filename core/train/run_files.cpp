@@ -1,5 +1,6 @@
 #include "train/run_files.h"
 
+#include "gpt/gpt_text.h"
 #include "io/atomic_file.h"
 #include "io/safetensors.h"
 #include "tensor/error.h"
@@ -94,7 +95,9 @@ void save_trained_model(const std::string& path, const RunResult& run, const Met
     Metadata meta{{"format", "attention-lab-gpt"},
                   {"dtype", "F32"},
                   {"trainer", "attention-lab-cli train (core/train)"},
-                  {"tokenizer", run.settings.task == "the-verdict" ? "book-ch2-simple" : "letters"}};
+                  // what gpt/gpt_text.h reads back to pick the model's tokenizer
+                  {"tokenizer",
+                   text_reader_name(run.settings.task == "the-verdict" ? TextReader::BookWords : TextReader::Letters)}};
     for (const auto& kv : run_metadata(run.settings))
         meta.push_back(kv);
     meta.insert(meta.end(), results.begin(), results.end());
