@@ -22,18 +22,19 @@ using namespace attnlab::ui;
 
 namespace {
 
-// A few steps of the induction task: enough for a file the trainer really wrote, not for a trained model.
-QString trainInductionModel(const QTemporaryDir& dir)
+// The book's GPT (vocabulary 16, context 32, emb 32, 4 heads) trained on `task` and saved as `train --save`
+// saves it, in `dir`.
+QString trainModel(const QTemporaryDir& dir, const std::string& task, std::int64_t layers, std::int64_t steps,
+                   std::int64_t batch)
 {
     train::RunSettings settings;
-    settings.task = "induction";
-    settings.shape = {16, 32, 32, 2, 4, 0.0, false};
-    settings.steps = 5;
-    settings.batch = 8;
-    settings.eval_every = 5;
-    const train::RunResult run = train::train_run(settings);
-    const QString path = dir.filePath(QStringLiteral("induction-h4.safetensors"));
-    train::save_trained_model(path.toStdString(), run, {});
+    settings.task = task;
+    settings.shape = {16, 32, 32, layers, 4, 0.0, false};
+    settings.steps = steps;
+    settings.batch = batch;
+    settings.eval_every = steps;
+    const QString path = dir.filePath(QString::fromStdString(task) + QStringLiteral("-h4.safetensors"));
+    train::save_trained_model(path.toStdString(), train::train_run(settings), {});
     return path;
 }
 
@@ -64,7 +65,7 @@ private:
 void TestUiTaskModel::initTestCase()
 {
     QVERIFY(dir_.isValid());
-    path_ = trainInductionModel(dir_);
+    path_ = trainModel(dir_, "induction", 2, 5, 8); // a file the trainer really wrote, not a trained model
 }
 
 void TestUiTaskModel::reads_its_task_in_letters()
@@ -150,14 +151,7 @@ void TestUiTaskModel::students_letters_are_kept()
 // at the previous token, and the head the measures rank first is the right pick.
 void TestUiTaskModel::predict_asks_which_head_looks_back()
 {
-    train::RunSettings settings;
-    settings.task = "previous-token";
-    settings.shape = {16, 32, 32, 1, 4, 0.0, false};
-    settings.steps = 200;
-    settings.batch = 16;
-    settings.eval_every = 200;
-    const QString path = dir_.filePath(QStringLiteral("previous-h4.safetensors"));
-    train::save_trained_model(path.toStdString(), train::train_run(settings), {});
+    const QString path = trainModel(dir_, "previous-token", 1, 200, 16); // long enough for heads that look back
     Session s;
     QVERIFY(openFile(s, path));
     s.setPredictFirst(true);

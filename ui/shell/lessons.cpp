@@ -17,15 +17,6 @@ using Show = std::function<void(const LessonContext&)>;
 using Check = std::function<CheckResult(const LessonContext&)>;
 using Actions = LessonActions;
 
-CheckResult pass(const QString& m)
-{
-    return {true, m};
-}
-CheckResult fail(const QString& m)
-{
-    return {false, m};
-}
-
 Show preset(const char* id)
 {
     return [id](const LessonContext& c) { c.session->applyPreset(*findPreset(QLatin1String(id))); };

@@ -13,6 +13,15 @@ struct LessonActions {
     std::vector<LessonTarget> targets;
 };
 
+inline CheckResult pass(const QString& message)
+{
+    return {true, message};
+}
+inline CheckResult fail(const QString& message)
+{
+    return {false, message};
+}
+
 inline LessonTarget widgetTarget(const char* name)
 {
     return {LessonTarget::Kind::Widget, QLatin1String(name)};

@@ -10,11 +10,6 @@ namespace attnlab::ui {
 
 namespace {
 
-CheckResult result(bool passed, const QString& message)
-{
-    return {passed, message};
-}
-
 // Small enough to finish in about a minute on two cores, large enough for the curve to bend (1, 2, 4, 32 heads
 // reached 0.70, 0.88, 0.86 and 0.24 held-out accuracy here).
 SweepSettings lessonSweep()
@@ -80,10 +75,10 @@ std::vector<LessonActions> severalHeadsActions()
              QString why;
              const auto rows = finishedRows(*c.session, &why);
              if (!rows)
-                 return result(false, why);
-             return result(true, QObject::tr("%1 head counts trained in %2 s.")
-                                     .arg(rows->size())
-                                     .arg(c.session->sweep()->results().wallSeconds, 0, 'f', 0));
+                 return fail(why);
+             return pass(QObject::tr("%1 head counts trained in %2 s.")
+                             .arg(rows->size())
+                             .arg(c.session->sweep()->results().wallSeconds, 0, 'f', 0));
          },
          {widgetTarget("sweep-train"), widgetTarget("sweep-curves")}},
         {showTrained,
@@ -91,27 +86,27 @@ std::vector<LessonActions> severalHeadsActions()
              QString why;
              const auto rows = finishedRows(*c.session, &why);
              if (!rows)
-                 return result(false, why);
+                 return fail(why);
              const SweepRow* best = &rows->front();
              for (const SweepRow& r : *rows)
                  best = r.accuracy.mean > best->accuracy.mean ? &r : best;
              const SweepRow& fewest = rows->front();
              const SweepRow& most = rows->back();
-             return result(true, QObject::tr("%1 did best (accuracy %2); %3 reached %4 and %5, head_dim %6, %7.")
-                                     .arg(heads(best->heads))
-                                     .arg(best->accuracy.mean, 0, 'f', 2)
-                                     .arg(heads(fewest.heads))
-                                     .arg(fewest.accuracy.mean, 0, 'f', 2)
-                                     .arg(heads(most.heads))
-                                     .arg(most.headDim)
-                                     .arg(most.accuracy.mean, 0, 'f', 2));
+             return pass(QObject::tr("%1 did best (accuracy %2); %3 reached %4 and %5, head_dim %6, %7.")
+                             .arg(heads(best->heads))
+                             .arg(best->accuracy.mean, 0, 'f', 2)
+                             .arg(heads(fewest.heads))
+                             .arg(fewest.accuracy.mean, 0, 'f', 2)
+                             .arg(heads(most.heads))
+                             .arg(most.headDim)
+                             .arg(most.accuracy.mean, 0, 'f', 2));
          },
          {widgetTarget("sweep-table"), widgetTarget("sweep-reading")}},
         {showTrained,
          [](const LessonContext& c) {
              QString why;
              if (!finishedRows(*c.session, &why))
-                 return result(false, why);
+                 return fail(why);
              const SweepResults& r = c.session->sweep()->results();
              const int best = bestRun(r);
              const SweepRun& run = r.runs[static_cast<std::size_t>(best)];
@@ -123,15 +118,15 @@ std::vector<LessonActions> severalHeadsActions()
                      induction = &h;
              }
              if (!previous || !induction)
-                 return result(false, QObject::tr("The best variant has no heads measured; train with two layers."));
-             return result(true, QObject::tr("With %1: layer 0 head %2 puts %3 on the previous letter; layer 1 head "
-                                             "%4 has induction score %5. Zeroing the first leaves accuracy %6.")
-                                     .arg(heads(run.heads))
-                                     .arg(previous->head)
-                                     .arg(previous->shares.previous, 0, 'f', 2)
-                                     .arg(induction->head)
-                                     .arg(induction->shares.induction, 0, 'f', 2)
-                                     .arg(previous->ablated.accuracy, 0, 'f', 2));
+                 return fail(QObject::tr("The best variant has no heads measured; train with two layers."));
+             return pass(QObject::tr("With %1: layer 0 head %2 puts %3 on the previous letter; layer 1 head "
+                                     "%4 has induction score %5. Zeroing the first leaves accuracy %6.")
+                             .arg(heads(run.heads))
+                             .arg(previous->head)
+                             .arg(previous->shares.previous, 0, 'f', 2)
+                             .arg(induction->head)
+                             .arg(induction->shares.induction, 0, 'f', 2)
+                             .arg(previous->ablated.accuracy, 0, 'f', 2));
          },
          {widgetTarget("sweep-heads-variant"), widgetTarget("sweep-heads-table")}},
         {[](const LessonContext& c) {
@@ -144,11 +139,11 @@ std::vector<LessonActions> severalHeadsActions()
              const Session& s = *c.session;
              const auto m = s.modelJob()->model();
              if (!s.usesOpenedModel() || !m || m->reader != TextReader::Letters)
-                 return result(false, QObject::tr("Press Study This Model under a trained variant's heads."));
-             return result(true, QObject::tr("%1 is the model under study: %2 layers × %3 heads, reading letters.")
-                                     .arg(QString::fromStdString(m->model->name))
-                                     .arg(m->model->settings.n_layers)
-                                     .arg(m->model->settings.n_heads));
+                 return fail(QObject::tr("Press Study This Model under a trained variant's heads."));
+             return pass(QObject::tr("%1 is the model under study: %2 layers × %3 heads, reading letters.")
+                             .arg(QString::fromStdString(m->model->name))
+                             .arg(m->model->settings.n_layers)
+                             .arg(m->model->settings.n_heads));
          },
          {widgetTarget("sweep-study")}},
     };

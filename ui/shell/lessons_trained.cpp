@@ -7,11 +7,6 @@ namespace attnlab::ui {
 
 namespace {
 
-CheckResult result(bool passed, const QString& message)
-{
-    return {passed, message};
-}
-
 bool weightsDoNotFit(const Session& s)
 {
     for (const auto& d : s.diagnostics())
@@ -29,12 +24,12 @@ std::vector<LessonActions> trainedHeadsActions()
          [](const LessonContext& c) {
              const Session& s = *c.session;
              if (!s.usesTextInput())
-                 return result(false, QObject::tr("Tick \"Text through a GPT trained on The Verdict\" first."));
+                 return fail(QObject::tr("Tick \"Text through a GPT trained on The Verdict\" first."));
              if (s.gptHeads() != 4 || s.gptLayer() != 1 || weightsDoNotFit(s))
-                 return result(false, QObject::tr("Pick 4 heads and layer 1, with the model's own call."));
-             return result(true, QObject::tr("Layer 1 of the 4-head model receives %1 tokens, each a vector of %2.")
-                                     .arg(s.numTokens())
-                                     .arg(s.config().d_in));
+                 return fail(QObject::tr("Pick 4 heads and layer 1, with the model's own call."));
+             return pass(QObject::tr("Layer 1 of the 4-head model receives %1 tokens, each a vector of %2.")
+                             .arg(s.numTokens())
+                             .arg(s.config().d_in));
          },
          {widgetTarget("text-input-enabled"), widgetTarget("text-input-variant"), widgetTarget("text-input-layer"),
           widgetTarget("text-input-tokens")}},
@@ -47,26 +42,26 @@ std::vector<LessonActions> trainedHeadsActions()
              const auto trace = c.session->trace();
              const Stage* w = trace ? trace->find("attn_weights") : nullptr;
              if (!c.session->usesTextInput() || !w || w->tensor.size(1) < 2)
-                 return result(false, QObject::tr("Show a trained model with several heads on a sentence first."));
+                 return fail(QObject::tr("Show a trained model with several heads on a sentence first."));
              const std::vector<HeadMeasures>& m = c.session->headMeasures();
              std::size_t first = 0, focused = 0;
              for (std::size_t h = 1; h < m.size(); ++h) {
                  first = m[h].first > m[first].first ? h : first;
                  focused = m[h].entropy < m[focused].entropy ? h : focused;
              }
-             return result(true, QObject::tr("Head %1 puts the most on the first token (%2); head %3 is the most "
-                                             "focused (entropy %4 nats).")
-                                     .arg(first)
-                                     .arg(m[first].first, 0, 'f', 2)
-                                     .arg(focused)
-                                     .arg(m[focused].entropy, 0, 'f', 2));
+             return pass(QObject::tr("Head %1 puts the most on the first token (%2); head %3 is the most "
+                                     "focused (entropy %4 nats).")
+                             .arg(first)
+                             .arg(m[first].first, 0, 'f', 2)
+                             .arg(focused)
+                             .arg(m[focused].entropy, 0, 'f', 2));
          },
          {cellsTarget("head-heatmap-0"), cellsTarget("head-heatmap-3")}},
         {[](const LessonContext& c) { c.session->setSlot(Slot::d_out, 64); },
          [](const LessonContext& c) {
              return weightsDoNotFit(*c.session)
-                        ? result(true, QObject::tr("The trained weights no longer fit; Ctrl+Z brings them back."))
-                        : result(false, QObject::tr("Change d_out (or num_heads) away from the model's own call."));
+                        ? pass(QObject::tr("The trained weights no longer fit; Ctrl+Z brings them back."))
+                        : fail(QObject::tr("Change d_out (or num_heads) away from the model's own call."));
          },
          {widgetTarget("call-line"), widgetTarget("diagnostic-*")}},
         {[](const LessonContext& c) {
@@ -75,8 +70,8 @@ std::vector<LessonActions> trainedHeadsActions()
          },
          [](const LessonContext& c) {
              return c.session->view() == ViewMode::Tradeoffs
-                        ? result(true, QObject::tr("The losses differ by less than their spread over seeds."))
-                        : result(false, QObject::tr("Open Heads: the trade-offs, then its Measured page."));
+                        ? pass(QObject::tr("The losses differ by less than their spread over seeds."))
+                        : fail(QObject::tr("Open Heads: the trade-offs, then its Measured page."));
          },
          {widgetTarget("trained-losses")}},
     };
