@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace attnlab;
 using namespace attnlab::ui;
 
@@ -77,9 +79,15 @@ void TestUiGpt2Session::saved_checkpoint_opens_again()
     QCOMPARE(fresh.view(), ViewMode::Heatmaps);
     QCOMPARE(fresh.inputText(), kText);
     QVERIFY(!fresh.hasErrors());
-    // The same layer's weights as the session saved: the checkpoint's own, not a Verdict GPT's.
-    QCOMPARE(fresh.trace()->find("attn_weights")->tensor.contiguous().to_vector(),
-             s.trace()->find("attn_weights")->tensor.contiguous().to_vector());
+    // The same layer's weights as the session saved: the checkpoint's own, not a Verdict GPT's. To float
+    // rounding, not bit for bit: the two sessions reach the trace by different paths (a first open, then
+    // a layer change; a reopen at the layer), whose sums may round the last bit apart on some CPUs.
+    const auto reopened = fresh.trace()->find("attn_weights")->tensor.contiguous().to_vector();
+    const auto saved = s.trace()->find("attn_weights")->tensor.contiguous().to_vector();
+    QCOMPARE(reopened.size(), saved.size());
+    for (std::size_t i = 0; i < saved.size(); ++i)
+        QVERIFY2(std::abs(reopened[i] - saved[i]) <= 1e-5f,
+                 qPrintable(QStringLiteral("weight %1: %2, saved %3").arg(i).arg(reopened[i]).arg(saved[i])));
     QCOMPARE(serializeSession(captureState(fresh)), bytes);
 }
 
