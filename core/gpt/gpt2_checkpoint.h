@@ -48,6 +48,9 @@ struct Gpt2Plan {
 // Finds the safetensors file (a folder's model.safetensors) and config.json beside it, checks every tensor's
 // name and shape against the settings. Throws Error with one sentence naming the file and what is wrong.
 Gpt2Plan plan_gpt2_checkpoint(const std::string& path);
+// A checkpoint's name as Gpt2Plan::name gives it: the folder's for model.safetensors, else the file's stem
+// (also for a saved session's checkpoint that no longer exists, which has no plan).
+std::string gpt2_checkpoint_name(const std::string& file);
 // Whether `path` is a GPT-2 checkpoint for plan_gpt2_checkpoint rather than an app-trained verdict-gpt file
 // (a folder, or a safetensors file holding a whole GPT -- wte or tok_emb -- whose metadata does not say
 // format "attention-lab-gpt"). Anything else is for load_gpt_model to name what is wrong with.

@@ -172,15 +172,20 @@ bool is_gpt2_checkpoint(const std::string& path)
     }
 }
 
+std::string gpt2_checkpoint_name(const std::string& path)
+{
+    const fs::path file(path);
+    return file.filename() == "model.safetensors" && !file.parent_path().filename().empty()
+               ? file.parent_path().filename().string()
+               : file.stem().string();
+}
+
 Gpt2Plan plan_gpt2_checkpoint(const std::string& path)
 {
     Gpt2Plan p;
     p.file = checkpoint_file(path);
     const SafetensorsFile f = open_safetensors(p.file, {.skip_non_float = true}); // the header alone
-    const fs::path file(p.file);
-    p.name = file.filename() == "model.safetensors" && !file.parent_path().filename().empty()
-                 ? file.parent_path().filename().string()
-                 : file.stem().string();
+    p.name = gpt2_checkpoint_name(p.file);
     bool head = false;
     if (f.entry("h.0.attn.c_attn.weight") || f.entry("wte.weight") || f.entry("transformer.wte.weight") ||
         f.entry("transformer.h.0.attn.c_attn.weight")) {

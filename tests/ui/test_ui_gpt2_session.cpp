@@ -5,12 +5,16 @@
 #include "model/model_job.h"
 #include "model/session.h"
 #include "model/session_file.h"
+#include "shell/main_window.h"
 #include "widgets/open_model_dialog.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -49,6 +53,7 @@ class TestUiGpt2Session : public QObject {
 private Q_SLOTS:
     void saved_checkpoint_opens_again();
     void missing_checkpoint_is_said_and_the_rest_loads();
+    void missing_checkpoint_labels_say_it();
     void files_without_the_key_load_as_before();
 };
 
@@ -91,27 +96,36 @@ void TestUiGpt2Session::saved_checkpoint_opens_again()
     QCOMPARE(serializeSession(captureState(fresh)), bytes);
 }
 
-void TestUiGpt2Session::missing_checkpoint_is_said_and_the_rest_loads()
+// A session saved at `layer` of a copy of the checkpoint, "tiny-copy", deleted before the file is read back.
+static std::optional<SessionState> savedWithGoneCheckpoint(const QTemporaryDir& dir, int layer, SessionState* saved)
 {
-    // Saved with a copy of the checkpoint that is deleted before the session is opened again.
-    QTemporaryDir dir;
     const QString copy = dir.filePath("tiny-copy");
-    QVERIFY(QDir().mkpath(copy));
+    if (!QDir().mkpath(copy))
+        return std::nullopt;
     for (const char* name : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})
-        if (QFile::exists(kTiny + "/" + name))
-            QVERIFY(QFile::copy(kTiny + "/" + name, copy + "/" + name));
+        if (QFile::exists(kTiny + "/" + name) && !QFile::copy(kTiny + "/" + name, copy + "/" + name))
+            return std::nullopt;
     Session s;
-    QVERIFY(openCheckpoint(s, copy));
-    s.setGptLayer(1);
-    QVERIFY(testing::waitUntilSettled(s));
+    if (!openCheckpoint(s, copy))
+        return std::nullopt;
+    s.setGptLayer(layer);
+    if (!testing::waitUntilSettled(s))
+        return std::nullopt;
     s.setView(ViewMode::Heatmaps);
-    const SessionState saved = captureState(s);
+    *saved = captureState(s);
     const QString path = dir.filePath("saved.attnlab.json");
     QString error;
-    QVERIFY2(saveSessionFile(path, saved, &error), qPrintable(error));
-    QVERIFY(QDir(copy).removeRecursively());
-    const auto state = loadSessionFile(path, &error);
-    QVERIFY2(state, qPrintable(error)); // the file opens: the checkpoint is what is missing, not the session
+    if (!saveSessionFile(path, *saved, &error) || !QDir(copy).removeRecursively())
+        return std::nullopt;
+    return loadSessionFile(path, &error); // the file opens: the checkpoint is what is missing, not the session
+}
+
+void TestUiGpt2Session::missing_checkpoint_is_said_and_the_rest_loads()
+{
+    QTemporaryDir dir;
+    SessionState saved;
+    const auto state = savedWithGoneCheckpoint(dir, 1, &saved);
+    QVERIFY(state);
 
     Session fresh;
     applyState(fresh, *state);
@@ -134,6 +148,58 @@ void TestUiGpt2Session::missing_checkpoint_is_said_and_the_rest_loads()
     fresh.useTrainedModel(2, 0);
     QVERIFY(testing::waitUntilSettled(fresh));
     QVERIFY(!fresh.hasErrors());
+}
+
+// No such model is open, so no label may name one: not the switch ("a GPT trained on The Verdict"), the
+// variant picker (a head count), the layer picker (Verdict's two layers), the tokens (the story's
+// tokenizer's), nor the status bar's weights (seeded ones: nothing runs).
+void TestUiGpt2Session::missing_checkpoint_labels_say_it()
+{
+    QTemporaryDir dir;
+    SessionState saved;
+    const auto state = savedWithGoneCheckpoint(dir, 2, &saved);
+    QVERIFY(state);
+    Session fresh;
+    MainWindow window(&fresh);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    applyState(fresh, *state);
+    QVERIFY(testing::waitUntilSettled(fresh));
+    QVERIFY(!fresh.usesOpenedModel());
+    QCOMPARE(fresh.unopenedCheckpoint(), saved.checkpoint);
+
+    auto* enabled = window.findChild<QCheckBox*>(QStringLiteral("text-input-enabled"));
+    auto* variant = window.findChild<QComboBox*>(QStringLiteral("text-input-variant"));
+    auto* layer = window.findChild<QComboBox*>(QStringLiteral("text-input-layer"));
+    auto* about = window.findChild<QLabel*>(QStringLiteral("text-input-about"));
+    auto* tokens = window.findChild<QWidget*>(QStringLiteral("text-input-tokens"));
+    QLabel* weights = nullptr;
+    for (auto* label : window.findChildren<QLabel*>())
+        if (label->accessibleName() == QStringLiteral("Weights in use"))
+            weights = label;
+    QVERIFY(enabled && variant && layer && about && tokens && weights);
+    QVERIFY(enabled->isChecked());
+    QVERIFY2(!enabled->text().contains(QStringLiteral("Verdict")), qPrintable(enabled->text()));
+    QVERIFY2(enabled->text().contains(QStringLiteral("not opened")), qPrintable(enabled->text()));
+    QVERIFY2(enabled->toolTip().contains(saved.checkpoint), qPrintable(enabled->toolTip()));
+    QCOMPARE(variant->currentText(), QStringLiteral("tiny-copy (not opened)"));
+    QCOMPARE(layer->currentText(), QStringLiteral("layer 2")); // beyond the Verdict GPTs' two
+    QVERIFY(!layer->isEnabled());
+    QVERIFY2(about->text().contains(QStringLiteral("tiny-copy could not be opened")), qPrintable(about->text()));
+    QVERIFY2(!about->text().contains(QStringLiteral("tokens")), qPrintable(about->text()));
+    QVERIFY(!tokens->isVisibleTo(&window));
+    QCOMPARE(weights->text(), QStringLiteral("Weights: none, tiny-copy could not be opened"));
+
+    // Picking a Verdict GPT: its labels, and the unopened entry is gone.
+    variant->setCurrentIndex(variant->findData(2));
+    QVERIFY(testing::waitUntilSettled(fresh));
+    QVERIFY(fresh.unopenedCheckpoint().isEmpty());
+    QCOMPARE(enabled->text(), QStringLiteral("Text through a GPT trained on The Verdict"));
+    QCOMPARE(variant->findText(QStringLiteral("tiny-copy (not opened)")), -1);
+    QCOMPARE(variant->currentData().toInt(), 2);
+    QVERIFY(layer->isEnabled());
+    QVERIFY(tokens->isVisibleTo(&window));
+    QVERIFY2(weights->text().startsWith(QStringLiteral("Weights: trained")), qPrintable(weights->text()));
 }
 
 void TestUiGpt2Session::files_without_the_key_load_as_before()

@@ -134,6 +134,10 @@ public:
     // with `checkpoint`, and the Text input's diagnostics name it; empty: `restore` runs at once.
     void reopenModel(const QString& checkpoint, const std::function<void(const std::string& file)>& restore);
     bool usesOpenedModel() const;
+    // The checkpoint a saved session names that could not be opened, while the Text input still goes
+    // through it (until another model is picked): nothing runs, and the labels must not name a Verdict
+    // GPT. Empty otherwise.
+    QString unopenedCheckpoint() const;
     QString modelProblem() const { return modelProblem_; }
     int gptLayers() const; // layers of the chosen model, 0 when none
     // Every layer's heads on the text for the overview tab, computed while it is shown (null before).

@@ -104,6 +104,13 @@ bool Session::usesOpenedModel() const
     return spec_.input == InputSource::Text && m && spec_.gpt_model_path == m->plan.file;
 }
 
+QString Session::unopenedCheckpoint() const
+{
+    if (!usesTextInput() || usesOpenedModel() || unopenedPath_.empty() || spec_.gpt_model_path != unopenedPath_)
+        return {};
+    return QString::fromStdString(unopenedPath_);
+}
+
 int Session::gptLayers() const
 {
     if (usesOpenedModel())

@@ -189,11 +189,15 @@ void MainWindow::keyPressEvent(QKeyEvent* event)
 void MainWindow::refreshWeightsLabel()
 {
     const ExperimentSpec& spec = session_->spec();
-    weights_->setText(session_->usesOpenedModel() // an opened checkpoint runs whole, with its own weights
-                          ? tr("Weights: %1 layer %2, the whole model")
-                                .arg(QString::fromStdString(session_->modelJob()->model()->plan.name))
-                                .arg(spec.gpt_layer)
-                          : weightsSummary(spec));
+    if (const QString unopened = session_->unopenedCheckpoint(); !unopened.isEmpty())
+        weights_->setText(tr("Weights: none, %1 could not be opened") // nothing is seeded in its place
+                              .arg(QString::fromStdString(gpt2_checkpoint_name(unopened.toStdString()))));
+    else
+        weights_->setText(session_->usesOpenedModel() // an opened checkpoint runs whole, with its own weights
+                              ? tr("Weights: %1 layer %2, the whole model")
+                                    .arg(QString::fromStdString(session_->modelJob()->model()->plan.name))
+                                    .arg(spec.gpt_layer)
+                              : weightsSummary(spec));
     weights_->setToolTip(spec.input == InputSource::Text ? QString::fromStdString(spec.gpt_model_path)
                          : spec.weights_path.empty()
                              ? tr("Seeded like nn.Linear's default initialisation; File > Load Weights… uses a file.")

@@ -1,5 +1,6 @@
 #include "widgets/text_input_panel.h"
 
+#include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_input.h"
 #include "gpt/model_paths.h"
 #include "model/model_job.h"
@@ -16,6 +17,8 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace attnlab::ui {
 
@@ -130,11 +133,18 @@ void TextInputPanel::fitTokens()
 void TextInputPanel::sync()
 {
     const bool on = session_->usesTextInput();
+    const QString unopened = session_->unopenedCheckpoint();
     {
         const QSignalBlocker b1(enabled_), b2(variant_), b3(layer_);
         enabled_->setChecked(on);
-        // An opened checkpoint is no Verdict GPT: the label and tooltip name what the text goes through.
-        if (session_->usesOpenedModel()) {
+        // An opened checkpoint is no Verdict GPT: the label and tooltip name what the text goes through,
+        // and a saved session's checkpoint that could not be opened is named as that, not as a Verdict GPT.
+        if (!unopened.isEmpty()) {
+            enabled_->setText(tr("Text through the session's checkpoint, not opened"));
+            enabled_->setToolTip(tr("The saved session's checkpoint %1 could not be opened, so nothing runs; pick "
+                                    "a GPT trained on The Verdict, or File > Open Model… another checkpoint.")
+                                     .arg(unopened));
+        } else if (session_->usesOpenedModel()) {
             enabled_->setText(tr("Text through the opened model"));
             enabled_->setToolTip(tr("The attention under study becomes the chosen layer of the opened model; x is "
                                     "what that layer receives."));
@@ -145,20 +155,23 @@ void TextInputPanel::sync()
                                     "receives."));
         }
         syncOpenedEntry();
-        if (const int layers = std::max(kVerdictLayers, session_->gptLayers());
-            layer_->count() != layers) { // an opened GPT-2
+        // An opened GPT-2's layers; an unopened one's saved layer is listed, so the picker shows it.
+        if (const int layers =
+                std::max({kVerdictLayers, session_->gptLayers(), unopened.isEmpty() ? 0 : session_->gptLayer() + 1});
+            layer_->count() != layers) {
             layer_->clear();
             for (int l = 0; l < layers; ++l)
                 layer_->addItem(tr("layer %1").arg(l), l);
         }
-        if (const int heads = session_->gptHeads(); on && heads > 0)
-            variant_->setCurrentIndex(variant_->findData(session_->usesOpenedModel() ? kOpenedEntry : heads));
+        if (const int heads = session_->gptHeads(); on && (heads > 0 || !unopened.isEmpty()))
+            variant_->setCurrentIndex(
+                variant_->findData(session_->usesOpenedModel() || !unopened.isEmpty() ? kOpenedEntry : heads));
         layer_->setCurrentIndex(std::max(0, layer_->findData(session_->gptLayer())));
     }
     variant_->setEnabled(on);
-    layer_->setEnabled(on);
+    layer_->setEnabled(on && unopened.isEmpty()); // no layer of a model that is not there can be chosen
     text_->setVisible(on);
-    tokens_->setVisible(on);
+    tokens_->setVisible(on && unopened.isEmpty()); // its tokenizer is the checkpoint's, not there either
     if (!on) {
         about_->setText(tr("off: %1").arg(session_->inputSummary()));
         fitRows();
@@ -167,6 +180,12 @@ void TextInputPanel::sync()
     if (text_->text() != session_->inputText()) {
         text_->setText(session_->inputText());
         text_->setCursorPosition(0); // a long sentence shows its beginning, not its end
+    }
+    if (!unopened.isEmpty()) {
+        about_->setText(tr("%1 could not be opened, so the text goes through no model")
+                            .arg(QString::fromStdString(gpt2_checkpoint_name(unopened.toStdString()))));
+        fitRows();
+        return;
     }
     const TokenizedText tokens = session_->textTokens();
     std::size_t unknown = 0;
@@ -212,7 +231,20 @@ void TextInputPanel::sync()
 void TextInputPanel::syncOpenedEntry()
 {
     const auto opened = session_->modelJob()->model();
+    const QString unopened = session_->unopenedCheckpoint();
     const int index = variant_->findData(kOpenedEntry);
+    if (!unopened.isEmpty()) { // the saved session's checkpoint, by its name, said as not opened
+        const QString name =
+            tr("%1 (not opened)").arg(QString::fromStdString(gpt2_checkpoint_name(unopened.toStdString())));
+        if (index < 0)
+            variant_->addItem(name, kOpenedEntry);
+        else
+            variant_->setItemText(index, name);
+        variant_->setToolTip(tr("The saved session's checkpoint %1 could not be opened; pick a GPT trained on The "
+                                "Verdict instead.")
+                                 .arg(unopened));
+        return;
+    }
     if (!opened) {
         if (index >= 0)
             variant_->removeItem(index);
