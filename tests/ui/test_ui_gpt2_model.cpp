@@ -1,6 +1,7 @@
 // A whole GPT-2 checkpoint in the window: the tiny Hugging Face one (tests/data/gpt2, 3 layers x 2 heads)
 // opens through the dialog, its layer's trace is gpt2_forward's, the overview shows layers x heads and a
 // click opens a head in the heatmaps; a bad file is said inline and the state stays; the chips show "␣".
+#include "common/close_values.h"
 #include "common/session_fixtures.h"
 #include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt2_forward.h"
@@ -149,7 +150,9 @@ void TestUiGpt2Model::opened_layer_is_the_forward()
     const Tensor& expected = f.layers[static_cast<std::size_t>(layer)].attn_weights;
     const Tensor& shown = s.trace()->find("attn_weights")->tensor;
     QCOMPARE(shown.shape(), expected.shape());
-    QCOMPARE(shown.contiguous().to_vector(), expected.contiguous().to_vector());
+    const QString difference =
+        testing::firstDifference(shown.contiguous().to_vector(), expected.contiguous().to_vector());
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
     QCOMPARE(s.headCount(), 2);
     QVERIFY(!s.hasErrors());
 }
