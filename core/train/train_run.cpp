@@ -112,7 +112,8 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
         }
         const auto start = std::chrono::steady_clock::now();
         const Batch b = task.next_batch(batch);
-        const LossStats loss = net.forward(r.params, b.ids.data(), b.targets.data(), b.batch, b.tokens, &gen, Rows::scored);
+        const LossStats loss =
+            net.forward(r.params, b.ids.data(), b.targets.data(), b.batch, b.tokens, &gen, Rows::scored);
         net.backward(r.params, grads);
         optimizer.step(r.params, grads);
         train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
