@@ -30,6 +30,27 @@ void add_into(float* y, const float* x, std::size_t n)
         y[i] += x[i];
 }
 
+void gather_rows(const float* x, const std::vector<std::size_t>& rows, std::size_t d, float* out)
+{
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        std::copy_n(x + rows[i] * d, d, out + i * d);
+}
+
+// The inverse of gather_rows in place: x's first rows.size() rows move to rows[i] (ascending, so rows[i] >= i
+// and going down never overwrites a row still to move), every other of the n rows becomes zero.
+void scatter_rows_in_place(float* x, const std::vector<std::size_t>& rows, std::size_t n, std::size_t d)
+{
+    std::size_t end = n; // rows [rows[i] + 1, end) are not scored
+    for (std::size_t i = rows.size(); i-- > 0;) {
+        const std::size_t r = rows[i];
+        std::fill(x + (r + 1) * d, x + end * d, 0.0f);
+        if (r != i)
+            std::copy_n(x + i * d, d, x + r * d);
+        end = r;
+    }
+    std::fill(x, x + end * d, 0.0f);
+}
+
 } // namespace
 
 GptNet::GptNet(GptLayout layout) : layout_(std::move(layout)), blocks_(layout_.blocks.size()) {}
@@ -65,7 +86,7 @@ void GptNet::size_buffers(std::size_t batch, std::size_t tokens)
 }
 
 LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* ids, const std::int64_t* targets,
-                          std::size_t batch, std::size_t tokens, TorchGenerator* dropout)
+                          std::size_t batch, std::size_t tokens, TorchGenerator* dropout, Rows rows)
 {
     size_buffers(batch, tokens);
     ids_ = ids;
@@ -74,12 +95,31 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
     const double p = s.drop_rate;
     const std::size_t n = batch * tokens, d = static_cast<std::size_t>(s.emb_dim);
     const std::size_t vocab = static_cast<std::size_t>(s.vocab_size);
+    gathered_ = rows == Rows::scored;
+    scored_.clear();
+    scored_targets_.clear();
+    if (gathered_)
+        for (std::size_t r = 0; r < n; ++r)
+            if (targets[r] != kIgnoreIndex) {
+                scored_.push_back(r);
+                scored_targets_.push_back(targets[r]);
+            }
+    post_rows_ = gathered_ ? scored_.size() : n;
     const float* P = params.data();
     embedding_forward(ids, batch, tokens, P + layout_.tok_emb, P + layout_.pos_emb, d, xs_[0].data());
     if (dropout_) {
         draw_noise(noise_emb_, n * d, p, *dropout);
         multiply(xs_[0].data(), noise_emb_);
     }
+    // A per-position dropout mask, drawn whole so the generator advances as GPTModel's does, and kept at the
+    // scored rows only when the block's per-position part is gathered.
+    const auto draw_rows = [&](std::vector<float>& noise, bool gather) {
+        if (!gather)
+            return draw_noise(noise, n * d, p, *dropout);
+        draw_noise(noise_full_, n * d, p, *dropout);
+        noise.resize(scored_.size() * d);
+        gather_rows(noise_full_.data(), scored_, d, noise.data());
+    };
     const AttentionDims dims{batch, tokens, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim()),
                              3 * d};
     for (std::size_t l = 0; l < blocks_.size(); ++l) {
@@ -92,28 +132,42 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
             draw_noise(b.noise_w, b.w.size(), p, *dropout);
         attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(), b.wt.data(),
                           dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
-        linear_forward(b.ctx.data(), n, d, P + o.wo, P + o.bo, d, b.mid.data());
+        // From here on every operation is per position: the last block may run it on the scored rows only.
+        const bool gather = gathered_ && l + 1 == blocks_.size();
+        const std::size_t m = gather ? scored_.size() : n;
+        const float* ctx = b.ctx.data();
+        const float* shortcut = x;
+        if (gather) {
+            b.ctx_rows.resize(m * d);
+            x_rows_.resize(m * d);
+            gather_rows(b.ctx.data(), scored_, d, b.ctx_rows.data());
+            gather_rows(x, scored_, d, x_rows_.data());
+            ctx = b.ctx_rows.data();
+            shortcut = x_rows_.data();
+        }
+        linear_forward(ctx, m, d, P + o.wo, P + o.bo, d, b.mid.data());
         if (dropout_) {
-            draw_noise(b.noise1, n * d, p, *dropout);
+            draw_rows(b.noise1, gather);
             multiply(b.mid.data(), b.noise1);
         }
-        add_into(b.mid.data(), x, n * d);
-        layer_norm_forward(b.mid.data(), n, d, P + o.norm2_scale, P + o.norm2_shift, b.h2.data(), b.xhat2.data(),
+        add_into(b.mid.data(), shortcut, m * d);
+        layer_norm_forward(b.mid.data(), m, d, P + o.norm2_scale, P + o.norm2_shift, b.h2.data(), b.xhat2.data(),
                            b.rstd2.data());
-        linear_forward(b.h2.data(), n, d, P + o.ff1_w, P + o.ff1_b, 4 * d, b.a.data());
-        gelu_forward(b.a.data(), n * 4 * d, b.g.data(), b.tanh.data());
+        linear_forward(b.h2.data(), m, d, P + o.ff1_w, P + o.ff1_b, 4 * d, b.a.data());
+        gelu_forward(b.a.data(), m * 4 * d, b.g.data(), b.tanh.data());
         float* out = xs_[l + 1].data();
-        linear_forward(b.g.data(), n, 4 * d, P + o.ff2_w, P + o.ff2_b, d, out);
+        linear_forward(b.g.data(), m, 4 * d, P + o.ff2_w, P + o.ff2_b, d, out);
         if (dropout_) {
-            draw_noise(b.noise2, n * d, p, *dropout);
+            draw_rows(b.noise2, gather);
             multiply(out, b.noise2);
         }
-        add_into(out, b.mid.data(), n * d);
+        add_into(out, b.mid.data(), m * d);
     }
-    layer_norm_forward(xs_.back().data(), n, d, P + layout_.final_scale, P + layout_.final_shift, hf_.data(),
+    const std::size_t m = post_rows_;
+    layer_norm_forward(xs_.back().data(), m, d, P + layout_.final_scale, P + layout_.final_shift, hf_.data(),
                        xhat_f_.data(), rstd_f_.data());
-    linear_forward(hf_.data(), n, d, P + layout_.out_head, nullptr, vocab, logits_.data());
-    return cross_entropy(logits_.data(), targets, n, vocab, dlogits_.data());
+    linear_forward(hf_.data(), m, d, P + layout_.out_head, nullptr, vocab, logits_.data());
+    return cross_entropy(logits_.data(), gathered_ ? scored_targets_.data() : targets, m, vocab, dlogits_.data());
 }
 
 void GptNet::backward(const std::vector<float>& params, std::vector<float>& grads)
@@ -129,29 +183,37 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
     dqkv_.resize(n * 3 * d);
     dwide_.resize(n * 4 * d);
     dwide2_.resize(n * 4 * d);
-    linear_backward(hf_.data(), n, d, P + layout_.out_head, vocab, dlogits_.data(), dh_.data(), G + layout_.out_head,
-                    nullptr);
-    layer_norm_backward(dh_.data(), xhat_f_.data(), rstd_f_.data(), P + layout_.final_scale, n, d, dx_.data(),
+    const std::size_t last_rows = post_rows_;
+    linear_backward(hf_.data(), last_rows, d, P + layout_.out_head, vocab, dlogits_.data(), dh_.data(),
+                    G + layout_.out_head, nullptr);
+    layer_norm_backward(dh_.data(), xhat_f_.data(), rstd_f_.data(), P + layout_.final_scale, last_rows, d, dx_.data(),
                         G + layout_.final_scale, G + layout_.final_shift);
     const AttentionDims dims{batch_, tokens_, static_cast<std::size_t>(s.n_heads),
                              static_cast<std::size_t>(s.head_dim()), 3 * d};
     for (std::size_t l = blocks_.size(); l-- > 0;) {
         Block& b = blocks_[l];
         const BlockParams& o = layout_.blocks[l];
+        const bool gather = gathered_ && l + 1 == blocks_.size();
+        const std::size_t m = gather ? last_rows : n; // rows of the per-position part
         // dx_ holds d(loss)/d(block output) = d(mid) through the shortcut, and d(ff out) before dropout.
-        std::copy(dx_.begin(), dx_.end(), dtmp_.begin());
+        std::copy_n(dx_.begin(), m * d, dtmp_.begin());
         if (dropout_)
             multiply(dtmp_.data(), b.noise2);
-        linear_backward(b.g.data(), n, 4 * d, P + o.ff2_w, d, dtmp_.data(), dwide_.data(), G + o.ff2_w, G + o.ff2_b);
-        gelu_backward(b.a.data(), b.tanh.data(), dwide_.data(), n * 4 * d, dwide2_.data());
-        linear_backward(b.h2.data(), n, d, P + o.ff1_w, 4 * d, dwide2_.data(), dh_.data(), G + o.ff1_w, G + o.ff1_b);
-        layer_norm_backward(dh_.data(), b.xhat2.data(), b.rstd2.data(), P + o.norm2_scale, n, d, dtmp_.data(),
+        linear_backward(b.g.data(), m, 4 * d, P + o.ff2_w, d, dtmp_.data(), dwide_.data(), G + o.ff2_w, G + o.ff2_b);
+        gelu_backward(b.a.data(), b.tanh.data(), dwide_.data(), m * 4 * d, dwide2_.data());
+        linear_backward(b.h2.data(), m, d, P + o.ff1_w, 4 * d, dwide2_.data(), dh_.data(), G + o.ff1_w, G + o.ff1_b);
+        layer_norm_backward(dh_.data(), b.xhat2.data(), b.rstd2.data(), P + o.norm2_scale, m, d, dtmp_.data(),
                             G + o.norm2_scale, G + o.norm2_shift);
-        add_into(dx_.data(), dtmp_.data(), n * d); // now d(mid)
-        std::copy(dx_.begin(), dx_.end(), dtmp_.begin());
+        add_into(dx_.data(), dtmp_.data(), m * d); // now d(mid)
+        std::copy_n(dx_.begin(), m * d, dtmp_.begin());
         if (dropout_)
             multiply(dtmp_.data(), b.noise1);
-        linear_backward(b.ctx.data(), n, d, P + o.wo, d, dtmp_.data(), dh_.data(), G + o.wo, G + o.bo);
+        linear_backward(gather ? b.ctx_rows.data() : b.ctx.data(), m, d, P + o.wo, d, dtmp_.data(), dh_.data(),
+                        G + o.wo, G + o.bo);
+        if (gather) { // back to every position: the unscored ones' d(mid) and d(ctx) are zero
+            scatter_rows_in_place(dx_.data(), scored_, n, d);
+            scatter_rows_in_place(dh_.data(), scored_, n, d);
+        }
         attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(), b.wt.data(),
                            dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(), dqkv_.data() + d,
                            dqkv_.data() + 2 * d);

@@ -86,7 +86,7 @@ std::vector<std::vector<ShareSums>> measure(const GptLayout& layout, const std::
     for (std::size_t b = 0; b < held.batch; b += kChunk) {
         const std::size_t n = std::min(kChunk, held.batch - b);
         const std::int64_t* ids = held.ids.data() + b * held.tokens;
-        net.forward(params, ids, held.targets.data() + b * held.tokens, n, held.tokens, nullptr);
+        net.forward(params, ids, held.targets.data() + b * held.tokens, n, held.tokens, nullptr, Rows::scored);
         for (std::size_t l = 0; l < layers; ++l)
             accumulate(sums[l], net.attention_weights(l).data(), ids, n, heads, held.tokens);
     }

@@ -74,6 +74,15 @@ void rows(std::size_t mr, std::size_t k0, std::size_t k1, const float* a, std::s
 // Rows of B (and of A's k) per pass: a pass's slice of B stays in L2 while every row tile of C reads it.
 constexpr std::size_t kDepth = 256;
 
+// Vectors of C per tile. A Vec is one register with AVX-512 (32 of them: 6 x 4 sums fit) but two with
+// AVX2 (16 of them), where a 6 x 4 tile would need 48 and spill on every multiply-add: there 6 x 1 sums
+// and B's vector take 14.
+#if defined(__AVX512F__)
+constexpr std::size_t kMaxVectors = 4;
+#else
+constexpr std::size_t kMaxVectors = 1;
+#endif
+
 } // namespace
 
 void small_gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t a_row, std::size_t a_col,
@@ -88,9 +97,10 @@ void small_gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std
     for (std::size_t k0 = 0; k0 < k; k0 += kDepth) {
         const std::size_t k1 = std::min(k, k0 + kDepth);
         const bool acc = accumulate || k0 > 0;
-        for (std::size_t n0 = 0; n0 < n; n0 += 4 * kLanes) {
-            const std::size_t nv = std::min<std::size_t>(4, (n - n0) / kLanes);
-            const std::size_t mr = nv > 2 ? 6 : 8; // rows per tile: 24 or 16 sums, B's vectors in registers
+        for (std::size_t n0 = 0; n0 < n; n0 += kMaxVectors * kLanes) {
+            const std::size_t nv = std::min<std::size_t>(kMaxVectors, (n - n0) / kLanes);
+            // rows per tile: 24 or 16 sums with AVX-512, 6 with AVX2; B's vectors in registers
+            const std::size_t mr = (nv > 2 || kMaxVectors == 1) ? 6 : 8;
             for (std::size_t m0 = 0; m0 < m; m0 += mr) {
                 const std::size_t rows_left = std::min(mr, m - m0);
                 const float* am = a + m0 * a_row;
@@ -99,7 +109,12 @@ void small_gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std
                 case 4: rows<6, 4>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
                 case 3: rows<6, 3>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
                 case 2: rows<8, 2>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
-                default: rows<8, 1>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
+                default:
+                    if (kMaxVectors == 1)
+                        rows<6, 1>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);
+                    else
+                        rows<8, 1>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);
+                    break;
                 }
             }
         }

@@ -4,6 +4,7 @@
 #include "io/safetensors.h"
 #include "train/adamw.h"
 #include "train/gpt_net.h"
+#include "train/tasks.h"
 #include "train/torch_normal.h"
 #include "train/train_attention.h"
 #include "train/train_ops.h"
@@ -80,6 +81,8 @@ private Q_SLOTS:
     void adamw_matches_torch();
     void model_matches_autograd_data() { add_file_rows("model_"); }
     void model_matches_autograd();
+    void scored_rows_match_all_rows_data();
+    void scored_rows_match_all_rows();
 };
 
 void TestTrainOps::normal_matches_pytorch_data()
@@ -227,6 +230,72 @@ void TestTrainOps::model_matches_autograd()
     for (const ParamEntry& e : layout.entries)
         expect_close(std::vector<float>(grads.begin() + e.offset, grads.begin() + e.offset + e.size),
                      values(f, "grad." + e.name), "grad." + e.name);
+}
+
+void TestTrainOps::scored_rows_match_all_rows_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<bool>("qkv_bias");
+    QTest::addColumn<double>("drop_rate");
+    QTest::addColumn<bool>("empty_rows"); // some sequences with no scored position at all
+    QTest::newRow("induction") << "induction" << false << 0.0 << false;
+    QTest::newRow("induction-bias-dropout") << "induction" << true << 0.1 << false;
+    QTest::newRow("previous-token-dropout") << "previous-token" << false << 0.1 << false;
+    QTest::newRow("induction-unscored-sequences") << "induction" << false << 0.0 << true;
+    QTest::newRow("induction-unscored-sequences-bias-dropout") << "induction" << true << 0.1 << true;
+    QTest::newRow("nothing-scored-bias") << "previous-token" << true << 0.0 << true;
+}
+
+// Rows::scored runs the last block's per-position part on the scored rows only; the loss, the accuracy and
+// every gradient must be the full path's, and the dropout masks drawn as GPTModel draws them.
+void TestTrainOps::scored_rows_match_all_rows()
+{
+    QFETCH(QString, task);
+    QFETCH(bool, qkv_bias);
+    QFETCH(double, drop_rate);
+    QFETCH(bool, empty_rows);
+    GptShape shape;
+    shape.n_heads = 4;
+    shape.qkv_bias = qkv_bias;
+    shape.drop_rate = drop_rate;
+    const GptLayout layout = gpt_layout(shape);
+    TorchGenerator init(3);
+    const std::vector<float> params = init_gpt_params(layout, init);
+    Task t(task.toStdString(), shape.vocab_size, shape.context_length, 5);
+    Batch b = t.next_batch(8);
+    if (empty_rows) // sequences 1, 4 and 6 scored nowhere; with previous-token's row 0, every one of them
+        for (std::size_t seq = 0; seq < b.batch; ++seq)
+            if (seq % 3 == 1 || task == "previous-token")
+                std::fill_n(b.targets.begin() + seq * b.tokens, b.tokens, kIgnoreIndex);
+    if (task == "previous-token" && empty_rows)
+        QCOMPARE(std::count(b.targets.begin(), b.targets.end(), kIgnoreIndex), std::ptrdiff_t(b.targets.size()));
+    else
+        QVERIFY(std::count(b.targets.begin(), b.targets.end(), kIgnoreIndex) > 0);
+    std::vector<float> grads[2];
+    LossStats stats[2];
+    std::vector<float> weights[2];
+    const Rows modes[] = {Rows::all, Rows::scored};
+    for (int i = 0; i < 2; ++i) {
+        GptNet net(layout);
+        TorchGenerator dropout(11);
+        stats[i] = net.forward(params, b.ids.data(), b.targets.data(), b.batch, b.tokens,
+                               drop_rate > 0 ? &dropout : nullptr, modes[i]);
+        net.backward(params, grads[i]);
+        weights[i] = net.attention_weights(layout.blocks.size() - 1);
+        // the next draw shows both paths advanced the generator alike
+        if (drop_rate > 0)
+            grads[i].push_back(static_cast<float>(dropout.random64() % 1000));
+    }
+    QCOMPARE(stats[1].scored, stats[0].scored);
+    QCOMPARE(stats[1].correct, stats[0].correct);
+    QVERIFY(std::fabs(stats[1].loss - stats[0].loss) <= 1e-6 * std::max(1.0, std::fabs(stats[0].loss)));
+    expect_close(weights[1], weights[0], "last block's attention weights", 1e-6);
+    for (const ParamEntry& e : layout.entries)
+        expect_close(std::vector<float>(grads[1].begin() + e.offset, grads[1].begin() + e.offset + e.size),
+                     std::vector<float>(grads[0].begin() + e.offset, grads[0].begin() + e.offset + e.size),
+                     "grad." + e.name, 1e-5);
+    QCOMPARE(grads[1].size(), grads[0].size());
+    QCOMPARE(grads[1].back(), grads[0].back());
 }
 
 QTEST_GUILESS_MAIN(TestTrainOps)
