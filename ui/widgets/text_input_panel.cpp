@@ -233,16 +233,18 @@ void TextInputPanel::syncOpenedEntry()
     const auto opened = session_->modelJob()->model();
     const QString unopened = session_->unopenedCheckpoint();
     const int index = variant_->findData(kOpenedEntry);
-    if (!unopened.isEmpty()) { // the saved session's checkpoint, by its name, said as not opened
-        const QString name =
-            tr("%1 (not opened)").arg(QString::fromStdString(gpt2_checkpoint_name(unopened.toStdString())));
+    const auto showEntry = [&](const QString& name, const QString& toolTip) {
         if (index < 0)
             variant_->addItem(name, kOpenedEntry);
         else
             variant_->setItemText(index, name);
-        variant_->setToolTip(tr("The saved session's checkpoint %1 could not be opened; pick a GPT trained on The "
-                                "Verdict instead.")
-                                 .arg(unopened));
+        variant_->setToolTip(toolTip);
+    };
+    if (!unopened.isEmpty()) { // the saved session's checkpoint, by its name, said as not opened
+        showEntry(tr("%1 (not opened)").arg(QString::fromStdString(gpt2_checkpoint_name(unopened.toStdString()))),
+                  tr("The saved session's checkpoint %1 could not be opened; pick a GPT trained on The Verdict "
+                     "instead.")
+                      .arg(unopened));
         return;
     }
     if (!opened) {
@@ -252,13 +254,9 @@ void TextInputPanel::syncOpenedEntry()
         return;
     }
     const QString name = QString::fromStdString(opened->plan.name);
-    if (index < 0)
-        variant_->addItem(name, kOpenedEntry);
-    else
-        variant_->setItemText(index, name);
-    variant_->setToolTip(tr("Which model the text goes through: the opened checkpoint %1, or a GPT trained on The "
-                            "Verdict (those differ only in their number of heads).")
-                             .arg(name));
+    showEntry(name, tr("Which model the text goes through: the opened checkpoint %1, or a GPT trained on The Verdict "
+                       "(those differ only in their number of heads).")
+                        .arg(name));
 }
 
 } // namespace attnlab::ui
