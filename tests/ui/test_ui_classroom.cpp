@@ -6,6 +6,10 @@
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
+#include "pages/stepper/stepper_view.h"
+#include "widgets/shape_diagram_widget.h"
+#include "widgets/source_view.h"
+#include "widgets/tensor_grid.h"
 #include "model/presets.h"
 #include "model/undo_commands.h"
 #include "model/session.h"
@@ -14,6 +18,9 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenuBar>
+#include <QSplitter>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QUndoStack>
 #include <QtTest>
@@ -210,6 +217,55 @@ private Q_SLOTS:
         auto* action = window.findChild<QAction*>(QStringLiteral("predict-first"));
         QVERIFY(action && action->isChecked());
         shell.presentation()->setPresenting(false); // the type size is the application's again
+    }
+
+    // On a projector the stage is the picture: the menu bar, the status bar, the text row and the values
+    // make room for the diagram, the menus' keys still work, and leaving presentation brings all of it back.
+    void presentationGivesTheStageTheRoom()
+    {
+        Session session;
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&session);
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        QVERIFY(parser.parse({"attention-lab"}));
+        session.setView(ViewMode::Stepper);
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
+        StepperView* stepper = window.stepperView();
+        auto* text = window.findChild<QWidget*>(QStringLiteral("text-input-panel"));
+        QVERIFY(stepper && text);
+        const auto diagramShare = [stepper] {
+            const QWidget* top = stepper->diagram()->parentWidget();
+            const auto* split = qobject_cast<const QSplitter*>(top->parentWidget());
+            return split ? double(top->height()) / split->height() : 0.0;
+        };
+        const double deskShare = diagramShare();
+        QVERIFY(window.menuBar()->isVisible() && window.statusBar()->isVisible() && text->isVisible());
+        QVERIFY(stepper->grid()->isVisible());
+
+        shell.presentation()->setPresenting(true);
+        QTRY_VERIFY(!window.menuBar()->isVisible());
+        QVERIFY(!window.statusBar()->isVisible());
+        QVERIFY(!text->isVisible());
+        QVERIFY(!stepper->grid()->isVisible());
+        QTRY_VERIFY2(diagramShare() > 0.65, qPrintable(QString::number(diagramShare())));
+        QVERIFY(stepper->source()->isVisible()); // the code stays, at the page's whole width
+        // A hidden menu bar's shortcuts would not fire: the window's own copies do.
+        QTest::keyClick(&window, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(session.predict().on);
+        QTest::keyClick(&window, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(!session.predict().on);
+        session.setSlot(Slot::num_heads, 6);
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(session.config().num_heads, 12);
+
+        shell.presentation()->setPresenting(false);
+        QTRY_VERIFY(window.menuBar()->isVisible());
+        QVERIFY(window.statusBar()->isVisible() && text->isVisible() && stepper->grid()->isVisible());
+        QTRY_VERIFY2(std::abs(diagramShare() - deskShare) < 0.05, qPrintable(QString::number(diagramShare())));
     }
 
     void keyboardShortcutsReachTheShell()

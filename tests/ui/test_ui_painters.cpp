@@ -320,6 +320,48 @@ private Q_SLOTS:
         QVERIFY(drawn.height() > 100); // shrunk to fit, not drawn away
     }
 
+    // Every word of the drawing is inside its pane, text drawn from a baseline included (a picture's bounds
+    // leave that out: GPT-2's "expected (b, num_heads, num_tokens, head_dim) = ..." ran past a projector's
+    // pane unseen); the projector's pane beside the lessons dock is among the rows.
+    void shapeDiagramTextsStayInThePane_data()
+    {
+        shapeDiagramFitsItsPane_data();
+        for (const char* stage : {"queries.view", "queries.heads", "attn_scores", "context.transposed"})
+            QTest::addRow("%s-533x489-22px", stage) << QString::fromLatin1(stage) << QSize(533, 489) << 22;
+    }
+    void shapeDiagramTextsStayInThePane()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QSize, pane);
+        QFETCH(int, typePx);
+        static const auto trace = traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
+        const QRectF rect(QPointF(0, 0), QSizeF(pane));
+        QFont type;
+        type.setPixelSize(typePx);
+        const ShapeDiagramLayout l =
+            ShapeDiagramPainter(*trace, stageIndex(*trace, stage.toStdString()), 0).layout(rect, type);
+        std::vector<const ShapeText*> texts;
+        for (const auto* list : {&l.header, &l.notes})
+            for (const ShapeText& t : *list)
+                texts.push_back(&t);
+        for (const ShapeBadge& b : l.badges)
+            texts.push_back(&b.text);
+        QVERIFY(texts.size() >= 4);
+        const QRectF inside = rect.adjusted(-1, -1, 1, 1);
+        for (const ShapeText* t : texts) {
+            const QFontMetricsF fm(t->font);
+            const QRectF extent = t->atBaseline ? QRectF(t->rect.left(), t->rect.top() - fm.ascent(),
+                                                         fm.horizontalAdvance(t->text), fm.height())
+                                                : fm.boundingRect(t->rect, t->flags, t->text);
+            QVERIFY2(inside.contains(extent), qPrintable(QStringLiteral("\"%1\" spans x %2..%3, y %4..%5")
+                                                             .arg(t->text)
+                                                             .arg(extent.left())
+                                                             .arg(extent.right())
+                                                             .arg(extent.top())
+                                                             .arg(extent.bottom())));
+        }
+    }
+
     // The drawing follows the type around it: with presentation type (1.4x) and room to spare it is
     // drawn larger than at desktop type, so it stays readable beside the larger labels on a projector.
     void shapeDiagramGrowsWithTheType_data()

@@ -28,6 +28,7 @@ struct Builder {
     QRectF rect;
     double s;
     double typePx; // what the window's text is drawn at: the floor of every text a lesson points at
+    bool caption;  // the stage's sentence under its name
 
     // A text the student reads: its size at this scale, never under the window's type.
     QFont text(double unit, bool bold = false) const { return pixelFont(std::max(unit * s, typePx), bold); }
@@ -92,12 +93,15 @@ double Builder::header(ShapeDiagramLayout& l) const
                         QStringLiteral("shape ") + shapeText(stage.tensor.shape()), text(22), ShapeInk::Muted});
     y += th + 4 * s;
 
-    const QFont captionFont = text(17);
-    const QString caption = stageCaption(stage, trace.config);
-    const QRectF bound =
-        QFontMetricsF(captionFont).boundingRect(QRectF(rect.left(), y, rect.width(), 1000), Qt::TextWordWrap, caption);
-    l.header.push_back({QRectF(rect.left(), y, rect.width(), bound.height()), Qt::TextWordWrap, caption, captionFont});
-    y += bound.height() + 6 * s;
+    if (caption) {
+        const QFont captionFont = text(17);
+        const QString sentence = stageCaption(stage, trace.config);
+        const QRectF bound = QFontMetricsF(captionFont)
+                                 .boundingRect(QRectF(rect.left(), y, rect.width(), 1000), Qt::TextWordWrap, sentence);
+        l.header.push_back(
+            {QRectF(rect.left(), y, rect.width(), bound.height()), Qt::TextWordWrap, sentence, captionFont});
+        y += bound.height() + 6 * s;
+    }
     const QString formula = shapeOpLabel(trace, stage);
     if (!formula.isEmpty()) {
         const QFont f = text(21, true);
@@ -166,8 +170,12 @@ void Builder::dress(ShapeBlock& b, bool dOutStriped) const
     // Name and size, on a light plate where stripes would fight with the text. Stripes too thin to
     // number (dozens of heads) get the framed head's number on the plate instead.
     const bool selectable = head >= 0 && head < heads;
-    const QString framed = !stripesNumbered && selectable ? headLabel(head) + QStringLiteral(" framed") : QString();
     const QFont nameFont = text(15), sizeFont = text(24, true);
+    // Only where it fits the box: in projector type over small boxes it ran into the next box (the frame
+    // around the head's stripe still shows which head it is).
+    QString framed = !stripesNumbered && selectable ? headLabel(head) + QStringLiteral(" framed") : QString();
+    if (!framed.isEmpty() && QFontMetricsF(nameFont).horizontalAdvance(framed) + 12 * s > b.rect.width())
+        framed.clear();
     const QString name = QString::fromStdString(std::string(axis_name(b.axis))), size = QString::number(b.size);
     const QFontMetricsF nm(nameFont), sm(sizeFont);
     const double lineName = nm.height(), lineSize = sm.height();
@@ -205,19 +213,38 @@ void Builder::footer(ShapeDiagramLayout& l) const
             // "stride 12288" on one line is wider than its box "b" and ran into its neighbour's.
             const QString note = QStringLiteral("stride\n%1").arg(t.strides()[static_cast<std::size_t>(b.dim)]);
             const double width =
-                std::max(b.rect.width(), QFontMetricsF(small).horizontalAdvance(note.section('\n', 1)) + 2);
-            l.notes.push_back({QRectF(b.rect.center().x() - width / 2, b.rect.bottom() + 2 * s, width, strideHeight()),
-                               Qt::AlignCenter, note, small, ShapeInk::Muted});
+                std::max(b.rect.width(), std::max(QFontMetricsF(small).horizontalAdvance(note.section('\n', 0, 0)),
+                                                  QFontMetricsF(small).horizontalAdvance(note.section('\n', 1))) +
+                                             2);
+            // Within the pane: under the first box, narrow at projector type, a wider number ran off its left edge.
+            const double left =
+                std::clamp(b.rect.center().x() - width / 2, area.left(), std::max(area.left(), area.right() - width));
+            l.notes.push_back({QRectF(left, b.rect.bottom() + 2 * s, width, strideHeight()), Qt::AlignCenter, note,
+                               small, ShapeInk::Muted});
         }
 
     double y = area.top() + strideHeight() + 16 * s + (l.notes.size() > row.size() ? QFontMetricsF(small).height() : 0);
     const QFont f = text(17);
     const double line = QFontMetricsF(f).height() + 6 * s;
     const bool matches = stage.expected_shape == t.shape();
-    l.notes.push_back({QRectF(QPointF(area.left(), y + line * 0.7), QSizeF(0, 0)), 0,
-                       QStringLiteral("expected  %1 = %2").arg(axesText(stage.axes), shapeText(stage.expected_shape)),
-                       f, ShapeInk::Text, true});
-    y += line;
+    // In projector type beside the lessons dock GPT-2's "expected (b, num_tokens, num_heads, head_dim) =
+    // (1, 16, 12, 64)" is wider than the pane: a match then says it on the produced line alone (the boxes
+    // name the axes), and a mismatch wraps the line at its commas and spaces.
+    const QString axes = QStringLiteral("expected  %1").arg(axesText(stage.axes));
+    const QString sizes = QStringLiteral(" = %1").arg(shapeText(stage.expected_shape));
+    const QString expected = axes + sizes;
+    const bool oneLine = QFontMetricsF(f).horizontalAdvance(expected) + 2 <= area.width();
+    if (oneLine || matches) { // matching, the boxes name the axes and the line below says "as expected"
+        if (oneLine)
+            l.notes.push_back(
+                {QRectF(QPointF(area.left(), y + line * 0.7), QSizeF(0, 0)), 0, expected, f, ShapeInk::Text, true});
+        y += oneLine ? line : 0;
+    } else {
+        const int flags = Qt::AlignLeft | Qt::TextWordWrap;
+        const QRectF r = QFontMetricsF(f).boundingRect(QRectF(area.left(), y, area.width(), 1000), flags, expected);
+        l.notes.push_back({QRectF(area.left(), y + 3 * s, area.width(), r.height()), flags, expected, f});
+        y += r.height() + 6 * s;
+    }
     l.notes.push_back({QRectF(QPointF(area.left(), y + line * 0.7), QSizeF(0, 0)), 0,
                        QStringLiteral("produced  %1  %2")
                            .arg(shapeText(t.shape()), matches ? "✓ as expected" : "✗ differs from the expected shape"),
@@ -225,29 +252,42 @@ void Builder::footer(ShapeDiagramLayout& l) const
     y += line + 8 * s;
 
     // Badges: contiguity (the reason contiguous() precedes the final view) and storage sharing.
-    double x = area.left();
-    auto badge = [&](const QString& text, ShapeBadge::Kind kind) {
+    double x = area.left(), rowHeight = 0;
+    // `brief`: the same fact in fewer words, taken where the whole sentence would need a row of its own.
+    auto badge = [&](QString text, ShapeBadge::Kind kind, const QString& brief = QString()) {
         const QFont bf = Builder::text(16, true);
-        const double w = QFontMetricsF(bf).horizontalAdvance(text) + 22 * s;
-        const double h = QFontMetricsF(bf).height() + 10 * s;
+        const QFontMetricsF fm(bf);
         // The next row rather than past the pane's edge, outline included (the painter's 1.5 px pen reaches
         // past the rect: a badge ending on the edge made the whole drawing "too wide" at every smaller scale).
         constexpr double outline = 2;
+        if (!brief.isEmpty() && x + fm.horizontalAdvance(text) + 22 * s + outline > area.right())
+            text = brief;
+        double w = fm.horizontalAdvance(text) + 22 * s;
+        double h = fm.height() + 10 * s;
+        int flags = Qt::AlignCenter;
+        if (w + outline > area.width()) { // wider than the pane on its own (projector type): it wraps
+            w = area.width() - outline;
+            flags |= Qt::TextWordWrap;
+            h = fm.boundingRect(QRectF(0, 0, w - 22 * s, 1000), flags, text).height() + 10 * s;
+        }
         if (x > area.left() && x + w + outline > area.right()) {
             x = area.left();
-            y += h + 8 * s;
+            y += rowHeight + 8 * s;
+            rowHeight = 0;
         }
+        rowHeight = std::max(rowHeight, h);
         const QRectF r(x, y, w, h);
-        l.badges.push_back({r, {r, Qt::AlignCenter, text, bf}, kind});
+        l.badges.push_back({r, {r.adjusted(11 * s, 0, -11 * s, 0), flags, text, bf}, kind});
         x += w + 12 * s;
     };
     if (t.is_contiguous())
         badge(QStringLiteral("✓ contiguous"), ShapeBadge::Kind::Same);
     else
-        badge(QStringLiteral("⚠ not contiguous: strides out of order"), ShapeBadge::Kind::Warning);
+        badge(QStringLiteral("⚠ not contiguous: strides out of order"), ShapeBadge::Kind::Warning,
+              QStringLiteral("⚠ not contiguous"));
     if (!stage.view_of.empty())
         badge(QStringLiteral("view of %1: shares its storage, no copy").arg(QString::fromStdString(stage.view_of)),
-              ShapeBadge::Kind::Info);
+              ShapeBadge::Kind::Info, QStringLiteral("view of %1, no copy").arg(QString::fromStdString(stage.view_of)));
     else
         badge(QStringLiteral("owns new storage"), ShapeBadge::Kind::Plain);
 }
@@ -296,11 +336,11 @@ QString shapeOpLabel(const Trace& trace, const Stage& stage)
 }
 
 ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int selectedHead, const QRectF& rect,
-                                      double s, double typePx)
+                                      double s, double typePx, bool caption)
 {
     const Stage& stage = trace.stages.at(static_cast<std::size_t>(stageIndex));
     const int heads = head_count(trace.config);
-    const Builder b{trace, stage, selectedHead, heads, rect, s, typePx};
+    const Builder b{trace, stage, selectedHead, heads, rect, s, typePx, caption};
     const double h = b.blockHeight();
     ShapeDiagramLayout l;
     l.rect = rect;

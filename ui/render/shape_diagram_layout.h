@@ -112,7 +112,9 @@ struct ShapeDiagramLayout {
 std::int64_t blockCoordinateAt(const ShapeBlock& block, const QPointF& pos);
 
 // `typePx`: the window's type size, under which no text a student reads is drawn (the boxes shrink instead).
+// `caption`: the stage's sentence under its name; a pane too short for it in projector type leaves it out
+// (the formula line and the boxes still say what the step does; the sentence stays in the description).
 ShapeDiagramLayout layoutShapeDiagram(const Trace& trace, int stageIndex, int selectedHead, const QRectF& rect,
-                                      double scale, double typePx = 0);
+                                      double scale, double typePx = 0, bool caption = true);
 
 } // namespace attnlab::ui

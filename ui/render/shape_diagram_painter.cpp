@@ -165,13 +165,19 @@ ShapeDiagramLayout ShapeDiagramPainter::layout(const QRectF& rect, const QFont& 
     const double start =
         std::clamp(std::max(typeScale, std::min(rect.width() / 1000.0, rect.height() / 470.0)), 0.6, 1.5);
     // The text a student reads is kept at the window's type while the boxes shrink; where even the
-    // smallest boxes with that text do not fit the pane, everything shrinks together instead, so the
-    // drawing stays whole (smaller than the type, but nothing cut off).
+    // smallest boxes with that text do not fit the pane, the stage's sentence goes first (on a projector
+    // the lessons dock and the formula line say it), and only then does everything shrink together,
+    // so the drawing stays whole (smaller than the type, but nothing cut off).
+    struct Try {
+        double floorPx;
+        bool caption;
+    };
+    const double typePx = info.pixelSize();
     bool fits = false;
     ShapeDiagramLayout l;
-    for (const double floorPx : {static_cast<double>(info.pixelSize()), 0.0}) {
+    for (const Try t : {Try{typePx, true}, Try{typePx, false}, Try{0.0, true}}) {
         double s = start;
-        l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, floorPx);
+        l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, t.floorPx, t.caption);
         for (int attempt = 0; attempt < 8; ++attempt) {
             const QRectF used = ink(l, type);
             const double tall = (used.bottom() - rect.top()) / rect.height();
@@ -184,10 +190,10 @@ ShapeDiagramLayout ShapeDiagramPainter::layout(const QRectF& rect, const QFont& 
             // a step of at least 8% reaches the smallest boxes within the tries instead of stopping
             // a few pixels too tall (a transpose's two rows at 1600x1000 beside the lessons dock).
             s = std::max(kMinScale, std::min(s / over * 0.98, s * 0.92));
-            l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, floorPx);
+            l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, s, t.floorPx, t.caption);
         }
-        if (!fits && floorPx > 0 && s > kMinScale) { // the tries ran out before the smallest boxes
-            l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, kMinScale, floorPx);
+        if (!fits && t.floorPx > 0 && s > kMinScale) { // the tries ran out before the smallest boxes
+            l = layoutShapeDiagram(trace_, stageIndex_, head_, rect, kMinScale, t.floorPx, t.caption);
             const QRectF used = ink(l, type);
             fits = used.bottom() <= rect.bottom() && used.right() <= rect.right();
         }
@@ -204,13 +210,26 @@ QRectF ShapeDiagramPainter::ink(const ShapeDiagramLayout& l, const QFont& type) 
     tp.setFont(type);
     paint(tp, l, RenderStyle::print()); // the trials are not what the page shows: no contrast log
     tp.end();
-    return trial.boundingRect();
+    // A picture's bounds leave out text drawn from a baseline (it measured an overlong "expected" line as
+    // fitting): each text's own extent counts too.
+    QRectF used = trial.boundingRect();
+    const auto add = [&used](const ShapeText& t) {
+        if (!t.atBaseline || t.text.isEmpty())
+            return;
+        const QFontMetricsF fm(t.font);
+        used |= QRectF(t.rect.left(), t.rect.top() - fm.ascent(), fm.horizontalAdvance(t.text), fm.height());
+    };
+    for (const auto* texts : {&l.header, &l.notes, &l.dimsBefore, &l.dimsAfter})
+        for (const ShapeText& t : *texts)
+            add(t);
+    return used;
 }
 
-double ShapeDiagramPainter::heightAtType(double width, const QFont& type) const
+double ShapeDiagramPainter::heightAtType(double width, const QFont& type, bool caption) const
 {
     const QRectF tall(0, 0, width, 100000);
-    const auto l = layoutShapeDiagram(trace_, stageIndex_, head_, tall, kMinScale, QFontInfo(type).pixelSize());
+    const auto l =
+        layoutShapeDiagram(trace_, stageIndex_, head_, tall, kMinScale, QFontInfo(type).pixelSize(), caption);
     return ink(l, type).bottom() + 1;
 }
 
@@ -256,8 +275,9 @@ void ShapeDiagramPainter::paint(QPainter& p, const ShapeDiagramLayout& l, const 
         p.setFont(badge.text.font);
         p.setPen(QPen(ink, 1.5));
         p.setBrush(fill);
-        p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
-        style.drawText(p, r, Qt::AlignCenter, badge.text.text, ink, fill);
+        const double radius = std::min(r.height(), QFontMetricsF(badge.text.font).height() * 1.4) / 2; // a pill, or
+        p.drawRoundedRect(r, radius, radius); // a wrapped badge's rounded box
+        style.drawText(p, badge.text.rect, badge.text.flags, badge.text.text, ink, fill);
     }
     p.restore();
 }

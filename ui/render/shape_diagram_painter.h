@@ -22,8 +22,8 @@ public:
     // is the type around the drawing (presentation type, zoom), which the drawing grows with.
     ShapeDiagramLayout layout(const QRectF& rect, const QFont& type = QFont()) const;
     // How tall a rect `width` wide must be for the smallest boxes with their text at `type` (what a
-    // lesson pointing at the diagram asks its pane for).
-    double heightAtType(double width, const QFont& type) const;
+    // lesson pointing at the diagram asks its pane for), with the stage's sentence or without it.
+    double heightAtType(double width, const QFont& type, bool caption = true) const;
     void paint(QPainter& painter, const ShapeDiagramLayout& layout,
                const RenderStyle& style = RenderStyle::print()) const;
     void paint(QPainter& painter, const QRectF& rect, const RenderStyle& style = RenderStyle::print()) const;

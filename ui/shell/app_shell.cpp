@@ -12,6 +12,8 @@
 #include "widgets/open_model_dialog.h"
 #include "widgets/config_panel.h"
 #include "widgets/diagnostics_panel.h"
+#include "widgets/text_input_panel.h"
+#include "pages/stepper/stepper_view.h"
 #include "model/presets.h"
 #include "model/session_file.h"
 #include "model/undo_commands.h"
@@ -26,6 +28,8 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
+
+#include <functional>
 
 #include <cstdio>
 #include <cstdlib>
@@ -192,6 +196,29 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     connect(exports_, &ExportActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
     buildMenus();
+    // On a projector the stage is the picture: the menu bar goes (its keys stay, buildMenus), the status
+    // bar (the call line says what is shown; Esc, then Cancel, stops a computation) and the text row unless
+    // the input is a text or the lesson step points into it; the stepper gives its diagram most of the height.
+    const auto fitRoom = [this] {
+        const bool on = presentation_->presenting();
+        window_->menuBar()->setVisible(!on);
+        window_->statusBar()->setVisible(!on);
+        if (auto* text = window_->findChild<TextInputPanel*>()) {
+            const LessonStep* step = lessons_->currentStep();
+            const bool wanted =
+                session_->usesTextInput() || (step && !dock_->isHidden() && stepPointsInto(*step, text));
+            text->setVisible(!on || wanted);
+        }
+        if (StepperView* stepper = window_->stepperView())
+            stepper->setPresenting(on);
+    };
+    connect(presentation_, &PresentationMode::presentingChanged, this, fitRoom);
+    connect(lessons_, &LessonsPanel::stepShown, this, fitRoom);
+    connect(dock_, &QDockWidget::visibilityChanged, this, fitRoom);
+    connect(session_, &Session::changed, this, [fitRoom](ChangeFlags flags) {
+        if (flags & ChangeFlag::Settings)
+            fitRoom();
+    });
 
     const bool batch = batchRun(parser);
     fitToScreen(window_); // the designed size where the screen has room for it, else the screen's room
@@ -316,6 +343,19 @@ void AppShell::buildMenus()
     QAction* about = help->addAction(tr("&About Attention Lab"), this, [this] { showAboutBox(window_); });
     about->setMenuRole(QAction::AboutRole);
     about->setObjectName(QStringLiteral("about"));
+
+    // A shortcut of a hidden menu bar's action does not fire: each is the window's too, so the keys work
+    // while presentation mode hides the bar.
+    std::function<void(QMenu*)> keysOf = [&](QMenu* menu) {
+        for (QAction* a : menu->actions()) {
+            if (a->menu())
+                keysOf(a->menu());
+            else if (!a->shortcuts().isEmpty())
+                window_->addAction(a);
+        }
+    };
+    for (QMenu* menu : bar->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly))
+        keysOf(menu);
 }
 
 void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)

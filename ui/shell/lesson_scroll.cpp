@@ -31,10 +31,11 @@ std::vector<QScrollArea*> enclosingAreas(QWidget* w)
 // A step pointing at the diagram's strides or badges: the diagram's pane of the splitter it shares with
 // the code is kept as tall as the drawing needs with its text at the window's type (on a projector beside
 // the lessons dock it otherwise shrinks whole, under the type), the other panes giving way down to their
-// minimums. Only where the splitter has that room: a page made to scroll would put the code out of view,
-// so a drawing that needs more stays whole and smaller. A minimum rather than a size, kept right as the
-// window settles (the splitter's resizes); other steps give the pane back. The code's line stays in view
-// (SourceView).
+// minimums; where that is more than the splitter has, the height without the stage's sentence (the
+// drawing leaves it out, shape_diagram_painter.cpp). Only where the splitter has that room: a page made
+// to scroll would put the code out of view, so a drawing that needs more stays whole and smaller. A
+// minimum rather than a size, kept right as the window settles (the splitter's resizes); other steps
+// give the pane back. The code's line stays in view (SourceView).
 class DiagramRoom : public QObject {
 public:
     DiagramRoom(QSplitter* splitter, QWidget* pane) : QObject(splitter), splitter_(splitter), pane_(pane)
@@ -42,9 +43,11 @@ public:
         setObjectName(QStringLiteral("lesson-diagram-room"));
         splitter->installEventFilter(this);
     }
-    void want(int paneHeight)
+    // `compact`: the height without the stage's sentence, taken where the splitter has no room for `paneHeight`.
+    void want(int paneHeight, int compact)
     {
         want_ = paneHeight;
+        compact_ = compact;
         apply();
     }
 
@@ -63,7 +66,7 @@ private:
         for (int i = 0; i < splitter_->count(); ++i)
             if (splitter_->widget(i) != pane_)
                 room -= splitter_->widget(i)->minimumSizeHint().height() + splitter_->handleWidth();
-        const int height = want_ > 0 && want_ <= room ? want_ : 0;
+        const int height = want_ > 0 && want_ <= room ? want_ : compact_ > 0 && compact_ <= room ? compact_ : 0;
         if (pane_->minimumHeight() != height)
             pane_->setMinimumHeight(height);
     }
@@ -71,6 +74,7 @@ private:
     QSplitter* splitter_;
     QWidget* pane_;
     int want_ = 0;
+    int compact_ = 0;
 };
 
 void giveDiagramItsHeight(QWidget* window, const LessonStep* step)
@@ -94,7 +98,9 @@ void giveDiagramItsHeight(QWidget* window, const LessonStep* step)
     for (const LessonTarget& t : step ? step->targets : std::vector<LessonTarget>{})
         wanted |= t.kind == LessonTarget::Kind::DiagramPart;
     const int need = wanted && diagram->isVisible() ? diagram->heightAtType() : 0;
-    room->want(need > 0 ? need + pane->height() - diagram->height() : 0);
+    const int compact = wanted && diagram->isVisible() ? diagram->heightAtType(false) : 0;
+    const int around = pane->height() - diagram->height();
+    room->want(need > 0 ? need + around : 0, compact > 0 ? compact + around : 0);
 }
 
 } // namespace

@@ -170,6 +170,7 @@ void PresentationMode::setPresenting(bool on)
             sidePanel_->setVisible(sidePanelWasVisible_);
     }
     applyFont();
+    Q_EMIT presentingChanged(on);
 }
 
 void PresentationMode::setSidePanel(QWidget* panel)

@@ -58,6 +58,11 @@ public:
 
     static QPalette palette(Theme theme, bool highContrast); // for System: the platform's own
 
+Q_SIGNALS:
+    // After the window went full screen (or back) and the type changed: what else makes room for the
+    // stage follows (the shell hides the menu bar and the text row, the stepper gives its diagram the height).
+    void presentingChanged(bool on);
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 

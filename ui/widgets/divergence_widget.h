@@ -11,7 +11,9 @@ class DivergenceWidget : public QWidget {
     Q_OBJECT
 public:
     explicit DivergenceWidget(BugLesson* lesson, QWidget* parent = nullptr);
-    QSize sizeHint() const override { return {480, 430}; }
+    // As tall as its minimum: a page taller than its scroll area is given its preferred height, and a taller
+    // card went under a 720-pixel projector's fold; with room to spare the card stretches into it.
+    QSize sizeHint() const override { return {480, 300}; }
     bool card(DivergenceCard& out) const; // what is drawn now; false when nothing is
 
 protected:

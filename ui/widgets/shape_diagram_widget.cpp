@@ -18,8 +18,8 @@ namespace attnlab::ui {
 ShapeDiagramWidget::ShapeDiagramWidget(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
     // Small panes are fine: the painter shrinks the drawing to fit (a wide minimum made the stepper
-    // page scroll sideways on a 1280-pixel projector with the lessons dock open).
-    setMinimumSize(500, 300); // the widest row of boxes fits 500 px at the smallest scale
+    // page scroll sideways on a 1280-pixel projector with the lessons dock and the settings column open).
+    setMinimumSize(440, 300); // the widest row of boxes fits 440 px at the smallest scale
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
     // Focusable with Tab, so a screen reader's user reaches the drawing and hears its description, and
@@ -53,13 +53,13 @@ void ShapeDiagramWidget::relayout()
     refreshMarks();
 }
 
-int ShapeDiagramWidget::heightAtType() const
+int ShapeDiagramWidget::heightAtType(bool caption) const
 {
     if (!trace_ || layout_.stage < 0)
         return 0;
     const QRectF r = diagramRect();
     const double ink =
-        ShapeDiagramPainter(*trace_, layout_.stage, layout_.selectedHead).heightAtType(r.width(), font());
+        ShapeDiagramPainter(*trace_, layout_.stage, layout_.selectedHead).heightAtType(r.width(), font(), caption);
     return static_cast<int>(std::ceil(ink)) + height() - static_cast<int>(r.height()) + 2; // and the margins
 }
 

@@ -28,8 +28,9 @@ public:
     // The block the keyboard is on, as (row, position): previous row or not, index in that row; -1 none.
     int focusedBlock() const { return focusBlock_; }
     // The height at which, at its width now, the drawing keeps its text at the window's type (0 without
-    // a trace): what a lesson step pointing at its strides or badges asks for.
-    int heightAtType() const;
+    // a trace): what a lesson step pointing at its strides or badges asks for; `caption`: with the
+    // stage's sentence, which a shorter pane leaves out.
+    int heightAtType(bool caption = true) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;

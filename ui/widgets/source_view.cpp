@@ -6,7 +6,10 @@
 #include "model/session.h"
 #include "widgets/code_font.h"
 
+#include <QResizeEvent>
 #include <QTextBlock>
+
+#include <algorithm>
 
 namespace attnlab::ui {
 
@@ -35,9 +38,23 @@ void SourceView::changeEvent(QEvent* event)
         refresh(); // the highlighted line's colours come from the palette
 }
 
+QSize SourceView::minimumSizeHint() const
+{
+    const QSize base = QPlainTextEdit::minimumSizeHint();
+    const QTextBlock block = line_ >= 0 ? document()->findBlockByNumber(line_) : QTextBlock();
+    if (!block.isValid() || !block.layout())
+        return base;
+    const int lines = std::max(1, block.layout()->lineCount());
+    const int height = lines * fontMetrics().lineSpacing() + 2 * static_cast<int>(document()->documentMargin()) +
+                       2 * frameWidth() + contentsMargins().top() + contentsMargins().bottom() + 4;
+    return {base.width(), std::max(base.height(), height)};
+}
+
 void SourceView::resizeEvent(QResizeEvent* event)
 {
     QPlainTextEdit::resizeEvent(event);
+    if (event->size().width() != event->oldSize().width())
+        updateGeometry(); // the current line wraps into another number of lines
     if (line_ < 0)
         return;
     // A pane made smaller (a lesson giving the diagram above it room, the splitter dragged) keeps the
@@ -83,6 +100,7 @@ void SourceView::refresh()
         centerCursor();
     }
     setExtraSelections(selections);
+    updateGeometry(); // another line, maybe another height
     setAccessibleDescription(line_ >= 0 ? tr("Line %1, the current stage's: %2")
                                               .arg(line_ + 1)
                                               .arg(document()->findBlockByNumber(line_).text().trimmed())

@@ -12,6 +12,9 @@ class SourceView : public QPlainTextEdit {
 public:
     explicit SourceView(Session* session, QWidget* parent = nullptr);
     int highlightedLine() const { return line_; } // index into module_source(kind); -1 when none
+    // Never shorter than the current line, wrapped at the width it has: a splitter giving the diagram
+    // room (a lesson, presentation mode) stops where the line would be cut.
+    QSize minimumSizeHint() const override;
 
 protected:
     void changeEvent(QEvent* event) override;

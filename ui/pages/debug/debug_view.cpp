@@ -7,6 +7,8 @@
 #include "pages/debug/your_code_view.h"
 
 #include <QTabWidget>
+
+#include <algorithm>
 #include <QVBoxLayout>
 
 namespace attnlab::ui {
@@ -46,6 +48,18 @@ DebugView::DebugView(Session* session, QWidget* parent) : QWidget(parent)
 void DebugView::showSection(DebugSection section)
 {
     sections_->setCurrentIndex(static_cast<int>(section));
+    updateGeometry(); // another section, another height for the page (heightForWidth)
+}
+
+int DebugView::heightForWidth(int width) const
+{
+    const QWidget* page = sections_->currentWidget();
+    if (!page || page->width() <= 0) // not laid out yet: the tab widget's own answer
+        return QWidget::heightForWidth(width);
+    const int inner = page->width() + width - this->width();
+    const int own = page->hasHeightForWidth() ? page->heightForWidth(inner) : page->sizeHint().height();
+    const int around = height() - page->height(); // the tab bar, frames and margins
+    return std::max({minimumSizeHint().height(), own + around, page->minimumSizeHint().height() + around});
 }
 
 } // namespace attnlab::ui

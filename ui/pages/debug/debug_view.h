@@ -27,6 +27,9 @@ public:
     YourCodeView* yourCodeView() const { return yourCode_; }
     QTabWidget* sections() const { return sections_; }
     void showSection(DebugSection section);
+    // The shown section's height at `width`, not the tallest section's (a tab widget asks every page): the
+    // page's scroll area sizes the page by it, and the injected bugs' card went under a projector's fold.
+    int heightForWidth(int width) const override;
 
 private:
     ContractView* contract_;

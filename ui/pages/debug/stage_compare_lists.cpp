@@ -6,6 +6,7 @@
 #include "widgets/themed.h"
 
 #include <QEvent>
+#include <QFontInfo>
 #include <QGridLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -131,6 +132,11 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
 void StageCompareLists::fitWidth(QListWidget* list, int chars)
 {
     list->setMinimumWidth(list->fontMetrics().horizontalAdvance(QString(chars, QLatin1Char('x'))) + 40);
+    // Six rows around the selected one at the desk; in projector type four, so that on a 1280x720 screen
+    // the verdict, both lists and the detail card under them are in view together (they scroll to the row).
+    const int rows = QFontInfo(list->font()).pixelSize() >= 20 ? 4 : 6;
+    const int row = list->fontMetrics().height() + 6 + 2 * list->spacing(); // FramedSelection's row
+    list->setMaximumHeight(rows * row + 2 * list->frameWidth() + 2);
 }
 
 bool StageCompareLists::eventFilter(QObject* watched, QEvent* event)

@@ -9,6 +9,7 @@
 #include "widgets/stale_trace_banner.h"
 #include "widgets/tensor_grid.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -39,7 +40,7 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(diagram_, 1);
     topLayout->addWidget(follow_);
-    auto* right = new QSplitter(Qt::Vertical);
+    auto* right = split_ = new QSplitter(Qt::Vertical);
     right->addWidget(top);
     right->addWidget(lower);
     right->setStretchFactor(0, 5);
@@ -87,6 +88,41 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     showPrediction(*session);
 }
 
+bool StepperView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == parentWidget() && event->type() == QEvent::Resize)
+        fitStageList();
+    return QWidget::eventFilter(watched, event);
+}
+
+void StepperView::fitStageList()
+{
+    // On a projector beside the lessons dock and the settings column the page is narrower than the stage
+    // list and the smallest diagram together: the list goes (the diagram names the stage, the clicker's
+    // keys still step) rather than the drawing being cut off at the page's edge.
+    const QWidget* port = parentWidget();
+    const int need = stepper_->sizeHint().width() + diagram_->minimumWidth() + 3 * layout()->spacing() +
+                     layout()->contentsMargins().left() + layout()->contentsMargins().right();
+    stepper_->setVisible(!(presenting_ && port && port->width() < need));
+}
+
+void StepperView::setPresenting(bool on)
+{
+    if (on == presenting_)
+        return;
+    presenting_ = on;
+    if (on && parentWidget()) // the page's room is its scroll area's viewport, which the page cannot narrow
+        parentWidget()->installEventFilter(this);
+    if (on) {
+        deskSizes_ = split_->sizes();
+        split_->setSizes({72, 28}); // weights: the splitter spreads its height in these proportions
+    } else if (!deskSizes_.isEmpty()) {
+        split_->setSizes(deskSizes_);
+    }
+    grid_->setVisible(!on);
+    fitStageList();
+}
+
 bool StepperView::showsQuestion() const
 {
     return pages_->currentWidget() == predict_;
@@ -96,6 +132,14 @@ void StepperView::showPrediction(const Session& session)
 {
     const bool on = session.predict().on;
     pages_->setCurrentWidget(session.stageRevealed() ? pages_->widget(0) : predict_);
+    // A stack is as wide as its widest page; the hidden one asks for nothing, so the question's row of
+    // axis fields (wide in projector type) does not push the stage past a 1280-pixel screen, nor the
+    // stage the question.
+    for (int i = 0; i < pages_->count(); ++i) {
+        QWidget* page = pages_->widget(i);
+        const auto policy = page == pages_->currentWidget() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        page->setSizePolicy(policy, policy);
+    }
     tallyRow_->setVisible(on);
     tally_->setText(tallyText(session));
     const QString verdict = on ? verdictText(session) : QString();

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 class QLabel;
+class QSplitter;
 class QStackedWidget;
 
 namespace attnlab::ui {
@@ -29,9 +30,17 @@ public:
     QLabel* tally() const { return tally_; }
     QLabel* verdict() const { return verdict_; }
     bool showsQuestion() const;
+    // On a projector the diagram (or the question) takes most of the height and the code the rest, at
+    // the page's whole width so its line wraps the least; the values (a grid of numbers nobody reads from
+    // the back of a room) wait for the desk, where the splits are what they were.
+    void setPresenting(bool on);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void showPrediction(const Session& session);
+    void fitStageList();
 
     StageStepper* stepper_;
     ShapeDiagramWidget* diagram_;
@@ -40,6 +49,9 @@ private:
     FollowPanel* follow_;
     PredictCard* predict_;
     QStackedWidget* pages_;
+    QSplitter* split_; // the stage above, the code and values below
+    QList<int> deskSizes_;
+    bool presenting_ = false;
     QWidget* tallyRow_;
     QLabel* tally_;
     QLabel* verdict_;
