@@ -8,6 +8,7 @@
 #include "common/offscreen_screens.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
+#include "pages/stepper/stepper_view.h"
 #include "model/session.h"
 #include "shell/app_shell.h"
 #include "shell/lessons_panel.h"
@@ -104,13 +105,17 @@ private Q_SLOTS:
         QTest::addColumn<int>("page"); // a ViewMode
         QTest::addColumn<bool>("presenting");
         QTest::addColumn<bool>("dock");
+        QTest::addColumn<bool>("predict"); // the stepper's question stands where the stage would
         for (QSize s : kScreens)
             for (const PageInfo& page : pageRegistry())
                 for (bool presenting : {false, true})
                     for (bool dock : {false, true})
-                        QTest::addRow("%s %s%s%s", qPrintable(testing::screenSizeName(s)), page.id,
-                                      presenting ? " presenting" : "", dock ? " lessons dock" : "")
-                            << s << static_cast<int>(page.view) << presenting << dock;
+                        for (bool predict : {false, true})
+                            if (!predict || page.view == ViewMode::Stepper)
+                                QTest::addRow("%s %s%s%s%s", qPrintable(testing::screenSizeName(s)), page.id,
+                                              presenting ? " presenting" : "", dock ? " lessons dock" : "",
+                                              predict ? " predict first" : "")
+                                    << s << static_cast<int>(page.view) << presenting << dock << predict;
     }
 
     void windowFitsAndPagesShowEverything()
@@ -119,9 +124,11 @@ private Q_SLOTS:
         QFETCH(int, page);
         QFETCH(bool, presenting);
         QFETCH(bool, dock);
+        QFETCH(bool, predict);
         QScreen* screen = screenOfSize(screenSize);
         Setup s(screen, {});
         s.session.setView(static_cast<ViewMode>(page));
+        s.session.setPredictFirst(predict);
         s.window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&s.window));
         if (presenting)
@@ -158,8 +165,10 @@ private Q_SLOTS:
         }
         const QString overlap = overlapReason(shown);
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
-        if (static_cast<ViewMode>(page) == ViewMode::Stepper)
+        if (static_cast<ViewMode>(page) == ViewMode::Stepper && !predict)
             checkShapeDiagramFits(s.window);
+        if (predict)
+            QVERIFY(s.window.stepperView()->showsQuestion());
     }
 
     void invalidCallShowsItsFixes_data()

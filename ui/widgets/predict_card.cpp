@@ -133,6 +133,7 @@ void PredictCard::rebuild()
         field->setToolTip(tr("A whole number, or an axis name: %1").arg(offered.join(QStringLiteral(", "))));
         field->setCompleter(new QCompleter(offered, field));
         field->setMaximumWidth(150);
+        field->setMinimumWidth(field->fontMetrics().horizontalAdvance(QStringLiteral("dim 00")) + 16); // its hint whole
         connect(field, &QLineEdit::returnPressed, this, &PredictCard::submit);
         axes_.push_back(field);
         shape->addWidget(field);
@@ -143,15 +144,17 @@ void PredictCard::rebuild()
     shape->addStretch(1);
     auto* shapeRow = new QWidget;
     shapeRow->setLayout(shape);
-    fields_->addWidget(new QLabel(tr("shape")), row, 0);
-    fields_->addWidget(shapeRow, row++, 1);
+    // Each question over its answer, in one column: a column of questions beside the answers made the card
+    // wider than a projector's page beside the lessons dock.
+    fields_->addWidget(new QLabel(tr("shape")), row++, 0);
+    fields_->addWidget(shapeRow, row++, 0);
     if (q->asks_layout) {
         contiguous_ = yesNo(QStringLiteral("predict-contiguous"));
         shares_ = yesNo(QStringLiteral("predict-shares"));
-        fields_->addWidget(new QLabel(tr("contiguous?")), row, 0);
-        fields_->addWidget(contiguous_, row++, 1, Qt::AlignLeft);
-        fields_->addWidget(new QLabel(tr("same storage as %1?").arg(QString::fromStdString(q->layout_of))), row, 0);
-        fields_->addWidget(shares_, row++, 1, Qt::AlignLeft);
+        fields_->addWidget(new QLabel(tr("contiguous?")), row++, 0);
+        fields_->addWidget(contiguous_, row++, 0, Qt::AlignLeft);
+        fields_->addWidget(new QLabel(tr("same storage as %1?").arg(QString::fromStdString(q->layout_of))), row++, 0);
+        fields_->addWidget(shares_, row++, 0, Qt::AlignLeft);
     }
     if (q->asks_mask) {
         auto* grid = new QWidget;
@@ -167,8 +170,8 @@ void PredictCard::rebuild()
                 cells->addWidget(cell, i, j);
                 mask_.push_back(cell);
             }
-        fields_->addWidget(new QLabel(tr("hidden\n(query, key)")), row, 0);
-        fields_->addWidget(grid, row++, 1, Qt::AlignLeft);
+        fields_->addWidget(new QLabel(tr("hidden (query, key)")), row++, 0);
+        fields_->addWidget(grid, row++, 0, Qt::AlignLeft);
     }
     if (heads) {
         head_ = new QComboBox;
@@ -180,8 +183,8 @@ void PredictCard::rebuild()
         auto* label = new QLabel(QString::fromStdString(heads->prompt));
         label->setWordWrap(true);
         label->setBuddy(head_);
-        fields_->addWidget(label, row, 0);
-        fields_->addWidget(head_, row++, 1, Qt::AlignLeft);
+        fields_->addWidget(label, row++, 0);
+        fields_->addWidget(head_, row++, 0, Qt::AlignLeft);
     }
     if (!axes_.empty())
         axes_.front()->setFocus();
