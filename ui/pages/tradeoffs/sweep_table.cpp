@@ -7,8 +7,10 @@ namespace attnlab::ui {
 SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
 {
     setColumnCount(7);
-    setHorizontalHeaderLabels({tr("num_heads"), tr("head_dim"), tr("seeds"), tr("held-out loss"),
-                               tr("held-out accuracy"), tr("steps to 90%"), tr("ms per step")});
+    // Two-line headers, each column as wide as its header or its numbers: stretched to a projector's narrow
+    // page beside the lessons dock, the headers were cut ("eld-out los"); a table wider than that scrolls.
+    setHorizontalHeaderLabels({tr("num_heads"), tr("head_dim"), tr("seeds"), tr("held-out\nloss"),
+                               tr("held-out\naccuracy"), tr("steps to\n90%"), tr("ms per\nstep")});
     const QStringList tips = {
         tr("Heads per attention block; every block of the model has this many."),
         tr("emb / num_heads: the width of each head's queries, keys and values."),
@@ -24,7 +26,8 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
     for (int c = 0; c < tips.size(); ++c)
         horizontalHeaderItem(c)->setToolTip(tips[c]);
     verticalHeader()->setVisible(false);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setTabKeyNavigation(false);
