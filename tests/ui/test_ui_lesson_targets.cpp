@@ -267,6 +267,47 @@ private Q_SLOTS:
         shell.presentation()->setPresenting(false);
     }
 
+    // Presenting without a lesson, every stage is drawn in the projector's type: its boxes, strides and
+    // badges (the revealed queries.view used to be drawn at 0.6x, 9-pixel labels beside 1.4x stage names).
+    void presentedStagesAreDrawnAtTheType_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("stage");
+        for (const char* preset : {"gpt2-small", "book"})
+            for (const char* stage : {"x", "queries", "queries.view", "queries.heads", "attn_scores", "attn_weights",
+                                      "context.heads", "context.transposed", "context.merged", "output"})
+                QTest::addRow("%s %s", preset, stage) << QString::fromLatin1(preset) << QString::fromLatin1(stage);
+    }
+    void presentedStagesAreDrawnAtTheType()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, stage);
+        QScreen* screen = screenOfSize({1280, 720});
+        Session session;
+        session.applyPreset(*findPreset(preset));
+        MainWindow window(&session);
+        window.setScreen(screen);
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")}); // no remembered geometry
+        QVERIFY(parser.parse({"attention-lab", "--presentation", "--screenshot", "x.png"}));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(testing::waitUntilSettled(session, 60000));
+        QVERIFY(session.setStageByName(stage));
+        for (int i = 0; i < 3; ++i) {
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+        }
+        const int typePx = QApplication::font().pixelSize();
+        QStringList problems;
+        for (const char* part : {"blocks", "strides", "badges"})
+            problems << diagramProblems(&window, screen, QString::fromLatin1(part), typePx);
+        shell.presentation()->setPresenting(false); // the type size is the application's
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+    }
+
     void targetsAreInViewAndLegible_data()
     {
         QTest::addColumn<QSize>("screenSize");
