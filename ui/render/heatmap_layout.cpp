@@ -88,16 +88,24 @@ void addAxes(HeatmapLayout& l, const QStringList& tokens, int fontPx)
         l.labels.push_back({QRectF(0, 0, labels, line), Qt::AlignLeft | Qt::AlignVCenter,
                             fm.elidedText(tokens[c], Qt::ElideRight, labels), false, down});
     }
+    // The axis titles in full where the matrix is long enough for them, else their first word: in projector
+    // type beside the heads the full titles ran past both ends of a small matrix ("uery", "ey").
+    QFont bold = l.font;
+    bold.setBold(true);
+    const auto title = [&bold](const QString& full, const QString& brief, double room) {
+        return QFontMetricsF(bold).horizontalAdvance(full) <= room ? full : brief;
+    };
     l.labels.push_back({QRectF(m.left(), m.bottom() + kGap + labels, m.width(), line),
                         Qt::AlignCenter,
-                        QStringLiteral("key  (the token attended to) →"),
+                        title(QStringLiteral("key  (the token attended to) →"), QStringLiteral("key →"), m.width()),
                         true,
                         {}});
     QTransform up;
     up.translate(m.left() - 2 * kGap - labels - line, m.bottom());
     up.rotate(-90);
-    l.labels.push_back(
-        {QRectF(0, 0, m.height(), line), Qt::AlignCenter, QStringLiteral("query  (the token looking) →"), true, up});
+    l.labels.push_back({QRectF(0, 0, m.height(), line), Qt::AlignCenter,
+                        title(QStringLiteral("query  (the token looking) →"), QStringLiteral("query →"), m.height()),
+                        true, up});
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "render/heatmap_painter.h"
+#include "render/text_fit.h"
 
 #include "render/render_style.h"
 
@@ -135,8 +136,17 @@ void HeatmapPainter::paint(QPainter& p, const HeatmapLayout& l, const RenderStyl
 void HeatmapPainter::paintValues(QPainter& p, const QRectF& m, const RenderStyle& rs) const
 {
     const double cell = m.width() / slice_.cols;
-    if (cell < style_.fontPx * 4.0)
-        return; // numbers only where they fit; hover gives them everywhere else
+    // Numbers only where they fit, in the type or down to three quarters of it (a projector's 6 × 6 book
+    // matrix has cells too small for four decimals in its 22-pixel type); hover gives them everywhere else.
+    QFont font = p.font();
+    font.setPixelSize(style_.fontPx);
+    const QString widest = QStringLiteral("-0.0000");
+    const auto fits = [&](const QFontMetricsF& fm) { return fm.horizontalAdvance(widest) + 6 <= cell; };
+    const std::optional<QFont> fitting = largestFitting(font, style_.fontPx, std::max(10, style_.fontPx * 3 / 4), fits);
+    if (!fitting)
+        return;
+    p.save();
+    p.setFont(*fitting);
     for (int r = 0; r < slice_.rows; ++r)
         for (int c = 0; c < slice_.cols; ++c) {
             const QRectF box(m.left() + c * cell, m.top() + r * cell, cell, cell);
@@ -148,6 +158,7 @@ void HeatmapPainter::paintValues(QPainter& p, const QRectF& m, const RenderStyle
             const QColor bg = slice_.masked(r, c) ? QColor(kMaskedDark) : QColor(scale_.map(v));
             rs.drawText(p, box, Qt::AlignCenter, formatValue(v), inkOnCell(bg), bg);
         }
+    p.restore();
 }
 
 void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area, const RenderStyle& rs) const

@@ -198,16 +198,17 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     buildMenus();
     // On a projector the stage is the picture: the menu bar goes (its keys stay, buildMenus), the status
     // bar (the call line says what is shown; Esc, then Cancel, stops a computation) and the text row unless
-    // the input is a text or the lesson step points into it; the stepper gives its diagram most of the height.
+    // the input is a text or the lesson step points into it (a text keeps its switch and summary, its chips
+    // only for such a step); the stepper gives its diagram most of the height.
     const auto fitRoom = [this] {
         const bool on = presentation_->presenting();
         window_->menuBar()->setVisible(!on);
         window_->statusBar()->setVisible(!on);
         if (auto* text = window_->findChild<TextInputPanel*>()) {
             const LessonStep* step = lessons_->currentStep();
-            const bool wanted =
-                session_->usesTextInput() || (step && !dock_->isHidden() && stepPointsInto(*step, text));
-            text->setVisible(!on || wanted);
+            const bool pointed = step && !dock_->isHidden() && stepPointsInto(*step, text);
+            text->setVisible(!on || session_->usesTextInput() || pointed);
+            text->setCompact(on && !pointed); // the sentence and its chips only where the step is about them
         }
         if (StepperView* stepper = window_->stepperView())
             stepper->setPresenting(on);

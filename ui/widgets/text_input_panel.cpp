@@ -104,6 +104,13 @@ void TextInputPanel::choose()
     session_->useTrainedModel(heads, layer < kVerdictLayers ? layer : 0);
 }
 
+void TextInputPanel::setCompact(bool compact)
+{
+    compact_ = compact;
+    sync();
+    fitRows();
+}
+
 void TextInputPanel::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
@@ -170,8 +177,8 @@ void TextInputPanel::sync()
     }
     variant_->setEnabled(on);
     layer_->setEnabled(on && unopened.isEmpty()); // no layer of a model that is not there can be chosen
-    text_->setVisible(on);
-    tokens_->setVisible(on && unopened.isEmpty()); // its tokenizer is the checkpoint's, not there either
+    text_->setVisible(on && !compact_);
+    tokens_->setVisible(on && !compact_ && unopened.isEmpty()); // its tokenizer is the checkpoint's, not there either
     if (!on) {
         about_->setText(tr("off: %1").arg(session_->inputSummary()));
         fitRows();

@@ -24,6 +24,9 @@ class TextInputPanel : public QWidget {
     Q_OBJECT
 public:
     explicit TextInputPanel(Session* session, QWidget* parent = nullptr);
+    // The switch, pickers and summary only, the sentence and its chips folded away: on a projector, while
+    // the lesson is about the heads, the chips left the heatmaps no room.
+    void setCompact(bool compact);
 
 protected:
     void changeEvent(QEvent* event) override; // the two rows' height follows the type
@@ -43,6 +46,7 @@ private:
     QLabel* about_;
     QLineEdit* text_;
     TokenChips* chips_;
+    bool compact_ = false;
     QScrollArea* tokens_; // the chips, two rows high: 57 tokens in projector type filled the page
 };
 

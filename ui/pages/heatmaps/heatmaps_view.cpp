@@ -1,5 +1,7 @@
 #include "pages/heatmaps/heatmaps_view.h"
 
+#include "widgets/flow_layout.h"
+
 #include "render/head_colors.h"
 #include "model/heatmap_pictures.h"
 #include "model/session.h"
@@ -9,6 +11,7 @@
 
 #include <QFontInfo>
 #include <QApplication>
+#include <QBoxLayout>
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QGridLayout>
@@ -34,7 +37,17 @@ constexpr std::int64_t kImagesOffThreadCells = 256 * 256;
 
 HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
-    auto* top = new QHBoxLayout;
+    // Wraps onto a second row rather than widening the page: in projector type one row of it was wider than a
+    // 1280-pixel screen, and the page scrolled the selected head's legend off its right edge.
+    auto* top = new FlowLayout(nullptr, 8);
+    const auto pair = [](QLabel* label, QWidget* box) {
+        auto* w = new QWidget;
+        auto* row = new QHBoxLayout(w);
+        row->setContentsMargins(12, 0, 0, 0);
+        row->addWidget(label);
+        row->addWidget(box);
+        return w;
+    };
     kinds_ = new QButtonGroup(this);
     for (AttentionMatrix k :
          {AttentionMatrix::Scores, AttentionMatrix::MaskedScores, AttentionMatrix::Weights, AttentionMatrix::Dropout}) {
@@ -46,16 +59,12 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
         top->addWidget(b);
     }
     kinds_->setExclusive(true);
-    top->addSpacing(20);
     auto* batchLabel = new QLabel(tr("sequence in batch:"));
-    top->addWidget(batchLabel);
     batch_ = new QSpinBox;
     batchLabel->setBuddy(batch_);
     batch_->setToolTip(tr("Which sequence of the input batch the heatmaps show."));
-    top->addWidget(batch_);
-    top->addSpacing(20);
+    top->addWidget(pair(batchLabel, batch_));
     auto* scaleLabel = new QLabel(tr("colour scale:"));
-    top->addWidget(scaleLabel);
     scaleChoice_ = new QComboBox;
     scaleChoice_->setObjectName(QStringLiteral("heatmap-scale"));
     scaleChoice_->setAccessibleName(tr("Colour scale"));
@@ -67,8 +76,7 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
                                 "1/tokens and a linear scale shows only darkness. Scores are always linear around 0.")
                                  .arg(kAutoLogTokens));
     scaleChoice_->setCurrentIndex(scaleChoice_->findData(static_cast<int>(session_->heatmapScale())));
-    top->addWidget(scaleChoice_);
-    top->addStretch(1);
+    top->addWidget(pair(scaleLabel, scaleChoice_));
 
     heading_ = new QLabel;
     heading_->setWordWrap(true);
@@ -91,7 +99,7 @@ HeatmapsView::HeatmapsView(Session* session, QWidget* parent) : QWidget(parent),
     connect(large_, &HeatmapWidget::hovered, hover_,
             [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
 
-    auto* body = new QHBoxLayout;
+    auto* body = body_ = new QBoxLayout(QBoxLayout::LeftToRight);
     // Room for the heads even on a 720-pixel projector under the token chips: the page scrolls to them
     // (the page-scroll area) rather than drawing each as a stamp.
     grid_->setMinimumHeight(QFontInfo(font()).pixelSize() * 12);
@@ -206,7 +214,7 @@ void HeatmapsView::rebuild()
         painters.emplace_back(heatmapSlice(trace, kind, h, batch), scale, tokens, style);
     }
     columns_ = 0;
-    placeSmallMultiples();
+    placeSmallMultiples(painters.empty() ? nullptr : &painters.front());
     const HeatmapSlice first = painters.empty() ? HeatmapSlice{} : painters.front().slice();
     if (static_cast<std::int64_t>(first.rows) * first.cols < kImagesOffThreadCells) {
         waiting_.clear();
@@ -265,6 +273,14 @@ void HeatmapsView::showSessionCell()
 void HeatmapsView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    // The selected head goes under the heads where the page is narrow (projector type beside the lessons
+    // dock): beside them both were stamps, the heads' measures cut. Back beside them with some width to
+    // spare, or the layout would flip as a scroll bar comes and goes.
+    const int beside = QFontInfo(font()).pixelSize() * 48;
+    if (width() < beside && body_->direction() != QBoxLayout::TopToBottom)
+        body_->setDirection(QBoxLayout::TopToBottom);
+    else if (width() >= beside + 40 && body_->direction() != QBoxLayout::LeftToRight)
+        body_->setDirection(QBoxLayout::LeftToRight);
     placeSmallMultiples();
 }
 
@@ -279,16 +295,20 @@ void HeatmapsView::changeEvent(QEvent* event)
     }
 }
 
-void HeatmapsView::placeSmallMultiples()
+void HeatmapsView::placeSmallMultiples(const HeatmapPainter* sample)
 {
-    // The column count that makes each (square) head as large as the grid's area allows.
+    // The column count that makes each (square) head's matrix as large as the grid's area allows, once its
+    // title and its measures under it (four lines in projector type when narrow) have their room.
     const int n = static_cast<int>(small_.size());
     const double w = std::max(1, grid_->width()), h = std::max(1, grid_->height());
+    const HeatmapPainter* head = sample ? sample : (small_.empty() ? nullptr : &small_.front()->heatmap());
+    const double spacing = gridLayout_->spacing();
     int best = 1;
     double bestSide = 0;
     for (int cols = 1; cols <= std::max(1, n); ++cols) {
         const int rows = (n + cols - 1) / cols;
-        const double side = std::min(w / cols, h / rows - 22);
+        const QRectF cell(0, 0, w / cols - spacing, h / rows - spacing);
+        const double side = head ? head->layout(cell, font()).matrix.width() : std::min(w / cols, h / rows - 22);
         if (side > bestSide) {
             bestSide = side;
             best = cols;

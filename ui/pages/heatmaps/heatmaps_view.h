@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+class QBoxLayout;
 class QButtonGroup;
 class QComboBox;
 class QGridLayout;
@@ -39,8 +40,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void placeSmallMultiples();
-    void rebuild(); // new trace, kind or batch: new slices, new scale
+    void placeSmallMultiples(const HeatmapPainter* sample = nullptr); // a head's painter, for its title and footer
+    void rebuild();                                                   // new trace, kind or batch: new slices, new scale
     HeatmapPainter largePainter(AttentionMatrix kind, const ColorScale& scale) const; // the selected head
     void showPainters(std::vector<HeatmapPainter> painters, HeatmapPainter large);    // new pictures, all at once
     void showSessionCell();             // every head's keyboard cell where the Session says
@@ -53,6 +54,7 @@ private:
     QLabel* hover_;
     QLabel* heading_;
     QWidget* grid_;
+    QBoxLayout* body_; // the heads beside the selected one, or above it where the page is narrow
     QGridLayout* gridLayout_;
     std::vector<HeatmapWidget*> small_;
     HeatmapWidget* large_;
