@@ -246,7 +246,13 @@ private Q_SLOTS:
         QVERIFY(window.menuBar()->isVisible() && window.statusBar()->isVisible() && text->isVisible());
         QVERIFY(stepper->grid()->isVisible());
 
+        // A label styled before presentation began (the first divergence's verdict) grows with the type too.
+        auto* verdict = window.findChild<QLabel*>(QStringLiteral("divergence-verdict"));
+        QVERIFY(verdict && !verdict->styleSheet().isEmpty());
+        const int deskPx = QFontInfo(verdict->font()).pixelSize();
         shell.presentation()->setPresenting(true);
+        QCOMPARE(QFontInfo(verdict->font()).pixelSize(), shell.presentation()->fontPixelSize());
+        QVERIFY(QFontInfo(verdict->font()).pixelSize() > deskPx);
         QTRY_VERIFY(!window.menuBar()->isVisible());
         QVERIFY(!window.statusBar()->isVisible());
         QVERIFY(!text->isVisible());

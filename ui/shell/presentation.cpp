@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QEvent>
+#include <QFontInfo>
 #include <QMainWindow>
 #include <QLayout>
 #include <QMenu>
@@ -281,6 +282,14 @@ void PresentationMode::applyFont()
     const double scale = zoom_ * (presenting_ ? kPresentationScale : 1.0);
     font.setPixelSize(std::max(8, static_cast<int>(std::lround(basePx_ * scale))));
     QApplication::setFont(font);
+    // A widget whose own style sheet has a rule for it keeps the type it was polished in (the first
+    // divergence's verdict stayed at desktop size in presentation type): polished again, it takes the new
+    // type. Only those that did not follow (cleared and set again, a sheet gives back the type the widget had
+    // before it was first polished), and not those whose sheet sets a type of its own.
+    for (QWidget* w : QApplication::allWidgets())
+        if (const QString sheet = w->styleSheet(); !sheet.isEmpty() && !sheet.contains(QLatin1String("font")) &&
+                                                   QFontInfo(w->font()).pixelSize() != font.pixelSize())
+            w->setStyleSheet(sheet);
     // Once the column's widgets have taken the new type and their layouts asked for their new sizes.
     QMetaObject::invokeMethod(this, &PresentationMode::fitSidePanel, Qt::QueuedConnection);
 }
