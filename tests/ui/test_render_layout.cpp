@@ -162,6 +162,33 @@ private Q_SLOTS:
         }
     }
 
+    // In projector type a column's least width (20 characters) times three is wider than the page beside
+    // the lessons dock: the columns then share the width, every column and weight stays inside the canvas
+    // and the drawing keeps a scale (it was 0: every weight a speck, the third column past the edge).
+    void designColumnsShareANarrowCanvas_data()
+    {
+        QTest::addColumn<int>("fontPx");
+        QTest::addColumn<double>("width");
+        QTest::newRow("22px-840") << 22 << 840.0;
+        QTest::newRow("22px-600") << 22 << 600.0;
+        QTest::newRow("16px-700") << 16 << 700.0;
+    }
+    void designColumnsShareANarrowCanvas()
+    {
+        QFETCH(int, fontPx);
+        QFETCH(double, width);
+        const DesignLayoutPainter painter(
+            compare_designs(*parse_call("MultiHeadAttention(768, 768, 1024, 0.0, 12)").config), fontPx);
+        const QRectF canvas(0, 0, width, 480);
+        const DesignGeometry g = painter.layout(canvas).geometry;
+        QCOMPARE(g.columns.size(), std::size_t(3));
+        QVERIFY2(g.scale > 0.005, qPrintable(QString::number(g.scale)));
+        for (const DesignColumn& c : g.columns)
+            QVERIFY2(c.column.right() <= canvas.right() + 0.5, qPrintable(QString::number(c.column.right())));
+        for (const DesignShape& s : g.shapes)
+            QVERIFY(s.rect.right() <= canvas.right() + 0.5);
+    }
+
     // A widget is laid out before it has its size: an empty or tiny canvas gives an empty or degenerate
     // layout, never a division by zero (the sanitizer build runs this).
     void designLayoutOfAnEmptyCanvas_data()

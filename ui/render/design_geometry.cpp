@@ -126,6 +126,11 @@ DesignGeometry layoutDesigns(const DesignComparison& cmp, const QRectF& rect, co
         units.push_back(d.exists ? unitsOf(d, m) : std::vector<Unit>{});
     const double middle = rect.height() - m.headerHeight - m.footerHeight;
     const double gaps = m.columnGap * static_cast<double>(n > 0 ? n - 1 : 0);
+    // A column's least width, but never more than its share of the rect: in projector type beside the
+    // lessons dock three such columns were wider than the page, no scale fitted and the drawings shrank to
+    // nothing while the third column ran off the edge.
+    const double minColumn =
+        std::min(m.minColumnWidth, (rect.width() - gaps) / static_cast<double>(std::max<std::size_t>(n, 1)));
     double context = 0; // the masks go under the drawing, at the same scale: they take height too
     for (const DesignLayout& d : cmp.designs)
         if (d.exists && !d.buffers.empty())
@@ -140,7 +145,7 @@ DesignGeometry layoutDesigns(const DesignComparison& cmp, const QRectF& rect, co
             const Fit f = fitColumn(u, s, bodyAt(s));
             if (!f.ok)
                 return -1.0;
-            total += std::max(m.minColumnWidth, f.width);
+            total += std::max(minColumn, f.width);
             if (fits)
                 fits->push_back(f);
         }
@@ -163,7 +168,7 @@ DesignGeometry layoutDesigns(const DesignComparison& cmp, const QRectF& rect, co
     double x = rect.left(), contentBottom = rect.top() + m.headerHeight;
     for (std::size_t c = 0; c < n; ++c) {
         const Fit f = c < fits.size() ? fits[c] : Fit{};
-        const double w = std::max(m.minColumnWidth, f.width) + spare;
+        const double w = std::max(minColumn, f.width) + spare;
         DesignColumn col;
         col.column = QRectF(x, rect.top(), w, rect.height());
         col.header = QRectF(x, rect.top(), w, m.headerHeight);

@@ -283,11 +283,12 @@ void DesignLayoutPainter::paintFooter(QPainter& p, const DesignColumn& col, cons
     const QFontMetricsF fm(p.font());
     const double line = fm.height() * 1.05;
     double y = col.footer.top() + 4;
-    QFont bold = p.font();
+    const QFont plain = p.font();
+    QFont bold = plain;
     bold.setBold(true);
     p.save();
     for (const DesignFooterLine& l : footerLines(d)) {
-        p.setFont(l.bold ? bold : p.font());
+        p.setFont(l.bold ? bold : plain);
         const QColor ink = l.trap ? rs.differs : rs.text;
         p.setPen(ink);
         if (l.bold && !l.right.isEmpty()) { // the total: ruled off from the parts
@@ -295,8 +296,9 @@ void DesignLayoutPainter::paintFooter(QPainter& p, const DesignColumn& col, cons
             y += 4;
         }
         const QRectF r(col.footer.left(), y, col.footer.width(), line);
-        const double room = r.width() - (l.right.isEmpty() ? 0 : fm.horizontalAdvance(l.right) + 12);
-        rs.drawText(p, r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(l.left, Qt::ElideRight, room), ink,
+        const QFontMetricsF lm(p.font()); // a bold line measured in plain type ran past the column
+        const double room = r.width() - (l.right.isEmpty() ? 0 : lm.horizontalAdvance(l.right) + 12);
+        rs.drawText(p, r, Qt::AlignLeft | Qt::AlignVCenter, lm.elidedText(l.left, Qt::ElideRight, room), ink,
                     rs.background);
         rs.drawText(p, r, Qt::AlignRight | Qt::AlignVCenter, l.right, ink, rs.background);
         y += line;
