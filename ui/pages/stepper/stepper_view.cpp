@@ -31,8 +31,10 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     auto* lower = new QSplitter(Qt::Horizontal);
     lower->addWidget(source_);
     lower->addWidget(grid_);
-    lower->setStretchFactor(0, 6);
-    lower->setStretchFactor(1, 5);
+    // Halves: with the code at two thirds a 6 x 6 book matrix showed two and a half of its columns on a
+    // 1280-pixel screen; the code wraps its long lines rather than cutting them.
+    lower->setStretchFactor(0, 1);
+    lower->setStretchFactor(1, 1);
     follow_ = new FollowPanel(session);
     follow_->setObjectName(QStringLiteral("follow-panel"));
     auto* top = new QWidget; // the diagram, and under it the number followed through the stages
@@ -46,7 +48,7 @@ StepperView::StepperView(Session* session, QWidget* parent) : QWidget(parent)
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 4);
     right->setSizes({470, 330});
-    lower->setSizes({700, 330});
+    lower->setSizes({515, 515});
 
     // Predict First: the question stands where the stage would, until it is answered or revealed; the
     // tally and the last answer's verdicts stay in view above the stage once it shows.
