@@ -25,9 +25,34 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <memory>
+
 using namespace attnlab;
 using namespace attnlab::ui;
 using testing::idle;
+
+namespace {
+
+// GPT-2 small in a window with the shell (menus, presentation, lessons), started with `args`.
+struct ShelledWindow {
+    Session session;
+    MainWindow window{&session};
+    QCommandLineParser parser;
+    std::unique_ptr<AppShell> shell;
+
+    explicit ShelledWindow(const QStringList& args)
+    {
+        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")});
+        parsed = parser.parse(args);
+        shell = std::make_unique<AppShell>(&window, &session, parser);
+    }
+    ~ShelledWindow() { shell->presentation()->setPresenting(false); } // the type size is the application's
+    bool parsed = false;
+};
+
+} // namespace
 
 class TestUiClassroom : public QObject {
     Q_OBJECT
@@ -203,34 +228,26 @@ private Q_SLOTS:
     // A teacher starts the class with the questions on: --predict-first, with the View menu's action checked.
     void predictFirstStartsOnWhenAsked()
     {
-        Session session;
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        MainWindow window(&session);
-        QCommandLineParser parser;
-        addShellOptions(parser);
-        QVERIFY(parser.parse({"attention-lab", "--predict-first", "--presentation"}));
-        AppShell shell(&window, &session, parser);
-        window.show();
-        QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
-        QVERIFY(session.predict().on);
-        QVERIFY(!session.stageRevealed());
-        auto* action = window.findChild<QAction*>(QStringLiteral("predict-first"));
+        ShelledWindow w({"attention-lab", "--predict-first", "--presentation"});
+        QVERIFY(w.parsed);
+        w.window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w.session), 30000);
+        QVERIFY(w.session.predict().on);
+        QVERIFY(!w.session.stageRevealed());
+        auto* action = w.window.findChild<QAction*>(QStringLiteral("predict-first"));
         QVERIFY(action && action->isChecked());
-        shell.presentation()->setPresenting(false); // the type size is the application's again
     }
 
     // On a projector the stage is the picture: the menu bar, the status bar, the text row and the values
     // make room for the diagram, the menus' keys still work, and leaving presentation brings all of it back.
     void presentationGivesTheStageTheRoom()
     {
-        Session session;
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        MainWindow window(&session);
-        QCommandLineParser parser;
-        addShellOptions(parser);
-        QVERIFY(parser.parse({"attention-lab"}));
+        ShelledWindow w({"attention-lab"});
+        QVERIFY(w.parsed);
+        Session& session = w.session;
+        MainWindow& window = w.window;
+        AppShell& shell = *w.shell;
         session.setView(ViewMode::Stepper);
-        AppShell shell(&window, &session, parser);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
@@ -276,13 +293,11 @@ private Q_SLOTS:
 
     void keyboardShortcutsReachTheShell()
     {
-        Session session;
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        MainWindow window(&session);
-        QCommandLineParser parser;
-        addShellOptions(parser);
-        QVERIFY(parser.parse({"attention-lab"}));
-        AppShell shell(&window, &session, parser);
+        ShelledWindow w({"attention-lab"});
+        QVERIFY(w.parsed);
+        Session& session = w.session;
+        MainWindow& window = w.window;
+        AppShell& shell = *w.shell;
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);

@@ -295,6 +295,9 @@ private Q_SLOTS:
                 for (int px : {16, 22})
                     QTest::addRow("%s-%dx%d-%dpx", stage, pane.width(), pane.height(), px)
                         << QString::fromLatin1(stage) << pane << px;
+        // The projector's pane beside the lessons dock.
+        for (const char* stage : {"queries.view", "queries.heads", "attn_scores", "context.transposed"})
+            QTest::addRow("%s-533x489-22px", stage) << QString::fromLatin1(stage) << QSize(533, 489) << 22;
     }
     void shapeDiagramFitsItsPane()
     {
@@ -318,26 +321,9 @@ private Q_SLOTS:
                                 .arg(pane.width())
                                 .arg(pane.height())));
         QVERIFY(drawn.height() > 100); // shrunk to fit, not drawn away
-    }
 
-    // Every word of the drawing is inside its pane, text drawn from a baseline included (a picture's bounds
-    // leave that out: GPT-2's "expected (b, num_heads, num_tokens, head_dim) = ..." ran past a projector's
-    // pane unseen); the projector's pane beside the lessons dock is among the rows.
-    void shapeDiagramTextsStayInThePane_data()
-    {
-        shapeDiagramFitsItsPane_data();
-        for (const char* stage : {"queries.view", "queries.heads", "attn_scores", "context.transposed"})
-            QTest::addRow("%s-533x489-22px", stage) << QString::fromLatin1(stage) << QSize(533, 489) << 22;
-    }
-    void shapeDiagramTextsStayInThePane()
-    {
-        QFETCH(QString, stage);
-        QFETCH(QSize, pane);
-        QFETCH(int, typePx);
-        static const auto trace = traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
-        const QRectF rect(QPointF(0, 0), QSizeF(pane));
-        QFont type;
-        type.setPixelSize(typePx);
+        // Every word inside the pane, text drawn from a baseline included (a picture's bounds leave that
+        // out: GPT-2's "expected (b, num_heads, num_tokens, head_dim) = ..." ran past a projector's pane unseen).
         const ShapeDiagramLayout l =
             ShapeDiagramPainter(*trace, stageIndex(*trace, stage.toStdString()), 0).layout(rect, type);
         std::vector<const ShapeText*> texts;
