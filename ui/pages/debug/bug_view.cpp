@@ -4,6 +4,7 @@
 #include "model/session.h"
 #include "widgets/code_font.h"
 #include "widgets/divergence_widget.h"
+#include "widgets/stack_when_narrow.h"
 #include "widgets/themed.h"
 #include "pages/debug/stage_compare_lists.h"
 
@@ -95,13 +96,7 @@ void BugView::resizeEvent(QResizeEvent* event)
     QWidget::resizeEvent(event);
     // The detail card goes under the lists where it has no room beside them (projector type, the lessons
     // dock open): beside them it made the page wider than the window and was scrolled off to the right.
-    const int beside = lists_->minimumSizeHint().width() + cardWidth() + 24;
-    // Back beside them only with a scroll bar's width to spare, or a scroll bar coming and going with
-    // the stacked height would flip the layout back and forth.
-    if (width() < beside)
-        lower_->setDirection(QBoxLayout::TopToBottom);
-    else if (width() >= beside + 40)
-        lower_->setDirection(QBoxLayout::LeftToRight);
+    stackWhenNarrow(lower_, width(), lists_->minimumSizeHint().width() + cardWidth() + 24);
 }
 
 int BugView::cardWidth() const

@@ -7,6 +7,7 @@
 #include "model/session.h"
 #include "widgets/heatmap_widget.h"
 #include "widgets/refresh_when_shown.h"
+#include "widgets/stack_when_narrow.h"
 #include "widgets/stale_trace_banner.h"
 
 #include <QFontInfo>
@@ -274,13 +275,8 @@ void HeatmapsView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     // The selected head goes under the heads where the page is narrow (projector type beside the lessons
-    // dock): beside them both were stamps, the heads' measures cut. Back beside them with some width to
-    // spare, or the layout would flip as a scroll bar comes and goes.
-    const int beside = QFontInfo(font()).pixelSize() * 48;
-    if (width() < beside && body_->direction() != QBoxLayout::TopToBottom)
-        body_->setDirection(QBoxLayout::TopToBottom);
-    else if (width() >= beside + 40 && body_->direction() != QBoxLayout::LeftToRight)
-        body_->setDirection(QBoxLayout::LeftToRight);
+    // dock): beside them both were stamps, the heads' measures cut.
+    stackWhenNarrow(body_, width(), QFontInfo(font()).pixelSize() * 48);
     placeSmallMultiples();
 }
 
