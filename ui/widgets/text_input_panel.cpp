@@ -106,6 +106,8 @@ void TextInputPanel::choose()
 
 void TextInputPanel::setCompact(bool compact)
 {
+    if (compact == compact_) // the shell asks on every settings change; sync() has run for those already
+        return;
     compact_ = compact;
     sync();
     fitRows();

@@ -89,11 +89,11 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
         // In the window's type: a projector's page beside the lessons dock holds the two lists side by
         // side because the stage is named once, in the book's rows.
         useCodeFont(list);
-        list->installEventFilter(this);     // its width follows its type
+        list->installEventFilter(this);     // its size follows its type
         list->setFocusPolicy(Qt::TabFocus); // reached by Tab (keyboard users), not taken by a click
         list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         list->setItemDelegate(new FramedSelection(list));
-        fitWidth(list, name == QLatin1String("book-stages") ? kBookRowChars : kBuggyRowChars);
+        fitToType(list, name == QLatin1String("book-stages") ? kBookRowChars : kBuggyRowChars);
         connect(list, &QListWidget::currentRowChanged, lesson_, [this](int row) { lesson_->setSelectedRow(row); });
         return list;
     };
@@ -129,7 +129,7 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
     rebuild();
 }
 
-void StageCompareLists::fitWidth(QListWidget* list, int chars)
+void StageCompareLists::fitToType(QListWidget* list, int chars)
 {
     list->setMinimumWidth(list->fontMetrics().horizontalAdvance(QString(chars, QLatin1Char('x'))) + 40);
     // Six rows around the selected one at the desk; in projector type four, so that on a 1280x720 screen
@@ -142,7 +142,7 @@ void StageCompareLists::fitWidth(QListWidget* list, int chars)
 bool StageCompareLists::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::FontChange && (watched == book_ || watched == buggy_))
-        fitWidth(static_cast<QListWidget*>(watched), watched == book_ ? kBookRowChars : kBuggyRowChars);
+        fitToType(static_cast<QListWidget*>(watched), watched == book_ ? kBookRowChars : kBuggyRowChars);
     return QWidget::eventFilter(watched, event);
 }
 

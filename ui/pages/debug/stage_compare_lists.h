@@ -25,7 +25,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    static void fitWidth(QListWidget* list, int chars); // a row's characters, at the list's type
+    // As wide as a row's characters and as tall as a few rows, at the list's type.
+    static void fitToType(QListWidget* list, int chars);
     void rebuild();
     void select();
 
