@@ -11,11 +11,11 @@ namespace {
 using simd::kLanes;
 using simd::Vec;
 
-// Left to itself the compiler folds each B load into every multiply-add that uses it, which on machines
-// with one wide load per cycle makes the loads, not the arithmetic, the limit.
+// Left to itself the compiler folds each B load into every multiply-add that uses it, which makes the loads,
+// not the arithmetic, the limit.
 inline void keep_in_register([[maybe_unused]] Vec& v)
 {
-#if defined(__AVX512F__) && (defined(__GNUC__) || defined(__clang__)) // one register holds a Vec only there
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     asm("" : "+v"(v));
 #endif
 }
@@ -23,8 +23,8 @@ inline void keep_in_register([[maybe_unused]] Vec& v)
 // MR rows x NV vectors of C over k in [k0, k1): every B vector loaded once serves MR rows, every A scalar NV
 // vectors; MR * NV independent sums keep the multiply-add units busy.
 template <int MR, int NV>
-void tile(std::size_t k0, std::size_t k1, const float* a, std::size_t a_row, std::size_t a_col, const float* b,
-          std::size_t ldb, float* c, std::size_t ldc, bool accumulate)
+[[gnu::noinline]] void tile(std::size_t k0, std::size_t k1, const float* a, std::size_t a_row, std::size_t a_col,
+                            const float* b, std::size_t ldb, float* c, std::size_t ldc, bool accumulate)
 {
     Vec acc[MR][NV];
     for (int r = 0; r < MR; ++r)
@@ -74,14 +74,14 @@ void rows(std::size_t mr, std::size_t k0, std::size_t k1, const float* a, std::s
 // Rows of B (and of A's k) per pass: a pass's slice of B stays in L2 while every row tile of C reads it.
 constexpr std::size_t kDepth = 256;
 
-// Vectors of C per tile. A Vec is one register with AVX-512 (32 of them: 6 x 4 sums fit) but two with
-// AVX2 (16 of them), where a 6 x 4 tile would need 48 and spill on every multiply-add: there 6 x 1 sums
-// and B's vector take 14.
+// Vectors of C per tile, and rows per tile for each width, so that the sums, B's vectors and A's scalar fit
+// the machine's registers: 32 with AVX-512 (6 x 4 or 8 x 2 sums), 16 with AVX2 (6 x 2 sums, 2 of B, 1 of A).
 #if defined(__AVX512F__)
 constexpr std::size_t kMaxVectors = 4;
 #else
-constexpr std::size_t kMaxVectors = 1;
+constexpr std::size_t kMaxVectors = 2;
 #endif
+constexpr bool kWideRegisters = kMaxVectors == 4;
 
 } // namespace
 
@@ -99,8 +99,7 @@ void small_gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std
         const bool acc = accumulate || k0 > 0;
         for (std::size_t n0 = 0; n0 < n; n0 += kMaxVectors * kLanes) {
             const std::size_t nv = std::min<std::size_t>(kMaxVectors, (n - n0) / kLanes);
-            // rows per tile: 24 or 16 sums with AVX-512, 6 with AVX2; B's vectors in registers
-            const std::size_t mr = (nv > 2 || kMaxVectors == 1) ? 6 : 8;
+            const std::size_t mr = (nv > 2 || (nv == 2 && !kWideRegisters)) ? 6 : 8;
             for (std::size_t m0 = 0; m0 < m; m0 += mr) {
                 const std::size_t rows_left = std::min(mr, m - m0);
                 const float* am = a + m0 * a_row;
@@ -108,13 +107,13 @@ void small_gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std
                 switch (nv) {
                 case 4: rows<6, 4>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
                 case 3: rows<6, 3>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
-                case 2: rows<8, 2>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
-                default:
-                    if (kMaxVectors == 1)
-                        rows<6, 1>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);
+                case 2:
+                    if constexpr (kWideRegisters)
+                        rows<8, 2>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);
                     else
-                        rows<8, 1>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);
+                        rows<6, 2>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);
                     break;
+                default: rows<8, 1>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
                 }
             }
         }

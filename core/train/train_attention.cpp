@@ -26,16 +26,16 @@ float score_divisor(std::size_t head_dim)
 
 std::size_t padded(std::size_t T)
 {
-    return (T + kLanes - 1) / kLanes * kLanes;
+    return (T + simd::kPad - 1) / simd::kPad * simd::kPad;
 }
 
 // Every product of one head of one sequence is written as C (M x P) = A (M x K) B (K x P) with the output's
-// last axis a token position, padded to P (a multiple of the vector width) and contiguous in B and C, so the
-// vectors run over positions whatever head_dim is (1 for 32 heads of 32); A is read as scalars through its
-// two strides, straight from the strided q, k, v buffers. The weights are therefore kept both ways: the
-// "t-layout" (key j rows, query i lanes), where the softmax's sums over j are sums of whole rows, and the
-// module's own (query rows, key lanes). Each product runs one lane chunk (16 positions) at a time over the
-// part of k the causal mask leaves non-zero.
+// last axis a token position, padded to P (a multiple of 16, so of every vector width) and contiguous in B and C, so
+// the vectors run over positions whatever head_dim is (1 for 32 heads of 32); A is read as scalars through its two
+// strides, straight from the strided q, k, v buffers. The weights are therefore kept both ways: the "t-layout" (key j
+// rows, query i lanes), where the softmax's sums over j are sums of whole rows, and the module's own (query rows, key
+// lanes). Each product runs one vector of positions at a time over the part of k the causal mask leaves non-zero, and
+// only over vectors that hold a position below T (narrower vectors than 16 lanes leave some of pure padding).
 void chunk_product(std::size_t M, std::size_t kb, std::size_t ke, const float* a, std::size_t a_row, std::size_t a_col,
                    const float* b, std::size_t ldb, float* c, std::size_t ldc)
 {
@@ -102,8 +102,8 @@ template <class Row> Vec column_sum(std::size_t n, Row row)
     return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
-// softmax(scores / sqrt(head_dim)) over the keys j <= i, in place on the (j x i) scores of one head, sixteen
-// queries i at a time; the masked entries and the padding lanes (i >= T) end as zeros.
+// softmax(scores / sqrt(head_dim)) over the keys j <= i, in place on the (j x i) scores of one head, a vector
+// of queries i at a time; the masked entries and the padding lanes (i >= T) end as zeros.
 void softmax_t(float* wt, std::size_t T, std::size_t P, Vec divisor)
 {
     const float tokens = static_cast<float>(T);
@@ -159,7 +159,7 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
             const std::size_t base = b * T * S + h * hd;
             float* wt = weights_t + (b * H + h) * T * P;
             // scores^T (j x i) = K Q^T, rows j <= i only
-            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
                 chunk_product(std::min(T, c0 + kLanes), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P, wt + c0,
                               P);
             softmax_t(wt, T, P, divisor);
@@ -171,7 +171,7 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
                 u = used.data();
             }
             // ctx^T (d x i) = V^T weights^T, keys j <= i only
-            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
                 chunk_product(hd, 0, std::min(T, c0 + kLanes), v + base, 1, S, u + c0, P, yt.data() + h * hd * P + c0,
                               P);
         }
@@ -196,7 +196,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
             const float* wt = weights_t + (b * H + h) * T * P;
             float* st = dst.data() + h * T * P;
             // d(used weights)^T (j x i) = V dctx^T, rows j <= i only
-            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
                 chunk_product(std::min(T, c0 + kLanes), 0, hd, v + base, S, 1, gt.data() + h * hd * P + c0, P,
                               dw.data() + c0, P);
             if (noise) {
@@ -204,7 +204,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                 multiply(dw.data(), nt.data(), T * P);
             }
             // d(scores)^T = w (dw - sum_j w dw) / sqrt(head_dim), down each query's column
-            for (std::size_t c0 = 0; c0 < P; c0 += kLanes) {
+            for (std::size_t c0 = 0; c0 < T; c0 += kLanes) {
                 const std::size_t rows = std::min(T, c0 + kLanes);
                 const auto at = [&](const float* m, std::size_t j) { return simd::load(m + j * P + c0); };
                 const Vec weighted = column_sum(rows, [&](std::size_t j) { return at(wt, j) * at(dw.data(), j); });
@@ -214,7 +214,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                     simd::store(st + j * P + c0, Vec{});
             }
             // dq^T (d x i) = K^T dscores^T, keys j <= i only
-            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
                 chunk_product(hd, 0, std::min(T, c0 + kLanes), k + base, 1, S, st + c0, P, dqt.data() + h * hd * P + c0,
                               P);
         }
@@ -225,7 +225,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
             const float* w = weights + (b * H + h) * T * T;
             const float* sh = ds.data() + h * T * P;
             // dk^T (d x j) = Q^T dscores, queries i >= j only
-            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
                 chunk_product(hd, c0, T, q + base, 1, S, sh + c0, P, dkt.data() + h * hd * P + c0, P);
             // dv^T (d x j) = dctx^T used, with used (i x j) the weights after dropout, queries i >= j only
             const float* u = w;
@@ -236,7 +236,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                         used[i * P + j] = n ? w[i * T + j] * n[i * T + j] : w[i * T + j];
                 u = used.data();
             }
-            for (std::size_t c0 = 0; c0 < P; c0 += kLanes)
+            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
                 chunk_product(hd, c0, T, dctx + out, 1, D, u + c0, P, dvt.data() + h * hd * P + c0, P);
         }
         transpose(dqt.data(), P, D, T, dq + b * T * S, S);
