@@ -99,7 +99,10 @@ void small_gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std
         const bool acc = accumulate || k0 > 0;
         for (std::size_t n0 = 0; n0 < n; n0 += kMaxVectors * kLanes) {
             const std::size_t nv = std::min<std::size_t>(kMaxVectors, (n - n0) / kLanes);
-            const std::size_t mr = (nv > 2 || (nv == 2 && !kWideRegisters)) ? 6 : 8;
+            // The attention's products have 8 to 32 rows, which 6-row tiles leave a remainder of; 4-row tiles
+            // have none there and serve nearly as many multiply-adds per load.
+            const bool few_rows = m < 64 && m % 4 == 0 && nv == 2 && !kWideRegisters;
+            const std::size_t mr = few_rows ? 4 : (nv > 2 || (nv == 2 && !kWideRegisters)) ? 6 : 8;
             for (std::size_t m0 = 0; m0 < m; m0 += mr) {
                 const std::size_t rows_left = std::min(mr, m - m0);
                 const float* am = a + m0 * a_row;
@@ -108,7 +111,9 @@ void small_gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std
                 case 4: rows<6, 4>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
                 case 3: rows<6, 3>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc); break;
                 case 2:
-                    if constexpr (kWideRegisters)
+                    if (few_rows)
+                        rows<4, 2>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);
+                    else if constexpr (kWideRegisters)
                         rows<8, 2>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);
                     else
                         rows<6, 2>(rows_left, k0, k1, am, a_row, a_col, b + n0, ldb, cm, ldc, acc);

@@ -34,12 +34,15 @@ std::size_t padded(std::size_t T)
 // the vectors run over positions whatever head_dim is (1 for 32 heads of 32); A is read as scalars through its two
 // strides, straight from the strided q, k, v buffers. The weights are therefore kept both ways: the "t-layout" (key j
 // rows, query i lanes), where the softmax's sums over j are sums of whole rows, and the module's own (query rows, key
-// lanes). Each product runs one vector of positions at a time over the part of k the causal mask leaves non-zero, and
-// only over vectors that hold a position below T (narrower vectors than 16 lanes leave some of pure padding).
+// lanes). Each product runs sixteen positions at a time (one vector with AVX-512, two with AVX2, which halves
+// the calls) over the part of k the causal mask leaves non-zero; the vector loops between them skip the vectors
+// that hold no position below T.
+constexpr std::size_t kChunk = simd::kPad;
+
 void chunk_product(std::size_t M, std::size_t kb, std::size_t ke, const float* a, std::size_t a_row, std::size_t a_col,
                    const float* b, std::size_t ldb, float* c, std::size_t ldc)
 {
-    small_gemm(M, kLanes, ke - kb, a + kb * a_col, a_row, a_col, b + kb * ldb, ldb, c, ldc);
+    small_gemm(M, kChunk, ke - kb, a + kb * a_col, a_row, a_col, b + kb * ldb, ldb, c, ldc);
 }
 
 // One 8 x 8 block of a transpose: eight row loads, 24 shuffles and eight row stores with AVX, where 64
@@ -159,8 +162,8 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
             const std::size_t base = b * T * S + h * hd;
             float* wt = weights_t + (b * H + h) * T * P;
             // scores^T (j x i) = K Q^T, rows j <= i only
-            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
-                chunk_product(std::min(T, c0 + kLanes), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P, wt + c0,
+            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
+                chunk_product(std::min(T, c0 + kChunk), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P, wt + c0,
                               P);
             softmax_t(wt, T, P, divisor);
             const float* u = wt;
@@ -171,8 +174,8 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
                 u = used.data();
             }
             // ctx^T (d x i) = V^T weights^T, keys j <= i only
-            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
-                chunk_product(hd, 0, std::min(T, c0 + kLanes), v + base, 1, S, u + c0, P, yt.data() + h * hd * P + c0,
+            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
+                chunk_product(hd, 0, std::min(T, c0 + kChunk), v + base, 1, S, u + c0, P, yt.data() + h * hd * P + c0,
                               P);
         }
         transpose(yt.data(), P, D, T, ctx + b * T * D, D);
@@ -196,8 +199,8 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
             const float* wt = weights_t + (b * H + h) * T * P;
             float* st = dst.data() + h * T * P;
             // d(used weights)^T (j x i) = V dctx^T, rows j <= i only
-            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
-                chunk_product(std::min(T, c0 + kLanes), 0, hd, v + base, S, 1, gt.data() + h * hd * P + c0, P,
+            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
+                chunk_product(std::min(T, c0 + kChunk), 0, hd, v + base, S, 1, gt.data() + h * hd * P + c0, P,
                               dw.data() + c0, P);
             if (noise) {
                 transpose(noise + (b * H + h) * T * T, T, T, T, nt.data(), P);
@@ -214,8 +217,8 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                     simd::store(st + j * P + c0, Vec{});
             }
             // dq^T (d x i) = K^T dscores^T, keys j <= i only
-            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
-                chunk_product(hd, 0, std::min(T, c0 + kLanes), k + base, 1, S, st + c0, P, dqt.data() + h * hd * P + c0,
+            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
+                chunk_product(hd, 0, std::min(T, c0 + kChunk), k + base, 1, S, st + c0, P, dqt.data() + h * hd * P + c0,
                               P);
         }
         for (std::size_t h = 0; h < H; ++h) // dscores (i x j), zero where j > i and in the padding lanes
@@ -225,7 +228,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
             const float* w = weights + (b * H + h) * T * T;
             const float* sh = ds.data() + h * T * P;
             // dk^T (d x j) = Q^T dscores, queries i >= j only
-            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
+            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
                 chunk_product(hd, c0, T, q + base, 1, S, sh + c0, P, dkt.data() + h * hd * P + c0, P);
             // dv^T (d x j) = dctx^T used, with used (i x j) the weights after dropout, queries i >= j only
             const float* u = w;
@@ -236,7 +239,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
                         used[i * P + j] = n ? w[i * T + j] * n[i * T + j] : w[i * T + j];
                 u = used.data();
             }
-            for (std::size_t c0 = 0; c0 < T; c0 += kLanes)
+            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
                 chunk_product(hd, c0, T, dctx + out, 1, D, u + c0, P, dvt.data() + h * hd * P + c0, P);
         }
         transpose(dqt.data(), P, D, T, dq + b * T * S, S);

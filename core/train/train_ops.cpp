@@ -148,7 +148,13 @@ void gelu_forward(const float* x, std::size_t count, float* y, float* t)
 
 void gelu_backward(const float* x, const float* t, const float* dy, std::size_t count, float* dx)
 {
-    for (std::size_t i = 0; i < count; ++i) {
+    std::size_t i = 0;
+    for (; i + simd::kLanes <= count; i += simd::kLanes) {
+        const simd::Vec v = simd::load(x + i), th = simd::load(t + i);
+        const simd::Vec inner = kGeluC * (1.0f + 3.0f * 0.044715f * v * v);
+        simd::store(dx + i, simd::load(dy + i) * (0.5f * (1.0f + th) + 0.5f * v * (1.0f - th * th) * inner));
+    }
+    for (; i < count; ++i) {
         const float v = x[i];
         const float inner = kGeluC * (1.0f + 3.0f * 0.044715f * v * v);
         dx[i] = dy[i] * (0.5f * (1.0f + t[i]) + 0.5f * v * (1.0f - t[i] * t[i]) * inner);
