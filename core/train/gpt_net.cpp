@@ -1,5 +1,6 @@
 #include "train/gpt_net.h"
 
+#include "train/attention_lanes.h"
 #include "train/train_attention.h"
 
 #include <algorithm>
@@ -130,8 +131,10 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         project_qkv(params, l);
         if (dropout_)
             draw_noise(b.noise_w, b.w.size(), p, *dropout);
-        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(), b.wt.data(),
-                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
+        b.w_current = !attention_heads_as_lanes(dims);
+        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d,
+                          b.w_current ? b.w.data() : nullptr, b.wt.data(), dropout_ ? b.noise_w.data() : nullptr,
+                          b.ctx.data());
         // From here on every operation is per position: the last block may run it on the scored rows only.
         const bool gather = gathered_ && l + 1 == blocks_.size();
         const std::size_t m = gather ? scored_.size() : n;
@@ -168,6 +171,19 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
                        xhat_f_.data(), rstd_f_.data());
     linear_forward(hf_.data(), m, d, P + layout_.out_head, nullptr, vocab, logits_.data());
     return cross_entropy(logits_.data(), gathered_ ? scored_targets_.data() : targets, m, vocab, dlogits_.data());
+}
+
+const std::vector<float>& GptNet::attention_weights(std::size_t layer) const
+{
+    const Block& b = blocks_[layer];
+    if (!b.w_current) {
+        const GptShape& s = layout_.shape;
+        attention_lanes_weights(
+            {batch_, tokens_, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim())}, b.wt.data(),
+            b.w.data());
+        b.w_current = true;
+    }
+    return b.w;
 }
 
 void GptNet::backward(const std::vector<float>& params, std::vector<float>& grads)

@@ -36,12 +36,14 @@ public:
     const std::vector<float>& logits() const { return logits_; }
     std::size_t logit_rows() const { return post_rows_; }
     // The last forward's attention weights of block `layer`: (batch, heads, tokens, tokens), before dropout.
-    const std::vector<float>& attention_weights(std::size_t layer) const { return blocks_[layer].w; }
+    const std::vector<float>& attention_weights(std::size_t layer) const;
 
 private:
     struct Block {
-        std::vector<float> xhat1, rstd1, h1, qkv, w, wt, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh,
-            noise2;
+        std::vector<float> xhat1, rstd1, h1, qkv, wt, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh, noise2;
+        // The module-layout weights: written by the forward, or, with the heads as lanes, from wt on demand.
+        mutable std::vector<float> w;
+        mutable bool w_current = false;
         std::vector<float> ctx_rows; // the last block with Rows::scored: ctx at the scored positions
     };
     void size_buffers(std::size_t batch, std::size_t tokens);

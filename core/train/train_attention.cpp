@@ -1,13 +1,12 @@
 #include "train/train_attention.h"
 
+#include "train/attention_lanes.h"
 #include "train/simd.h"
 #include "train/small_gemm.h"
+#include "train/transpose.h"
 
 #include <algorithm>
 #include <cmath>
-#if defined(__AVX__)
-#include <immintrin.h>
-#endif
 #include <limits>
 #include <vector>
 
@@ -43,53 +42,6 @@ void chunk_product(std::size_t M, std::size_t kb, std::size_t ke, const float* a
                    const float* b, std::size_t ldb, float* c, std::size_t ldc)
 {
     small_gemm(M, kChunk, ke - kb, a + kb * a_col, a_row, a_col, b + kb * ldb, ldb, c, ldc);
-}
-
-// One 8 x 8 block of a transpose: eight row loads, 24 shuffles and eight row stores with AVX, where 64
-// scalar moves took most of the attention's time.
-inline void transpose_8x8(const float* src, std::size_t ls, float* dst, std::size_t ld)
-{
-#if defined(__AVX__)
-    __m256 r[8], t[8];
-    for (int i = 0; i < 8; ++i)
-        r[i] = _mm256_loadu_ps(src + i * ls);
-    for (int i = 0; i < 8; i += 2) {
-        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-    }
-    for (int i = 0; i < 8; i += 4) {
-        r[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-        r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-        r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-        r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-    }
-    for (int i = 0; i < 4; ++i) {
-        _mm256_storeu_ps(dst + i * ld, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
-        _mm256_storeu_ps(dst + (i + 4) * ld, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
-    }
-#else
-    for (std::size_t c = 0; c < 8; ++c)
-        for (std::size_t r = 0; r < 8; ++r)
-            dst[c * ld + r] = src[r * ls + c];
-#endif
-}
-
-// (rows x cols, stride ls) -> (cols x rows, stride ld), in 8 x 8 blocks. Each sequence's operands move in
-// one transpose of all its heads, long after the vector stores that wrote them (a load right after a store
-// of another width to the same line waits for it).
-void transpose(const float* src, std::size_t ls, std::size_t rows, std::size_t cols, float* dst, std::size_t ld)
-{
-    constexpr std::size_t B = 8;
-    for (std::size_t r0 = 0; r0 < rows; r0 += B)
-        for (std::size_t c0 = 0; c0 < cols; c0 += B) {
-            if (r0 + B <= rows && c0 + B <= cols) {
-                transpose_8x8(src + r0 * ls + c0, ls, dst + c0 * ld + r0, ld);
-                continue;
-            }
-            for (std::size_t c = c0; c < std::min(cols, c0 + B); ++c)
-                for (std::size_t r = r0; r < std::min(rows, r0 + B); ++r)
-                    dst[c * ld + r] = src[r * ls + c];
-        }
 }
 
 // Sum of rows[j * P] over j < n as four interleaved sums (one running sum waits on itself at every row).
@@ -152,6 +104,8 @@ std::size_t attention_t_floats(const AttentionDims& dims)
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
                        float* weights_t, const float* noise, float* ctx)
 {
+    if (attention_heads_as_lanes(dims))
+        return attention_lanes_forward(dims, q, k, v, weights, weights_t, noise, ctx);
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride(), H = dims.heads;
     const std::size_t P = padded(T);
     const Vec divisor = simd::splat(score_divisor(hd));
@@ -187,6 +141,8 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
 void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
                         const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk, float* dv)
 {
+    if (attention_heads_as_lanes(dims))
+        return attention_lanes_backward(dims, q, k, v, weights_t, noise, dctx, dq, dk, dv);
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride(), H = dims.heads;
     const std::size_t P = padded(T);
     const Vec divisor = simd::splat(score_divisor(hd));

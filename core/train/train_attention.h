@@ -18,8 +18,9 @@ struct AttentionDims {
 
 // weights: (batch, heads, tokens, tokens), 0 above the diagonal, before dropout. weights_t: the same
 // transposed per head, (key rows, query columns) with the rows padded to a multiple of 16, as the backward
-// reads them (attention_t_floats of them). noise (null without dropout): the dropout mask divided by
-// float(1 - p), of the weights' shape. ctx is written whole.
+// reads them (attention_t_floats of them); or, when the heads fill whole vectors (attention_lanes.h), the
+// weights as (batch, query, key, head), and weights may be null (attention_lanes_weights gives them later). noise (null
+// without dropout): the dropout mask divided by float(1 - p), of the weights' shape. ctx is written whole.
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
                        float* weights_t, const float* noise, float* ctx);
 std::size_t attention_t_floats(const AttentionDims& dims);

@@ -41,6 +41,7 @@ MODELS = {
     "dropout-train": (13, 8, 8, 2, 2, False, 0.2, 2, 8),
     "head-dim-8-dropout": (10, 7, 16, 2, 2, True, 0.1, 3, 7),
     "context-40-dropout": (9, 40, 32, 2, 4, False, 0.1, 2, 37),
+    "heads-as-lanes-dropout": (12, 10, 32, 2, 16, True, 0.1, 3, 10),
 }
 
 
@@ -103,6 +104,19 @@ def op_cases():
     # Contexts past one and two 16-position vector chunks, not multiples of 16 (drawn after the cases above,
     # so their fixtures stay as they were).
     for heads, tokens, d in [(2, 20, 16), (4, 33, 8), (1, 32, 3)]:
+        def attention_core(q, k, v, heads=heads, d=d):
+            b, t, _ = q.shape
+            hd = d // heads
+            qh, kh, vh = (z.view(b, t, heads, hd).transpose(1, 2) for z in (q, k, v))
+            s = qh @ kh.transpose(2, 3)
+            s.masked_fill_(torch.triu(torch.ones(t, t), diagonal=1).bool(), -torch.inf)
+            w = torch.softmax(s / hd ** 0.5, dim=-1)
+            return (w @ vh).transpose(1, 2).contiguous().view(b, t, d)
+        case(f"attention-h{heads}-t{tokens}-d{d}", attention_core,
+             {"q": torch.randn(2, tokens, d), "k": torch.randn(2, tokens, d), "v": torch.randn(2, tokens, d)})
+    # Head counts that fill whole vectors, whose attention runs with the heads as the lanes (8, 16 and 32
+    # heads with AVX2, 16 and 32 with AVX-512), at head_dim 1, 2 and 4 (drawn after the cases above).
+    for heads, tokens, d in [(8, 20, 32), (16, 33, 32), (32, 32, 32), (16, 5, 16)]:
         def attention_core(q, k, v, heads=heads, d=d):
             b, t, _ = q.shape
             hd = d // heads

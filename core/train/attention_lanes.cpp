@@ -1,0 +1,203 @@
+#include "train/attention_lanes.h"
+
+#include "train/simd.h"
+#include "train/transpose.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace attnlab::train {
+
+namespace {
+
+using simd::kLanes;
+using simd::Vec;
+
+// Rows of `count` positions from (h, d) order, row stride `stride`, to (d, h) order, rows of d_out.
+void to_lanes(const float* src, std::size_t stride, std::size_t count, std::size_t H, std::size_t hd, float* dst)
+{
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t h = 0; h < H; ++h)
+            for (std::size_t d = 0; d < hd; ++d)
+                dst[i * H * hd + d * H + h] = src[i * stride + h * hd + d];
+}
+
+void from_lanes(const float* src, std::size_t count, std::size_t H, std::size_t hd, float* dst, std::size_t stride)
+{
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t h = 0; h < H; ++h)
+            for (std::size_t d = 0; d < hd; ++d)
+                dst[i * stride + h * hd + d] = src[i * H * hd + d * H + h];
+}
+
+// sum over d of a[d * H + lane] * b[d * H + lane], for the vector of heads starting at `lane`.
+inline Vec dot(const float* a, const float* b, std::size_t H, std::size_t hd, std::size_t lane)
+{
+    Vec s{};
+    for (std::size_t d = 0; d < hd; ++d)
+        s += simd::load(a + d * H + lane) * simd::load(b + d * H + lane);
+    return s;
+}
+
+// keys.shape[-1] ** 0.5 in Python (a double), divided into float scores as a float.
+Vec score_divisor(std::size_t head_dim)
+{
+    return simd::splat(static_cast<float>(std::sqrt(static_cast<double>(head_dim))));
+}
+
+// The dropout mask of one sequence, (heads, query, key) as the module draws it, as (query, key, head).
+void noise_lanes(const float* noise, std::size_t T, std::size_t H, std::vector<float>& out)
+{
+    out.resize(T * T * H);
+    transpose(noise, T * T, H, T * T, out.data(), H);
+}
+
+} // namespace
+
+bool attention_heads_as_lanes(const AttentionDims& dims)
+{
+    return dims.heads > 0 && dims.heads % kLanes == 0;
+}
+
+void attention_lanes_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
+                             float* lanes, const float* noise, float* ctx)
+{
+    const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out(), S = dims.stride();
+    const Vec divisor = score_divisor(hd);
+    thread_local std::vector<float> qp, kp, vp, cp, nl, used;
+    for (auto* buf : {&qp, &kp, &vp, &cp})
+        buf->resize(T * D);
+    used.resize(T * H);
+    for (std::size_t b = 0; b < dims.batch; ++b) {
+        to_lanes(q + b * T * S, S, T, H, hd, qp.data());
+        to_lanes(k + b * T * S, S, T, H, hd, kp.data());
+        to_lanes(v + b * T * S, S, T, H, hd, vp.data());
+        if (noise)
+            noise_lanes(noise + b * H * T * T, T, H, nl);
+        float* L = lanes + b * T * T * H;
+        for (std::size_t i = 0; i < T; ++i) {
+            float* row = L + i * T * H; // (key j, head) of query i
+            const float* qi = qp.data() + i * D;
+            for (std::size_t lane = 0; lane < H; lane += kLanes) {
+                Vec top = simd::splat(-std::numeric_limits<float>::infinity());
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const Vec x = dot(qi, kp.data() + j * D, H, hd, lane) / divisor;
+                    simd::store(row + j * H + lane, x);
+                    top = simd::max(top, x);
+                }
+                Vec sum{};
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const Vec e = simd::exp(simd::load(row + j * H + lane) - top);
+                    simd::store(row + j * H + lane, e);
+                    sum += e;
+                }
+                const Vec inv = 1.0f / sum;
+                for (std::size_t j = 0; j <= i; ++j)
+                    simd::store(row + j * H + lane, simd::load(row + j * H + lane) * inv);
+            }
+            const float* u = row;
+            if (noise) {
+                for (std::size_t x = 0; x < (i + 1) * H; ++x)
+                    used[x] = row[x] * nl[i * T * H + x];
+                u = used.data();
+            }
+            // context (d, head) of query i = sum over keys j <= i of used weights * values, summed in a register
+            for (std::size_t d = 0; d < hd; ++d)
+                for (std::size_t lane = 0; lane < H; lane += kLanes) {
+                    Vec c{};
+                    for (std::size_t j = 0; j <= i; ++j)
+                        c += simd::load(u + j * H + lane) * simd::load(vp.data() + j * D + d * H + lane);
+                    simd::store(cp.data() + i * D + d * H + lane, c);
+                }
+        }
+        from_lanes(cp.data(), T, H, hd, ctx + b * T * D, D);
+    }
+    if (weights)
+        attention_lanes_weights(dims, lanes, weights);
+}
+
+void attention_lanes_weights(const AttentionDims& dims, const float* lanes, float* weights)
+{
+    const std::size_t T = dims.tokens, H = dims.heads;
+    for (std::size_t b = 0; b < dims.batch; ++b)
+        for (std::size_t i = 0; i < T; ++i) {
+            float* out = weights + b * H * T * T + i * T; // row i of head 0; head h is T * T further
+            transpose(lanes + (b * T + i) * T * H, H, i + 1, H, out, T * T);
+            for (std::size_t h = 0; h < H; ++h)
+                std::fill(out + h * T * T + i + 1, out + h * T * T + T, 0.0f);
+        }
+}
+
+void attention_lanes_backward(const AttentionDims& dims, const float* q, const float* k, const float* v,
+                              const float* lanes, const float* noise, const float* dctx, float* dq, float* dk,
+                              float* dv)
+{
+    const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out(), S = dims.stride();
+    const Vec divisor = score_divisor(hd);
+    thread_local std::vector<float> qp, kp, vp, gp, dqp, dkp, dvp, ds, nl, used;
+    for (auto* buf : {&qp, &kp, &vp, &gp, &dqp, &dkp, &dvp})
+        buf->resize(T * D);
+    ds.resize(T * H);
+    used.resize(T * H);
+    for (std::size_t b = 0; b < dims.batch; ++b) {
+        to_lanes(q + b * T * S, S, T, H, hd, qp.data());
+        to_lanes(k + b * T * S, S, T, H, hd, kp.data());
+        to_lanes(v + b * T * S, S, T, H, hd, vp.data());
+        to_lanes(dctx + b * T * D, D, T, H, hd, gp.data());
+        if (noise)
+            noise_lanes(noise + b * H * T * T, T, H, nl);
+        std::fill(dkp.begin(), dkp.end(), 0.0f);
+        std::fill(dvp.begin(), dvp.end(), 0.0f);
+        const float* L = lanes + b * T * T * H;
+        for (std::size_t i = 0; i < T; ++i) {
+            const float* row = L + i * T * H;
+            const float* gi = gp.data() + i * D;
+            const float* qi = qp.data() + i * D;
+            const float* u = row;
+            if (noise) {
+                for (std::size_t x = 0; x < (i + 1) * H; ++x)
+                    used[x] = row[x] * nl[i * T * H + x];
+                u = used.data();
+            }
+            // d(scores) = w (dw - sum_j w dw) / sqrt(head_dim), dw the gradient of the weights before dropout
+            for (std::size_t lane = 0; lane < H; lane += kLanes) {
+                Vec weighted{};
+                for (std::size_t j = 0; j <= i; ++j) {
+                    Vec dw = dot(gi, vp.data() + j * D, H, hd, lane);
+                    if (noise)
+                        dw *= simd::load(nl.data() + (i * T + j) * H + lane);
+                    simd::store(ds.data() + j * H + lane, dw);
+                    weighted += simd::load(row + j * H + lane) * dw;
+                }
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const Vec w = simd::load(row + j * H + lane);
+                    simd::store(ds.data() + j * H + lane,
+                                w * (simd::load(ds.data() + j * H + lane) - weighted) / divisor);
+                }
+            }
+            // dq of query i summed in a register; its parts of every key's dk and dv added to theirs
+            for (std::size_t d = 0; d < hd; ++d)
+                for (std::size_t lane = 0; lane < H; lane += kLanes) {
+                    const std::size_t at = d * H + lane;
+                    const Vec qv = simd::load(qi + at), gv = simd::load(gi + at);
+                    Vec dqv{};
+                    for (std::size_t j = 0; j <= i; ++j) {
+                        const Vec dsj = simd::load(ds.data() + j * H + lane);
+                        dqv += dsj * simd::load(kp.data() + j * D + at);
+                        float* dkj = dkp.data() + j * D + at;
+                        simd::store(dkj, simd::load(dkj) + dsj * qv);
+                        float* dvj = dvp.data() + j * D + at;
+                        simd::store(dvj, simd::load(dvj) + simd::load(u + j * H + lane) * gv);
+                    }
+                    simd::store(dqp.data() + i * D + at, dqv);
+                }
+        }
+        from_lanes(dqp.data(), T, H, hd, dq + b * T * S, S);
+        from_lanes(dkp.data(), T, H, hd, dk + b * T * S, S);
+        from_lanes(dvp.data(), T, H, hd, dv + b * T * S, S);
+    }
+}
+
+} // namespace attnlab::train
