@@ -56,6 +56,21 @@ def normal_draws():
     return out
 
 
+def attention_cases(case, shapes):
+    """MultiHeadAttention between its projections (causal, no dropout) for each (heads, tokens, d_out)."""
+    for heads, tokens, d in shapes:
+        def attention_core(q, k, v, heads=heads, d=d):
+            b, t, _ = q.shape
+            hd = d // heads
+            qh, kh, vh = (z.view(b, t, heads, hd).transpose(1, 2) for z in (q, k, v))
+            s = qh @ kh.transpose(2, 3)
+            s.masked_fill_(torch.triu(torch.ones(t, t), diagonal=1).bool(), -torch.inf)
+            w = torch.softmax(s / hd ** 0.5, dim=-1)
+            return (w @ vh).transpose(1, 2).contiguous().view(b, t, d)
+        case(f"attention-h{heads}-t{tokens}-d{d}", attention_core,
+             {"q": torch.randn(2, tokens, d), "k": torch.randn(2, tokens, d), "v": torch.randn(2, tokens, d)})
+
+
 def op_cases():
     torch.manual_seed(7)
     cases = {}
@@ -82,17 +97,7 @@ def op_cases():
         return scale * ((x - mean) / torch.sqrt(var + norm.eps)) + shift
     case("layer-norm", layer_norm, {"x": torch.randn(6, 10) * 3 + 1, "scale": torch.randn(10), "shift": torch.randn(10)})
     case("gelu", lambda x: GELU()(x), {"x": torch.randn(5, 40) * 3})
-    for heads, tokens, d in [(1, 5, 4), (2, 7, 6), (4, 3, 8), (8, 6, 8), (1, 6, 16), (2, 9, 24)]:
-        def attention_core(q, k, v, heads=heads, d=d):
-            b, t, _ = q.shape
-            hd = d // heads
-            qh, kh, vh = (z.view(b, t, heads, hd).transpose(1, 2) for z in (q, k, v))
-            s = qh @ kh.transpose(2, 3)
-            s.masked_fill_(torch.triu(torch.ones(t, t), diagonal=1).bool(), -torch.inf)
-            w = torch.softmax(s / hd ** 0.5, dim=-1)
-            return (w @ vh).transpose(1, 2).contiguous().view(b, t, d)
-        case(f"attention-h{heads}-t{tokens}-d{d}", attention_core,
-             {"q": torch.randn(2, tokens, d), "k": torch.randn(2, tokens, d), "v": torch.randn(2, tokens, d)})
+    attention_cases(case, [(1, 5, 4), (2, 7, 6), (4, 3, 8), (8, 6, 8), (1, 6, 16), (2, 9, 24)])
     logits = torch.randn(9, 6) * 2
     targets = torch.tensor([0, 5, -100, 3, 3, -100, 1, 2, 4])
     loss = torch.nn.functional.cross_entropy
@@ -103,30 +108,10 @@ def op_cases():
                               "grad.logits": x.grad}
     # Contexts past one and two 16-position vector chunks, not multiples of 16 (drawn after the cases above,
     # so their fixtures stay as they were).
-    for heads, tokens, d in [(2, 20, 16), (4, 33, 8), (1, 32, 3)]:
-        def attention_core(q, k, v, heads=heads, d=d):
-            b, t, _ = q.shape
-            hd = d // heads
-            qh, kh, vh = (z.view(b, t, heads, hd).transpose(1, 2) for z in (q, k, v))
-            s = qh @ kh.transpose(2, 3)
-            s.masked_fill_(torch.triu(torch.ones(t, t), diagonal=1).bool(), -torch.inf)
-            w = torch.softmax(s / hd ** 0.5, dim=-1)
-            return (w @ vh).transpose(1, 2).contiguous().view(b, t, d)
-        case(f"attention-h{heads}-t{tokens}-d{d}", attention_core,
-             {"q": torch.randn(2, tokens, d), "k": torch.randn(2, tokens, d), "v": torch.randn(2, tokens, d)})
+    attention_cases(case, [(2, 20, 16), (4, 33, 8), (1, 32, 3)])
     # Head counts that fill whole vectors, whose attention runs with the heads as the lanes (8, 16 and 32
     # heads with AVX2, 16 and 32 with AVX-512), at head_dim 1, 2 and 4 (drawn after the cases above).
-    for heads, tokens, d in [(8, 20, 32), (16, 33, 32), (32, 32, 32), (16, 5, 16)]:
-        def attention_core(q, k, v, heads=heads, d=d):
-            b, t, _ = q.shape
-            hd = d // heads
-            qh, kh, vh = (z.view(b, t, heads, hd).transpose(1, 2) for z in (q, k, v))
-            s = qh @ kh.transpose(2, 3)
-            s.masked_fill_(torch.triu(torch.ones(t, t), diagonal=1).bool(), -torch.inf)
-            w = torch.softmax(s / hd ** 0.5, dim=-1)
-            return (w @ vh).transpose(1, 2).contiguous().view(b, t, d)
-        case(f"attention-h{heads}-t{tokens}-d{d}", attention_core,
-             {"q": torch.randn(2, tokens, d), "k": torch.randn(2, tokens, d), "v": torch.randn(2, tokens, d)})
+    attention_cases(case, [(8, 20, 32), (16, 33, 32), (32, 32, 32), (16, 5, 16)])
     return cases
 
 
