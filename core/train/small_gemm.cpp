@@ -21,7 +21,8 @@ inline void keep_in_register([[maybe_unused]] Vec& v)
 }
 
 // MR rows x NV vectors of C over k in [k0, k1): every B vector loaded once serves MR rows, every A scalar NV
-// vectors; MR * NV independent sums keep the multiply-add units busy.
+// vectors; MR * NV independent sums keep the multiply-add units busy. Never inlined: inlined into
+// small_gemm's dispatch, the small tiles' sums were kept on the stack, one load and store per multiply-add.
 template <int MR, int NV>
 [[gnu::noinline]] void tile(std::size_t k0, std::size_t k1, const float* a, std::size_t a_row, std::size_t a_col,
                             const float* b, std::size_t ldb, float* c, std::size_t ldc, bool accumulate)
