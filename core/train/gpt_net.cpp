@@ -1,6 +1,5 @@
 #include "train/gpt_net.h"
 
-#include "train/attention_lanes.h"
 #include "train/train_attention.h"
 
 #include <algorithm>
@@ -131,10 +130,9 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         project_qkv(params, l);
         if (dropout_)
             draw_noise(b.noise_w, b.w.size(), p, *dropout);
-        b.w_current = !attention_heads_as_lanes(dims);
-        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d,
-                          b.w_current ? b.w.data() : nullptr, b.wt.data(), dropout_ ? b.noise_w.data() : nullptr,
-                          b.ctx.data());
+        b.w_current = false;
+        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr, b.wt.data(),
+                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
         // From here on every operation is per position: the last block may run it on the scored rows only.
         const bool gather = gathered_ && l + 1 == blocks_.size();
         const std::size_t m = gather ? scored_.size() : n;
@@ -178,7 +176,7 @@ const std::vector<float>& GptNet::attention_weights(std::size_t layer) const
     const Block& b = blocks_[layer];
     if (!b.w_current) {
         const GptShape& s = layout_.shape;
-        attention_lanes_weights(
+        attention_weights_from_t(
             {batch_, tokens_, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim())}, b.wt.data(),
             b.w.data());
         b.w_current = true;
@@ -230,7 +228,7 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
             scatter_rows_in_place(dx_.data(), scored_, n, d);
             scatter_rows_in_place(dh_.data(), scored_, n, d);
         }
-        attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.w.data(), b.wt.data(),
+        attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.wt.data(),
                            dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(), dqkv_.data() + d,
                            dqkv_.data() + 2 * d);
         project_qkv_backward(params, grads, l);

@@ -134,11 +134,21 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
         }
         transpose(yt.data(), P, D, T, ctx + b * T * D, D);
         for (std::size_t h = 0; h < H; ++h)
-            transpose(weights_t + (b * H + h) * T * P, P, T, T, weights + (b * H + h) * T * T, T);
+            if (weights)
+                transpose(weights_t + (b * H + h) * T * P, P, T, T, weights + (b * H + h) * T * T, T);
     }
 }
 
-void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
+void attention_weights_from_t(const AttentionDims& dims, const float* weights_t, float* weights)
+{
+    if (attention_heads_as_lanes(dims))
+        return attention_lanes_weights(dims, weights_t, weights);
+    const std::size_t T = dims.tokens, P = padded(T);
+    for (std::size_t bh = 0; bh < dims.batch * dims.heads; ++bh)
+        transpose(weights_t + bh * T * P, P, T, T, weights + bh * T * T, T);
+}
+
+void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v,
                         const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk, float* dv)
 {
     if (attention_heads_as_lanes(dims))
@@ -181,22 +191,22 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
             transpose(dst.data() + h * T * P, P, T, T, ds.data() + h * T * P, P);
         for (std::size_t h = 0; h < H; ++h) {
             const std::size_t base = b * T * S + h * hd, out = b * T * D + h * hd;
-            const float* w = weights + (b * H + h) * T * T;
             const float* sh = ds.data() + h * T * P;
             // dk^T (d x j) = Q^T dscores, queries i >= j only
             for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
                 chunk_product(hd, c0, T, q + base, 1, S, sh + c0, P, dkt.data() + h * hd * P + c0, P);
             // dv^T (d x j) = dctx^T used, with used (i x j) the weights after dropout, queries i >= j only
-            const float* u = w;
-            if (noise || P != T) {
-                const float* n = noise ? noise + (b * H + h) * T * T : nullptr;
+            // (the weights (i x j) from the t-layout here, where they are in cache, not from the forward: read
+            // back from a buffer of every head's they were a cache miss each; the padding columns stay zero)
+            transpose(weights_t + (b * H + h) * T * P, P, T, T, used.data(), P);
+            if (noise) {
+                const float* n = noise + (b * H + h) * T * T;
                 for (std::size_t i = 0; i < T; ++i)
                     for (std::size_t j = 0; j < T; ++j)
-                        used[i * P + j] = n ? w[i * T + j] * n[i * T + j] : w[i * T + j];
-                u = used.data();
+                        used[i * P + j] *= n[i * T + j];
             }
             for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
-                chunk_product(hd, c0, T, dctx + out, 1, D, u + c0, P, dvt.data() + h * hd * P + c0, P);
+                chunk_product(hd, c0, T, dctx + out, 1, D, used.data() + c0, P, dvt.data() + h * hd * P + c0, P);
         }
         transpose(dqt.data(), P, D, T, dq + b * T * S, S);
         transpose(dkt.data(), P, D, T, dk + b * T * S, S);

@@ -16,16 +16,18 @@ struct AttentionDims {
     std::size_t stride() const { return qkv_stride ? qkv_stride : d_out(); }
 };
 
-// weights: (batch, heads, tokens, tokens), 0 above the diagonal, before dropout. weights_t: the same
-// transposed per head, (key rows, query columns) with the rows padded to a multiple of 16, as the backward
-// reads them (attention_t_floats of them); or, when the heads fill whole vectors (attention_lanes.h), the
-// weights as (batch, query, key, head), and weights may be null (attention_lanes_weights gives them later). noise (null
-// without dropout): the dropout mask divided by float(1 - p), of the weights' shape. ctx is written whole.
+// weights (null when not wanted): (batch, heads, tokens, tokens), 0 above the diagonal, before dropout; a
+// training step does not need them. weights_t, which the backward reads (attention_t_floats of them): the
+// same transposed per head, (key rows, query columns) with the rows padded to a multiple of 16; or, when the
+// heads fill whole vectors (attention_lanes.h), as (batch, query, key, head). noise (null without dropout):
+// the dropout mask divided by float(1 - p), of the weights' shape. ctx is written whole.
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
                        float* weights_t, const float* noise, float* ctx);
 std::size_t attention_t_floats(const AttentionDims& dims);
+// The weights a forward would have written, from its weights_t.
+void attention_weights_from_t(const AttentionDims& dims, const float* weights_t, float* weights);
 // dq, dk, dv are written whole.
-void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* weights,
+void attention_backward(const AttentionDims& dims, const float* q, const float* k, const float* v,
                         const float* weights_t, const float* noise, const float* dctx, float* dq, float* dk, float* dv);
 
 } // namespace attnlab::train

@@ -170,9 +170,17 @@ void TestTrainOps::op_matches_autograd()
         std::vector<float> w(dims.batch * heads * dims.tokens * dims.tokens), wt(attention_t_floats(dims)),
             dq(q.size()), dk(q.size()), dv(q.size());
         attention_forward(dims, q.data(), k.data(), v.data(), w.data(), wt.data(), nullptr, y.data());
-        attention_backward(dims, q.data(), k.data(), v.data(), w.data(), wt.data(), nullptr, dy.data(), dq.data(),
-                           dk.data(), dv.data());
+        attention_backward(dims, q.data(), k.data(), v.data(), wt.data(), nullptr, dy.data(), dq.data(), dk.data(),
+                           dv.data());
         expect_close(y, values(f, "y"), "context");
+        // the weights a training step leaves in weights_t are the ones the forward wrote, 0 above the diagonal
+        std::vector<float> later(w.size(), -1.0f);
+        attention_weights_from_t(dims, wt.data(), later.data());
+        QCOMPARE(later, w);
+        for (std::size_t bh = 0; bh < dims.batch * heads; ++bh)
+            for (std::size_t i = 0; i < dims.tokens; ++i)
+                for (std::size_t j = i + 1; j < dims.tokens; ++j)
+                    QCOMPARE(w[(bh * dims.tokens + i) * dims.tokens + j], 0.0f);
         expect_close(dq, values(f, "grad.q"), "dq");
         expect_close(dk, values(f, "grad.k"), "dk");
         expect_close(dv, values(f, "grad.v"), "dv");
