@@ -4,7 +4,6 @@
 #include "train/transpose.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -41,17 +40,19 @@ inline Vec dot(const float* a, const float* b, std::size_t H, std::size_t hd, st
     return s;
 }
 
-// keys.shape[-1] ** 0.5 in Python (a double), divided into float scores as a float.
-Vec score_divisor(std::size_t head_dim)
-{
-    return simd::splat(static_cast<float>(std::sqrt(static_cast<double>(head_dim))));
-}
-
 // The dropout mask of one sequence, (heads, query, key) as the module draws it, as (query, key, head).
 void noise_lanes(const float* noise, std::size_t T, std::size_t H, std::vector<float>& out)
 {
     out.resize(T * T * H);
     transpose(noise, T * T, H, T * T, out.data(), H);
+}
+
+// The weights of one query's keys j <= i (count floats) times their dropout mask, in `used`.
+const float* after_dropout(const float* weights, const float* mask, std::size_t count, std::vector<float>& used)
+{
+    for (std::size_t x = 0; x < count; ++x)
+        used[x] = weights[x] * mask[x];
+    return used.data();
 }
 
 } // namespace
@@ -65,7 +66,7 @@ void attention_lanes_forward(const AttentionDims& dims, const float* q, const fl
                              float* lanes, const float* noise, float* ctx)
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out(), S = dims.stride();
-    const Vec divisor = score_divisor(hd);
+    const Vec divisor = simd::splat(dims.score_divisor());
     thread_local std::vector<float> qp, kp, vp, cp, nl, used;
     for (auto* buf : {&qp, &kp, &vp, &cp})
         buf->resize(T * D);
@@ -97,12 +98,7 @@ void attention_lanes_forward(const AttentionDims& dims, const float* q, const fl
                 for (std::size_t j = 0; j <= i; ++j)
                     simd::store(row + j * H + lane, simd::load(row + j * H + lane) * inv);
             }
-            const float* u = row;
-            if (noise) {
-                for (std::size_t x = 0; x < (i + 1) * H; ++x)
-                    used[x] = row[x] * nl[i * T * H + x];
-                u = used.data();
-            }
+            const float* u = noise ? after_dropout(row, nl.data() + i * T * H, (i + 1) * H, used) : row;
             // context (d, head) of query i = sum over keys j <= i of used weights * values, summed in a register
             for (std::size_t d = 0; d < hd; ++d)
                 for (std::size_t lane = 0; lane < H; lane += kLanes) {
@@ -135,7 +131,7 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
                               float* dv)
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out(), S = dims.stride();
-    const Vec divisor = score_divisor(hd);
+    const Vec divisor = simd::splat(dims.score_divisor());
     thread_local std::vector<float> qp, kp, vp, gp, dqp, dkp, dvp, ds, nl, used;
     for (auto* buf : {&qp, &kp, &vp, &gp, &dqp, &dkp, &dvp})
         buf->resize(T * D);
@@ -155,12 +151,7 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
             const float* row = L + i * T * H;
             const float* gi = gp.data() + i * D;
             const float* qi = qp.data() + i * D;
-            const float* u = row;
-            if (noise) {
-                for (std::size_t x = 0; x < (i + 1) * H; ++x)
-                    used[x] = row[x] * nl[i * T * H + x];
-                u = used.data();
-            }
+            const float* u = noise ? after_dropout(row, nl.data() + i * T * H, (i + 1) * H, used) : row;
             // d(scores) = w (dw - sum_j w dw) / sqrt(head_dim), dw the gradient of the weights before dropout
             for (std::size_t lane = 0; lane < H; lane += kLanes) {
                 Vec weighted{};

@@ -6,7 +6,6 @@
 #include "train/transpose.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -17,12 +16,6 @@ namespace {
 using simd::kLanes;
 using simd::Vec;
 
-// keys.shape[-1] ** 0.5 in Python (a double), divided into float scores as a float.
-float score_divisor(std::size_t head_dim)
-{
-    return static_cast<float>(std::sqrt(static_cast<double>(head_dim)));
-}
-
 std::size_t padded(std::size_t T)
 {
     return (T + simd::kPad - 1) / simd::kPad * simd::kPad;
@@ -31,11 +24,11 @@ std::size_t padded(std::size_t T)
 // Every product of one head of one sequence is written as C (M x P) = A (M x K) B (K x P) with the output's
 // last axis a token position, padded to P (a multiple of 16, so of every vector width) and contiguous in B and C, so
 // the vectors run over positions whatever head_dim is (1 for 32 heads of 32); A is read as scalars through its two
-// strides, straight from the strided q, k, v buffers. The weights are therefore kept both ways: the "t-layout" (key j
-// rows, query i lanes), where the softmax's sums over j are sums of whole rows, and the module's own (query rows, key
-// lanes). Each product runs sixteen positions at a time (one vector with AVX-512, two with AVX2, which halves
-// the calls) over the part of k the causal mask leaves non-zero; the vector loops between them skip the vectors
-// that hold no position below T.
+// strides, straight from the strided q, k, v buffers. The weights are therefore kept in the "t-layout" (key j rows,
+// query i lanes), where the softmax's sums over j are sums of whole rows; the module's own (query rows, key
+// lanes) is made from it per head where a product needs it, and for the caller only when asked. Each product runs
+// sixteen positions at a time (one vector with AVX-512, two with AVX2, which halves the calls) over the part of k the
+// causal mask leaves non-zero; the vector loops between them skip the vectors that hold no position below T.
 constexpr std::size_t kChunk = simd::kPad;
 
 void chunk_product(std::size_t M, std::size_t kb, std::size_t ke, const float* a, std::size_t a_row, std::size_t a_col,
@@ -108,7 +101,7 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
         return attention_lanes_forward(dims, q, k, v, weights, weights_t, noise, ctx);
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride(), H = dims.heads;
     const std::size_t P = padded(T);
-    const Vec divisor = simd::splat(score_divisor(hd));
+    const Vec divisor = simd::splat(dims.score_divisor());
     std::vector<float> qt(D * P), yt(D * P), nt(noise ? T * P : 0), used(noise ? T * P : 0);
     for (std::size_t b = 0; b < dims.batch; ++b) {
         transpose(q + b * T * S, S, T, D, qt.data(), P);
@@ -155,7 +148,7 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
         return attention_lanes_backward(dims, q, k, v, weights_t, noise, dctx, dq, dk, dv);
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride(), H = dims.heads;
     const std::size_t P = padded(T);
-    const Vec divisor = simd::splat(score_divisor(hd));
+    const Vec divisor = simd::splat(dims.score_divisor());
     std::vector<float> gt(D * P), dqt(D * P), dkt(D * P), dvt(D * P), dw(T * P), nt(noise ? T * P : 0), used(T * P),
         dst(H * T * P), ds(H * T * P);
     for (std::size_t b = 0; b < dims.batch; ++b) {

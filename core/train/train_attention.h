@@ -3,6 +3,7 @@
 // (batch * tokens rows of d_out, head h in columns h*head_dim ...), seen as (b, num_heads, tokens,
 // head_dim); scores q k^T, the causal mask, softmax(scores / sqrt(head_dim)), dropout on the weights,
 // weights @ values merged back to (batch * tokens, d_out).
+#include <cmath>
 #include <cstddef>
 
 namespace attnlab::train {
@@ -14,6 +15,8 @@ struct AttentionDims {
     std::size_t qkv_stride = 0;
     std::size_t d_out() const { return heads * head_dim; }
     std::size_t stride() const { return qkv_stride ? qkv_stride : d_out(); }
+    // keys.shape[-1] ** 0.5 in Python (a double), divided into float scores as a float.
+    float score_divisor() const { return static_cast<float>(std::sqrt(static_cast<double>(head_dim))); }
 };
 
 // weights (null when not wanted): (batch, heads, tokens, tokens), 0 above the diagonal, before dropout; a

@@ -119,46 +119,55 @@ namespace {
 // torch.sqrt(torch.tensor(2.0 / torch.pi)): the constant rounded to float, as the book's module computes it.
 const float kGeluC = std::sqrt(static_cast<float>(2.0 / 3.14159265358979323846));
 
-// tanh(u) = 1 - 2 / (exp(2u) + 1): exact at the ends (+-1), absolute error about 1e-7 near 0, where the
-// GELU multiplies it by 0.5 x and adds it to 1.
-inline float fast_tanh(float u)
+inline float exp_of(float x)
 {
-    return 1.0f - 2.0f / (fast_exp(2.0f * u) + 1.0f);
+    return fast_exp(x);
+}
+inline simd::Vec exp_of(simd::Vec x)
+{
+    return simd::exp(x);
+}
+
+// The GELU's tanh(sqrt(2 / pi) (x + 0.044715 x^3)), for a float or a vector of them, with tanh(u) =
+// 1 - 2 / (exp(2u) + 1): exact at the ends (+-1), absolute error about 1e-7 near 0, where the GELU
+// multiplies it by 0.5 x and adds it to 1.
+template <class V> V gelu_tanh(V x)
+{
+    return 1.0f - 2.0f / (exp_of(2.0f * (kGeluC * (x + 0.044715f * x * x * x))) + 1.0f);
+}
+
+// d(GELU)/dx times dy, from x and the forward's tanh th.
+template <class V> V gelu_grad(V x, V th, V dy)
+{
+    const V inner = kGeluC * (1.0f + 3.0f * 0.044715f * x * x);
+    return dy * (0.5f * (1.0f + th) + 0.5f * x * (1.0f - th * th) * inner);
 }
 
 } // namespace
 
+// A vector at a time (the compiler left the loops scalar, the outputs being able to overlap the inputs for
+// all it knows), then the same operations on the rest one at a time.
 void gelu_forward(const float* x, std::size_t count, float* y, float* t)
 {
-    // A vector at a time (the compiler left the loop scalar, y and t being able to overlap for all it
-    // knows), then the same operations on the rest one at a time.
     std::size_t i = 0;
     for (; i + simd::kLanes <= count; i += simd::kLanes) {
-        const simd::Vec v = simd::load(x + i);
-        const simd::Vec th = 1.0f - 2.0f / (simd::exp(2.0f * (kGeluC * (v + 0.044715f * v * v * v))) + 1.0f);
+        const simd::Vec v = simd::load(x + i), th = gelu_tanh(v);
         simd::store(t + i, th);
         simd::store(y + i, 0.5f * v * (1.0f + th));
     }
     for (; i < count; ++i) {
-        const float v = x[i];
-        t[i] = fast_tanh(kGeluC * (v + 0.044715f * v * v * v));
-        y[i] = 0.5f * v * (1.0f + t[i]);
+        t[i] = gelu_tanh(x[i]);
+        y[i] = 0.5f * x[i] * (1.0f + t[i]);
     }
 }
 
 void gelu_backward(const float* x, const float* t, const float* dy, std::size_t count, float* dx)
 {
     std::size_t i = 0;
-    for (; i + simd::kLanes <= count; i += simd::kLanes) {
-        const simd::Vec v = simd::load(x + i), th = simd::load(t + i);
-        const simd::Vec inner = kGeluC * (1.0f + 3.0f * 0.044715f * v * v);
-        simd::store(dx + i, simd::load(dy + i) * (0.5f * (1.0f + th) + 0.5f * v * (1.0f - th * th) * inner));
-    }
-    for (; i < count; ++i) {
-        const float v = x[i];
-        const float inner = kGeluC * (1.0f + 3.0f * 0.044715f * v * v);
-        dx[i] = dy[i] * (0.5f * (1.0f + t[i]) + 0.5f * v * (1.0f - t[i] * t[i]) * inner);
-    }
+    for (; i + simd::kLanes <= count; i += simd::kLanes)
+        simd::store(dx + i, gelu_grad(simd::load(x + i), simd::load(t + i), simd::load(dy + i)));
+    for (; i < count; ++i)
+        dx[i] = gelu_grad(x[i], t[i], dy[i]);
 }
 
 void embedding_forward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* tok,
