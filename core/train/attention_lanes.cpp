@@ -72,13 +72,14 @@ void attention_lanes_forward(const AttentionDims& dims, const float* q, const fl
         buf->resize(T * D);
     used.resize(T * H);
     for (std::size_t b = 0; b < dims.batch; ++b) {
-        to_lanes(q + b * T * S, S, T, H, hd, qp.data());
-        to_lanes(k + b * T * S, S, T, H, hd, kp.data());
-        to_lanes(v + b * T * S, S, T, H, hd, vp.data());
+        const std::size_t n = dims.length(b), row0 = dims.first_row(b);
+        to_lanes(q + row0 * S, S, n, H, hd, qp.data());
+        to_lanes(k + row0 * S, S, n, H, hd, kp.data());
+        to_lanes(v + row0 * S, S, n, H, hd, vp.data());
         if (noise)
             noise_lanes(noise + b * H * T * T, T, H, nl);
         float* L = lanes + b * T * T * H;
-        for (std::size_t i = 0; i < T; ++i) {
+        for (std::size_t i = std::min(n, dims.first_query(b)); i < n; ++i) {
             float* row = L + i * T * H; // (key j, head) of query i
             const float* qi = qp.data() + i * D;
             for (std::size_t lane = 0; lane < H; lane += kLanes) {
@@ -108,7 +109,7 @@ void attention_lanes_forward(const AttentionDims& dims, const float* q, const fl
                     simd::store(cp.data() + i * D + d * H + lane, c);
                 }
         }
-        from_lanes(cp.data(), T, H, hd, ctx + b * T * D, D);
+        from_lanes(cp.data(), n, H, hd, ctx + row0 * D, D);
     }
     if (weights)
         attention_lanes_weights(dims, lanes, weights);
@@ -138,16 +139,19 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
     ds.resize(T * H);
     used.resize(T * H);
     for (std::size_t b = 0; b < dims.batch; ++b) {
-        to_lanes(q + b * T * S, S, T, H, hd, qp.data());
-        to_lanes(k + b * T * S, S, T, H, hd, kp.data());
-        to_lanes(v + b * T * S, S, T, H, hd, vp.data());
-        to_lanes(dctx + b * T * D, D, T, H, hd, gp.data());
+        const std::size_t n = dims.length(b), row0 = dims.first_row(b);
+        to_lanes(q + row0 * S, S, n, H, hd, qp.data());
+        to_lanes(k + row0 * S, S, n, H, hd, kp.data());
+        to_lanes(v + row0 * S, S, n, H, hd, vp.data());
+        to_lanes(dctx + row0 * D, D, n, H, hd, gp.data());
         if (noise)
             noise_lanes(noise + b * H * T * T, T, H, nl);
-        std::fill(dkp.begin(), dkp.end(), 0.0f);
-        std::fill(dvp.begin(), dvp.end(), 0.0f);
+        std::fill_n(dkp.begin(), n * D, 0.0f);
+        std::fill_n(dvp.begin(), n * D, 0.0f);
         const float* L = lanes + b * T * T * H;
-        for (std::size_t i = 0; i < T; ++i) {
+        const std::size_t from = std::min(n, dims.first_query(b));
+        std::fill_n(dqp.begin(), from * D, 0.0f); // the skipped queries' dq: their dctx is zero
+        for (std::size_t i = from; i < n; ++i) {
             const float* row = L + i * T * H;
             const float* gi = gp.data() + i * D;
             const float* qi = qp.data() + i * D;
@@ -185,9 +189,9 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
                     simd::store(dqp.data() + i * D + at, dqv);
                 }
         }
-        from_lanes(dqp.data(), T, H, hd, dq + b * T * S, S);
-        from_lanes(dkp.data(), T, H, hd, dk + b * T * S, S);
-        from_lanes(dvp.data(), T, H, hd, dv + b * T * S, S);
+        from_lanes(dqp.data(), n, H, hd, dq + row0 * S, S);
+        from_lanes(dkp.data(), n, H, hd, dk + row0 * S, S);
+        from_lanes(dvp.data(), n, H, hd, dv + row0 * S, S);
     }
 }
 

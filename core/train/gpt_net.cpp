@@ -3,6 +3,7 @@
 #include "train/train_attention.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace attnlab::train {
 
@@ -53,6 +54,14 @@ void scatter_rows_in_place(float* x, const std::vector<std::size_t>& rows, std::
 
 } // namespace
 
+AttentionDims GptNet::block_dims(AttentionDims dims, std::size_t layer) const
+{
+    // Under Rows::live only the last block's queries at and after the first scored position are read.
+    if (trimmed_ && layer + 1 == blocks_.size())
+        dims.query_from = first_scored_.data();
+    return dims;
+}
+
 GptNet::GptNet(GptLayout layout) : layout_(std::move(layout)), blocks_(layout_.blocks.size()) {}
 
 void GptNet::size_buffers(std::size_t batch, std::size_t tokens)
@@ -95,47 +104,76 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
     const double p = s.drop_rate;
     const std::size_t n = batch * tokens, d = static_cast<std::size_t>(s.emb_dim);
     const std::size_t vocab = static_cast<std::size_t>(s.vocab_size);
-    gathered_ = rows == Rows::scored;
+    gathered_ = rows != Rows::all;
+    trimmed_ = rows == Rows::live;
+    starts_.assign(batch + 1, 0);
+    first_scored_.assign(batch, 0);
+    live_.clear();
+    for (std::size_t b = 0; b < batch; ++b) {
+        std::size_t length = tokens; // Rows::live: up to the last scored position
+        if (trimmed_) {
+            length = 0;
+            std::size_t first = tokens;
+            for (std::size_t t = 0; t < tokens; ++t)
+                if (targets[b * tokens + t] != kIgnoreIndex) {
+                    first = std::min(first, t);
+                    length = t + 1;
+                }
+            first_scored_[b] = std::min(first, length);
+            for (std::size_t t = 0; t < length; ++t)
+                live_.push_back(b * tokens + t);
+        }
+        starts_[b + 1] = starts_[b] + length;
+    }
+    rows_ = starts_[batch];
     scored_.clear();
+    scored_at_.clear();
     scored_targets_.clear();
     if (gathered_)
-        for (std::size_t r = 0; r < n; ++r)
-            if (targets[r] != kIgnoreIndex) {
+        for (std::size_t r = 0; r < rows_; ++r) {
+            const std::size_t at = trimmed_ ? live_[r] : r;
+            if (targets[at] != kIgnoreIndex) {
                 scored_.push_back(r);
-                scored_targets_.push_back(targets[r]);
+                scored_at_.push_back(at);
+                scored_targets_.push_back(targets[at]);
             }
+        }
     post_rows_ = gathered_ ? scored_.size() : n;
+    const std::size_t* starts = trimmed_ ? starts_.data() : nullptr;
     const float* P = params.data();
-    embedding_forward(ids, batch, tokens, P + layout_.tok_emb, P + layout_.pos_emb, d, xs_[0].data());
-    if (dropout_) {
-        draw_noise(noise_emb_, n * d, p, *dropout);
-        multiply(xs_[0].data(), noise_emb_);
-    }
     // A per-position dropout mask, drawn whole so the generator advances as GPTModel's does, and kept at the
-    // scored rows only when the block's per-position part is gathered.
+    // positions of the buffer's rows: the live ones, or the scored ones where the block's per-position part
+    // is gathered.
     const auto draw_rows = [&](std::vector<float>& noise, bool gather) {
-        if (!gather)
+        const std::vector<std::size_t>* keep = gather ? &scored_at_ : trimmed_ ? &live_ : nullptr;
+        if (!keep)
             return draw_noise(noise, n * d, p, *dropout);
         draw_noise(noise_full_, n * d, p, *dropout);
-        noise.resize(scored_.size() * d);
-        gather_rows(noise_full_.data(), scored_, d, noise.data());
+        noise.resize(keep->size() * d);
+        gather_rows(noise_full_.data(), *keep, d, noise.data());
     };
+    embedding_forward(ids, batch, tokens, P + layout_.tok_emb, P + layout_.pos_emb, d, xs_[0].data(), starts);
+    if (dropout_) {
+        draw_rows(noise_emb_, false);
+        multiply(xs_[0].data(), noise_emb_);
+    }
     const AttentionDims dims{batch, tokens, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim()),
-                             3 * d};
+                             3 * d, starts};
+    const std::size_t nr = rows_;
     for (std::size_t l = 0; l < blocks_.size(); ++l) {
         Block& b = blocks_[l];
         const BlockParams& o = layout_.blocks[l];
         const float* x = xs_[l].data();
-        layer_norm_forward(x, n, d, P + o.norm1_scale, P + o.norm1_shift, b.h1.data(), b.xhat1.data(), b.rstd1.data());
+        layer_norm_forward(x, nr, d, P + o.norm1_scale, P + o.norm1_shift, b.h1.data(), b.xhat1.data(), b.rstd1.data());
         project_qkv(params, l);
         if (dropout_)
             draw_noise(b.noise_w, b.w.size(), p, *dropout);
         b.w_current = false;
-        attention_forward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr, b.wt.data(),
-                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
+        attention_forward(block_dims(dims, l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr,
+                          b.wt.data(), dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
         // From here on every operation is per position: the last block may run it on the scored rows only.
         const bool gather = gathered_ && l + 1 == blocks_.size();
-        const std::size_t m = gather ? scored_.size() : n;
+        const std::size_t m = gather ? scored_.size() : nr;
         const float* ctx = b.ctx.data();
         const float* shortcut = x;
         if (gather) {
@@ -173,6 +211,8 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
 
 const std::vector<float>& GptNet::attention_weights(std::size_t layer) const
 {
+    if (trimmed_)
+        throw std::logic_error("GptNet::attention_weights after a Rows::live forward, which keeps them only in part");
     const Block& b = blocks_[layer];
     if (!b.w_current) {
         const GptShape& s = layout_.shape;
@@ -202,13 +242,18 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
                     G + layout_.out_head, nullptr);
     layer_norm_backward(dh_.data(), xhat_f_.data(), rstd_f_.data(), P + layout_.final_scale, last_rows, d, dx_.data(),
                         G + layout_.final_scale, G + layout_.final_shift);
-    const AttentionDims dims{batch_, tokens_, static_cast<std::size_t>(s.n_heads),
-                             static_cast<std::size_t>(s.head_dim()), 3 * d};
+    const AttentionDims dims{batch_,
+                             tokens_,
+                             static_cast<std::size_t>(s.n_heads),
+                             static_cast<std::size_t>(s.head_dim()),
+                             3 * d,
+                             trimmed_ ? starts_.data() : nullptr};
+    const std::size_t nr = rows_;
     for (std::size_t l = blocks_.size(); l-- > 0;) {
         Block& b = blocks_[l];
         const BlockParams& o = layout_.blocks[l];
         const bool gather = gathered_ && l + 1 == blocks_.size();
-        const std::size_t m = gather ? last_rows : n; // rows of the per-position part
+        const std::size_t m = gather ? last_rows : nr; // rows of the per-position part
         // dx_ holds d(loss)/d(block output) = d(mid) through the shortcut, and d(ff out) before dropout.
         std::copy_n(dx_.begin(), m * d, dtmp_.begin());
         if (dropout_)
@@ -225,26 +270,27 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
         linear_backward(gather ? b.ctx_rows.data() : b.ctx.data(), m, d, P + o.wo, d, dtmp_.data(), dh_.data(),
                         G + o.wo, G + o.bo);
         if (gather) { // back to every position: the unscored ones' d(mid) and d(ctx) are zero
-            scatter_rows_in_place(dx_.data(), scored_, n, d);
-            scatter_rows_in_place(dh_.data(), scored_, n, d);
+            scatter_rows_in_place(dx_.data(), scored_, nr, d);
+            scatter_rows_in_place(dh_.data(), scored_, nr, d);
         }
-        attention_backward(dims, b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.wt.data(),
+        attention_backward(block_dims(dims, l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.wt.data(),
                            dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(), dqkv_.data() + d,
                            dqkv_.data() + 2 * d);
         project_qkv_backward(params, grads, l);
-        layer_norm_backward(dh_.data(), b.xhat1.data(), b.rstd1.data(), P + o.norm1_scale, n, d, dtmp_.data(),
+        layer_norm_backward(dh_.data(), b.xhat1.data(), b.rstd1.data(), P + o.norm1_scale, nr, d, dtmp_.data(),
                             G + o.norm1_scale, G + o.norm1_shift);
-        add_into(dx_.data(), dtmp_.data(), n * d);
+        add_into(dx_.data(), dtmp_.data(), nr * d);
     }
     if (dropout_)
         multiply(dx_.data(), noise_emb_);
-    embedding_backward(ids_, batch_, tokens_, dx_.data(), vocab, d, G + layout_.tok_emb, G + layout_.pos_emb);
+    embedding_backward(ids_, batch_, tokens_, dx_.data(), vocab, d, G + layout_.tok_emb, G + layout_.pos_emb,
+                       trimmed_ ? starts_.data() : nullptr);
 }
 
 void GptNet::project_qkv(const std::vector<float>& params, std::size_t layer)
 {
     const GptShape& s = layout_.shape;
-    const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(s.emb_dim);
+    const std::size_t n = rows_, d = static_cast<std::size_t>(s.emb_dim);
     const BlockParams& o = layout_.blocks[layer];
     Block& b = blocks_[layer];
     const float* P = params.data();
@@ -264,7 +310,7 @@ void GptNet::project_qkv_backward(const std::vector<float>& params, std::vector<
 {
     // dqkv_ holds d(loss)/d(q | k | v); dh_ receives d(loss)/d(norm1 output).
     const GptShape& s = layout_.shape;
-    const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(s.emb_dim);
+    const std::size_t n = rows_, d = static_cast<std::size_t>(s.emb_dim);
     const BlockParams& o = layout_.blocks[layer];
     const Block& b = blocks_[layer];
     const float* P = params.data();

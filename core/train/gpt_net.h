@@ -4,6 +4,7 @@
 // grows once and is reused every step. Parameters and gradients are flat buffers in gpt_layout's order.
 #include "tensor/torch_random.h"
 #include "train/gpt_params.h"
+#include "train/train_attention.h"
 #include "train/train_ops.h"
 
 #include <cstdint>
@@ -11,12 +12,17 @@
 
 namespace attnlab::train {
 
-// Which positions the last block runs its per-position part on (out_proj, the shortcut, norm2, the
-// feed-forward, final_norm, out_head, the loss). Only scored positions reach the loss, and everything after
-// the last attention is per position, so `scored` gives the same loss, accuracy and gradients as `all`
-// (the skipped rows' gradients are exact zeros there) for about a third less work at ~5 scored of 32.
-// The attention weights of every block are computed in full either way.
-enum class Rows { all, scored };
+// Which positions a forward computes. Only scored positions reach the loss, and attention is causal, so
+// both cuts below give the same loss, accuracy and gradients as `all` (what they skip has exact zero
+// gradients there):
+// - scored: the last block's per-position part (out_proj, the shortcut, norm2, the feed-forward, final_norm,
+//   out_head, the loss) runs on the scored positions only, about a third less work at ~5 scored of 32; every
+//   block's attention weights are still computed in full.
+// - live: as scored, and each sequence's positions after its last scored one are dropped in every block
+//   (they can reach no scored position), and the last block's queries before its first one: an induction
+//   sequence's last scored position is 23 of 0 .. 31 on average. The attention weights are then not whole:
+//   attention_weights() is for the other two modes.
+enum class Rows { all, scored, live };
 
 class GptNet {
 public:
@@ -35,7 +41,8 @@ public:
     // scored positions in order after Rows::scored. Only the first logit_rows() rows are meaningful.
     const std::vector<float>& logits() const { return logits_; }
     std::size_t logit_rows() const { return post_rows_; }
-    // The last forward's attention weights of block `layer`: (batch, heads, tokens, tokens), before dropout.
+    // The last forward's attention weights of block `layer`: (batch, heads, tokens, tokens), before dropout;
+    // not after Rows::live.
     const std::vector<float>& attention_weights(std::size_t layer) const;
 
 private:
@@ -47,6 +54,7 @@ private:
         std::vector<float> ctx_rows; // the last block with Rows::scored: ctx at the scored positions
     };
     void size_buffers(std::size_t batch, std::size_t tokens);
+    AttentionDims block_dims(AttentionDims dims, std::size_t layer) const;
     // The three projections of a block into one (n x 3 d_out) buffer, q | k | v in each row: one GEMM when
     // W_query, W_key and W_value sit one after another (no qkv_bias), three otherwise.
     void project_qkv(const std::vector<float>& params, std::size_t layer);
@@ -56,9 +64,15 @@ private:
     std::size_t batch_ = 0, tokens_ = 0;
     const std::int64_t* ids_ = nullptr;
     bool dropout_ = false;
-    bool gathered_ = false;           // the last block's per-position part ran on the scored rows only
-    std::size_t post_rows_ = 0;       // rows of that part: batch x tokens, or the scored count
-    std::vector<std::size_t> scored_; // the scored rows, ascending (Rows::scored)
+    bool gathered_ = false;                 // the last block's per-position part ran on the scored rows only
+    bool trimmed_ = false;                  // Rows::live: every buffer holds the live rows only
+    std::size_t rows_ = 0;                  // rows of every block's buffers: batch x tokens, or the live count
+    std::size_t post_rows_ = 0;             // rows of the last block's per-position part: rows_, or the scored count
+    std::vector<std::size_t> starts_;       // Rows::live: sequence b's rows are starts_[b] .. starts_[b + 1]
+    std::vector<std::size_t> live_;         // Rows::live: the position (b x tokens + t) of every buffer row
+    std::vector<std::size_t> first_scored_; // Rows::live: sequence b's first scored position (its length if none)
+    std::vector<std::size_t> scored_;       // the scored buffer rows, ascending (Rows::scored and live)
+    std::vector<std::size_t> scored_at_;    // their positions (b x tokens + t), where the dropout masks are
     std::vector<std::int64_t> scored_targets_;
     std::vector<float> x_rows_, noise_full_;
     std::vector<std::vector<float>> xs_; // block inputs, then the last block's output

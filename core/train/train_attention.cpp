@@ -51,11 +51,12 @@ template <class Row> Vec column_sum(std::size_t n, Row row)
 }
 
 // softmax(scores / sqrt(head_dim)) over the keys j <= i, in place on the (j x i) scores of one head, a vector
-// of queries i at a time; the masked entries and the padding lanes (i >= T) end as zeros.
+// of queries i at a time; the masked entries and the padding lanes (T <= i < padded(T)) end as zeros. P is
+// the row stride, padded(T) or more (a ragged sequence in a longer one's block).
 void softmax_t(float* wt, std::size_t T, std::size_t P, Vec divisor)
 {
     const float tokens = static_cast<float>(T);
-    for (std::size_t c0 = 0; c0 < P; c0 += kLanes) {
+    for (std::size_t c0 = 0; c0 < padded(T); c0 += kLanes) {
         const Vec lane = simd::lane_index(c0);
         const std::size_t rows = std::min(T, c0 + kLanes);
         const auto valid = [&](std::size_t j) { return (lane >= static_cast<float>(j)) & (lane < tokens); };
@@ -104,28 +105,29 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
     const Vec divisor = simd::splat(dims.score_divisor());
     std::vector<float> qt(D * P), yt(D * P), nt(noise ? T * P : 0), used(noise ? T * P : 0);
     for (std::size_t b = 0; b < dims.batch; ++b) {
-        transpose(q + b * T * S, S, T, D, qt.data(), P);
+        const std::size_t n = dims.length(b), row0 = dims.first_row(b);
+        transpose(q + row0 * S, S, n, D, qt.data(), P);
         for (std::size_t h = 0; h < H; ++h) {
-            const std::size_t base = b * T * S + h * hd;
+            const std::size_t base = row0 * S + h * hd;
             float* wt = weights_t + (b * H + h) * T * P;
             // scores^T (j x i) = K Q^T, rows j <= i only
-            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
-                chunk_product(std::min(T, c0 + kChunk), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P, wt + c0,
+            for (std::size_t c0 = 0; c0 < n; c0 += kChunk)
+                chunk_product(std::min(n, c0 + kChunk), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P, wt + c0,
                               P);
-            softmax_t(wt, T, P, divisor);
+            softmax_t(wt, n, P, divisor);
             const float* u = wt;
             if (noise) {
-                transpose(noise + (b * H + h) * T * T, T, T, T, nt.data(), P);
-                std::copy_n(wt, T * P, used.data());
-                multiply(used.data(), nt.data(), T * P);
+                transpose(noise + (b * H + h) * T * T, T, n, n, nt.data(), P);
+                std::copy_n(wt, n * P, used.data());
+                multiply(used.data(), nt.data(), n * P);
                 u = used.data();
             }
             // ctx^T (d x i) = V^T weights^T, keys j <= i only
-            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
-                chunk_product(hd, 0, std::min(T, c0 + kChunk), v + base, 1, S, u + c0, P, yt.data() + h * hd * P + c0,
+            for (std::size_t c0 = 0; c0 < n; c0 += kChunk)
+                chunk_product(hd, 0, std::min(n, c0 + kChunk), v + base, 1, S, u + c0, P, yt.data() + h * hd * P + c0,
                               P);
         }
-        transpose(yt.data(), P, D, T, ctx + b * T * D, D);
+        transpose(yt.data(), P, D, n, ctx + row0 * D, D);
         for (std::size_t h = 0; h < H; ++h)
             if (weights)
                 transpose(weights_t + (b * H + h) * T * P, P, T, T, weights + (b * H + h) * T * T, T);
@@ -152,58 +154,59 @@ void attention_backward(const AttentionDims& dims, const float* q, const float* 
     std::vector<float> gt(D * P), dqt(D * P), dkt(D * P), dvt(D * P), dw(T * P), nt(noise ? T * P : 0), used(T * P),
         dst(H * T * P), ds(H * T * P);
     for (std::size_t b = 0; b < dims.batch; ++b) {
-        transpose(dctx + b * T * D, D, T, D, gt.data(), P);
+        const std::size_t n = dims.length(b), row0 = dims.first_row(b);
+        transpose(dctx + row0 * D, D, n, D, gt.data(), P);
         for (std::size_t h = 0; h < H; ++h) {
-            const std::size_t base = b * T * S + h * hd;
+            const std::size_t base = row0 * S + h * hd;
             const float* wt = weights_t + (b * H + h) * T * P;
             float* st = dst.data() + h * T * P;
             // d(used weights)^T (j x i) = V dctx^T, rows j <= i only
-            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
-                chunk_product(std::min(T, c0 + kChunk), 0, hd, v + base, S, 1, gt.data() + h * hd * P + c0, P,
+            for (std::size_t c0 = 0; c0 < n; c0 += kChunk)
+                chunk_product(std::min(n, c0 + kChunk), 0, hd, v + base, S, 1, gt.data() + h * hd * P + c0, P,
                               dw.data() + c0, P);
             if (noise) {
-                transpose(noise + (b * H + h) * T * T, T, T, T, nt.data(), P);
-                multiply(dw.data(), nt.data(), T * P);
+                transpose(noise + (b * H + h) * T * T, T, n, n, nt.data(), P);
+                multiply(dw.data(), nt.data(), n * P);
             }
             // d(scores)^T = w (dw - sum_j w dw) / sqrt(head_dim), down each query's column
-            for (std::size_t c0 = 0; c0 < T; c0 += kLanes) {
-                const std::size_t rows = std::min(T, c0 + kLanes);
+            for (std::size_t c0 = 0; c0 < n; c0 += kLanes) {
+                const std::size_t rows = std::min(n, c0 + kLanes);
                 const auto at = [&](const float* m, std::size_t j) { return simd::load(m + j * P + c0); };
                 const Vec weighted = column_sum(rows, [&](std::size_t j) { return at(wt, j) * at(dw.data(), j); });
                 for (std::size_t j = 0; j < rows; ++j)
                     simd::store(st + j * P + c0, at(wt, j) * (at(dw.data(), j) - weighted) / divisor);
-                for (std::size_t j = rows; j < T; ++j)
+                for (std::size_t j = rows; j < n; ++j)
                     simd::store(st + j * P + c0, Vec{});
             }
             // dq^T (d x i) = K^T dscores^T, keys j <= i only
-            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
-                chunk_product(hd, 0, std::min(T, c0 + kChunk), k + base, 1, S, st + c0, P, dqt.data() + h * hd * P + c0,
+            for (std::size_t c0 = 0; c0 < n; c0 += kChunk)
+                chunk_product(hd, 0, std::min(n, c0 + kChunk), k + base, 1, S, st + c0, P, dqt.data() + h * hd * P + c0,
                               P);
         }
         for (std::size_t h = 0; h < H; ++h) // dscores (i x j), zero where j > i and in the padding lanes
-            transpose(dst.data() + h * T * P, P, T, T, ds.data() + h * T * P, P);
+            transpose(dst.data() + h * T * P, P, n, n, ds.data() + h * T * P, P);
         for (std::size_t h = 0; h < H; ++h) {
-            const std::size_t base = b * T * S + h * hd, out = b * T * D + h * hd;
+            const std::size_t base = row0 * S + h * hd, out = row0 * D + h * hd;
             const float* sh = ds.data() + h * T * P;
             // dk^T (d x j) = Q^T dscores, queries i >= j only
-            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
-                chunk_product(hd, c0, T, q + base, 1, S, sh + c0, P, dkt.data() + h * hd * P + c0, P);
+            for (std::size_t c0 = 0; c0 < n; c0 += kChunk)
+                chunk_product(hd, c0, n, q + base, 1, S, sh + c0, P, dkt.data() + h * hd * P + c0, P);
             // dv^T (d x j) = dctx^T used, with used (i x j) the weights after dropout, queries i >= j only
             // (the weights (i x j) from the t-layout here, where they are in cache, not from the forward: read
             // back from a buffer of every head's they were a cache miss each; the padding columns stay zero)
-            transpose(weights_t + (b * H + h) * T * P, P, T, T, used.data(), P);
+            transpose(weights_t + (b * H + h) * T * P, P, n, n, used.data(), P);
             if (noise) {
-                const float* n = noise + (b * H + h) * T * T;
-                for (std::size_t i = 0; i < T; ++i)
-                    for (std::size_t j = 0; j < T; ++j)
-                        used[i * P + j] *= n[i * T + j];
+                const float* mask = noise + (b * H + h) * T * T;
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t j = 0; j < n; ++j)
+                        used[i * P + j] *= mask[i * T + j];
             }
-            for (std::size_t c0 = 0; c0 < T; c0 += kChunk)
-                chunk_product(hd, c0, T, dctx + out, 1, D, used.data() + c0, P, dvt.data() + h * hd * P + c0, P);
+            for (std::size_t c0 = 0; c0 < n; c0 += kChunk)
+                chunk_product(hd, c0, n, dctx + out, 1, D, used.data() + c0, P, dvt.data() + h * hd * P + c0, P);
         }
-        transpose(dqt.data(), P, D, T, dq + b * T * S, S);
-        transpose(dkt.data(), P, D, T, dk + b * T * S, S);
-        transpose(dvt.data(), P, D, T, dv + b * T * S, S);
+        transpose(dqt.data(), P, D, n, dq + row0 * S, S);
+        transpose(dkt.data(), P, D, n, dk + row0 * S, S);
+        transpose(dvt.data(), P, D, n, dv + row0 * S, S);
     }
 }
 

@@ -13,6 +13,18 @@ struct AttentionDims {
     // Row stride of q, k, v (and dq, dk, dv): d_out when 0; 3 d_out when they are the thirds of one fused
     // projection's rows. ctx and dctx always have rows of d_out.
     std::size_t qkv_stride = 0;
+    // Ragged rows (GptNet's Rows::live): sequence b's rows of q, k, v, ctx and their gradients are
+    // starts[b] .. starts[b + 1], its first positions only, when its later ones reach no loss. The weights,
+    // weights_t and noise keep every sequence's whole (tokens x tokens) block, filled only in that corner.
+    // Null: every sequence has `tokens` rows, one after another.
+    const std::size_t* starts = nullptr;
+    std::size_t first_row(std::size_t b) const { return starts ? starts[b] : b * tokens; }
+    std::size_t length(std::size_t b) const { return starts ? starts[b + 1] - starts[b] : tokens; }
+    // Queries whose output no one reads (GptNet's last block under Rows::live, before a sequence's first
+    // scored position): a layout may skip sequence b's queries before query_from[b]. Their ctx rows are then
+    // unspecified, their dctx rows must be zero, and their weights are not made. Null: every query.
+    const std::size_t* query_from = nullptr;
+    std::size_t first_query(std::size_t b) const { return query_from ? query_from[b] : 0; }
     std::size_t d_out() const { return heads * head_dim; }
     std::size_t stride() const { return qkv_stride ? qkv_stride : d_out(); }
     // keys.shape[-1] ** 0.5 in Python (a double), divided into float scores as a float.
@@ -23,7 +35,8 @@ struct AttentionDims {
 // training step does not need them. weights_t, which the backward reads (attention_t_floats of them): the
 // same transposed per head, (key rows, query columns) with the rows padded to a multiple of 16; or, when the
 // heads fill whole vectors (attention_lanes.h), as (batch, query, key, head). noise (null without dropout):
-// the dropout mask divided by float(1 - p), of the weights' shape. ctx is written whole.
+// the dropout mask divided by float(1 - p), of the weights' shape. ctx is written whole (but see query_from). With
+// ragged rows, weights must be null and attention_weights_from_t does not apply.
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
                        float* weights_t, const float* noise, float* ctx);
 std::size_t attention_t_floats(const AttentionDims& dims);

@@ -171,31 +171,35 @@ void gelu_backward(const float* x, const float* t, const float* dy, std::size_t 
 }
 
 void embedding_forward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* tok,
-                       const float* pos, std::size_t d, float* x)
+                       const float* pos, std::size_t d, float* x, const std::size_t* starts)
 {
-    for (std::size_t b = 0; b < batch; ++b)
-        for (std::size_t t = 0; t < tokens; ++t) {
+    for (std::size_t b = 0; b < batch; ++b) {
+        const std::size_t row0 = starts ? starts[b] : b * tokens, n = starts ? starts[b + 1] - row0 : tokens;
+        for (std::size_t t = 0; t < n; ++t) {
             const float* e = tok + static_cast<std::size_t>(ids[b * tokens + t]) * d;
-            float* out = x + (b * tokens + t) * d;
+            float* out = x + (row0 + t) * d;
             for (std::size_t c = 0; c < d; ++c)
                 out[c] = e[c] + pos[t * d + c];
         }
+    }
 }
 
 void embedding_backward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* dx,
-                        std::size_t vocab, std::size_t d, float* dtok, float* dpos)
+                        std::size_t vocab, std::size_t d, float* dtok, float* dpos, const std::size_t* starts)
 {
     std::fill_n(dtok, vocab * d, 0.0f);
     std::fill_n(dpos, tokens * d, 0.0f);
-    for (std::size_t b = 0; b < batch; ++b)
-        for (std::size_t t = 0; t < tokens; ++t) {
-            const float* g = dx + (b * tokens + t) * d;
+    for (std::size_t b = 0; b < batch; ++b) {
+        const std::size_t row0 = starts ? starts[b] : b * tokens, n = starts ? starts[b + 1] - row0 : tokens;
+        for (std::size_t t = 0; t < n; ++t) {
+            const float* g = dx + (row0 + t) * d;
             float* e = dtok + static_cast<std::size_t>(ids[b * tokens + t]) * d;
             for (std::size_t c = 0; c < d; ++c) {
                 e[c] += g[c];
                 dpos[t * d + c] += g[c];
             }
         }
+    }
 }
 
 LossStats cross_entropy(const float* logits, const std::int64_t* targets, std::size_t n, std::size_t vocab,

@@ -26,11 +26,14 @@ void layer_norm_backward(const float* dy, const float* xhat, const float* rstd, 
 void gelu_forward(const float* x, std::size_t count, float* y, float* t);
 void gelu_backward(const float* x, const float* t, const float* dy, std::size_t count, float* dx);
 
-// x[b, t] = tok_emb[ids[b, t]] + pos_emb[t], ids checked by the caller.
+// x[b, t] = tok_emb[ids[b, t]] + pos_emb[t], ids checked by the caller. ids are batch x tokens; with
+// `starts` (ragged rows, as AttentionDims has them) x holds only sequence b's first starts[b + 1] - starts[b]
+// positions, from row starts[b].
 void embedding_forward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* tok,
-                       const float* pos, std::size_t d, float* x);
+                       const float* pos, std::size_t d, float* x, const std::size_t* starts = nullptr);
 void embedding_backward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* dx,
-                        std::size_t vocab, std::size_t d, float* dtok, float* dpos);
+                        std::size_t vocab, std::size_t d, float* dtok, float* dpos,
+                        const std::size_t* starts = nullptr);
 
 struct LossStats {
     double loss = 0.0;       // mean cross-entropy over the scored rows (0 when none)

@@ -65,7 +65,7 @@ EvalPoint evaluate_with(GptNet& net, const std::vector<float>& params, const Bat
     for (std::size_t b = 0; b < held.batch; b += kChunk) {
         const std::size_t n = std::min(kChunk, held.batch - b);
         const LossStats s = net.forward(params, held.ids.data() + b * held.tokens,
-                                        held.targets.data() + b * held.tokens, n, held.tokens, nullptr, Rows::scored);
+                                        held.targets.data() + b * held.tokens, n, held.tokens, nullptr, Rows::live);
         total += s.loss * static_cast<double>(s.scored);
         scored += s.scored;
         correct += s.correct;
@@ -113,7 +113,7 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
         const auto start = std::chrono::steady_clock::now();
         const Batch b = task.next_batch(batch);
         const LossStats loss =
-            net.forward(r.params, b.ids.data(), b.targets.data(), b.batch, b.tokens, &gen, Rows::scored);
+            net.forward(r.params, b.ids.data(), b.targets.data(), b.batch, b.tokens, &gen, Rows::live);
         net.backward(r.params, grads);
         optimizer.step(r.params, grads);
         train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

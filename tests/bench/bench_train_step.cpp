@@ -56,7 +56,7 @@ int main(int argc, char** argv)
         const Batch b = task.next_batch(static_cast<std::size_t>(batch));
         const auto t0 = std::chrono::steady_clock::now();
         const double c0 = cpu_ms();
-        net.forward(params, b.ids.data(), b.targets.data(), b.batch, b.tokens, nullptr, Rows::scored);
+        net.forward(params, b.ids.data(), b.targets.data(), b.batch, b.tokens, nullptr, Rows::live);
         net.backward(params, grads);
         opt.step(params, grads);
         if (s >= 10) {

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <stdexcept>
 
 using namespace attnlab;
 using namespace attnlab::train;
@@ -246,24 +247,31 @@ void TestTrainOps::scored_rows_match_all_rows_data()
     QTest::addColumn<bool>("qkv_bias");
     QTest::addColumn<double>("drop_rate");
     QTest::addColumn<bool>("empty_rows"); // some sequences with no scored position at all
-    QTest::newRow("induction") << "induction" << false << 0.0 << false;
-    QTest::newRow("induction-bias-dropout") << "induction" << true << 0.1 << false;
-    QTest::newRow("previous-token-dropout") << "previous-token" << false << 0.1 << false;
-    QTest::newRow("induction-unscored-sequences") << "induction" << false << 0.0 << true;
-    QTest::newRow("induction-unscored-sequences-bias-dropout") << "induction" << true << 0.1 << true;
-    QTest::newRow("nothing-scored-bias") << "previous-token" << true << 0.0 << true;
+    QTest::addColumn<int>("heads");       // 8: the heads-as-lanes attention with AVX2
+    QTest::newRow("induction") << "induction" << false << 0.0 << false << 4;
+    QTest::newRow("induction-bias-dropout") << "induction" << true << 0.1 << false << 4;
+    QTest::newRow("previous-token-dropout") << "previous-token" << false << 0.1 << false << 4;
+    QTest::newRow("induction-unscored-sequences") << "induction" << false << 0.0 << true << 4;
+    QTest::newRow("induction-unscored-sequences-bias-dropout") << "induction" << true << 0.1 << true << 4;
+    QTest::newRow("nothing-scored-bias") << "previous-token" << true << 0.0 << true << 4;
+    QTest::newRow("induction-h8") << "induction" << false << 0.0 << false << 8;
+    QTest::newRow("induction-unscored-sequences-dropout-h8") << "induction" << false << 0.1 << true << 8;
+    QTest::newRow("induction-bias-dropout-h16") << "induction" << true << 0.1 << false << 16;
+    QTest::newRow("induction-h1") << "induction" << false << 0.0 << false << 1;
 }
 
-// Rows::scored runs the last block's per-position part on the scored rows only; the loss, the accuracy and
-// every gradient must be the full path's, and the dropout masks drawn as GPTModel draws them.
+// Rows::scored runs the last block's per-position part on the scored rows only, and Rows::live also drops
+// every sequence's positions after its last scored one; the loss, the accuracy and every gradient must be
+// the full path's, the dropout masks drawn as GPTModel draws them, and the generator left where it is.
 void TestTrainOps::scored_rows_match_all_rows()
 {
     QFETCH(QString, task);
     QFETCH(bool, qkv_bias);
     QFETCH(double, drop_rate);
     QFETCH(bool, empty_rows);
+    QFETCH(int, heads);
     GptShape shape;
-    shape.n_heads = 4;
+    shape.n_heads = heads;
     shape.qkv_bias = qkv_bias;
     shape.drop_rate = drop_rate;
     const GptLayout layout = gpt_layout(shape);
@@ -279,31 +287,40 @@ void TestTrainOps::scored_rows_match_all_rows()
         QCOMPARE(std::count(b.targets.begin(), b.targets.end(), kIgnoreIndex), std::ptrdiff_t(b.targets.size()));
     else
         QVERIFY(std::count(b.targets.begin(), b.targets.end(), kIgnoreIndex) > 0);
-    std::vector<float> grads[2];
-    LossStats stats[2];
+    if (task == "induction") // the live cut has positions to drop: some sequence's last one is not scored
+        QVERIFY(std::count(b.targets.begin() + b.tokens - 1, b.targets.end(), kIgnoreIndex) > 0);
+    constexpr int kModes = 3;
+    const Rows modes[kModes] = {Rows::all, Rows::scored, Rows::live};
+    std::vector<float> grads[kModes];
+    LossStats stats[kModes];
     std::vector<float> weights[2];
-    const Rows modes[] = {Rows::all, Rows::scored};
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < kModes; ++i) {
         GptNet net(layout);
         TorchGenerator dropout(11);
         stats[i] = net.forward(params, b.ids.data(), b.targets.data(), b.batch, b.tokens,
                                drop_rate > 0 ? &dropout : nullptr, modes[i]);
         net.backward(params, grads[i]);
-        weights[i] = net.attention_weights(layout.blocks.size() - 1);
+        if (modes[i] == Rows::live)
+            QVERIFY_THROWS_EXCEPTION(std::logic_error, net.attention_weights(0));
+        else
+            weights[i] = net.attention_weights(layout.blocks.size() - 1);
         // the next draw shows both paths advanced the generator alike
         if (drop_rate > 0)
             grads[i].push_back(static_cast<float>(dropout.random64() % 1000));
     }
-    QCOMPARE(stats[1].scored, stats[0].scored);
-    QCOMPARE(stats[1].correct, stats[0].correct);
-    QVERIFY(std::fabs(stats[1].loss - stats[0].loss) <= 1e-6 * std::max(1.0, std::fabs(stats[0].loss)));
     expect_close(weights[1], weights[0], "last block's attention weights", 1e-6);
-    for (const ParamEntry& e : layout.entries)
-        expect_close(std::vector<float>(grads[1].begin() + e.offset, grads[1].begin() + e.offset + e.size),
-                     std::vector<float>(grads[0].begin() + e.offset, grads[0].begin() + e.offset + e.size),
-                     "grad." + e.name, 1e-5);
-    QCOMPARE(grads[1].size(), grads[0].size());
-    QCOMPARE(grads[1].back(), grads[0].back());
+    for (int i = 1; i < kModes; ++i) {
+        const std::string mode = i == 1 ? "scored " : "live ";
+        QCOMPARE(stats[i].scored, stats[0].scored);
+        QCOMPARE(stats[i].correct, stats[0].correct);
+        QVERIFY(std::fabs(stats[i].loss - stats[0].loss) <= 1e-6 * std::max(1.0, std::fabs(stats[0].loss)));
+        for (const ParamEntry& e : layout.entries)
+            expect_close(std::vector<float>(grads[i].begin() + e.offset, grads[i].begin() + e.offset + e.size),
+                         std::vector<float>(grads[0].begin() + e.offset, grads[0].begin() + e.offset + e.size),
+                         mode + "grad." + e.name, 1e-5);
+        QCOMPARE(grads[i].size(), grads[0].size());
+        QCOMPARE(grads[i].back(), grads[0].back());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTrainOps)
