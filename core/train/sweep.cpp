@@ -2,7 +2,9 @@
 
 #include "train/parallel.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace attnlab::train {
 
@@ -11,7 +13,14 @@ std::vector<RunResult> run_sweep(const std::vector<RunSettings>& runs, int threa
     for (const RunSettings& r : runs)
         check_run(r); // every refusal before anything trains
     std::vector<RunResult> results(runs.size());
-    parallel_for(runs.size(), threads, [&](std::size_t i) {
+    // Longest first, so the last runs to start are short ones and no core waits long at the end; a step's
+    // cost grows with its activations (at more heads mostly the batch x heads x T x T weights).
+    std::vector<std::size_t> order(runs.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    const auto cost = [&](std::size_t i) { return static_cast<double>(runs[i].steps) * activation_bytes(runs[i]); };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost(a) > cost(b); });
+    parallel_for(runs.size(), threads, [&](std::size_t k) {
+        const std::size_t i = order[k];
         RunHooks h;
         h.cancel = hooks.cancel;
         if (hooks.on_step)
