@@ -47,6 +47,25 @@ void noise_lanes(const float* noise, std::size_t T, std::size_t H, std::vector<f
     transpose(noise, T * T, H, T * T, out.data(), H);
 }
 
+// One sequence's q, k and v as (position, d, head) rows and its dropout mask (when there is one) as (query,
+// key, head): what the forward and the backward both start from.
+struct SequenceLanes {
+    std::vector<float> q, k, v, noise;
+    void load(const AttentionDims& dims, std::size_t b, const float* qs, const float* ks, const float* vs,
+              const float* mask)
+    {
+        const std::size_t T = dims.tokens, H = dims.heads, hd = dims.head_dim, S = dims.stride();
+        const std::size_t n = dims.length(b), row0 = dims.first_row(b);
+        for (auto* buf : {&q, &k, &v})
+            buf->resize(T * dims.d_out());
+        to_lanes(qs + row0 * S, S, n, H, hd, q.data());
+        to_lanes(ks + row0 * S, S, n, H, hd, k.data());
+        to_lanes(vs + row0 * S, S, n, H, hd, v.data());
+        if (mask)
+            noise_lanes(mask + b * H * T * T, T, H, noise);
+    }
+};
+
 // The weights of one query's keys j <= i (count floats) times their dropout mask, in `used`.
 const float* after_dropout(const float* weights, const float* mask, std::size_t count, std::vector<float>& used)
 {
@@ -65,19 +84,16 @@ bool attention_heads_as_lanes(const AttentionDims& dims)
 void attention_lanes_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
                              float* lanes, const float* noise, float* ctx)
 {
-    const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out(), S = dims.stride();
+    const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out();
     const Vec divisor = simd::splat(dims.score_divisor());
-    thread_local std::vector<float> qp, kp, vp, cp, nl, used;
-    for (auto* buf : {&qp, &kp, &vp, &cp})
-        buf->resize(T * D);
+    thread_local SequenceLanes seq;
+    thread_local std::vector<float> cp, used;
+    cp.resize(T * D);
     used.resize(T * H);
+    const std::vector<float>&qp = seq.q, &kp = seq.k, &vp = seq.v, &nl = seq.noise;
     for (std::size_t b = 0; b < dims.batch; ++b) {
         const std::size_t n = dims.length(b), row0 = dims.first_row(b);
-        to_lanes(q + row0 * S, S, n, H, hd, qp.data());
-        to_lanes(k + row0 * S, S, n, H, hd, kp.data());
-        to_lanes(v + row0 * S, S, n, H, hd, vp.data());
-        if (noise)
-            noise_lanes(noise + b * H * T * T, T, H, nl);
+        seq.load(dims, b, q, k, v, noise);
         float* L = lanes + b * T * T * H;
         for (std::size_t i = std::min(n, dims.first_query(b)); i < n; ++i) {
             float* row = L + i * T * H; // (key j, head) of query i
@@ -133,19 +149,17 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out(), S = dims.stride();
     const Vec divisor = simd::splat(dims.score_divisor());
-    thread_local std::vector<float> qp, kp, vp, gp, dqp, dkp, dvp, ds, nl, used;
-    for (auto* buf : {&qp, &kp, &vp, &gp, &dqp, &dkp, &dvp})
+    thread_local SequenceLanes seq;
+    thread_local std::vector<float> gp, dqp, dkp, dvp, ds, used;
+    for (auto* buf : {&gp, &dqp, &dkp, &dvp})
         buf->resize(T * D);
     ds.resize(T * H);
     used.resize(T * H);
+    const std::vector<float>&qp = seq.q, &kp = seq.k, &vp = seq.v, &nl = seq.noise;
     for (std::size_t b = 0; b < dims.batch; ++b) {
         const std::size_t n = dims.length(b), row0 = dims.first_row(b);
-        to_lanes(q + row0 * S, S, n, H, hd, qp.data());
-        to_lanes(k + row0 * S, S, n, H, hd, kp.data());
-        to_lanes(v + row0 * S, S, n, H, hd, vp.data());
+        seq.load(dims, b, q, k, v, noise);
         to_lanes(dctx + row0 * D, D, n, H, hd, gp.data());
-        if (noise)
-            noise_lanes(noise + b * H * T * T, T, H, nl);
         std::fill_n(dkp.begin(), n * D, 0.0f);
         std::fill_n(dvp.begin(), n * D, 0.0f);
         const float* L = lanes + b * T * T * H;

@@ -54,8 +54,20 @@ void scatter_rows_in_place(float* x, const std::vector<std::size_t>& rows, std::
 
 } // namespace
 
-AttentionDims GptNet::block_dims(AttentionDims dims, std::size_t layer) const
+const std::size_t* GptNet::ragged_starts() const
 {
+    return trimmed_ ? starts_.data() : nullptr;
+}
+
+AttentionDims GptNet::attention_dims(std::size_t layer) const
+{
+    const GptShape& s = layout_.shape;
+    AttentionDims dims{batch_,
+                       tokens_,
+                       static_cast<std::size_t>(s.n_heads),
+                       static_cast<std::size_t>(s.head_dim()),
+                       3 * static_cast<std::size_t>(s.emb_dim),
+                       ragged_starts()};
     // Under Rows::live only the last block's queries at and after the first scored position are read.
     if (trimmed_ && layer + 1 == blocks_.size())
         dims.query_from = first_scored_.data();
@@ -139,7 +151,6 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
             }
         }
     post_rows_ = gathered_ ? scored_.size() : n;
-    const std::size_t* starts = trimmed_ ? starts_.data() : nullptr;
     const float* P = params.data();
     // A per-position dropout mask, drawn whole so the generator advances as GPTModel's does, and kept at the
     // positions of the buffer's rows: the live ones, or the scored ones where the block's per-position part
@@ -152,13 +163,11 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         noise.resize(keep->size() * d);
         gather_rows(noise_full_.data(), *keep, d, noise.data());
     };
-    embedding_forward(ids, batch, tokens, P + layout_.tok_emb, P + layout_.pos_emb, d, xs_[0].data(), starts);
+    embedding_forward(ids, batch, tokens, P + layout_.tok_emb, P + layout_.pos_emb, d, xs_[0].data(), ragged_starts());
     if (dropout_) {
         draw_rows(noise_emb_, false);
         multiply(xs_[0].data(), noise_emb_);
     }
-    const AttentionDims dims{batch, tokens, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim()),
-                             3 * d, starts};
     const std::size_t nr = rows_;
     for (std::size_t l = 0; l < blocks_.size(); ++l) {
         Block& b = blocks_[l];
@@ -169,8 +178,8 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         if (dropout_)
             draw_noise(b.noise_w, b.w.size(), p, *dropout);
         b.w_current = false;
-        attention_forward(block_dims(dims, l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr,
-                          b.wt.data(), dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
+        attention_forward(attention_dims(l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr, b.wt.data(),
+                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
         // From here on every operation is per position: the last block may run it on the scored rows only.
         const bool gather = gathered_ && l + 1 == blocks_.size();
         const std::size_t m = gather ? scored_.size() : nr;
@@ -215,10 +224,7 @@ const std::vector<float>& GptNet::attention_weights(std::size_t layer) const
         throw std::logic_error("GptNet::attention_weights after a Rows::live forward, which keeps them only in part");
     const Block& b = blocks_[layer];
     if (!b.w_current) {
-        const GptShape& s = layout_.shape;
-        attention_weights_from_t(
-            {batch_, tokens_, static_cast<std::size_t>(s.n_heads), static_cast<std::size_t>(s.head_dim())}, b.wt.data(),
-            b.w.data());
+        attention_weights_from_t(attention_dims(layer), b.wt.data(), b.w.data());
         b.w_current = true;
     }
     return b.w;
@@ -242,12 +248,6 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
                     G + layout_.out_head, nullptr);
     layer_norm_backward(dh_.data(), xhat_f_.data(), rstd_f_.data(), P + layout_.final_scale, last_rows, d, dx_.data(),
                         G + layout_.final_scale, G + layout_.final_shift);
-    const AttentionDims dims{batch_,
-                             tokens_,
-                             static_cast<std::size_t>(s.n_heads),
-                             static_cast<std::size_t>(s.head_dim()),
-                             3 * d,
-                             trimmed_ ? starts_.data() : nullptr};
     const std::size_t nr = rows_;
     for (std::size_t l = blocks_.size(); l-- > 0;) {
         Block& b = blocks_[l];
@@ -273,7 +273,7 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
             scatter_rows_in_place(dx_.data(), scored_, nr, d);
             scatter_rows_in_place(dh_.data(), scored_, nr, d);
         }
-        attention_backward(block_dims(dims, l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.wt.data(),
+        attention_backward(attention_dims(l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, b.wt.data(),
                            dropout_ ? b.noise_w.data() : nullptr, dh_.data(), dqkv_.data(), dqkv_.data() + d,
                            dqkv_.data() + 2 * d);
         project_qkv_backward(params, grads, l);
@@ -284,7 +284,7 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
     if (dropout_)
         multiply(dx_.data(), noise_emb_);
     embedding_backward(ids_, batch_, tokens_, dx_.data(), vocab, d, G + layout_.tok_emb, G + layout_.pos_emb,
-                       trimmed_ ? starts_.data() : nullptr);
+                       ragged_starts());
 }
 
 void GptNet::project_qkv(const std::vector<float>& params, std::size_t layer)

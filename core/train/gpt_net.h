@@ -54,7 +54,9 @@ private:
         std::vector<float> ctx_rows; // the last block with Rows::scored: ctx at the scored positions
     };
     void size_buffers(std::size_t batch, std::size_t tokens);
-    AttentionDims block_dims(AttentionDims dims, std::size_t layer) const;
+    // Block `layer`'s attention shape as the last forward ran it: its ragged rows and skipped queries.
+    AttentionDims attention_dims(std::size_t layer) const;
+    const std::size_t* ragged_starts() const; // starts_ under Rows::live, else null
     // The three projections of a block into one (n x 3 d_out) buffer, q | k | v in each row: one GEMM when
     // W_query, W_key and W_value sit one after another (no qkv_bias), three otherwise.
     void project_qkv(const std::vector<float>& params, std::size_t layer);

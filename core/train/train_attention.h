@@ -3,6 +3,8 @@
 // (batch * tokens rows of d_out, head h in columns h*head_dim ...), seen as (b, num_heads, tokens,
 // head_dim); scores q k^T, the causal mask, softmax(scores / sqrt(head_dim)), dropout on the weights,
 // weights @ values merged back to (batch * tokens, d_out).
+#include "train/train_ops.h"
+
 #include <cmath>
 #include <cstddef>
 
@@ -18,8 +20,8 @@ struct AttentionDims {
     // weights_t and noise keep every sequence's whole (tokens x tokens) block, filled only in that corner.
     // Null: every sequence has `tokens` rows, one after another.
     const std::size_t* starts = nullptr;
-    std::size_t first_row(std::size_t b) const { return starts ? starts[b] : b * tokens; }
-    std::size_t length(std::size_t b) const { return starts ? starts[b + 1] - starts[b] : tokens; }
+    std::size_t first_row(std::size_t b) const { return sequence_rows(starts, tokens, b).first; }
+    std::size_t length(std::size_t b) const { return sequence_rows(starts, tokens, b).count; }
     // Queries whose output no one reads (GptNet's last block under Rows::live, before a sequence's first
     // scored position): a layout may skip sequence b's queries before query_from[b]. Their ctx rows are then
     // unspecified, their dctx rows must be zero, and their weights are not made. Null: every query.

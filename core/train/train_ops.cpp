@@ -174,7 +174,7 @@ void embedding_forward(const std::int64_t* ids, std::size_t batch, std::size_t t
                        const float* pos, std::size_t d, float* x, const std::size_t* starts)
 {
     for (std::size_t b = 0; b < batch; ++b) {
-        const std::size_t row0 = starts ? starts[b] : b * tokens, n = starts ? starts[b + 1] - row0 : tokens;
+        const auto [row0, n] = sequence_rows(starts, tokens, b);
         for (std::size_t t = 0; t < n; ++t) {
             const float* e = tok + static_cast<std::size_t>(ids[b * tokens + t]) * d;
             float* out = x + (row0 + t) * d;
@@ -190,7 +190,7 @@ void embedding_backward(const std::int64_t* ids, std::size_t batch, std::size_t 
     std::fill_n(dtok, vocab * d, 0.0f);
     std::fill_n(dpos, tokens * d, 0.0f);
     for (std::size_t b = 0; b < batch; ++b) {
-        const std::size_t row0 = starts ? starts[b] : b * tokens, n = starts ? starts[b + 1] - row0 : tokens;
+        const auto [row0, n] = sequence_rows(starts, tokens, b);
         for (std::size_t t = 0; t < n; ++t) {
             const float* g = dx + (row0 + t) * d;
             float* e = dtok + static_cast<std::size_t>(ids[b * tokens + t]) * d;

@@ -26,8 +26,18 @@ void layer_norm_backward(const float* dy, const float* xhat, const float* rstd, 
 void gelu_forward(const float* x, std::size_t count, float* y, float* t);
 void gelu_backward(const float* x, const float* t, const float* dy, std::size_t count, float* dx);
 
+// Sequence b's rows in a batch of `tokens`-long sequences: b x tokens on, all of them; or, with ragged rows
+// (GptNet's Rows::live keeps only each sequence's first positions), starts[b] .. starts[b + 1].
+struct SequenceRows {
+    std::size_t first = 0, count = 0;
+};
+inline SequenceRows sequence_rows(const std::size_t* starts, std::size_t tokens, std::size_t b)
+{
+    return starts ? SequenceRows{starts[b], starts[b + 1] - starts[b]} : SequenceRows{b * tokens, tokens};
+}
+
 // x[b, t] = tok_emb[ids[b, t]] + pos_emb[t], ids checked by the caller. ids are batch x tokens; with
-// `starts` (ragged rows, as AttentionDims has them) x holds only sequence b's first starts[b + 1] - starts[b]
+// `starts` (ragged rows, sequence_rows) x holds only sequence b's first starts[b + 1] - starts[b]
 // positions, from row starts[b].
 void embedding_forward(const std::int64_t* ids, std::size_t batch, std::size_t tokens, const float* tok,
                        const float* pos, std::size_t d, float* x, const std::size_t* starts = nullptr);
