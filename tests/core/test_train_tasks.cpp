@@ -26,6 +26,7 @@ private Q_SLOTS:
     void refusals();
     void cancel_keeps_what_was_reached();
     void sweep_equals_runs_one_by_one();
+    void sweep_starts_the_longest_runs_first();
 };
 
 void TestTrainTasks::induction_rules_data()
@@ -193,6 +194,35 @@ void TestTrainTasks::sweep_equals_runs_one_by_one()
     bad.shape.n_heads = 3;
     runs.push_back(bad);
     QVERIFY_THROWS_EXCEPTION(Error, run_sweep(runs, 2)); // refused before any run trains
+}
+
+// On one thread the runs go one after another, so the order their steps are reported in is the order they
+// were handed out: the most heads first (their steps cost the most), seeds in their given order.
+void TestTrainTasks::sweep_starts_the_longest_runs_first()
+{
+    std::vector<RunSettings> runs;
+    for (int heads : {1, 8, 2})
+        for (std::uint64_t seed : {0u, 1u}) {
+            RunSettings s;
+            s.shape.emb_dim = 8;
+            s.shape.n_layers = 1;
+            s.shape.n_heads = heads;
+            s.shape.context_length = 12;
+            s.batch = 4;
+            s.steps = 2;
+            s.eval_every = 2;
+            s.seed = seed;
+            runs.push_back(s);
+        }
+    std::vector<std::size_t> started;
+    SweepHooks hooks;
+    hooks.on_step = [&](std::size_t run, const StepReport&) {
+        if (started.empty() || started.back() != run)
+            started.push_back(run);
+    };
+    const std::vector<RunResult> results = run_sweep(runs, 1, hooks);
+    QCOMPARE(results.size(), runs.size());
+    QCOMPARE(started, (std::vector<std::size_t>{2, 3, 4, 5, 0, 1}));
 }
 
 QTEST_GUILESS_MAIN(TestTrainTasks)
