@@ -81,8 +81,8 @@ bool attention_heads_as_lanes(const AttentionDims& dims)
     return dims.heads > 0 && dims.heads % kLanes == 0;
 }
 
-void attention_lanes_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
-                             float* lanes, const float* noise, float* ctx)
+void attention_lanes_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* lanes,
+                             const float* noise, float* ctx)
 {
     const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out();
     const Vec divisor = simd::splat(dims.score_divisor());
@@ -90,18 +90,18 @@ void attention_lanes_forward(const AttentionDims& dims, const float* q, const fl
     thread_local std::vector<float> cp, used;
     cp.resize(T * D);
     used.resize(T * H);
-    const std::vector<float>&qp = seq.q, &kp = seq.k, &vp = seq.v, &nl = seq.noise;
     for (std::size_t b = 0; b < dims.batch; ++b) {
         const std::size_t n = dims.length(b), row0 = dims.first_row(b);
         seq.load(dims, b, q, k, v, noise);
+        const float *qp = seq.q.data(), *kp = seq.k.data(), *vp = seq.v.data(), *nl = seq.noise.data();
         float* L = lanes + b * T * T * H;
         for (std::size_t i = std::min(n, dims.first_query(b)); i < n; ++i) {
             float* row = L + i * T * H; // (key j, head) of query i
-            const float* qi = qp.data() + i * D;
+            const float* qi = qp + i * D;
             for (std::size_t lane = 0; lane < H; lane += kLanes) {
                 Vec top = simd::splat(-std::numeric_limits<float>::infinity());
                 for (std::size_t j = 0; j <= i; ++j) {
-                    const Vec x = dot(qi, kp.data() + j * D, H, hd, lane) / divisor;
+                    const Vec x = dot(qi, kp + j * D, H, hd, lane) / divisor;
                     simd::store(row + j * H + lane, x);
                     top = simd::max(top, x);
                 }
@@ -115,20 +115,18 @@ void attention_lanes_forward(const AttentionDims& dims, const float* q, const fl
                 for (std::size_t j = 0; j <= i; ++j)
                     simd::store(row + j * H + lane, simd::load(row + j * H + lane) * inv);
             }
-            const float* u = noise ? after_dropout(row, nl.data() + i * T * H, (i + 1) * H, used) : row;
+            const float* u = noise ? after_dropout(row, nl + i * T * H, (i + 1) * H, used) : row;
             // context (d, head) of query i = sum over keys j <= i of used weights * values, summed in a register
             for (std::size_t d = 0; d < hd; ++d)
                 for (std::size_t lane = 0; lane < H; lane += kLanes) {
                     Vec c{};
                     for (std::size_t j = 0; j <= i; ++j)
-                        c += simd::load(u + j * H + lane) * simd::load(vp.data() + j * D + d * H + lane);
+                        c += simd::load(u + j * H + lane) * simd::load(vp + j * D + d * H + lane);
                     simd::store(cp.data() + i * D + d * H + lane, c);
                 }
         }
         from_lanes(cp.data(), n, H, hd, ctx + row0 * D, D);
     }
-    if (weights)
-        attention_lanes_weights(dims, lanes, weights);
 }
 
 void attention_lanes_weights(const AttentionDims& dims, const float* lanes, float* weights)
@@ -155,10 +153,10 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
         buf->resize(T * D);
     ds.resize(T * H);
     used.resize(T * H);
-    const std::vector<float>&qp = seq.q, &kp = seq.k, &vp = seq.v, &nl = seq.noise;
     for (std::size_t b = 0; b < dims.batch; ++b) {
         const std::size_t n = dims.length(b), row0 = dims.first_row(b);
         seq.load(dims, b, q, k, v, noise);
+        const float *qp = seq.q.data(), *kp = seq.k.data(), *vp = seq.v.data(), *nl = seq.noise.data();
         to_lanes(dctx + row0 * D, D, n, H, hd, gp.data());
         std::fill_n(dkp.begin(), n * D, 0.0f);
         std::fill_n(dvp.begin(), n * D, 0.0f);
@@ -168,15 +166,15 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
         for (std::size_t i = from; i < n; ++i) {
             const float* row = L + i * T * H;
             const float* gi = gp.data() + i * D;
-            const float* qi = qp.data() + i * D;
-            const float* u = noise ? after_dropout(row, nl.data() + i * T * H, (i + 1) * H, used) : row;
+            const float* qi = qp + i * D;
+            const float* u = noise ? after_dropout(row, nl + i * T * H, (i + 1) * H, used) : row;
             // d(scores) = w (dw - sum_j w dw) / sqrt(head_dim), dw the gradient of the weights before dropout
             for (std::size_t lane = 0; lane < H; lane += kLanes) {
                 Vec weighted{};
                 for (std::size_t j = 0; j <= i; ++j) {
-                    Vec dw = dot(gi, vp.data() + j * D, H, hd, lane);
+                    Vec dw = dot(gi, vp + j * D, H, hd, lane);
                     if (noise)
-                        dw *= simd::load(nl.data() + (i * T + j) * H + lane);
+                        dw *= simd::load(nl + (i * T + j) * H + lane);
                     simd::store(ds.data() + j * H + lane, dw);
                     weighted += simd::load(row + j * H + lane) * dw;
                 }
@@ -194,7 +192,7 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
                     Vec dqv{};
                     for (std::size_t j = 0; j <= i; ++j) {
                         const Vec dsj = simd::load(ds.data() + j * H + lane);
-                        dqv += dsj * simd::load(kp.data() + j * D + at);
+                        dqv += dsj * simd::load(kp + j * D + at);
                         float* dkj = dkp.data() + j * D + at;
                         simd::store(dkj, simd::load(dkj) + dsj * qv);
                         float* dvj = dvp.data() + j * D + at;

@@ -95,11 +95,12 @@ std::size_t attention_t_floats(const AttentionDims& dims)
     return dims.batch * dims.heads * dims.tokens * padded(dims.tokens);
 }
 
-void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
-                       float* weights_t, const float* noise, float* ctx)
+namespace {
+
+// The per-head layout's forward (the module-layout weights come after, from weights_t, when asked for).
+void attention_t_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights_t,
+                         const float* noise, float* ctx)
 {
-    if (attention_heads_as_lanes(dims))
-        return attention_lanes_forward(dims, q, k, v, weights, weights_t, noise, ctx);
     const std::size_t T = dims.tokens, hd = dims.head_dim, D = dims.d_out(), S = dims.stride(), H = dims.heads;
     const std::size_t P = padded(T);
     const Vec divisor = simd::splat(dims.score_divisor());
@@ -128,10 +129,20 @@ void attention_forward(const AttentionDims& dims, const float* q, const float* k
                               P);
         }
         transpose(yt.data(), P, D, n, ctx + row0 * D, D);
-        for (std::size_t h = 0; h < H; ++h)
-            if (weights)
-                transpose(weights_t + (b * H + h) * T * P, P, T, T, weights + (b * H + h) * T * T, T);
     }
+}
+
+} // namespace
+
+void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
+                       float* weights_t, const float* noise, float* ctx)
+{
+    if (attention_heads_as_lanes(dims))
+        attention_lanes_forward(dims, q, k, v, weights_t, noise, ctx);
+    else
+        attention_t_forward(dims, q, k, v, weights_t, noise, ctx);
+    if (weights)
+        attention_weights_from_t(dims, weights_t, weights);
 }
 
 void attention_weights_from_t(const AttentionDims& dims, const float* weights_t, float* weights)
