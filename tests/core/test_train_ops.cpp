@@ -182,6 +182,17 @@ void TestTrainOps::op_matches_autograd()
             for (std::size_t i = 0; i < dims.tokens; ++i)
                 for (std::size_t j = i + 1; j < dims.tokens; ++j)
                     QCOMPARE(w[(bh * dims.tokens + i) * dims.tokens + j], 0.0f);
+        // and they are PyTorch's: weights @ values gives its context (the fixture has no weights of its own)
+        const std::size_t T = dims.tokens, hd = dims.head_dim;
+        std::vector<float> merged(y.size(), 0.0f);
+        for (std::size_t b = 0; b < dims.batch; ++b)
+            for (std::size_t h = 0; h < heads; ++h)
+                for (std::size_t i = 0; i < T; ++i)
+                    for (std::size_t j = 0; j < T; ++j)
+                        for (std::size_t c = 0; c < hd; ++c)
+                            merged[(b * T + i) * d + h * hd + c] +=
+                                w[((b * heads + h) * T + i) * T + j] * v[(b * T + j) * d + h * hd + c];
+        expect_close(merged, values(f, "y"), "weights @ values");
         expect_close(dq, values(f, "grad.q"), "dq");
         expect_close(dk, values(f, "grad.k"), "dk");
         expect_close(dv, values(f, "grad.v"), "dv");
