@@ -166,10 +166,13 @@ void TestTrainTasks::cancel_keeps_what_was_reached()
     QCOMPARE(r.final_eval().step, std::int64_t{3});
 }
 
-void TestTrainTasks::sweep_equals_runs_one_by_one()
+namespace {
+
+// Tiny induction runs (emb 8, one layer, context 12, batch 4), each head count with seeds 0 and 1.
+std::vector<RunSettings> tiny_runs(std::initializer_list<int> head_counts, std::int64_t steps, std::int64_t eval_every)
 {
     std::vector<RunSettings> runs;
-    for (int heads : {1, 2, 4})
+    for (int heads : head_counts)
         for (std::uint64_t seed : {0u, 1u}) {
             RunSettings s;
             s.shape.emb_dim = 8;
@@ -177,11 +180,19 @@ void TestTrainTasks::sweep_equals_runs_one_by_one()
             s.shape.n_heads = heads;
             s.shape.context_length = 12;
             s.batch = 4;
-            s.steps = 15;
-            s.eval_every = 5;
+            s.steps = steps;
+            s.eval_every = eval_every;
             s.seed = seed;
             runs.push_back(s);
         }
+    return runs;
+}
+
+} // namespace
+
+void TestTrainTasks::sweep_equals_runs_one_by_one()
+{
+    std::vector<RunSettings> runs = tiny_runs({1, 2, 4}, 15, 5);
     const std::vector<RunResult> together = run_sweep(runs, 2);
     QCOMPARE(together.size(), runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -200,20 +211,7 @@ void TestTrainTasks::sweep_equals_runs_one_by_one()
 // were handed out: the most heads first (their steps cost the most), seeds in their given order.
 void TestTrainTasks::sweep_starts_the_longest_runs_first()
 {
-    std::vector<RunSettings> runs;
-    for (int heads : {1, 8, 2})
-        for (std::uint64_t seed : {0u, 1u}) {
-            RunSettings s;
-            s.shape.emb_dim = 8;
-            s.shape.n_layers = 1;
-            s.shape.n_heads = heads;
-            s.shape.context_length = 12;
-            s.batch = 4;
-            s.steps = 2;
-            s.eval_every = 2;
-            s.seed = seed;
-            runs.push_back(s);
-        }
+    const std::vector<RunSettings> runs = tiny_runs({1, 8, 2}, 2, 2);
     std::vector<std::size_t> started;
     SweepHooks hooks;
     hooks.on_step = [&](std::size_t run, const StepReport&) {
