@@ -91,7 +91,6 @@ void GptNet::size_buffers(std::size_t batch, std::size_t tokens)
         b.qkv.resize(n * 3 * d);
         b.rstd1.resize(n);
         b.rstd2.resize(n);
-        b.w.resize(batch * heads * tokens * tokens);
         b.wt.resize(attention_t_floats({batch, tokens, heads, static_cast<std::size_t>(layout_.shape.head_dim())}));
         b.a.resize(n * 4 * d);
         b.g.resize(n * 4 * d);
@@ -176,7 +175,7 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         layer_norm_forward(x, nr, d, P + o.norm1_scale, P + o.norm1_shift, b.h1.data(), b.xhat1.data(), b.rstd1.data());
         project_qkv(params, l);
         if (dropout_)
-            draw_noise(b.noise_w, b.w.size(), p, *dropout);
+            draw_noise(b.noise_w, batch * static_cast<std::size_t>(s.n_heads) * tokens * tokens, p, *dropout);
         b.w_current = false;
         attention_forward(attention_dims(l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr, b.wt.data(),
                           dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
@@ -224,6 +223,7 @@ const std::vector<float>& GptNet::attention_weights(std::size_t layer) const
         throw std::logic_error("GptNet::attention_weights after a Rows::live forward, which keeps them only in part");
     const Block& b = blocks_[layer];
     if (!b.w_current) {
+        b.w.resize(batch_ * static_cast<std::size_t>(layout_.shape.n_heads) * tokens_ * tokens_);
         attention_weights_from_t(attention_dims(layer), b.wt.data(), b.w.data());
         b.w_current = true;
     }

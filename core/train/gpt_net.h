@@ -48,7 +48,7 @@ public:
 private:
     struct Block {
         std::vector<float> xhat1, rstd1, h1, qkv, wt, noise_w, ctx, noise1, mid, xhat2, rstd2, h2, a, g, tanh, noise2;
-        // The module-layout weights, from wt when asked for (a training step does not need them).
+        // The module-layout weights, from wt and sized when asked for (a training step does not need them).
         mutable std::vector<float> w;
         mutable bool w_current = false;
         std::vector<float> ctx_rows; // the last block with Rows::scored: ctx at the scored positions

@@ -76,13 +76,12 @@ HeadShares mean(const ShareSums& s)
 }
 
 // Per layer, per head: the sums over every held-out sequence, in evaluate()'s chunks.
-std::vector<std::vector<ShareSums>> measure(const GptLayout& layout, const std::vector<float>& params,
-                                            const Batch& held)
+std::vector<std::vector<ShareSums>> measure(GptNet& net, const std::vector<float>& params, const Batch& held)
 {
     constexpr std::size_t kChunk = 64;
+    const GptLayout& layout = net.layout();
     const std::size_t layers = layout.blocks.size(), heads = static_cast<std::size_t>(layout.shape.n_heads);
     std::vector<std::vector<ShareSums>> sums(layers, std::vector<ShareSums>(heads));
-    GptNet net(layout);
     for (std::size_t b = 0; b < held.batch; b += kChunk) {
         const std::size_t n = std::min(kChunk, held.batch - b);
         const std::int64_t* ids = held.ids.data() + b * held.tokens;
@@ -137,8 +136,9 @@ std::vector<HeadShares> head_shares(const std::vector<float>& weights, const std
 HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out)
 {
     HeadReport report;
-    report.intact = evaluate(layout, params, held_out);
-    const std::vector<std::vector<ShareSums>> sums = measure(layout, params, held_out);
+    GptNet net(layout); // one for every evaluation below
+    report.intact = evaluate(net, params, held_out);
+    const std::vector<std::vector<ShareSums>> sums = measure(net, params, held_out);
     const std::size_t d = static_cast<std::size_t>(layout.shape.emb_dim);
     const std::size_t hd = static_cast<std::size_t>(layout.shape.head_dim());
     std::vector<float> ablated = params;
@@ -153,7 +153,7 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
             float* wo = ablated.data() + layout.blocks[l].wo;
             for (std::size_t r = 0; r < d; ++r)
                 std::fill_n(wo + r * d + h * hd, hd, 0.0f);
-            s.ablated = evaluate(layout, ablated, held_out);
+            s.ablated = evaluate(net, ablated, held_out);
             const float* kept = params.data() + layout.blocks[l].wo;
             for (std::size_t r = 0; r < d; ++r)
                 std::copy_n(kept + r * d + h * hd, hd, wo + r * d + h * hd);

@@ -11,7 +11,8 @@ namespace attnlab::train {
 
 double activation_bytes(const RunSettings& s)
 {
-    // What GptNet keeps per block (GptNet::size_buffers), at the larger of the batch and the held-out chunk.
+    // What GptNet keeps per block (GptNet::size_buffers, and the module-layout weights a head report asks for), at
+    // the larger of the batch and the held-out chunk.
     const double batch = static_cast<double>(std::max<std::int64_t>(s.batch, 64));
     const double T = static_cast<double>(s.shape.context_length), d = static_cast<double>(s.shape.emb_dim);
     const double padded = std::ceil(T / 16.0) * 16.0; // the transposed copy's rows (attention_t_floats)
@@ -55,9 +56,7 @@ std::int64_t RunResult::steps_to_90() const
     return 0;
 }
 
-namespace {
-
-EvalPoint evaluate_with(GptNet& net, const std::vector<float>& params, const Batch& held)
+EvalPoint evaluate(GptNet& net, const std::vector<float>& params, const Batch& held)
 {
     constexpr std::size_t kChunk = 64;
     double total = 0.0;
@@ -76,8 +75,6 @@ EvalPoint evaluate_with(GptNet& net, const std::vector<float>& params, const Bat
     return e;
 }
 
-} // namespace
-
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Task& task)
 {
     return evaluate(layout, params, task.held_out());
@@ -86,7 +83,7 @@ EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, co
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out)
 {
     GptNet net(layout);
-    return evaluate_with(net, params, held_out);
+    return evaluate(net, params, held_out);
 }
 
 RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
@@ -124,7 +121,7 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
         }
         StepReport report{step + 1, settings.steps, loss.loss, nullptr};
         if ((step + 1) % every == 0 || step + 1 == settings.steps) {
-            EvalPoint e = evaluate_with(net, r.params, task.held_out());
+            EvalPoint e = evaluate(net, r.params, task.held_out());
             e.step = step + 1;
             r.evals.push_back(e);
             report.eval = &r.evals.back();
@@ -134,7 +131,7 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
     }
     const std::int64_t taken = static_cast<std::int64_t>(r.train_loss.size());
     if (r.evals.empty() || r.evals.back().step != taken) {
-        EvalPoint e = evaluate_with(net, r.params, task.held_out());
+        EvalPoint e = evaluate(net, r.params, task.held_out());
         e.step = taken;
         r.evals.push_back(e);
     }

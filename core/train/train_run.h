@@ -15,6 +15,8 @@
 
 namespace attnlab::train {
 
+class GptNet;
+
 struct RunSettings {
     std::string task = "induction";
     GptShape shape;
@@ -70,5 +72,9 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks = {});
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Task& task);
 // The same over any sequences laid out as a task's held-out set.
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out);
+// The same through a net of `params`' layout that the caller keeps: its buffers, sized at the first call, serve
+// every later one (a new net's first forward allocates and clears them, which for many small evaluations cost
+// more than the evaluations).
+EvalPoint evaluate(GptNet& net, const std::vector<float>& params, const Batch& held_out);
 
 } // namespace attnlab::train
