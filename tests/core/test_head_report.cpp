@@ -3,6 +3,7 @@
 // make_head_report_cases.py): the measures, the intact model and every head's ablation, to 1e-5.
 #include "io/safetensors.h"
 #include "tensor/error.h"
+#include "train/gpt_net.h"
 #include "train/head_report.h"
 
 #include <QtTest>
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void matches_pytorch_data();
     void matches_pytorch();
     void reports_of_runs_skip_the_cancelled();
+    void a_kept_net_evaluates_as_a_new_one();
 };
 
 void TestHeadReport::shares_data()
@@ -276,6 +278,32 @@ void TestHeadReport::reports_of_runs_skip_the_cancelled()
             QCOMPARE(reports[i].heads[h].ablated.accuracy, alone.heads[h].ablated.accuracy);
         }
     }
+}
+
+// head_report evaluates every ablation through one net: what a net kept from an earlier forward (another
+// model's weights, a Rows::scored forward whose attention weights were asked for) must not reach a later
+// evaluation, which equals a new net's to the bit.
+void TestHeadReport::a_kept_net_evaluates_as_a_new_one()
+{
+    RunSettings settings;
+    settings.task = "induction";
+    settings.shape.emb_dim = 32;
+    settings.shape.n_heads = 16; // the heads as the vector lanes where the machine has 8 or 16
+    settings.steps = 2;
+    settings.batch = 4;
+    const RunResult trained = train_run(settings);
+    const GptLayout layout = gpt_layout(settings.shape);
+    const Task task(settings.task, settings.shape.vocab_size, settings.shape.context_length, 0);
+    const Batch& held = task.held_out();
+    GptNet kept(layout);
+    for (const std::vector<float>* params : {&trained.init_params, &trained.params, &trained.init_params}) {
+        kept.forward(trained.params, held.ids.data(), held.targets.data(), 3, held.tokens, nullptr, Rows::scored);
+        QVERIFY(!kept.attention_weights(1).empty());
+        const EvalPoint reused = evaluate(kept, *params, held), fresh = evaluate(layout, *params, held);
+        QCOMPARE(reused.loss, fresh.loss);
+        QCOMPARE(reused.accuracy, fresh.accuracy);
+    }
+    QVERIFY(evaluate(layout, trained.init_params, held).loss != evaluate(layout, trained.params, held).loss);
 }
 
 QTEST_GUILESS_MAIN(TestHeadReport)
