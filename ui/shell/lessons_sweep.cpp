@@ -10,7 +10,7 @@ namespace attnlab::ui {
 
 namespace {
 
-// Small enough to finish in about a minute on two cores, large enough for the curve to bend (1, 2, 4, 32 heads
+// Small enough to finish well within a minute on two cores, large enough for the curve to bend (1, 2, 4, 32 heads
 // reached 0.70, 0.88, 0.86 and 0.24 held-out accuracy here).
 SweepSettings lessonSweep()
 {
