@@ -89,6 +89,42 @@ private Q_SLOTS:
         }
     }
 
+    // A small multiple's measures (16 heads of a trained model): at a width where the full words fit they are
+    // kept; narrower, the abbreviated ones; narrower still, elided. No line ever runs past the heatmap's width.
+    void heatmapFooterFitsItsWidth_data()
+    {
+        QTest::addColumn<double>("width");
+        QTest::addColumn<QString>("expect"); // "long", "short" or "elided"
+        QTest::newRow("four-heads-300px") << 300.0 << "long";
+        QTest::newRow("sixteen-heads-74px") << 74.0 << "short";
+        QTest::newRow("sliver-30px") << 30.0 << "elided";
+    }
+    void heatmapFooterFitsItsWidth()
+    {
+        QFETCH(double, width);
+        QFETCH(QString, expect);
+        static const auto trace = testing::traceOf("MultiHeadAttention(3, 2, 6, 0.0, 2)", 6, InputSource::Book);
+        HeatmapStyle style;
+        style.title = QStringLiteral("head 0");
+        style.axes = false;
+        style.legend = false;
+        style.fontPx = 15;
+        style.footer = QStringLiteral("distance 13.6 · entropy 2.98\nprevious 0.09 · first 0.07");
+        style.footerShort = QStringLiteral("dist 13.6 · ent 2.98\nprev 0.09 · first 0.07");
+        const HeatmapPainter painter(heatmapSlice(trace, AttentionMatrix::Weights, 0, 0), ColorScale::weights(1.0), {},
+                                     style);
+        const HeatmapLayout l = painter.layout(QRectF(0, 0, width, width * 1.6));
+        const QStringList lines = l.footerText.split('\n');
+        for (const QString& line : lines)
+            QVERIFY2(QFontMetricsF(l.footerFont).horizontalAdvance(line) <= width - 4, qPrintable(line));
+        if (expect == "long")
+            QVERIFY(l.footerText.startsWith("distance 13.6"));
+        else if (expect == "short")
+            QCOMPARE(lines, QStringList({"dist 13.6", "ent 2.98", "prev 0.09", "first 0.07"}));
+        else
+            QVERIFY(l.footerText.contains(QChar(0x2026)));
+    }
+
     void shapeBlocksAndStripesHitThemselves()
     {
         static const auto trace = testing::traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);

@@ -31,8 +31,9 @@ int labelStep(double cellSize, double textHeight)
 
 // A footer line wider than the heatmap is broken at its " · " separators, and a part still too wide is
 // set smaller (to 3/4 at most, as titles are): in projector type a small head's measures would otherwise
-// run past its edge and be cut.
-FittedText fitFooter(const QString& footer, QFont font, double width)
+// run past its edge and be cut. Where even that is too wide, the abbreviated footer is tried the same way,
+// and a line that still does not fit is elided.
+FittedText fitFooterLines(const QString& footer, QFont font, double width)
 {
     QStringList lines;
     for (const QString& line : footer.split(QLatin1Char('\n'))) {
@@ -46,6 +47,30 @@ FittedText fitFooter(const QString& footer, QFont font, double width)
         if (QFontMetricsF(font).horizontalAdvance(line) > QFontMetricsF(font).horizontalAdvance(widest))
             widest = line;
     return {fitTitle(widest, font, width).font, lines.join(QLatin1Char('\n'))};
+}
+
+bool fitsWidth(const FittedText& fitted, double width)
+{
+    const QFontMetricsF fm(fitted.font);
+    for (const QString& line : fitted.text.split(QLatin1Char('\n')))
+        if (fm.horizontalAdvance(line) > width)
+            return false;
+    return true;
+}
+
+FittedText fitFooter(const HeatmapStyle& style, const QFont& font, double width)
+{
+    FittedText fitted = fitFooterLines(style.footer, font, width);
+    if (!fitsWidth(fitted, width) && !style.footerShort.isEmpty())
+        fitted = fitFooterLines(style.footerShort, font, width);
+    if (!fitsWidth(fitted, width)) {
+        const QFontMetricsF fm(fitted.font);
+        QStringList lines = fitted.text.split(QLatin1Char('\n'));
+        for (QString& line : lines)
+            line = fm.elidedText(line, Qt::ElideRight, std::max(0.0, width));
+        fitted.text = lines.join(QLatin1Char('\n'));
+    }
+    return fitted;
 }
 
 QRectF matrixIn(const HeatmapStyle& style, const QString& footer, const QStringList& tokens, const QRectF& rect)
@@ -138,7 +163,7 @@ HeatmapLayout layoutHeatmap(const HeatmapStyle& style, int rows, int cols, const
     QFont footerFont = font; // as the painter sets it: in the axis titles' bold when there are axes
     footerFont.setBold(style.axes);
     if (!style.footer.isEmpty()) {
-        const FittedText footer = fitFooter(style.footer, footerFont, rect.width() - 4);
+        const FittedText footer = fitFooter(style, footerFont, rect.width() - 4);
         l.footerText = footer.text;
         l.footerFont = footer.font;
     }

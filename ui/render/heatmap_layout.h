@@ -23,6 +23,9 @@ struct HeatmapStyle {
     bool selected = false; // thicker frame (small multiples)
     int fontPx = 15;
     QString footer; // lines under the matrix, e.g. the head's measures (trained models)
+    // The same lines abbreviated, for a heatmap too narrow for `footer` even broken at its " · " and in 3/4 type
+    // (a small multiple of 16 heads); empty: none. A line that still does not fit is elided, never cut.
+    QString footerShort;
 };
 
 // A piece of text: `rect` in the frame `transform` maps onto the canvas (the key labels run downwards).

@@ -206,11 +206,14 @@ void HeatmapsView::rebuild()
         style.fontPx = QFontInfo(font()).pixelSize(); // the window's type: a projector's grows it
         if (h < static_cast<int>(measures.size())) {
             const HeadMeasures& m = measures[static_cast<std::size_t>(h)];
-            style.footer = tr("distance %1 · entropy %2\nprevious %3 · first %4")
-                               .arg(m.distance, 0, 'f', 1)
-                               .arg(m.entropy, 0, 'f', 2)
-                               .arg(m.previous, 0, 'f', 2)
-                               .arg(m.first, 0, 'f', 2);
+            const auto measured = [&m](const QString& format) {
+                return format.arg(m.distance, 0, 'f', 1)
+                    .arg(m.entropy, 0, 'f', 2)
+                    .arg(m.previous, 0, 'f', 2)
+                    .arg(m.first, 0, 'f', 2);
+            };
+            style.footer = measured(tr("distance %1 · entropy %2\nprevious %3 · first %4"));
+            style.footerShort = measured(tr("dist %1 · ent %2\nprev %3 · first %4"));
         }
         painters.emplace_back(heatmapSlice(trace, kind, h, batch), scale, tokens, style);
     }
@@ -342,9 +345,9 @@ void HeatmapsView::updateSelection(bool newHead)
                   .arg(slice.rows);
     if (session_->usesTextInput() && slice.rows >= 2) {
         const HeadMeasures u = uniform_measures(slice.rows);
-        text += tr(" Under each head, from its weights over queries 1–%1: mean attention distance (tokens), entropy "
-                   "(nats), share on the previous token, share on the first. Uniform causal attention would give %2, "
-                   "%3, %4, %5.")
+        text += tr(" Under each head, from its weights over queries 1–%1: mean attention distance (tokens, dist where "
+                   "the heads are small), entropy (nats, ent), share on the previous token (prev), share on the first. "
+                   "Uniform causal attention would give %2, %3, %4, %5.")
                     .arg(slice.rows - 1)
                     .arg(u.distance, 0, 'f', 1)
                     .arg(u.entropy, 0, 'f', 2)
