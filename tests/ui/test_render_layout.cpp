@@ -178,6 +178,37 @@ private Q_SLOTS:
         }
     }
 
+    // head_dim's corner names its head and its name plate never covers that name, from a wide pane down to
+    // the 1280 x 720 stepper's (where the plate covered "head 0" until the corner said just "0").
+    void headDimCornerIsNotUnderItsPlate_data()
+    {
+        QTest::addColumn<QSizeF>("size");
+        QTest::newRow("wide-1100x520") << QSizeF(1100, 520);
+        QTest::newRow("stepper-1280x720-650x240") << QSizeF(650, 240);
+        QTest::newRow("narrow-420x200") << QSizeF(420, 200);
+    }
+    void headDimCornerIsNotUnderItsPlate()
+    {
+        QFETCH(QSizeF, size);
+        static const auto trace = testing::traceOf("MultiHeadAttention(768, 768, 1024, 0.0, 12)", 16);
+        int corners = 0;
+        for (int stage = 0; stage < static_cast<int>(trace->stages.size()); ++stage) {
+            const ShapeDiagramLayout l = ShapeDiagramPainter(*trace, stage, 0).layout(QRectF(QPointF(0, 0), size));
+            for (const auto* row : {&l.before, &l.after})
+                for (const ShapeBlock& b : *row) {
+                    if (b.axis != Axis::head_dim)
+                        continue;
+                    ++corners;
+                    const ShapeHeadMark& m = b.marks.front();
+                    QVERIFY2(!m.text.intersects(b.plate),
+                             qPrintable(QString::fromStdString(trace->stages[static_cast<std::size_t>(stage)].name)));
+                    QVERIFY(m.label == QStringLiteral("head 0") || m.label == QStringLiteral("0"));
+                    QVERIFY(within(m.text, b.rect));
+                }
+        }
+        QVERIFY(corners >= 4); // queries.view, keys.view, values.view, context.merged at least
+    }
+
     void designShapesHitThemselves()
     {
         const DesignLayoutPainter painter(

@@ -138,14 +138,34 @@ void Builder::stripes(ShapeBlock& b) const
         b.stripes.push_back(stripe);
         if (upright) {
             const double line = QFontMetricsF(font).height();
-            b.marks.push_back({h, QRectF(stripe.left(), stripe.bottom() - 3 - line, stripe.width(), line), {}});
+            b.marks.push_back(
+                {h, QRectF(stripe.left(), stripe.bottom() - 3 - line, stripe.width(), line), {}, QString::number(h)});
         } else if (sideways) {
             QTransform foot; // x runs up the stripe from its foot
             foot.translate(stripe.center().x(), stripe.bottom() - 2);
             foot.rotate(-90);
-            b.marks.push_back({h, QRectF(0, -w / 2, length, w), foot});
+            b.marks.push_back({h, QRectF(0, -w / 2, length, w), foot, QString::number(h)});
         }
     }
+}
+
+// In a short head_dim block (small type on a projector, a narrow pane) the centred plate covered the corner's
+// "head N": the plate goes below it where the block is tall enough, else the corner says just N and the plate
+// moves right of it where the block is wide enough.
+void clearCorner(ShapeBlock& b)
+{
+    ShapeHeadMark& mark = b.marks.front();
+    QRectF& plate = b.plate;
+    if (!mark.text.intersects(plate))
+        return;
+    if (mark.text.bottom() + 1 + plate.height() <= b.rect.bottom() - 1) {
+        plate.moveTop(mark.text.bottom() + 1);
+        return;
+    }
+    mark.label = QString::number(mark.head);
+    mark.text.setWidth(QFontMetricsF(b.markFont).horizontalAdvance(mark.label) + 4);
+    if (mark.text.right() + 2 + plate.width() <= b.rect.right() - 2)
+        plate.moveLeft(std::max(plate.left(), mark.text.right() + 2));
 }
 
 void Builder::dress(ShapeBlock& b, bool dOutStriped) const
@@ -161,7 +181,8 @@ void Builder::dress(ShapeBlock& b, bool dOutStriped) const
         b.marks.push_back({owner,
                            QRectF(b.rect.left() + 6 * s, b.rect.top() + 2 * s,
                                   fm.horizontalAdvance(headLabel(owner)) + 4, fm.height()),
-                           {}});
+                           {},
+                           headLabel(owner)});
     } else if (b.striped || b.headColoured) {
         stripes(b);
         stripesNumbered = !b.marks.empty();
@@ -184,6 +205,8 @@ void Builder::dress(ShapeBlock& b, bool dOutStriped) const
         std::max({nm.horizontalAdvance(name), sm.horizontalAdvance(size), nm.horizontalAdvance(framed)}) + 12 * s;
     b.plate = QRectF(b.rect.center().x() - textW / 2, b.rect.center().y() - (lineName + lineSize + lineFramed) / 2 - 2,
                      textW, lineName + lineSize + lineFramed + 4);
+    if (b.axis == Axis::head_dim)
+        clearCorner(b);
     const QRectF& plate = b.plate;
     b.name = {QRectF(plate.left(), plate.top() + 2, plate.width(), lineName), Qt::AlignCenter, name, nameFont};
     b.sizeText = {QRectF(plate.left(), plate.top() + 2 + lineName, plate.width(), lineSize), Qt::AlignCenter, size,
@@ -450,8 +473,7 @@ std::vector<ShapeHeadLabel> ShapeDiagramLayout::headLabels() const
             for (const ShapeHeadMark& m : b.marks) {
                 const bool corner = b.axis == Axis::head_dim;
                 const QRectF swatch = corner ? b.rect : b.stripes[static_cast<std::size_t>(m.head)];
-                labels.push_back({m.head, swatch, m.transform.mapRect(m.text),
-                                  corner ? headLabel(m.head) : QString::number(m.head)});
+                labels.push_back({m.head, swatch, m.transform.mapRect(m.text), m.label});
             }
             if (b.hasFramed)
                 labels.push_back(

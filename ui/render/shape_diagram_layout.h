@@ -44,6 +44,7 @@ struct ShapeHeadMark {
     int head = 0;
     QRectF text; // in the frame `transform` maps onto the canvas (numbers on their side in thin stripes)
     QTransform transform;
+    QString label; // what is drawn: the stripe's number, or head_dim's "head N" (just N where that would be covered)
 };
 
 struct ShapeBlock {

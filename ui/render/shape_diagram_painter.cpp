@@ -82,7 +82,7 @@ void drawBlock(QPainter& p, const RenderStyle& style, const ShapeDiagramLayout& 
         const QColor fill = headColor(head, l.heads).lighter(125);
         p.fillRect(b.rect, fill);
         p.setFont(b.markFont);
-        style.drawText(p, b.marks.front().text, Qt::AlignCenter, headLabel(head), headLabelInk(fill), fill);
+        style.drawText(p, b.marks.front().text, Qt::AlignCenter, b.marks.front().label, headLabelInk(fill), fill);
     } else if (b.striped || b.headColoured) {
         p.setFont(b.markFont);
         for (std::size_t h = 0; h < b.stripes.size(); ++h) {
@@ -93,7 +93,7 @@ void drawBlock(QPainter& p, const RenderStyle& style, const ShapeDiagramLayout& 
             const ShapeHeadMark& m = b.marks[h];
             p.save();
             p.setTransform(m.transform, true);
-            style.drawText(p, m.text, Qt::AlignCenter, QString::number(m.head), headLabelInk(fill), fill);
+            style.drawText(p, m.text, Qt::AlignCenter, m.label, headLabelInk(fill), fill);
             p.restore();
         }
         if (l.selectedHead >= 0 && l.selectedHead < l.heads) { // the selected head, as in the heatmaps
