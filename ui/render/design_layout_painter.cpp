@@ -155,7 +155,7 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
             s.kind == DesignShape::Kind::Weight || (s.kind == DesignShape::Kind::Slice && s.slicedAxis == 0);
         if (s.head < 0 || s.role != Role::Query || !own || s.name.endsWith(QLatin1String("bias")))
             continue;
-        const QString label = headShortLabel(s.head);
+        QString label = headShortLabel(s.head);
         QFont f = font;
         f.setBold(true);
         // The largest font that fits inside without covering the middle of the colour; else one that fits
@@ -168,6 +168,14 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
             inside = largestFitting(f, std::max(7, fontPx_ - 2), 9, [&](const QFontMetricsF& fm) {
                 return fm.height() <= s.rect.height() - 2 && fm.horizontalAdvance(label) + 4 <= s.rect.width();
             });
+        if (!inside) { // "h10" too wide for a small block: its number alone, as the shape diagram's stripes
+            const QString number = QString::number(s.head);
+            inside = largestFitting(f, std::max(7, fontPx_ - 2), 9, [&](const QFontMetricsF& fm) {
+                return fm.height() <= s.rect.height() - 2 && fm.horizontalAdvance(number) + 4 <= s.rect.width();
+            });
+            if (inside)
+                label = number;
+        }
         if (inside)
             f = *inside;
         else
