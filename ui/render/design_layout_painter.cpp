@@ -159,22 +159,23 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
         QFont f = font;
         f.setBold(true);
         // The largest font that fits inside without covering the middle of the colour; else one that fits
-        // inside at all (the K and V blocks beside it still show the colour whole); else beside it. Beside
-        // a wrapper's block is the previous head's V block, which a label there would cover.
+        // inside at all (the K and V blocks beside it still show the colour whole), "h10" or else its number
+        // alone, as the shape diagram's stripes; else beside it. Beside a wrapper's block is the previous
+        // head's V block, which a label there would cover.
         auto inside = largestFitting(f, std::max(7, fontPx_ - 2), 8, [&](const QFontMetricsF& fm) {
             return fm.height() <= s.rect.height() + 1 && fm.horizontalAdvance(label) + 8 <= s.rect.width() / 2;
         });
+        const auto fitsInside = [&](const QString& text) {
+            return largestFitting(f, std::max(7, fontPx_ - 2), 9, [&](const QFontMetricsF& fm) {
+                return fm.height() <= s.rect.height() - 2 && fm.horizontalAdvance(text) + 4 <= s.rect.width();
+            });
+        };
         if (!inside)
-            inside = largestFitting(f, std::max(7, fontPx_ - 2), 9, [&](const QFontMetricsF& fm) {
-                return fm.height() <= s.rect.height() - 2 && fm.horizontalAdvance(label) + 4 <= s.rect.width();
-            });
-        if (!inside) { // "h10" too wide for a small block: its number alone, as the shape diagram's stripes
-            const QString number = QString::number(s.head);
-            inside = largestFitting(f, std::max(7, fontPx_ - 2), 9, [&](const QFontMetricsF& fm) {
-                return fm.height() <= s.rect.height() - 2 && fm.horizontalAdvance(number) + 4 <= s.rect.width();
-            });
+            inside = fitsInside(label);
+        if (!inside) {
+            inside = fitsInside(QString::number(s.head));
             if (inside)
-                label = number;
+                label = QString::number(s.head);
         }
         if (inside)
             f = *inside;
