@@ -15,20 +15,33 @@ using simd::kLanes;
 using simd::Vec;
 
 // Rows of `count` positions from (h, d) order, row stride `stride`, to (d, h) order, rows of d_out.
+// (At head_dim 1 both orders are the same: a row copy.)
 void to_lanes(const float* src, std::size_t stride, std::size_t count, std::size_t H, std::size_t hd, float* dst)
 {
-    for (std::size_t i = 0; i < count; ++i)
-        for (std::size_t h = 0; h < H; ++h)
-            for (std::size_t d = 0; d < hd; ++d)
-                dst[i * H * hd + d * H + h] = src[i * stride + h * hd + d];
+    for (std::size_t i = 0; i < count; ++i) {
+        const float* s = src + i * stride;
+        float* t = dst + i * H * hd;
+        if (hd == 1)
+            std::copy_n(s, H, t);
+        else
+            for (std::size_t h = 0; h < H; ++h)
+                for (std::size_t d = 0; d < hd; ++d)
+                    t[d * H + h] = s[h * hd + d];
+    }
 }
 
 void from_lanes(const float* src, std::size_t count, std::size_t H, std::size_t hd, float* dst, std::size_t stride)
 {
-    for (std::size_t i = 0; i < count; ++i)
-        for (std::size_t h = 0; h < H; ++h)
-            for (std::size_t d = 0; d < hd; ++d)
-                dst[i * stride + h * hd + d] = src[i * H * hd + d * H + h];
+    for (std::size_t i = 0; i < count; ++i) {
+        const float* s = src + i * H * hd;
+        float* t = dst + i * stride;
+        if (hd == 1)
+            std::copy_n(s, H, t);
+        else
+            for (std::size_t h = 0; h < H; ++h)
+                for (std::size_t d = 0; d < hd; ++d)
+                    t[h * hd + d] = s[d * H + h];
+    }
 }
 
 // sum over d of a[d * H + lane] * b[d * H + lane], for the vector of heads starting at `lane`.
@@ -74,6 +87,15 @@ const float* after_dropout(const float* weights, const float* mask, std::size_t 
     return used.data();
 }
 
+// The lanes buffer keeps only the causal triangle, packed: query i's keys j <= i, (i + 1) x heads floats, right
+// after query i - 1's, and one sequence's T (T + 1) / 2 x heads floats after the previous one's. The square
+// (query, key, head) block it replaced was half unused, and the backward read its rows with a gap after each:
+// at 16 heads a third of the backward waited on those loads.
+std::size_t triangle(std::size_t i)
+{
+    return i * (i + 1) / 2;
+}
+
 } // namespace
 
 bool attention_heads_as_lanes(const AttentionDims& dims)
@@ -94,9 +116,12 @@ void attention_lanes_forward(const AttentionDims& dims, const float* q, const fl
         const std::size_t n = dims.length(b), row0 = dims.first_row(b);
         seq.load(dims, b, q, k, v, noise);
         const float *qp = seq.q.data(), *kp = seq.k.data(), *vp = seq.v.data(), *nl = seq.noise.data();
-        float* L = lanes + b * T * T * H;
+        float* L = lanes + b * triangle(T) * H;
         for (std::size_t i = std::min(n, dims.first_query(b)); i < n; ++i) {
-            float* row = L + i * T * H; // (key j, head) of query i
+            float* row = L + triangle(i) * H; // (key j, head) of query i
+            if (i + 2 < n)                    // the row after next, owned before it is written
+                for (std::size_t x = 0; x < (i + 3) * H; x += 16)
+                    __builtin_prefetch(L + triangle(i + 2) * H + x, 1);
             const float* qi = qp + i * D;
             for (std::size_t lane = 0; lane < H; lane += kLanes) {
                 Vec top = simd::splat(-std::numeric_limits<float>::infinity());
@@ -135,7 +160,7 @@ void attention_lanes_weights(const AttentionDims& dims, const float* lanes, floa
     for (std::size_t b = 0; b < dims.batch; ++b)
         for (std::size_t i = 0; i < T; ++i) {
             float* out = weights + b * H * T * T + i * T; // row i of head 0; head h is T * T further
-            transpose(lanes + (b * T + i) * T * H, H, i + 1, H, out, T * T);
+            transpose(lanes + (b * triangle(T) + triangle(i)) * H, H, i + 1, H, out, T * T);
             for (std::size_t h = 0; h < H; ++h)
                 std::fill(out + h * T * T + i + 1, out + h * T * T + T, 0.0f);
         }
@@ -160,11 +185,14 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
         to_lanes(dctx + row0 * D, D, n, H, hd, gp.data());
         std::fill_n(dkp.begin(), n * D, 0.0f);
         std::fill_n(dvp.begin(), n * D, 0.0f);
-        const float* L = lanes + b * T * T * H;
+        const float* L = lanes + b * triangle(T) * H;
         const std::size_t from = std::min(n, dims.first_query(b));
         std::fill_n(dqp.begin(), from * D, 0.0f); // the skipped queries' dq: their dctx is zero
         for (std::size_t i = from; i < n; ++i) {
-            const float* row = L + i * T * H;
+            const float* row = L + triangle(i) * H;
+            if (i + 2 < n) // the row after next, from memory while this one is worked on
+                for (std::size_t x = 0; x < (i + 3) * H; x += 16)
+                    __builtin_prefetch(L + triangle(i + 2) * H + x);
             const float* gi = gp.data() + i * D;
             const float* qi = qp + i * D;
             const float* u = noise ? after_dropout(row, nl + i * T * H, (i + 1) * H, used) : row;

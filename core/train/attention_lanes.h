@@ -5,7 +5,8 @@
 // are first permuted to (position, d, head) rows, so each head's d-th value sits in lane h of vector d; the
 // scores, the softmax and every product are then plain vector sums over positions, with no transpose.
 // attention_forward and attention_backward hand over to these when attention_heads_as_lanes(dims); the
-// weights_t buffer then holds the weights as (batch, query, key, head), which only these read, and
+// weights_t buffer then holds the weights as (batch, query, key j <= query, head), the causal triangle packed,
+// which only these read, and
 // attention_forward makes the module's (batch, heads, query, key) weights from it (attention_lanes_weights)
 // only when asked for: a training step does not need them, and at 32 heads they were 8 MB a layer to write.
 #include "train/train_attention.h"

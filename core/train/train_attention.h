@@ -36,9 +36,9 @@ struct AttentionDims {
 // weights (null when not wanted): (batch, heads, tokens, tokens), 0 above the diagonal, before dropout; a
 // training step does not need them. weights_t, which the backward reads (attention_t_floats of them): the
 // same transposed per head, (key rows, query columns) with the rows padded to a multiple of 16; or, when the
-// heads fill whole vectors (attention_lanes.h), as (batch, query, key, head). noise (null without dropout):
-// the dropout mask divided by float(1 - p), of the weights' shape. ctx is written whole (but see query_from). With
-// ragged rows, weights must be null and attention_weights_from_t does not apply.
+// heads fill whole vectors (attention_lanes.h), as (batch, query, key <= query, head), packed. noise (null without
+// dropout): the dropout mask divided by float(1 - p), of the weights' shape. ctx is written whole (but see query_from).
+// With ragged rows, weights must be null and attention_weights_from_t does not apply.
 void attention_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* weights,
                        float* weights_t, const float* noise, float* ctx);
 std::size_t attention_t_floats(const AttentionDims& dims);
