@@ -1,5 +1,6 @@
 #include "train/attention_lanes.h"
 
+#include "train/lanes_order.h"
 #include "train/simd.h"
 #include "train/transpose.h"
 
@@ -12,44 +13,13 @@ namespace attnlab::train {
 namespace {
 
 using simd::kLanes;
-using simd::Vec;
-
-// Rows of `count` positions from (h, d) order, row stride `stride`, to (d, h) order, rows of d_out.
-// (At head_dim 1 both orders are the same: a row copy.)
-void to_lanes(const float* src, std::size_t stride, std::size_t count, std::size_t H, std::size_t hd, float* dst)
-{
-    for (std::size_t i = 0; i < count; ++i) {
-        const float* s = src + i * stride;
-        float* t = dst + i * H * hd;
-        if (hd == 1)
-            std::copy_n(s, H, t);
-        else
-            for (std::size_t h = 0; h < H; ++h)
-                for (std::size_t d = 0; d < hd; ++d)
-                    t[d * H + h] = s[h * hd + d];
-    }
-}
-
-void from_lanes(const float* src, std::size_t count, std::size_t H, std::size_t hd, float* dst, std::size_t stride)
-{
-    for (std::size_t i = 0; i < count; ++i) {
-        const float* s = src + i * H * hd;
-        float* t = dst + i * stride;
-        if (hd == 1)
-            std::copy_n(s, H, t);
-        else
-            for (std::size_t h = 0; h < H; ++h)
-                for (std::size_t d = 0; d < hd; ++d)
-                    t[h * hd + d] = s[d * H + h];
-    }
-}
 
 // sum over d of a[d * H + lane] * b[d * H + lane], for the vector of heads starting at `lane`.
-inline Vec dot(const float* a, const float* b, std::size_t H, std::size_t hd, std::size_t lane)
+template <class V> inline V dot(const float* a, const float* b, std::size_t H, std::size_t hd, std::size_t lane)
 {
-    Vec s{};
+    V s{};
     for (std::size_t d = 0; d < hd; ++d)
-        s += simd::load(a + d * H + lane) * simd::load(b + d * H + lane);
+        s += simd::load<V>(a + d * H + lane) * simd::load<V>(b + d * H + lane);
     return s;
 }
 
@@ -62,7 +32,7 @@ void noise_lanes(const float* noise, std::size_t T, std::size_t H, std::vector<f
 
 // One sequence's q, k and v as (position, d, head) rows and its dropout mask (when there is one) as (query,
 // key, head): what the forward and the backward both start from.
-struct SequenceLanes {
+template <class V> struct SequenceLanes {
     std::vector<float> q, k, v, noise;
     void load(const AttentionDims& dims, std::size_t b, const float* qs, const float* ks, const float* vs,
               const float* mask)
@@ -71,9 +41,9 @@ struct SequenceLanes {
         const std::size_t n = dims.length(b), row0 = dims.first_row(b);
         for (auto* buf : {&q, &k, &v})
             buf->resize(T * dims.d_out());
-        to_lanes(qs + row0 * S, S, n, H, hd, q.data());
-        to_lanes(ks + row0 * S, S, n, H, hd, k.data());
-        to_lanes(vs + row0 * S, S, n, H, hd, v.data());
+        to_lanes<V>(qs + row0 * S, S, n, H, hd, q.data());
+        to_lanes<V>(ks + row0 * S, S, n, H, hd, k.data());
+        to_lanes<V>(vs + row0 * S, S, n, H, hd, v.data());
         if (mask)
             noise_lanes(mask + b * H * T * T, T, H, noise);
     }
@@ -96,19 +66,14 @@ std::size_t triangle(std::size_t i)
     return i * (i + 1) / 2;
 }
 
-} // namespace
-
-bool attention_heads_as_lanes(const AttentionDims& dims)
+template <class V>
+void lanes_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* lanes,
+                   const float* noise, float* ctx)
 {
-    return dims.heads > 0 && dims.heads % kLanes == 0;
-}
-
-void attention_lanes_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* lanes,
-                             const float* noise, float* ctx)
-{
+    constexpr std::size_t width = simd::lanes_of<V>;
     const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out();
-    const Vec divisor = simd::splat(dims.score_divisor());
-    thread_local SequenceLanes seq;
+    const V divisor = simd::splat<V>(dims.score_divisor());
+    thread_local SequenceLanes<V> seq;
     thread_local std::vector<float> cp, used;
     cp.resize(T * D);
     used.resize(T * H);
@@ -123,35 +88,123 @@ void attention_lanes_forward(const AttentionDims& dims, const float* q, const fl
                 for (std::size_t x = 0; x < (i + 3) * H; x += 16)
                     __builtin_prefetch(L + triangle(i + 2) * H + x, 1);
             const float* qi = qp + i * D;
-            for (std::size_t lane = 0; lane < H; lane += kLanes) {
-                Vec top = simd::splat(-std::numeric_limits<float>::infinity());
+            for (std::size_t lane = 0; lane < H; lane += width) {
+                V top = simd::splat<V>(-std::numeric_limits<float>::infinity());
                 for (std::size_t j = 0; j <= i; ++j) {
-                    const Vec x = dot(qi, kp + j * D, H, hd, lane) / divisor;
+                    const V x = dot<V>(qi, kp + j * D, H, hd, lane) / divisor;
                     simd::store(row + j * H + lane, x);
                     top = simd::max(top, x);
                 }
-                Vec sum{};
+                V sum{};
                 for (std::size_t j = 0; j <= i; ++j) {
-                    const Vec e = simd::exp(simd::load(row + j * H + lane) - top);
+                    const V e = simd::exp(simd::load<V>(row + j * H + lane) - top);
                     simd::store(row + j * H + lane, e);
                     sum += e;
                 }
-                const Vec inv = 1.0f / sum;
+                const V inv = 1.0f / sum;
                 for (std::size_t j = 0; j <= i; ++j)
-                    simd::store(row + j * H + lane, simd::load(row + j * H + lane) * inv);
+                    simd::store(row + j * H + lane, simd::load<V>(row + j * H + lane) * inv);
             }
             const float* u = noise ? after_dropout(row, nl + i * T * H, (i + 1) * H, used) : row;
             // context (d, head) of query i = sum over keys j <= i of used weights * values, summed in a register
             for (std::size_t d = 0; d < hd; ++d)
-                for (std::size_t lane = 0; lane < H; lane += kLanes) {
-                    Vec c{};
+                for (std::size_t lane = 0; lane < H; lane += width) {
+                    V c{};
                     for (std::size_t j = 0; j <= i; ++j)
-                        c += simd::load(u + j * H + lane) * simd::load(vp + j * D + d * H + lane);
+                        c += simd::load<V>(u + j * H + lane) * simd::load<V>(vp + j * D + d * H + lane);
                     simd::store(cp.data() + i * D + d * H + lane, c);
                 }
         }
-        from_lanes(cp.data(), n, H, hd, ctx + row0 * D, D);
+        from_lanes<V>(cp.data(), n, H, hd, ctx + row0 * D, D);
     }
+}
+
+template <class V>
+void lanes_backward(const AttentionDims& dims, const float* q, const float* k, const float* v, const float* lanes,
+                    const float* noise, const float* dctx, float* dq, float* dk, float* dv)
+{
+    const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out(), S = dims.stride();
+    constexpr std::size_t width = simd::lanes_of<V>;
+    const V divisor = simd::splat<V>(dims.score_divisor());
+    thread_local SequenceLanes<V> seq;
+    thread_local std::vector<float> gp, dqp, dkp, dvp, ds, used;
+    for (auto* buf : {&gp, &dqp, &dkp, &dvp})
+        buf->resize(T * D);
+    ds.resize(T * H);
+    used.resize(T * H);
+    for (std::size_t b = 0; b < dims.batch; ++b) {
+        const std::size_t n = dims.length(b), row0 = dims.first_row(b);
+        seq.load(dims, b, q, k, v, noise);
+        const float *qp = seq.q.data(), *kp = seq.k.data(), *vp = seq.v.data(), *nl = seq.noise.data();
+        to_lanes<V>(dctx + row0 * D, D, n, H, hd, gp.data());
+        std::fill_n(dkp.begin(), n * D, 0.0f);
+        std::fill_n(dvp.begin(), n * D, 0.0f);
+        const float* L = lanes + b * triangle(T) * H;
+        const std::size_t from = std::min(n, dims.first_query(b));
+        std::fill_n(dqp.begin(), from * D, 0.0f); // the skipped queries' dq: their dctx is zero
+        for (std::size_t i = from; i < n; ++i) {
+            const float* row = L + triangle(i) * H;
+            if (i + 2 < n) // the row after next, from memory while this one is worked on
+                for (std::size_t x = 0; x < (i + 3) * H; x += 16)
+                    __builtin_prefetch(L + triangle(i + 2) * H + x);
+            const float* gi = gp.data() + i * D;
+            const float* qi = qp + i * D;
+            const float* u = noise ? after_dropout(row, nl + i * T * H, (i + 1) * H, used) : row;
+            // d(scores) = w (dw - sum_j w dw) / sqrt(head_dim), dw the gradient of the weights before dropout
+            for (std::size_t lane = 0; lane < H; lane += width) {
+                V weighted{};
+                for (std::size_t j = 0; j <= i; ++j) {
+                    V dw = dot<V>(gi, vp + j * D, H, hd, lane);
+                    if (noise)
+                        dw *= simd::load<V>(nl + (i * T + j) * H + lane);
+                    simd::store(ds.data() + j * H + lane, dw);
+                    weighted += simd::load<V>(row + j * H + lane) * dw;
+                }
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const V w = simd::load<V>(row + j * H + lane);
+                    simd::store(ds.data() + j * H + lane,
+                                w * (simd::load<V>(ds.data() + j * H + lane) - weighted) / divisor);
+                }
+            }
+            // dq of query i summed in a register; its parts of every key's dk and dv added to theirs
+            for (std::size_t d = 0; d < hd; ++d)
+                for (std::size_t lane = 0; lane < H; lane += width) {
+                    const std::size_t at = d * H + lane;
+                    const V qv = simd::load<V>(qi + at), gv = simd::load<V>(gi + at);
+                    V dqv{};
+                    for (std::size_t j = 0; j <= i; ++j) {
+                        const V dsj = simd::load<V>(ds.data() + j * H + lane);
+                        dqv += dsj * simd::load<V>(kp + j * D + at);
+                        float* dkj = dkp.data() + j * D + at;
+                        simd::store(dkj, simd::load<V>(dkj) + dsj * qv);
+                        float* dvj = dvp.data() + j * D + at;
+                        simd::store(dvj, simd::load<V>(dvj) + simd::load<V>(u + j * H + lane) * gv);
+                    }
+                    simd::store(dqp.data() + i * D + at, dqv);
+                }
+        }
+        from_lanes<V>(dqp.data(), n, H, hd, dq + row0 * S, S);
+        from_lanes<V>(dkp.data(), n, H, hd, dk + row0 * S, S);
+        from_lanes<V>(dvp.data(), n, H, hd, dv + row0 * S, S);
+    }
+}
+
+} // namespace
+
+bool attention_heads_as_lanes(const AttentionDims& dims)
+{
+    // Whole vectors of heads; with AVX-512 also half ones (8 heads: the per-head layout's products at head_dim 4
+    // cost more than an 8-lane vector's).
+    return dims.heads > 0 && (dims.heads % kLanes == 0 || (kLanes == 16 && dims.heads % 8 == 0));
+}
+
+void attention_lanes_forward(const AttentionDims& dims, const float* q, const float* k, const float* v, float* lanes,
+                             const float* noise, float* ctx)
+{
+    if (dims.heads % kLanes == 0)
+        lanes_forward<simd::Vec>(dims, q, k, v, lanes, noise, ctx);
+    else
+        lanes_forward<simd::HalfVec>(dims, q, k, v, lanes, noise, ctx);
 }
 
 void attention_lanes_weights(const AttentionDims& dims, const float* lanes, float* weights)
@@ -170,69 +223,10 @@ void attention_lanes_backward(const AttentionDims& dims, const float* q, const f
                               const float* lanes, const float* noise, const float* dctx, float* dq, float* dk,
                               float* dv)
 {
-    const std::size_t T = dims.tokens, hd = dims.head_dim, H = dims.heads, D = dims.d_out(), S = dims.stride();
-    const Vec divisor = simd::splat(dims.score_divisor());
-    thread_local SequenceLanes seq;
-    thread_local std::vector<float> gp, dqp, dkp, dvp, ds, used;
-    for (auto* buf : {&gp, &dqp, &dkp, &dvp})
-        buf->resize(T * D);
-    ds.resize(T * H);
-    used.resize(T * H);
-    for (std::size_t b = 0; b < dims.batch; ++b) {
-        const std::size_t n = dims.length(b), row0 = dims.first_row(b);
-        seq.load(dims, b, q, k, v, noise);
-        const float *qp = seq.q.data(), *kp = seq.k.data(), *vp = seq.v.data(), *nl = seq.noise.data();
-        to_lanes(dctx + row0 * D, D, n, H, hd, gp.data());
-        std::fill_n(dkp.begin(), n * D, 0.0f);
-        std::fill_n(dvp.begin(), n * D, 0.0f);
-        const float* L = lanes + b * triangle(T) * H;
-        const std::size_t from = std::min(n, dims.first_query(b));
-        std::fill_n(dqp.begin(), from * D, 0.0f); // the skipped queries' dq: their dctx is zero
-        for (std::size_t i = from; i < n; ++i) {
-            const float* row = L + triangle(i) * H;
-            if (i + 2 < n) // the row after next, from memory while this one is worked on
-                for (std::size_t x = 0; x < (i + 3) * H; x += 16)
-                    __builtin_prefetch(L + triangle(i + 2) * H + x);
-            const float* gi = gp.data() + i * D;
-            const float* qi = qp + i * D;
-            const float* u = noise ? after_dropout(row, nl + i * T * H, (i + 1) * H, used) : row;
-            // d(scores) = w (dw - sum_j w dw) / sqrt(head_dim), dw the gradient of the weights before dropout
-            for (std::size_t lane = 0; lane < H; lane += kLanes) {
-                Vec weighted{};
-                for (std::size_t j = 0; j <= i; ++j) {
-                    Vec dw = dot(gi, vp + j * D, H, hd, lane);
-                    if (noise)
-                        dw *= simd::load(nl + (i * T + j) * H + lane);
-                    simd::store(ds.data() + j * H + lane, dw);
-                    weighted += simd::load(row + j * H + lane) * dw;
-                }
-                for (std::size_t j = 0; j <= i; ++j) {
-                    const Vec w = simd::load(row + j * H + lane);
-                    simd::store(ds.data() + j * H + lane,
-                                w * (simd::load(ds.data() + j * H + lane) - weighted) / divisor);
-                }
-            }
-            // dq of query i summed in a register; its parts of every key's dk and dv added to theirs
-            for (std::size_t d = 0; d < hd; ++d)
-                for (std::size_t lane = 0; lane < H; lane += kLanes) {
-                    const std::size_t at = d * H + lane;
-                    const Vec qv = simd::load(qi + at), gv = simd::load(gi + at);
-                    Vec dqv{};
-                    for (std::size_t j = 0; j <= i; ++j) {
-                        const Vec dsj = simd::load(ds.data() + j * H + lane);
-                        dqv += dsj * simd::load(kp + j * D + at);
-                        float* dkj = dkp.data() + j * D + at;
-                        simd::store(dkj, simd::load(dkj) + dsj * qv);
-                        float* dvj = dvp.data() + j * D + at;
-                        simd::store(dvj, simd::load(dvj) + simd::load(u + j * H + lane) * gv);
-                    }
-                    simd::store(dqp.data() + i * D + at, dqv);
-                }
-        }
-        from_lanes(dqp.data(), n, H, hd, dq + row0 * S, S);
-        from_lanes(dkp.data(), n, H, hd, dk + row0 * S, S);
-        from_lanes(dvp.data(), n, H, hd, dv + row0 * S, S);
-    }
+    if (dims.heads % kLanes == 0)
+        lanes_backward<simd::Vec>(dims, q, k, v, lanes, noise, dctx, dq, dk, dv);
+    else
+        lanes_backward<simd::HalfVec>(dims, q, k, v, lanes, noise, dctx, dq, dk, dv);
 }
 
 } // namespace attnlab::train

@@ -24,61 +24,66 @@ constexpr std::size_t kPad = 16;
 static_assert(kPad % kLanes == 0);
 using Vec = float __attribute__((vector_size(kLanes * sizeof(float))));
 using Mask = std::int32_t __attribute__((vector_size(kLanes * sizeof(float)))); // -1 where true, 0 where false
+// Half the machine's width (8 lanes with AVX-512, one AVX register): the heads-as-lanes attention at 8 heads.
+// Every function below takes either; Vec is the default where the type is not deduced.
+using HalfVec = float __attribute__((vector_size(kLanes / 2 * sizeof(float))));
+template <class V> using MaskOf = decltype(V{} < V{});
+template <class V> constexpr std::size_t lanes_of = sizeof(V) / sizeof(float);
 
-inline Vec load(const float* p)
+template <class V = Vec> inline V load(const float* p)
 {
-    Vec v;
+    V v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
-inline void store(float* p, Vec v)
+template <class V> inline void store(float* p, V v)
 {
     std::memcpy(p, &v, sizeof v);
 }
-inline Vec splat(float x)
+template <class V = Vec> inline V splat(float x)
 {
-    return Vec{} + x;
+    return V{} + x;
 }
-inline Vec select(Mask m, Vec yes, Vec no)
+template <class V> inline V select(MaskOf<V> m, V yes, V no)
 {
-    Mask a, b;
+    MaskOf<V> a, b;
     std::memcpy(&a, &yes, sizeof a);
     std::memcpy(&b, &no, sizeof b);
-    const Mask r = (a & m) | (b & ~m);
-    Vec out;
+    const MaskOf<V> r = (a & m) | (b & ~m);
+    V out;
     std::memcpy(&out, &r, sizeof out);
     return out;
 }
-inline Vec max(Vec a, Vec b)
+template <class V> inline V max(V a, V b)
 {
     return select(a < b, b, a);
 }
 // The lanes' indices plus `first`, as floats (exact below 2^24).
-inline Vec lane_index(std::size_t first)
+template <class V = Vec> inline V lane_index(std::size_t first)
 {
-    Vec v;
-    for (std::size_t l = 0; l < kLanes; ++l)
+    V v;
+    for (std::size_t l = 0; l < lanes_of<V>; ++l)
         v[l] = static_cast<float>(first + l);
     return v;
 }
 
 // fast_exp lane by lane, the same operations in the same order.
-inline Vec exp(Vec x)
+template <class V> inline V exp(V x)
 {
-    x = select(x < -87.0f, splat(-87.0f), x);
-    x = select(x > 88.0f, splat(88.0f), x);
-    const Vec n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-    Vec r = x - n * 0.693359375f;
+    x = select(x < -87.0f, splat<V>(-87.0f), x);
+    x = select(x > 88.0f, splat<V>(88.0f), x);
+    const V n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    V r = x - n * 0.693359375f;
     r = r + n * 2.12194440e-4f;
-    Vec p = splat(1.9875691500e-4f);
+    V p = splat<V>(1.9875691500e-4f);
     p = p * r + 1.3981999507e-3f;
     p = p * r + 8.3334519073e-3f;
     p = p * r + 4.1665795894e-2f;
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
     p = p * r * r + r + 1.0f;
-    const Mask bits = (__builtin_convertvector(n, Mask) + 127) << 23;
-    Vec scale;
+    const MaskOf<V> bits = (__builtin_convertvector(n, MaskOf<V>) + 127) << 23;
+    V scale;
     std::memcpy(&scale, &bits, sizeof scale);
     return p * scale;
 }

@@ -4,6 +4,7 @@
 #include "io/safetensors.h"
 #include "train/adamw.h"
 #include "train/gpt_net.h"
+#include "train/lanes_order.h"
 #include "train/tasks.h"
 #include "train/torch_normal.h"
 #include "train/train_attention.h"
@@ -84,6 +85,8 @@ private Q_SLOTS:
     void model_matches_autograd();
     void scored_rows_match_all_rows_data();
     void scored_rows_match_all_rows();
+    void lanes_order_matches_definition_data();
+    void lanes_order_matches_definition();
 };
 
 void TestTrainOps::normal_matches_pytorch_data()
@@ -332,6 +335,51 @@ void TestTrainOps::scored_rows_match_all_rows()
         QCOMPARE(grads[i].size(), grads[0].size());
         QCOMPARE(grads[i].back(), grads[0].back());
     }
+}
+
+void TestTrainOps::lanes_order_matches_definition_data()
+{
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("head_dim");
+    QTest::addColumn<bool>("half"); // vectors of half the machine's width (8 heads with AVX-512)
+    for (int heads : {8, 16, 32})
+        for (int hd : {1, 2, 3, 4, 8})
+            for (bool half : {false, true}) {
+                const std::size_t width = half ? simd::lanes_of<simd::HalfVec> : simd::kLanes;
+                if (heads % width == 0)
+                    QTest::newRow(
+                        ("h" + std::to_string(heads) + "-hd" + std::to_string(hd) + (half ? "-half" : "")).c_str())
+                        << heads << hd << half;
+            }
+}
+
+// to_lanes takes column h * head_dim + d of each row to column d * heads + h, by shuffles at head_dim 2, 4 and
+// 8, and from_lanes undoes it, leaving the rest of each strided row as it was.
+void TestTrainOps::lanes_order_matches_definition()
+{
+    QFETCH(int, heads);
+    QFETCH(int, head_dim);
+    QFETCH(bool, half);
+    const std::size_t H = static_cast<std::size_t>(heads), hd = static_cast<std::size_t>(head_dim), D = H * hd;
+    const std::size_t rows = 5, stride = 3 * D + 1;
+    std::vector<float> src(rows * stride), lanes(rows * D), back(rows * stride, -1.0f);
+    for (std::size_t i = 0; i < src.size(); ++i)
+        src[i] = static_cast<float>(i);
+    if (half)
+        to_lanes<simd::HalfVec>(src.data(), stride, rows, H, hd, lanes.data());
+    else
+        to_lanes<simd::Vec>(src.data(), stride, rows, H, hd, lanes.data());
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t h = 0; h < H; ++h)
+            for (std::size_t d = 0; d < hd; ++d)
+                QCOMPARE(lanes[i * D + d * H + h], src[i * stride + h * hd + d]);
+    if (half)
+        from_lanes<simd::HalfVec>(lanes.data(), rows, H, hd, back.data(), stride);
+    else
+        from_lanes<simd::Vec>(lanes.data(), rows, H, hd, back.data(), stride);
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t c = 0; c < stride; ++c)
+            QCOMPARE(back[i * stride + c], c < D ? src[i * stride + c] : -1.0f);
 }
 
 QTEST_GUILESS_MAIN(TestTrainOps)
