@@ -20,10 +20,12 @@ void AdamW::step(std::vector<float>& params, const std::vector<float>& grads)
     const float bias2_sqrt = static_cast<float>(std::sqrt(bias2));
     const float eps = static_cast<float>(s.eps);
     const std::size_t n = params.size();
-    float* p = params.data();
-    const float* g = grads.data();
-    float* m = m_.data();
-    float* v = v_.data();
+    // Four distinct buffers (restrict) and sqrt without errno (this file's -fno-math-errno): the loop is then
+    // vectorised, where one parameter at a time, with a call for sqrt's errno check, took 4% of a step.
+    float* __restrict p = params.data();
+    const float* __restrict g = grads.data();
+    float* __restrict m = m_.data();
+    float* __restrict v = v_.data();
     for (std::size_t i = 0; i < n; ++i) {
         p[i] *= decay;
         m[i] = std::fma(g[i], one_minus_b1, m[i] * b1); // add_(grad, alpha) is one fused multiply-add
