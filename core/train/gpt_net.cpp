@@ -114,7 +114,6 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
     dropout_ = dropout && s.drop_rate > 0.0;
     const double p = s.drop_rate;
     const std::size_t n = batch * tokens, d = static_cast<std::size_t>(s.emb_dim);
-    const std::size_t vocab = static_cast<std::size_t>(s.vocab_size);
     gathered_ = rows != Rows::all;
     trimmed_ = rows == Rows::live;
     starts_.assign(batch + 1, 0);
@@ -151,20 +150,9 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         }
     post_rows_ = gathered_ ? scored_.size() : n;
     const float* P = params.data();
-    // A per-position dropout mask, drawn whole so the generator advances as GPTModel's does, and kept at the
-    // positions of the buffer's rows: the live ones, or the scored ones where the block's per-position part
-    // is gathered.
-    const auto draw_rows = [&](std::vector<float>& noise, bool gather) {
-        const std::vector<std::size_t>* keep = gather ? &scored_at_ : trimmed_ ? &live_ : nullptr;
-        if (!keep)
-            return draw_noise(noise, n * d, p, *dropout);
-        draw_noise(noise_full_, n * d, p, *dropout);
-        noise.resize(keep->size() * d);
-        gather_rows(noise_full_.data(), *keep, d, noise.data());
-    };
     embedding_forward(ids, batch, tokens, P + layout_.tok_emb, P + layout_.pos_emb, d, xs_[0].data(), ragged_starts());
     if (dropout_) {
-        draw_rows(noise_emb_, false);
+        draw_rows(noise_emb_, false, *dropout);
         multiply(xs_[0].data(), noise_emb_);
     }
     const std::size_t nr = rows_;
@@ -182,39 +170,77 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         // From here on every operation is per position: the last block may run it on the scored rows only.
         const bool gather = gathered_ && l + 1 == blocks_.size();
         const std::size_t m = gather ? scored_.size() : nr;
-        const float* ctx = b.ctx.data();
-        const float* shortcut = x;
         if (gather) {
             b.ctx_rows.resize(m * d);
             x_rows_.resize(m * d);
             gather_rows(b.ctx.data(), scored_, d, b.ctx_rows.data());
             gather_rows(x, scored_, d, x_rows_.data());
-            ctx = b.ctx_rows.data();
-            shortcut = x_rows_.data();
         }
-        linear_forward(ctx, m, d, P + o.wo, P + o.bo, d, b.mid.data());
-        if (dropout_) {
-            draw_rows(b.noise1, gather);
-            multiply(b.mid.data(), b.noise1);
-        }
-        add_into(b.mid.data(), shortcut, m * d);
-        layer_norm_forward(b.mid.data(), m, d, P + o.norm2_scale, P + o.norm2_shift, b.h2.data(), b.xhat2.data(),
-                           b.rstd2.data());
-        linear_forward(b.h2.data(), m, d, P + o.ff1_w, P + o.ff1_b, 4 * d, b.a.data());
-        gelu_forward(b.a.data(), m * 4 * d, b.g.data(), b.tanh.data());
-        float* out = xs_[l + 1].data();
-        linear_forward(b.g.data(), m, 4 * d, P + o.ff2_w, P + o.ff2_b, d, out);
-        if (dropout_) {
-            draw_rows(b.noise2, gather);
-            multiply(out, b.noise2);
-        }
-        add_into(out, b.mid.data(), m * d);
+        per_position(P, l, dropout_ ? dropout : nullptr);
     }
-    const std::size_t m = post_rows_;
+    targets_ = targets;
+    return head_and_loss(P);
+}
+
+void GptNet::draw_rows(std::vector<float>& noise, bool gather, TorchGenerator& gen)
+{
+    // A per-position dropout mask, drawn whole so the generator advances as GPTModel's does, and kept at the
+    // positions of the buffer's rows: the live ones, or the scored ones where the block's per-position part
+    // is gathered.
+    const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(layout_.shape.emb_dim);
+    const double p = layout_.shape.drop_rate;
+    const std::vector<std::size_t>* keep = gather ? &scored_at_ : trimmed_ ? &live_ : nullptr;
+    if (!keep)
+        return draw_noise(noise, n * d, p, gen);
+    draw_noise(noise_full_, n * d, p, gen);
+    noise.resize(keep->size() * d);
+    gather_rows(noise_full_.data(), *keep, d, noise.data());
+}
+
+void GptNet::per_position(const float* P, std::size_t l, TorchGenerator* dropout)
+{
+    Block& b = blocks_[l];
+    const BlockParams& o = layout_.blocks[l];
+    const std::size_t d = static_cast<std::size_t>(layout_.shape.emb_dim);
+    const bool gather = gathered_ && l + 1 == blocks_.size();
+    const std::size_t m = gather ? scored_.size() : rows_;
+    const float* ctx = gather ? b.ctx_rows.data() : b.ctx.data();
+    const float* shortcut = gather ? x_rows_.data() : xs_[l].data();
+    linear_forward(ctx, m, d, P + o.wo, P + o.bo, d, b.mid.data());
+    if (dropout) {
+        draw_rows(b.noise1, gather, *dropout);
+        multiply(b.mid.data(), b.noise1);
+    }
+    add_into(b.mid.data(), shortcut, m * d);
+    layer_norm_forward(b.mid.data(), m, d, P + o.norm2_scale, P + o.norm2_shift, b.h2.data(), b.xhat2.data(),
+                       b.rstd2.data());
+    linear_forward(b.h2.data(), m, d, P + o.ff1_w, P + o.ff1_b, 4 * d, b.a.data());
+    gelu_forward(b.a.data(), m * 4 * d, b.g.data(), b.tanh.data());
+    float* out = xs_[l + 1].data();
+    linear_forward(b.g.data(), m, 4 * d, P + o.ff2_w, P + o.ff2_b, d, out);
+    if (dropout) {
+        draw_rows(b.noise2, gather, *dropout);
+        multiply(out, b.noise2);
+    }
+    add_into(out, b.mid.data(), m * d);
+}
+
+LossStats GptNet::head_and_loss(const float* P)
+{
+    const std::size_t m = post_rows_, d = static_cast<std::size_t>(layout_.shape.emb_dim);
+    const std::size_t vocab = static_cast<std::size_t>(layout_.shape.vocab_size);
     layer_norm_forward(xs_.back().data(), m, d, P + layout_.final_scale, P + layout_.final_shift, hf_.data(),
                        xhat_f_.data(), rstd_f_.data());
     linear_forward(hf_.data(), m, d, P + layout_.out_head, nullptr, vocab, logits_.data());
-    return cross_entropy(logits_.data(), gathered_ ? scored_targets_.data() : targets, m, vocab, dlogits_.data());
+    return cross_entropy(logits_.data(), gathered_ ? scored_targets_.data() : targets_, m, vocab, dlogits_.data());
+}
+
+LossStats GptNet::forward_last_block_tail(const std::vector<float>& params)
+{
+    if (blocks_.empty() || !targets_ || dropout_)
+        throw std::logic_error("GptNet::forward_last_block_tail needs an eval-mode forward before it");
+    per_position(params.data(), blocks_.size() - 1, nullptr);
+    return head_and_loss(params.data());
 }
 
 const std::vector<float>& GptNet::attention_weights(std::size_t layer) const

@@ -34,6 +34,11 @@ public:
     // the masks are drawn from it in the order GPTModel.forward draws them; null is model.eval().
     LossStats forward(const std::vector<float>& params, const std::int64_t* ids, const std::int64_t* targets,
                       std::size_t batch, std::size_t tokens, TorchGenerator* dropout, Rows rows = Rows::all);
+    // The last forward's loss again, run from the last block's out_proj on with `params`: what forward would give
+    // with params that differ from its own only in the last block's out_proj, norm2 or feed-forward, the final
+    // norm or out_head (the head report zeroes a last-layer head's columns of out_proj this way, without
+    // running every block again). Needs an eval-mode forward (no dropout) whose ids and targets are still alive.
+    LossStats forward_last_block_tail(const std::vector<float>& params);
     // The gradient of the last forward's mean loss with respect to every parameter (grads is resized).
     void backward(const std::vector<float>& params, std::vector<float>& grads);
 
@@ -54,6 +59,11 @@ private:
         std::vector<float> ctx_rows; // the last block with Rows::scored: ctx at the scored positions
     };
     void size_buffers(std::size_t batch, std::size_t tokens);
+    void draw_rows(std::vector<float>& noise, bool gather, TorchGenerator& gen);
+    // Block l after its attention: out_proj, the shortcut, norm2, the feed-forward, the shortcut; on the scored
+    // rows (ctx_rows, x_rows_) when it is the last block and the forward gathers them.
+    void per_position(const float* P, std::size_t l, TorchGenerator* dropout);
+    LossStats head_and_loss(const float* P); // final_norm, out_head, the cross-entropy
     // Block `layer`'s attention shape as the last forward ran it: its ragged rows and skipped queries.
     AttentionDims attention_dims(std::size_t layer) const;
     const std::size_t* ragged_starts() const; // starts_ under Rows::live, else null
@@ -65,6 +75,7 @@ private:
     GptLayout layout_;
     std::size_t batch_ = 0, tokens_ = 0;
     const std::int64_t* ids_ = nullptr;
+    const std::int64_t* targets_ = nullptr;
     bool dropout_ = false;
     bool gathered_ = false;                 // the last block's per-position part ran on the scored rows only
     bool trimmed_ = false;                  // Rows::live: every buffer holds the live rows only

@@ -92,6 +92,53 @@ std::vector<std::vector<ShareSums>> measure(GptNet& net, const std::vector<float
     return sums;
 }
 
+// Zeroes head h's inputs to block l's out_proj in `params`: out_proj.weight is (d_out x d_out), out x in, and
+// the head's inputs are columns h*hd .. h*hd+hd-1. restore_head puts back `kept`'s.
+void zero_head(std::vector<float>& params, const GptLayout& layout, std::size_t l, std::size_t h)
+{
+    const std::size_t d = static_cast<std::size_t>(layout.shape.emb_dim);
+    const std::size_t hd = static_cast<std::size_t>(layout.shape.head_dim());
+    float* wo = params.data() + layout.blocks[l].wo;
+    for (std::size_t r = 0; r < d; ++r)
+        std::fill_n(wo + r * d + h * hd, hd, 0.0f);
+}
+
+void restore_head(std::vector<float>& params, const std::vector<float>& kept, const GptLayout& layout, std::size_t l,
+                  std::size_t h)
+{
+    const std::size_t d = static_cast<std::size_t>(layout.shape.emb_dim);
+    const std::size_t hd = static_cast<std::size_t>(layout.shape.head_dim());
+    const std::size_t wo = layout.blocks[l].wo;
+    for (std::size_t r = 0; r < d; ++r)
+        std::copy_n(kept.data() + wo + r * d + h * hd, hd, params.data() + wo + r * d + h * hd);
+}
+
+// The held-out loss and accuracy with each head of the last block zeroed in turn. Everything before that
+// block's out_proj is the intact model's, so each chunk runs forward once and every head's ablation only
+// from out_proj on, on the scored rows (forward_last_block_tail): the same numbers as evaluate() of each
+// ablated model, for a small part of its cost.
+std::vector<EvalPoint> last_block_ablations(GptNet& net, const std::vector<float>& params, const Batch& held)
+{
+    const GptLayout& layout = net.layout();
+    const std::size_t last = layout.blocks.size() - 1, heads = static_cast<std::size_t>(layout.shape.n_heads);
+    std::vector<EvalSums> sums(heads);
+    std::vector<float> ablated = params;
+    for (std::size_t b = 0; b < held.batch; b += kEvalChunk) {
+        const std::size_t n = std::min(kEvalChunk, held.batch - b);
+        net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens, n, held.tokens,
+                    nullptr, Rows::live);
+        for (std::size_t h = 0; h < heads; ++h) {
+            zero_head(ablated, layout, last, h);
+            sums[h].add(net.forward_last_block_tail(ablated));
+            restore_head(ablated, params, layout, last, h);
+        }
+    }
+    std::vector<EvalPoint> out;
+    for (const EvalSums& s : sums)
+        out.push_back(s.point());
+    return out;
+}
+
 } // namespace
 
 HeadRole head_role(const HeadShares& s)
@@ -139,8 +186,7 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
     GptNet net(layout); // one for every evaluation below
     report.intact = evaluate(net, params, held_out);
     const std::vector<std::vector<ShareSums>> sums = measure(net, params, held_out);
-    const std::size_t d = static_cast<std::size_t>(layout.shape.emb_dim);
-    const std::size_t hd = static_cast<std::size_t>(layout.shape.head_dim());
+    const std::vector<EvalPoint> last = last_block_ablations(net, params, held_out);
     std::vector<float> ablated = params;
     for (std::size_t l = 0; l < sums.size(); ++l)
         for (std::size_t h = 0; h < sums[l].size(); ++h) {
@@ -149,14 +195,13 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
             s.head = static_cast<std::int64_t>(h);
             s.shares = mean(sums[l][h]);
             s.role = head_role(s.shares);
-            // out_proj.weight is (d_out x d_out), out x in: the head's inputs are columns h*hd .. h*hd+hd-1.
-            float* wo = ablated.data() + layout.blocks[l].wo;
-            for (std::size_t r = 0; r < d; ++r)
-                std::fill_n(wo + r * d + h * hd, hd, 0.0f);
-            s.ablated = evaluate(net, ablated, held_out);
-            const float* kept = params.data() + layout.blocks[l].wo;
-            for (std::size_t r = 0; r < d; ++r)
-                std::copy_n(kept + r * d + h * hd, hd, wo + r * d + h * hd);
+            if (l + 1 == sums.size()) {
+                s.ablated = last[h];
+            } else {
+                zero_head(ablated, layout, l, h);
+                s.ablated = evaluate(net, ablated, held_out);
+                restore_head(ablated, params, layout, l, h);
+            }
             report.heads.push_back(s);
         }
     return report;

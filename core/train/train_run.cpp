@@ -56,23 +56,30 @@ std::int64_t RunResult::steps_to_90() const
     return 0;
 }
 
-EvalPoint evaluate(GptNet& net, const std::vector<float>& params, const Batch& held)
+void EvalSums::add(const LossStats& s)
 {
-    constexpr std::size_t kChunk = 64;
-    double total = 0.0;
-    std::size_t scored = 0, correct = 0;
-    for (std::size_t b = 0; b < held.batch; b += kChunk) {
-        const std::size_t n = std::min(kChunk, held.batch - b);
-        const LossStats s = net.forward(params, held.ids.data() + b * held.tokens,
-                                        held.targets.data() + b * held.tokens, n, held.tokens, nullptr, Rows::live);
-        total += s.loss * static_cast<double>(s.scored);
-        scored += s.scored;
-        correct += s.correct;
-    }
+    total += s.loss * static_cast<double>(s.scored);
+    scored += s.scored;
+    correct += s.correct;
+}
+
+EvalPoint EvalSums::point() const
+{
     EvalPoint e;
     e.loss = scored ? total / static_cast<double>(scored) : 0.0;
     e.accuracy = scored ? static_cast<double>(correct) / static_cast<double>(scored) : 0.0;
     return e;
+}
+
+EvalPoint evaluate(GptNet& net, const std::vector<float>& params, const Batch& held)
+{
+    EvalSums sums;
+    for (std::size_t b = 0; b < held.batch; b += kEvalChunk) {
+        const std::size_t n = std::min(kEvalChunk, held.batch - b);
+        sums.add(net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens, n,
+                             held.tokens, nullptr, Rows::live));
+    }
+    return sums.point();
 }
 
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Task& task)

@@ -6,6 +6,7 @@
 #include "train/adamw.h"
 #include "train/gpt_params.h"
 #include "train/tasks.h"
+#include "train/train_ops.h"
 
 #include <atomic>
 #include <cstdint>
@@ -72,6 +73,15 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks = {});
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Task& task);
 // The same over any sequences laid out as a task's held-out set.
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out);
+// evaluate()'s arithmetic for callers that run its chunks themselves: the held-out set in chunks of
+// kEvalChunk sequences, each chunk's LossStats added in order, then the mean loss and accuracy.
+inline constexpr std::size_t kEvalChunk = 64;
+struct EvalSums {
+    double total = 0.0; // loss x scored positions, summed
+    std::size_t scored = 0, correct = 0;
+    void add(const LossStats& s);
+    EvalPoint point() const;
+};
 // The same through a net of `params`' layout that the caller keeps: its buffers, sized at the first call, serve
 // every later one (a new net's first forward allocates and clears them, which for many small evaluations cost
 // more than the evaluations).

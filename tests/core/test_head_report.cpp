@@ -68,6 +68,7 @@ private Q_SLOTS:
     void matches_pytorch();
     void reports_of_runs_skip_the_cancelled();
     void a_kept_net_evaluates_as_a_new_one();
+    void ablations_equal_evaluations_of_ablated_models();
 };
 
 void TestHeadReport::shares_data()
@@ -304,6 +305,35 @@ void TestHeadReport::a_kept_net_evaluates_as_a_new_one()
         QCOMPARE(reused.accuracy, fresh.accuracy);
     }
     QVERIFY(evaluate(layout, trained.init_params, held).loss != evaluate(layout, trained.params, held).loss);
+}
+
+// Every head's "with this head zeroed" numbers are those of evaluate() on the model with that head's columns of
+// out_proj zeroed, to the bit: the last block's come from forward_last_block_tail, the others from whole forwards.
+void TestHeadReport::ablations_equal_evaluations_of_ablated_models()
+{
+    RunSettings settings;
+    settings.task = "induction";
+    settings.shape.n_heads = 4;
+    settings.steps = 30;
+    settings.batch = 8;
+    const RunResult trained = train_run(settings);
+    const GptLayout layout = gpt_layout(settings.shape);
+    const Task task(settings.task, settings.shape.vocab_size, settings.shape.context_length, 0);
+    const HeadReport report = head_report(layout, trained.params, task);
+    QCOMPARE(report.heads.size(), std::size_t(8));
+    const std::size_t d = 32, hd = 8;
+    bool any_differs = false;
+    for (const HeadStats& s : report.heads) {
+        std::vector<float> ablated = trained.params;
+        float* wo = ablated.data() + layout.blocks[static_cast<std::size_t>(s.layer)].wo;
+        for (std::size_t r = 0; r < d; ++r)
+            std::fill_n(wo + r * d + static_cast<std::size_t>(s.head) * hd, hd, 0.0f);
+        const EvalPoint want = evaluate(layout, ablated, task);
+        QCOMPARE(s.ablated.loss, want.loss);
+        QCOMPARE(s.ablated.accuracy, want.accuracy);
+        any_differs = any_differs || s.ablated.loss != report.intact.loss;
+    }
+    QVERIFY(any_differs);
 }
 
 QTEST_GUILESS_MAIN(TestHeadReport)

@@ -87,6 +87,8 @@ private Q_SLOTS:
     void scored_rows_match_all_rows();
     void lanes_order_matches_definition_data();
     void lanes_order_matches_definition();
+    void last_block_tail_matches_a_forward_data();
+    void last_block_tail_matches_a_forward();
 };
 
 void TestTrainOps::normal_matches_pytorch_data()
@@ -380,6 +382,67 @@ void TestTrainOps::lanes_order_matches_definition()
     for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t c = 0; c < stride; ++c)
             QCOMPARE(back[i * stride + c], c < D ? src[i * stride + c] : -1.0f);
+}
+
+void TestTrainOps::last_block_tail_matches_a_forward_data()
+{
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<bool>("qkv_bias");
+    QTest::addColumn<int>("rows"); // Rows: all, scored, live
+    QTest::newRow("2-layers-h4-live") << 2 << 4 << false << int(Rows::live);
+    QTest::newRow("2-layers-h16-live") << 2 << 16 << false << int(Rows::live);
+    QTest::newRow("2-layers-h8-bias-scored") << 2 << 8 << true << int(Rows::scored);
+    QTest::newRow("1-layer-h2-all") << 1 << 2 << false << int(Rows::all);
+    QTest::newRow("3-layers-h32-live") << 3 << 32 << false << int(Rows::live);
+}
+
+// forward_last_block_tail re-runs the last block from out_proj on: with params changed there (a head's
+// columns of out_proj zeroed, the feed-forward and out_head scaled) it gives a new forward's loss and
+// accuracy to the bit; after a forward with dropout it refuses.
+void TestTrainOps::last_block_tail_matches_a_forward()
+{
+    QFETCH(int, layers);
+    QFETCH(int, heads);
+    QFETCH(bool, qkv_bias);
+    QFETCH(int, rows);
+    GptShape shape;
+    shape.n_layers = layers;
+    shape.n_heads = heads;
+    shape.qkv_bias = qkv_bias;
+    const GptLayout layout = gpt_layout(shape);
+    TorchGenerator init(4);
+    const std::vector<float> params = init_gpt_params(layout, init);
+    Task t("induction", shape.vocab_size, shape.context_length, 6);
+    const Batch b = t.next_batch(9);
+    std::vector<float> changed = params;
+    const BlockParams& last = layout.blocks.back();
+    const std::size_t d = static_cast<std::size_t>(shape.emb_dim), hd = static_cast<std::size_t>(shape.head_dim());
+    for (std::size_t r = 0; r < d; ++r) // the last head's inputs to out_proj
+        std::fill_n(changed.begin() + static_cast<std::ptrdiff_t>(last.wo + r * d + (heads - 1) * hd), hd, 0.0f);
+    for (std::size_t i = 0; i < 4 * d * d; ++i)
+        changed[last.ff1_w + i] *= 1.5f;
+    for (std::size_t i = 0; i < d * static_cast<std::size_t>(shape.vocab_size); ++i)
+        changed[layout.out_head + i] *= 0.75f;
+    GptNet net(layout), fresh(layout);
+    const Rows mode = static_cast<Rows>(rows);
+    const LossStats before = net.forward(params, b.ids.data(), b.targets.data(), b.batch, b.tokens, nullptr, mode);
+    const LossStats tail = net.forward_last_block_tail(changed);
+    const LossStats whole = fresh.forward(changed, b.ids.data(), b.targets.data(), b.batch, b.tokens, nullptr, mode);
+    QCOMPARE(tail.loss, whole.loss);
+    QCOMPARE(tail.correct, whole.correct);
+    QCOMPARE(tail.scored, whole.scored);
+    QVERIFY(tail.loss != before.loss);
+    QCOMPARE(net.forward_last_block_tail(params).loss, before.loss);
+
+    GptShape dropped = shape;
+    dropped.drop_rate = 0.1;
+    GptNet with_dropout(gpt_layout(dropped));
+    TorchGenerator gen(1);
+    with_dropout.forward(params, b.ids.data(), b.targets.data(), b.batch, b.tokens, &gen, mode);
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, with_dropout.forward_last_block_tail(params));
+    GptNet unused(layout);
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, unused.forward_last_block_tail(params));
 }
 
 QTEST_GUILESS_MAIN(TestTrainOps)
