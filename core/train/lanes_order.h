@@ -9,36 +9,38 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 namespace attnlab::train {
 
 namespace lanes_order_detail {
 
-// Masks over the pair a|b (lanes 0 .. L-1 of a, then L .. 2L-1 of b): its even or odd lanes, and the
-// inverse, the first or the second halves of a and b interleaved.
-template <class V> simd::MaskOf<V> evens_or_odds(int odd)
+// Lanes of the pair a|b (lanes 0 .. L-1 of a, then L .. 2L-1 of b): its even or odd lanes, and the inverse,
+// the first or the second halves of a and b interleaved. __builtin_shufflevector (GCC 12 and clang) takes
+// its lane indices as constants, spelled out here for V's width.
+template <class V, std::size_t... I> V evens(V a, V b, std::index_sequence<I...>)
 {
-    simd::MaskOf<V> m;
-    for (std::size_t l = 0; l < simd::lanes_of<V>; ++l)
-        m[l] = static_cast<int>(2 * l) + odd;
-    return m;
+    return __builtin_shufflevector(a, b, (2 * I)...);
 }
-
-template <class V> simd::MaskOf<V> interleaved_half(int half)
+template <class V, std::size_t... I> V odds(V a, V b, std::index_sequence<I...>)
 {
-    constexpr std::size_t L = simd::lanes_of<V>;
-    simd::MaskOf<V> m;
-    for (std::size_t l = 0; l < L; ++l)
-        m[l] = static_cast<int>(half * L / 2 + l / 2 + (l % 2) * L);
-    return m;
+    return __builtin_shufflevector(a, b, (2 * I + 1)...);
 }
+template <class V, std::size_t... I> V first_halves(V a, V b, std::index_sequence<I...>)
+{
+    return __builtin_shufflevector(a, b, (I / 2 + (I % 2) * sizeof...(I))...);
+}
+template <class V, std::size_t... I> V second_halves(V a, V b, std::index_sequence<I...>)
+{
+    return __builtin_shufflevector(a, b, (sizeof...(I) / 2 + I / 2 + (I % 2) * sizeof...(I))...);
+}
+template <class V> using LaneIndices = std::make_index_sequence<simd::lanes_of<V>>;
 
 // to_lanes and from_lanes at head_dim HD (2, 4 or 8): a row's vectors of heads, HD vectors each.
 template <class V, std::size_t HD>
 void shuffle_to_lanes(const float* src, std::size_t stride, std::size_t count, std::size_t H, float* dst)
 {
     constexpr std::size_t L = simd::lanes_of<V>;
-    static const simd::MaskOf<V> even = evens_or_odds<V>(0), odd = evens_or_odds<V>(1);
     for (std::size_t i = 0; i < count; ++i)
         for (std::size_t lane = 0; lane < H; lane += L) {
             const float* s = src + i * stride;
@@ -48,8 +50,8 @@ void shuffle_to_lanes(const float* src, std::size_t stride, std::size_t count, s
                 x[m] = simd::load<V>(s + lane * HD + m * L);
             for (std::size_t round = 1; round < HD; round *= 2) {
                 for (std::size_t m = 0; m < HD / 2; ++m) {
-                    y[m] = __builtin_shuffle(x[2 * m], x[2 * m + 1], even);
-                    y[HD / 2 + m] = __builtin_shuffle(x[2 * m], x[2 * m + 1], odd);
+                    y[m] = evens(x[2 * m], x[2 * m + 1], LaneIndices<V>{});
+                    y[HD / 2 + m] = odds(x[2 * m], x[2 * m + 1], LaneIndices<V>{});
                 }
                 for (std::size_t m = 0; m < HD; ++m)
                     x[m] = y[m];
@@ -63,7 +65,6 @@ template <class V, std::size_t HD>
 void shuffle_from_lanes(const float* src, std::size_t count, std::size_t H, float* dst, std::size_t stride)
 {
     constexpr std::size_t L = simd::lanes_of<V>;
-    static const simd::MaskOf<V> low = interleaved_half<V>(0), high = interleaved_half<V>(1);
     for (std::size_t i = 0; i < count; ++i)
         for (std::size_t lane = 0; lane < H; lane += L) {
             const float* s = src + i * H * HD;
@@ -73,8 +74,8 @@ void shuffle_from_lanes(const float* src, std::size_t count, std::size_t H, floa
                 x[d] = simd::load<V>(s + d * H + lane);
             for (std::size_t round = 1; round < HD; round *= 2) {
                 for (std::size_t m = 0; m < HD / 2; ++m) {
-                    y[2 * m] = __builtin_shuffle(x[m], x[HD / 2 + m], low);
-                    y[2 * m + 1] = __builtin_shuffle(x[m], x[HD / 2 + m], high);
+                    y[2 * m] = first_halves(x[m], x[HD / 2 + m], LaneIndices<V>{});
+                    y[2 * m + 1] = second_halves(x[m], x[HD / 2 + m], LaneIndices<V>{});
                 }
                 for (std::size_t m = 0; m < HD; ++m)
                     x[m] = y[m];
