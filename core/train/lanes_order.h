@@ -85,6 +85,24 @@ void shuffle_from_lanes(const float* src, std::size_t count, std::size_t H, floa
         }
 }
 
+// Any other head_dim: (h, d) to (d, h) order when `into_lanes`, else back; head_dim 1 is a row copy either way.
+inline void permute_by_value(const float* src, std::size_t src_row, float* dst, std::size_t dst_row, std::size_t count,
+                             std::size_t H, std::size_t hd, bool into_lanes)
+{
+    for (std::size_t i = 0; i < count; ++i) {
+        const float* s = src + i * src_row;
+        float* t = dst + i * dst_row;
+        if (hd == 1)
+            std::copy_n(s, H, t);
+        else
+            for (std::size_t h = 0; h < H; ++h)
+                for (std::size_t d = 0; d < hd; ++d) {
+                    const std::size_t module = h * hd + d, lanes = d * H + h;
+                    t[into_lanes ? lanes : module] = s[into_lanes ? module : lanes];
+                }
+    }
+}
+
 } // namespace lanes_order_detail
 
 // `count` rows of H x hd values, row stride `stride`, to rows of H x hd in (d, h) order. H is a multiple of V's
@@ -98,16 +116,7 @@ void to_lanes(const float* src, std::size_t stride, std::size_t count, std::size
     case 4: return shuffle_to_lanes<V, 4>(src, stride, count, H, dst);
     case 8: return shuffle_to_lanes<V, 8>(src, stride, count, H, dst);
     }
-    for (std::size_t i = 0; i < count; ++i) {
-        const float* s = src + i * stride;
-        float* t = dst + i * H * hd;
-        if (hd == 1)
-            std::copy_n(s, H, t);
-        else
-            for (std::size_t h = 0; h < H; ++h)
-                for (std::size_t d = 0; d < hd; ++d)
-                    t[d * H + h] = s[h * hd + d];
-    }
+    permute_by_value(src, stride, dst, H * hd, count, H, hd, true);
 }
 
 // The inverse: `count` rows in (d, h) order to rows of stride `stride` in (h, d) order.
@@ -120,16 +129,7 @@ void from_lanes(const float* src, std::size_t count, std::size_t H, std::size_t 
     case 4: return shuffle_from_lanes<V, 4>(src, count, H, dst, stride);
     case 8: return shuffle_from_lanes<V, 8>(src, count, H, dst, stride);
     }
-    for (std::size_t i = 0; i < count; ++i) {
-        const float* s = src + i * H * hd;
-        float* t = dst + i * stride;
-        if (hd == 1)
-            std::copy_n(s, H, t);
-        else
-            for (std::size_t h = 0; h < H; ++h)
-                for (std::size_t d = 0; d < hd; ++d)
-                    t[h * hd + d] = s[d * H + h];
-    }
+    permute_by_value(src, H * hd, dst, stride, count, H, hd, false);
 }
 
 } // namespace attnlab::train
