@@ -141,7 +141,13 @@ void TestHeadLabels::designLayoutNumbersEveryHead()
     const DesignDrawing drawing = painter.layout(QRectF(QPointF(0, 0), QSizeF(size)));
     const DesignGeometry& g = drawing.geometry;
     std::map<std::size_t, std::set<int>> numbered;
+    std::map<std::size_t, bool> anyInside;
     for (const auto& l : drawing.headLabels) {
+        for (const auto& other : drawing.headLabels) // legible: no number on another
+            if (&other != &l)
+                QVERIFY2(!l.text.adjusted(0, 1, 0, -1).intersects(other.text),
+                         qPrintable(l.label + QStringLiteral(" overlaps ") + other.label));
+        anyInside[l.column] = anyInside[l.column] || l.inside;
         // "h10", or just "10" inside a block too small for the "h" (never beside it, over the next head's block)
         QVERIFY(l.label == headShortLabel(l.head) || (l.inside && l.label == QString::number(l.head)));
         QVERIFY(g.columns[l.column].column.contains(l.text.center()));
@@ -160,11 +166,17 @@ void TestHeadLabels::designLayoutNumbersEveryHead()
         if (s.head >= 0)
             coloured[s.column].insert(s.head);
     QVERIFY(!coloured.empty());
-    for (const auto& [column, heads] : coloured)
-        QVERIFY2(numbered[column] == heads, qPrintable(QStringLiteral("column %1: %2 heads coloured, %3 numbered")
-                                                           .arg(column)
-                                                           .arg(heads.size())
-                                                           .arg(numbered[column].size())));
+    // Every head numbered; only where the numbers sit beside slices thinner than a line of type, the first
+    // and the last head's (the order) and those between that have room.
+    for (const auto& [column, heads] : coloured) {
+        const bool thinned = !anyInside[column] && numbered[column].size() < heads.size();
+        QVERIFY2(numbered[column] == heads ||
+                     (thinned && numbered[column].count(*heads.begin()) && numbered[column].count(*heads.rbegin())),
+                 qPrintable(QStringLiteral("column %1: %2 heads coloured, %3 numbered")
+                                .arg(column)
+                                .arg(heads.size())
+                                .arg(numbered[column].size())));
+    }
 }
 
 QTEST_MAIN(TestHeadLabels)

@@ -191,7 +191,45 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
         }
         drawing.headLabels.push_back({s.column, s.head, s.rect, text, label, f, inside.has_value(), fillColor(s)});
     }
+    keepBesideLabelsApart(drawing.headLabels);
     return drawing;
+}
+
+void DesignLayoutPainter::keepBesideLabelsApart(std::vector<DesignHeadLabel>& labels)
+{
+    // Slices thinner than a line of type (the integrated module's 12 slices in 20 px at 1280 x 720) put their
+    // numbers beside them on top of each other, an unreadable smear. Then a column says the first head's and
+    // the last's, which give the order, and each one between that still has room, as the shape diagram's
+    // stripes do.
+    std::map<std::size_t, std::vector<std::size_t>> beside; // per column, in head order
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if (!labels[i].inside)
+            beside[labels[i].column].push_back(i);
+    std::vector<bool> dropped(labels.size(), false);
+    for (auto& [column, order] : beside) {
+        std::vector<std::size_t> kept;
+        const auto clear = [&](std::size_t i) {
+            for (std::size_t k : kept)
+                if (labels[i].text.adjusted(0, 1, 0, -1).intersects(labels[k].text))
+                    return false;
+            return true;
+        };
+        kept.push_back(order.front());
+        if (order.size() > 1 && clear(order.back()))
+            kept.push_back(order.back());
+        for (std::size_t x = 1; x + 1 < order.size(); ++x)
+            if (clear(order[x]))
+                kept.push_back(order[x]);
+            else
+                dropped[order[x]] = true;
+        if (order.size() > 1 && std::find(kept.begin(), kept.end(), order.back()) == kept.end())
+            dropped[order.back()] = true;
+    }
+    std::vector<DesignHeadLabel> out;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if (!dropped[i])
+            out.push_back(labels[i]);
+    labels = std::move(out);
 }
 
 void DesignLayoutPainter::paintHeadNumbers(QPainter& p, const DesignDrawing& drawing, const RenderStyle& rs) const

@@ -66,6 +66,8 @@ private:
                    const RenderStyle& rs) const;
     void paintRoleLabels(QPainter& p, const DesignGeometry& g, const RenderStyle& rs) const;
     void paintHeadNumbers(QPainter& p, const DesignDrawing& drawing, const RenderStyle& rs) const;
+    // Drops numbers beside their slices that would overlap another's, keeping each column's first and last.
+    static void keepBesideLabelsApart(std::vector<DesignHeadLabel>& labels);
 
     DesignComparison comparison_;
     int fontPx_ = 15;
