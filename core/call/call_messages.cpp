@@ -74,7 +74,24 @@ std::string describe_char(char c)
 
 std::string clip(std::string_view text)
 {
-    return text.size() <= 40 ? std::string(text) : std::string(text.substr(0, 37)) + "...";
+    // On one line: a run of spaces, line breaks or other control characters becomes one space (a call typed
+    // over several lines, or read from a session file, was echoed with its line breaks, and a refusal is
+    // one sentence on one line). A long echo is cut at a character, not inside a UTF-8 sequence.
+    std::string flat;
+    for (const char c : text) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u > 0x20 && u != 0x7f)
+            flat += c;
+        else if (!flat.empty() && flat.back() != ' ')
+            flat += ' ';
+    }
+    if (flat.size() <= 40)
+        return flat;
+    std::size_t cut = 37;
+    while (cut > 0 && (static_cast<unsigned char>(flat[cut]) & 0xC0) == 0x80)
+        --cut;
+    flat.resize(cut);
+    return flat + "...";
 }
 
 std::string list_words(const std::vector<std::string>& words, const char* last_joiner)

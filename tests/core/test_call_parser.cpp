@@ -2,6 +2,8 @@
 // out, and for refused calls the column the caret points at and what the message says.
 #include "call/call_parser.h"
 
+#include "call/call_messages.h"
+
 #include <QtTest>
 
 #include <random>
@@ -44,6 +46,7 @@ private Q_SLOTS:
     void huge_inputs_are_refused_quickly();
     void never_throws_on_garbage();
     void golden_calls_round_trip();
+    void echoes_stay_on_one_line();
 };
 
 void TestCallParser::good_calls_data()
@@ -194,6 +197,10 @@ void TestCallParser::bad_calls_data()
     row("causal-has-no-heads", "CausalAttention(3, 2, 6, 0.0, num_heads=2)", 30, "takes no argument 'num_heads'");
     row("positional-after-keyword", "MultiHeadAttention(768, d_out=768, 1024, 0.0, 12)", 35,
         "comes after a keyword argument");
+    // An echo of what was typed stays on one line (a session file's call had line breaks in it; the fuzzer found it)
+    row("positional-after-keyword-over-lines",
+        "MultiHeadAttention(d_in=3, not\n\n\n\ncoGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGG\n\n, num_heads=2)", 27,
+        "the positional argument 'not coGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGG' comes after");
     row("integer-overflow", "MultiHeadAttention(99999999999999999999, 768, 1024, 0.0, 12)", 19,
         "does not fit in 64 bits");
     row("integer-overflow-by-one", "MultiHeadAttention(768, 9223372036854775808, 1024, 0.0, 12)", 24, "does not fit");
@@ -244,6 +251,7 @@ void TestCallParser::bad_calls()
     const QString actual = QString::fromStdString(parsed.error->message);
     QVERIFY2(actual.contains(message), qPrintable(actual));
     QVERIFY2(actual.endsWith('.') || actual.endsWith('?'), qPrintable(actual));
+    QVERIFY2(!actual.contains('\n') && !actual.contains(QChar::ReplacementCharacter), qPrintable(actual));
     QCOMPARE(int(parsed.error->column), column);
 }
 
@@ -410,6 +418,19 @@ void TestCallParser::golden_calls_round_trip()
         ++seen;
     }
     QVERIFY(seen >= 5);
+}
+
+// clip, which every message's echo of typed text goes through: one line, at most 40 bytes, whole characters.
+void TestCallParser::echoes_stay_on_one_line()
+{
+    QCOMPARE(clip("a\n\n\tb\r\nc  d"), std::string("a b c d"));
+    QCOMPARE(clip("\n\nx"), std::string("x"));
+    QCOMPARE(clip(std::string(40, 'x')), std::string(40, 'x'));
+    QCOMPARE(clip(std::string(41, 'x')), std::string(37, 'x') + "...");
+    const std::string accents = "0123456789012345678901234567890123456\u00e9\u00e9\u00e9"; // \u00e9 is 2 bytes
+    QCOMPARE(clip(accents), std::string("0123456789012345678901234567890123456..."));
+    const std::string inside = "x01234567890123456789012345678901234\u00e9\u00e9\u00e9"; // byte 37 is inside an e-acute
+    QCOMPARE(clip(inside), std::string("x01234567890123456789012345678901234..."));
 }
 
 QTEST_GUILESS_MAIN(TestCallParser)
