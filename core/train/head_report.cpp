@@ -113,29 +113,35 @@ void restore_head(std::vector<float>& params, const std::vector<float>& kept, co
         std::copy_n(kept.data() + wo + r * d + h * hd, hd, params.data() + wo + r * d + h * hd);
 }
 
-// The held-out loss and accuracy with each head of the last block zeroed in turn. Everything before that
-// block's out_proj is the intact model's, so each chunk runs forward once and every head's ablation only
-// from out_proj on, on the scored rows (forward_last_block_tail): the same numbers as evaluate() of each
-// ablated model, for a small part of its cost.
-std::vector<EvalPoint> last_block_ablations(GptNet& net, const std::vector<float>& params, const Batch& held)
+// The intact model's held-out loss and accuracy, and those with each head of the last block zeroed in turn.
+// Everything before that block's out_proj is the intact model's, so each chunk runs forward once (the intact
+// numbers) and every head's ablation only from out_proj on, on the scored rows (forward_last_block_tail): the
+// same numbers as evaluate() of each model, for a small part of its cost.
+struct LastBlockAblations {
+    EvalPoint intact;
+    std::vector<EvalPoint> heads;
+};
+
+LastBlockAblations last_block_ablations(GptNet& net, const std::vector<float>& params, const Batch& held)
 {
     const GptLayout& layout = net.layout();
     const std::size_t last = layout.blocks.size() - 1, heads = static_cast<std::size_t>(layout.shape.n_heads);
+    EvalSums intact;
     std::vector<EvalSums> sums(heads);
     std::vector<float> ablated = params;
     for (std::size_t b = 0; b < held.batch; b += kEvalChunk) {
         const std::size_t n = std::min(kEvalChunk, held.batch - b);
-        net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens, n, held.tokens,
-                    nullptr, Rows::live);
+        intact.add(net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens, n,
+                               held.tokens, nullptr, Rows::live));
         for (std::size_t h = 0; h < heads; ++h) {
             zero_head(ablated, layout, last, h);
             sums[h].add(net.forward_last_block_tail(ablated));
             restore_head(ablated, params, layout, last, h);
         }
     }
-    std::vector<EvalPoint> out;
+    LastBlockAblations out{intact.point(), {}};
     for (const EvalSums& s : sums)
-        out.push_back(s.point());
+        out.heads.push_back(s.point());
     return out;
 }
 
@@ -184,9 +190,9 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
 {
     HeadReport report;
     GptNet net(layout); // one for every evaluation below
-    report.intact = evaluate(net, params, held_out);
+    const LastBlockAblations last = last_block_ablations(net, params, held_out);
+    report.intact = last.intact;
     const std::vector<std::vector<ShareSums>> sums = measure(net, params, held_out);
-    const std::vector<EvalPoint> last = last_block_ablations(net, params, held_out);
     std::vector<float> ablated = params;
     for (std::size_t l = 0; l < sums.size(); ++l)
         for (std::size_t h = 0; h < sums[l].size(); ++h) {
@@ -196,7 +202,7 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
             s.shares = mean(sums[l][h]);
             s.role = head_role(s.shares);
             if (l + 1 == sums.size()) {
-                s.ablated = last[h];
+                s.ablated = last.heads[h];
             } else {
                 zero_head(ablated, layout, l, h);
                 s.ablated = evaluate(net, ablated, held_out);

@@ -307,8 +307,9 @@ void TestHeadReport::a_kept_net_evaluates_as_a_new_one()
     QVERIFY(evaluate(layout, trained.init_params, held).loss != evaluate(layout, trained.params, held).loss);
 }
 
-// Every head's "with this head zeroed" numbers are those of evaluate() on the model with that head's columns of
-// out_proj zeroed, to the bit: the last block's come from forward_last_block_tail, the others from whole forwards.
+// The intact numbers, and every head's "with this head zeroed" numbers, are those of evaluate() on the model,
+// and on the model with that head's columns of out_proj zeroed, to the bit: the last block's come from
+// forward_last_block_tail, the others from whole forwards.
 void TestHeadReport::ablations_equal_evaluations_of_ablated_models()
 {
     RunSettings settings;
@@ -321,6 +322,9 @@ void TestHeadReport::ablations_equal_evaluations_of_ablated_models()
     const Task task(settings.task, settings.shape.vocab_size, settings.shape.context_length, 0);
     const HeadReport report = head_report(layout, trained.params, task);
     QCOMPARE(report.heads.size(), std::size_t(8));
+    const EvalPoint intact = evaluate(layout, trained.params, task); // the intact numbers come from the same pass
+    QCOMPARE(report.intact.loss, intact.loss);
+    QCOMPARE(report.intact.accuracy, intact.accuracy);
     const std::size_t d = 32, hd = 8;
     bool any_differs = false;
     for (const HeadStats& s : report.heads) {
