@@ -54,6 +54,11 @@ void scatter_rows_in_place(float* x, const std::vector<std::size_t>& rows, std::
 
 } // namespace
 
+bool GptNet::gathers(std::size_t layer) const
+{
+    return gathered_ && layer + 1 == blocks_.size();
+}
+
 const std::size_t* GptNet::ragged_starts() const
 {
     return trimmed_ ? starts_.data() : nullptr;
@@ -168,7 +173,7 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         attention_forward(attention_dims(l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr, b.wt.data(),
                           dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
         // From here on every operation is per position: the last block may run it on the scored rows only.
-        const bool gather = gathered_ && l + 1 == blocks_.size();
+        const bool gather = gathers(l);
         const std::size_t m = gather ? scored_.size() : nr;
         if (gather) {
             b.ctx_rows.resize(m * d);
@@ -202,7 +207,7 @@ void GptNet::per_position(const float* P, std::size_t l, TorchGenerator* dropout
     Block& b = blocks_[l];
     const BlockParams& o = layout_.blocks[l];
     const std::size_t d = static_cast<std::size_t>(layout_.shape.emb_dim);
-    const bool gather = gathered_ && l + 1 == blocks_.size();
+    const bool gather = gathers(l);
     const std::size_t m = gather ? scored_.size() : rows_;
     const float* ctx = gather ? b.ctx_rows.data() : b.ctx.data();
     const float* shortcut = gather ? x_rows_.data() : xs_[l].data();
@@ -278,7 +283,7 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
     for (std::size_t l = blocks_.size(); l-- > 0;) {
         Block& b = blocks_[l];
         const BlockParams& o = layout_.blocks[l];
-        const bool gather = gathered_ && l + 1 == blocks_.size();
+        const bool gather = gathers(l);
         const std::size_t m = gather ? last_rows : nr; // rows of the per-position part
         // dx_ holds d(loss)/d(block output) = d(mid) through the shortcut, and d(ff out) before dropout.
         std::copy_n(dx_.begin(), m * d, dtmp_.begin());

@@ -67,6 +67,7 @@ private:
     // Block `layer`'s attention shape as the last forward ran it: its ragged rows and skipped queries.
     AttentionDims attention_dims(std::size_t layer) const;
     const std::size_t* ragged_starts() const; // starts_ under Rows::live, else null
+    bool gathers(std::size_t layer) const;    // block `layer`'s per-position part runs on the scored rows only
     // The three projections of a block into one (n x 3 d_out) buffer, q | k | v in each row: one GEMM when
     // W_query, W_key and W_value sit one after another (no qkv_bias), three otherwise.
     void project_qkv(const std::vector<float>& params, std::size_t layer);

@@ -41,10 +41,10 @@ template <class V, std::size_t HD>
 void shuffle_to_lanes(const float* src, std::size_t stride, std::size_t count, std::size_t H, float* dst)
 {
     constexpr std::size_t L = simd::lanes_of<V>;
-    for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t i = 0; i < count; ++i) {
+        const float* s = src + i * stride;
+        float* t = dst + i * H * HD;
         for (std::size_t lane = 0; lane < H; lane += L) {
-            const float* s = src + i * stride;
-            float* t = dst + i * H * HD;
             V x[HD], y[HD];
             for (std::size_t m = 0; m < HD; ++m)
                 x[m] = simd::load<V>(s + lane * HD + m * L);
@@ -59,16 +59,17 @@ void shuffle_to_lanes(const float* src, std::size_t stride, std::size_t count, s
             for (std::size_t d = 0; d < HD; ++d)
                 simd::store(t + d * H + lane, x[d]);
         }
+    }
 }
 
 template <class V, std::size_t HD>
 void shuffle_from_lanes(const float* src, std::size_t count, std::size_t H, float* dst, std::size_t stride)
 {
     constexpr std::size_t L = simd::lanes_of<V>;
-    for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t i = 0; i < count; ++i) {
+        const float* s = src + i * H * HD;
+        float* t = dst + i * stride;
         for (std::size_t lane = 0; lane < H; lane += L) {
-            const float* s = src + i * H * HD;
-            float* t = dst + i * stride;
             V x[HD], y[HD];
             for (std::size_t d = 0; d < HD; ++d)
                 x[d] = simd::load<V>(s + d * H + lane);
@@ -83,6 +84,7 @@ void shuffle_from_lanes(const float* src, std::size_t count, std::size_t H, floa
             for (std::size_t m = 0; m < HD; ++m)
                 simd::store(t + lane * HD + m * L, x[m]);
         }
+    }
 }
 
 // Any other head_dim: (h, d) to (d, h) order when `into_lanes`, else back; head_dim 1 is a row copy either way.
