@@ -205,29 +205,26 @@ void DesignLayoutPainter::keepBesideLabelsApart(std::vector<DesignHeadLabel>& la
     for (std::size_t i = 0; i < labels.size(); ++i)
         if (!labels[i].inside)
             beside[labels[i].column].push_back(i);
-    std::vector<bool> dropped(labels.size(), false);
-    for (auto& [column, order] : beside) {
-        std::vector<std::size_t> kept;
+    std::vector<bool> keep(labels.size(), true);
+    for (const auto& [column, order] : beside) {
+        std::vector<std::size_t> kept{order.front()};
         const auto clear = [&](std::size_t i) {
             for (std::size_t k : kept)
                 if (labels[i].text.adjusted(0, 1, 0, -1).intersects(labels[k].text))
                     return false;
             return true;
         };
-        kept.push_back(order.front());
         if (order.size() > 1 && clear(order.back()))
             kept.push_back(order.back());
         for (std::size_t x = 1; x + 1 < order.size(); ++x)
             if (clear(order[x]))
                 kept.push_back(order[x]);
-            else
-                dropped[order[x]] = true;
-        if (order.size() > 1 && std::find(kept.begin(), kept.end(), order.back()) == kept.end())
-            dropped[order.back()] = true;
+        for (std::size_t i : order)
+            keep[i] = std::find(kept.begin(), kept.end(), i) != kept.end();
     }
     std::vector<DesignHeadLabel> out;
     for (std::size_t i = 0; i < labels.size(); ++i)
-        if (!dropped[i])
+        if (keep[i])
             out.push_back(labels[i]);
     labels = std::move(out);
 }
