@@ -10,13 +10,17 @@
 #include "render/heatmap_source.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "features/session.h"
 #include "tensor/threads.h"
-#include "shell/compare_actions.h"
+#include "features/debug/compare_actions.h"
 #include "shell/exporters.h"
 #include "shell/first_frame_probe.h"
 #include "shell/text_options.h"
 #include "shell/weights_actions.h"
+#include "features/tradeoffs/tradeoffs_state.h"
+#include "model/document_model.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -150,48 +154,49 @@ int runApp(GuardedApplication& app)
     if (!preset)
         refuse(QStringLiteral("there is no preset '%1'; the presets are %2.")
                    .arg(shownValue(presetId), presetIds().join(", ")));
-    session.applyPreset(*preset);
+    session.document()->applyPreset(*preset);
     if (const QString refused = applyStartupState(parser, session); !refused.isEmpty())
         refuse(refused);
     // A call that does not parse, or parses into settings that do not validate, is what the app is
     // built to explain: it goes to the call line as if typed there, and the window opens on its message.
     if (parser.isSet("call"))
-        session.setCallText(parser.value("call"));
-    std::int64_t batch = session.batch(), tokens = session.numTokens();
+        session.document()->setCallText(parser.value("call"));
+    std::int64_t batch = session.document()->batch(), tokens = session.document()->numTokens();
     if (parser.isSet("batch"))
         batch = positiveOption(parser, "batch");
     if (parser.isSet("tokens"))
         tokens = positiveOption(parser, "tokens");
-    session.setInputShape(batch, tokens);
+    session.document()->setInputShape(batch, tokens);
     if (const QString refused = applyStartupWeights(parser, session); !refused.isEmpty())
         refuse(refused);
     if (const QString refused = applyStartupText(parser, session); !refused.isEmpty())
         refuse(refused);
 
-    if (parser.isSet("stage") && !session.hasErrors()) { // settings in error have no stages yet to name
-        const auto names = stage_names(session.config(), session.training() && session.config().dropout > 0);
+    if (parser.isSet("stage") && !session.trace()->hasErrors()) { // settings in error have no stages yet to name
+        const auto names = stage_names(session.document()->config(),
+                                       session.document()->training() && session.document()->config().dropout > 0);
         QStringList valid;
         for (const auto& n : names)
             valid << QString::fromStdString(n);
         if (!valid.contains(parser.value("stage")))
             refuse(QStringLiteral("this module has no stage '%1'; its stages are %2.")
                        .arg(shownValue(parser.value("stage")), valid.join(", ")));
-        session.setStageByName(parser.value("stage"));
+        session.view()->setStageByName(parser.value("stage"));
         // An attention matrix is best seen as heatmaps, one per head: open them unless told otherwise.
         if (const auto kind = stage_facts(parser.value("stage").toStdString()).matrix; kind && !parser.isSet("view")) {
-            session.setHeatmapKind(*kind);
-            session.setView(ViewMode::Heatmaps);
+            session.view()->setHeatmapKind(*kind);
+            session.view()->setTab(ViewMode::Heatmaps);
         }
     }
     if (parser.isSet("head")) {
         bool ok = false;
         const int h = parser.value("head").toInt(&ok);
-        const int heads = head_count(session.config());
+        const int heads = head_count(session.document()->config());
         if (!ok || h < 0 || h >= heads)
             refuse(QStringLiteral("--head must be a head number from 0 to %1, not '%2'.")
                        .arg(heads - 1)
                        .arg(shownValue(parser.value("head"))));
-        session.setHead(h); // the session applies it when the trace arrives
+        session.view()->setHead(h); // the session applies it when the trace arrives
     }
     const auto theme = parser.isSet("theme") ? themeNamed(parser.value("theme")) : std::optional<ThemeChoice>{};
     if (parser.isSet("theme") && !theme)
@@ -202,7 +207,7 @@ int runApp(GuardedApplication& app)
         const std::optional<ViewMode> view = viewNamed(v);
         if (!view)
             refuse(QStringLiteral("--view takes %1, not '%2'.").arg(pageIds().join(", "), shownValue(v)));
-        session.setView(*view);
+        session.view()->setTab(*view);
     }
     const QStringList lessons{QStringLiteral("contract"), QStringLiteral("bugs"), QStringLiteral("transfer")};
     if (parser.isSet("lesson") && !lessons.contains(parser.value("lesson")))
@@ -221,17 +226,17 @@ int runApp(GuardedApplication& app)
         refuse(QString::fromUtf8(e.what()));
     }
     if (bug || parser.isSet("lesson") || !transferEdits.empty() || parser.isSet("compare")) {
-        session.setView(ViewMode::Debug);
+        session.view()->setTab(ViewMode::Debug);
         // Lesson choices are the session's: the Debugging tab shows whatever it holds.
         if (bug)
-            session.setBug(*bug);
+            session.document()->setBug(*bug);
         for (const auto& [role, written] : transferEdits)
-            session.setTransferLine(role, written, !written);
-        session.setDebugSection(parser.isSet("lesson")
-                                    ? static_cast<DebugSection>(lessons.indexOf(parser.value("lesson")))
-                                : bug                     ? DebugSection::Bugs
-                                : parser.isSet("compare") ? DebugSection::YourCode
-                                                          : DebugSection::Transfer);
+            session.document()->setTransferLine(role, written, !written);
+        session.view()->setDebugSection(parser.isSet("lesson")
+                                            ? static_cast<DebugSection>(lessons.indexOf(parser.value("lesson")))
+                                        : bug                     ? DebugSection::Bugs
+                                        : parser.isSet("compare") ? DebugSection::YourCode
+                                                                  : DebugSection::Transfer);
     }
 
     MainWindow window(&session); // AppShell sizes it to the screen
@@ -239,15 +244,15 @@ int runApp(GuardedApplication& app)
                      [&window](const QString& sentence) { window.statusBar()->showMessage(sentence, 30000); });
     const QString screenshot = parser.value("screenshot");
     if (parser.isSet("measure-times")) {
-        session.setTradeoffsSection(TradeoffsSection::Measured);
-        session.measureTimings();
+        session.view()->setTradeoffsSection(TradeoffsSection::Measured);
+        session.feature<TradeoffsState>()->measureTimings();
     }
     // Settings in error from the start are the picture's subject: a pass of the preset's settings
     // still running when --call replaced them may end refused by the engine, which is no reason to stop.
-    const bool startsInError = session.hasErrors();
-    QObject::connect(&session, &Session::changed, &window, [&](ChangeFlags flags) {
-        if (!screenshot.isEmpty() && !startsInError && (flags & ChangeFlag::Diagnostics) && !session.busy())
-            for (const auto& d : session.diagnostics())
+    const bool startsInError = session.trace()->hasErrors();
+    followParts(session.parts(), &window, [&](ChangeFlags flags) {
+        if (!screenshot.isEmpty() && !startsInError && (flags & ChangeFlag::Diagnostics) && !session.trace()->busy())
+            for (const auto& d : session.trace()->diagnostics())
                 if (d.code == DiagnosticCode::Engine)
                     refuse(QString::fromStdString(d.message));
     });

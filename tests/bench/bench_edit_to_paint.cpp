@@ -11,15 +11,19 @@
 #include "edit_probe.h"
 
 #include "shell/app_shell.h"
-#include "shell/compare_actions.h"
+#include "features/debug/compare_actions.h"
 #include "widgets/heatmap_widget.h"
-#include "pages/heatmaps/heatmaps_view.h"
+#include "features/heatmaps/heatmaps_view.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
-#include "model/sweep_job.h"
+#include "features/session.h"
+#include "features/tradeoffs/sweep_job.h"
 #include "tensor/threads.h"
 #include "shell/weights_actions.h"
+#include "features/tradeoffs/tradeoffs_state.h"
+#include "model/document_model.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QCheckBox>
 #include <QKeyEvent>
@@ -104,21 +108,21 @@ double median(std::vector<double> v)
 // One case: set it up, let it settle, then `edits` timed clicks (after one untimed warm-up click).
 std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWindow& window, const Case& c, int edits)
 {
-    session.applyPreset(*findPreset(QString::fromLatin1(c.preset)));
+    session.document()->applyPreset(*findPreset(QString::fromLatin1(c.preset)));
     if (c.call)
-        session.setCallText(QString::fromLatin1(c.call));
+        session.document()->setCallText(QString::fromLatin1(c.call));
     if (c.gptHeads > 0) {
-        session.setInputText(storyPrefix(c.tokens));
-        session.useTrainedModel(c.gptHeads, 1);
+        session.trace()->setInputText(storyPrefix(c.tokens));
+        session.trace()->useTrainedModel(c.gptHeads, 1);
     } else if (c.tokens) {
-        session.setInputShape(1, c.tokens);
+        session.document()->setInputShape(1, c.tokens);
     }
-    session.setView(ViewMode::Heatmaps);
-    if (!serveUntil([&] { return session.trace() && !session.busy(); }, 300000))
+    session.view()->setTab(ViewMode::Heatmaps);
+    if (!serveUntil([&] { return session.trace()->trace() && !session.trace()->busy(); }, 300000))
         qFatal("case %s: the first trace never arrived", c.id);
     serveUntil([] { return false; }, 300); // the first picture, layout and show events settle
     auto* bias = window.findChild<QCheckBox*>(QStringLiteral("qkv_bias"));
-    if (!bias || !bias->isEnabled() || session.hasErrors())
+    if (!bias || !bias->isEnabled() || session.trace()->hasErrors())
         qFatal("case %s: no usable qkv_bias check box", c.id);
     auto* text = window.findChild<QLineEdit*>(QStringLiteral("text-input-text"));
     if (c.gptHeads > 0 && (!text || !text->isVisible()))
@@ -127,9 +131,9 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
     HeatmapWidget* heatmap = view->selectedHeatmap();
     // Painted means the selected head and all the small multiples hold the new trace when it paints.
     app.watch(heatmap, [&session, view, heatmap] {
-        bool current = heatmap->heatmap().slice().trace == session.trace();
+        bool current = heatmap->heatmap().slice().trace == session.trace()->trace();
         for (const HeatmapWidget* w : view->smallMultiples())
-            current = current && w->heatmap().slice().trace == session.trace();
+            current = current && w->heatmap().slice().trace == session.trace()->trace();
         return current;
     });
 
@@ -155,7 +159,7 @@ std::vector<EditTiming> runCase(ProbeApplication& app, Session& session, MainWin
             qFatal("case %s: edit %d never painted", c.id, i);
         if (i > 0) // the first click warms caches, the buffer pool and the undo stack
             out.push_back(app.timing());
-        serveUntil([&] { return !session.busy(); }, 600000);
+        serveUntil([&] { return !session.trace()->busy(); }, 600000);
     }
     return out;
 }
@@ -212,7 +216,7 @@ int main(int argc, char** argv)
 
     Session session;
     // Connected before the window's own handlers, so the arrival time excludes the heatmap rebuild.
-    QObject::connect(&session, &Session::changed, &app, [&](ChangeFlags f) {
+    attnlab::ui::followParts(session.parts(), &app, [&](ChangeFlags f) {
         if (f & ChangeFlag::Trace)
             app.traceArrived();
     });
@@ -233,8 +237,8 @@ int main(int argc, char** argv)
     if (training) {
         SweepSettings sweep = sweepDefaults("induction");
         sweep.steps = 1000000; // outlasts every case
-        if (!session.sweep()->start(sweep))
-            qFatal("the sweep did not start: %s", qPrintable(session.sweep()->error()));
+        if (!session.feature<TradeoffsState>()->sweep()->start(sweep))
+            qFatal("the sweep did not start: %s", qPrintable(session.feature<TradeoffsState>()->sweep()->error()));
     }
     std::printf("edit → trace computed → heatmap painted into the backing store; platform %s, %d engine thread(s), "
                 "%d edit(s) per case%s\n\n",
@@ -256,9 +260,10 @@ int main(int argc, char** argv)
             allPainted = allPainted && t.doneMs >= 0;
     }
     if (training) {
-        if (!session.sweep()->busy())
-            qFatal("the sweep stopped before the edits ended: %s", qPrintable(session.sweep()->error()));
-        session.sweep()->cancel();
+        if (!session.feature<TradeoffsState>()->sweep()->busy())
+            qFatal("the sweep stopped before the edits ended: %s",
+                   qPrintable(session.feature<TradeoffsState>()->sweep()->error()));
+        session.feature<TradeoffsState>()->sweep()->cancel();
     }
     return allPainted ? 0 : 1;
 }

@@ -7,11 +7,14 @@
 //   QT_QPA_PLATFORM=offscreen bench_overview CHECKPOINT [--tokens 64] [--repeat 7] [--threads N] [--smoke]
 #include "gpt/gpt2_checkpoint.h"
 #include "model/model_job.h"
-#include "model/session.h"
-#include "pages/overview/head_grid_widget.h"
-#include "pages/overview/overview_view.h"
+#include "features/session.h"
+#include "features/overview/head_grid_widget.h"
+#include "features/overview/overview_view.h"
 #include "tensor/error.h"
 #include "tensor/threads.h"
+#include "features/overview/overview_state.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -97,45 +100,53 @@ int main(int argc, char** argv)
         }
     }
     Session session;
-    OverviewView view(&session);
+    OverviewView view(session.feature<OverviewState>());
     view.resize(1280, 800);
     view.show();
-    session.setView(ViewMode::Overview);
+    session.view()->setTab(ViewMode::Overview);
     try {
         const Gpt2Plan plan = plan_gpt2_checkpoint(argv[1]);
         tokens = static_cast<int>(std::min<std::int64_t>(tokens, plan.settings.context_length));
-        session.setInputText(textOf(tokens, QLatin1Char('a')));
-        session.openModel(plan);
+        session.trace()->setInputText(textOf(tokens, QLatin1Char('a')));
+        session.trace()->openModel(plan);
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_overview: %s\n", e.what());
         return 1;
     }
-    const auto settled = [&] { return session.usesOpenedModel() && session.layerAttention() && !session.busy(); };
-    if (!serveUntil(settled, 600000) || !session.modelProblem().isEmpty()) {
-        std::fprintf(stderr, "bench_overview: the model never opened: %s\n", qPrintable(session.modelProblem()));
+    const auto settled = [&] {
+        return session.trace()->usesOpenedModel() && session.feature<OverviewState>()->layerAttention() &&
+               !session.trace()->busy();
+    };
+    if (!serveUntil(settled, 600000) || !session.trace()->modelProblem().isEmpty()) {
+        std::fprintf(stderr, "bench_overview: the model never opened: %s\n",
+                     qPrintable(session.trace()->modelProblem()));
         return 1;
     }
-    if (session.textTokens().ids.size() != static_cast<std::size_t>(tokens)) {
-        std::fprintf(stderr, "bench_overview: the text is %zu tokens, not %d\n", session.textTokens().ids.size(),
-                     tokens);
+    if (session.trace()->textTokens().ids.size() != static_cast<std::size_t>(tokens)) {
+        std::fprintf(stderr, "bench_overview: the text is %zu tokens, not %d\n",
+                     session.trace()->textTokens().ids.size(), tokens);
         return 1;
     }
     std::vector<double> wall, cpu;
     for (int i = 0; i <= repeat; ++i) { // the first edit warms the caches and is not counted
-        const auto before = session.layerAttention();
+        const auto before = session.feature<OverviewState>()->layerAttention();
         QElapsedTimer clock;
         clock.start();
         const double cpu0 = processCpuMs();
-        session.setInputText(textOf(tokens, i % 2 == 0 ? QLatin1Char('b') : QLatin1Char('a')));
-        if (!serveUntil([&] { return session.layerAttention() != before && !session.busy(); }, 600000)) {
+        session.trace()->setInputText(textOf(tokens, i % 2 == 0 ? QLatin1Char('b') : QLatin1Char('a')));
+        if (!serveUntil(
+                [&] {
+                    return session.feature<OverviewState>()->layerAttention() != before && !session.trace()->busy();
+                },
+                600000)) {
             std::fprintf(stderr, "bench_overview: edit %d never finished\n", i);
             return 1;
         }
         const QPixmap shot = view.grab(); // paints the tab, every thumbnail, now
         const double ms = clock.nsecsElapsed() / 1e6;
         const auto& grid = view.grid()->painter().cells();
-        if (shot.isNull() ||
-            grid.size() != session.layerAttention()->grid.size() * session.layerAttention()->grid[0].size()) {
+        if (shot.isNull() || grid.size() != session.feature<OverviewState>()->layerAttention()->grid.size() *
+                                                session.feature<OverviewState>()->layerAttention()->grid[0].size()) {
             std::fprintf(stderr, "bench_overview: the grid does not hold every head\n");
             return 1;
         }
@@ -144,7 +155,7 @@ int main(int argc, char** argv)
             cpu.push_back(processCpuMs() - cpu0);
         }
     }
-    const auto a = session.layerAttention();
+    const auto a = session.feature<OverviewState>()->layerAttention();
     std::printf("%s: %zu layers x %zu heads, %d tokens, %d engine threads\n", a->model.c_str(), a->grid.size(),
                 a->grid[0].size(), tokens, engine_threads());
     std::printf("app %.1f %.1f cpu %.1f\n", median(wall), *std::min_element(wall.begin(), wall.end()), median(cpu));

@@ -1,8 +1,8 @@
 #pragma once
 // The tests' walk of the window: each page (a main tab, or a section of a tab that has its own tabs) and
 // the controls on it a user can operate, by mouse or keyboard.
-#include "model/session.h"
-#include "pages/page_registry.h"
+#include "common/session_parts.h"
+#include "features/registry.h"
 #include "shell/main_window.h"
 
 #include <QAbstractButton>
@@ -40,15 +40,15 @@ inline const std::vector<PageStop>& allPages()
         static std::vector<QByteArray> names; // what the stops' names point to
         std::vector<std::pair<QByteArray, PageStop>> found;
         attnlab::ui::Session session;
-        for (const attnlab::ui::PageInfo& info : attnlab::ui::pageRegistry()) {
-            const std::unique_ptr<QWidget> page(info.create(&session));
+        for (const attnlab::ui::FeatureInfo& info : attnlab::ui::featureRegistry()) {
+            const std::unique_ptr<QWidget> page(info.createPage(session.feature(info.view())));
             const auto* sections = page->findChild<QTabWidget*>();
             if (!sections) {
-                found.push_back({QByteArray(info.id), {nullptr, info.view, -1}});
+                found.push_back({QByteArray(info.id), {nullptr, info.view(), -1}});
                 continue;
             }
             for (int i = 0; i < sections->count(); ++i)
-                found.push_back({QByteArray(info.id) + '/' + sections->tabText(i).toUtf8(), {nullptr, info.view, i}});
+                found.push_back({QByteArray(info.id) + '/' + sections->tabText(i).toUtf8(), {nullptr, info.view(), i}});
         }
         names.reserve(found.size());
         std::vector<PageStop> out;

@@ -3,7 +3,7 @@
 // left to do (or its settled() signal); the main window over a new session with a preset computed; a diagnostic by its
 // code.
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "shell/main_window.h"
 
 #include <QSize>
@@ -16,7 +16,7 @@ namespace testing {
 
 inline bool idle(const attnlab::ui::Session& s)
 {
-    return s.trace() && !s.computing();
+    return s.trace()->trace() && !s.computing();
 }
 
 // Waits for the Session's settled(): everything the state asks for is computed and the views took it in.
@@ -30,7 +30,7 @@ inline bool waitUntilSettled(attnlab::ui::Session& s, int timeoutMs = 30000)
 
 inline bool hasDiagnostic(const attnlab::ui::Session& s, attnlab::DiagnosticCode code)
 {
-    for (const auto& d : s.diagnostics())
+    for (const auto& d : s.trace()->diagnostics())
         if (d.code == code)
             return true;
     return false;
@@ -47,7 +47,7 @@ inline void openWindow(std::unique_ptr<attnlab::ui::Session>& session, std::uniq
         window->resize(size);
     const attnlab::ui::Preset* p = attnlab::ui::findPreset(preset);
     QVERIFY2(p, qPrintable(preset));
-    session->applyPreset(*p);
+    session->document()->applyPreset(*p);
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window.get()));
     QTRY_VERIFY_WITH_TIMEOUT(idle(*session), 30000);

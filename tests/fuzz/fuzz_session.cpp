@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     QString error;
     std::optional<SessionState> state;
     try {
-        state = parseSession(bytes, &error);
+        state = parseSession(bytes, sessionFeatures(), &error);
     } catch (...) {
         fail("parseSession threw");
     }
@@ -37,12 +37,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fail("a refusal that is not one short sentence:", error);
         return 0;
     }
-    const QByteArray written = serializeSession(*state);
+    const QByteArray written = serializeSession(*state, sessionFeatures());
     QString again;
-    const auto reread = parseSession(written, &again);
+    const auto reread = parseSession(written, sessionFeatures(), &again);
     if (!reread)
         fail("what it wrote does not read back:", again);
-    if (serializeSession(*reread) != written)
+    if (serializeSession(*reread, sessionFeatures()) != written)
         fail("a session read back writes different bytes");
     return 0;
 }

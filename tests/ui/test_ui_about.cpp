@@ -1,9 +1,9 @@
 // Help > About names what the figures depend on: the version, Qt, and the kernel that ran the products
 // (the same sentence as `attention-lab-cli --version` and `bench --json`).
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "shell/about_box.h"
 #include "shell/app_shell.h"
-#include "shell/compare_actions.h"
+#include "features/debug/compare_actions.h"
 #include "shell/main_window.h"
 #include "shell/weights_actions.h"
 #include "tensor/blas_kernel.h"

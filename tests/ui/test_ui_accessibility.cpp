@@ -5,15 +5,15 @@
 #include "common/page_walk.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
-#include "model/session.h"
-#include "pages/heatmaps/heatmaps_view.h"
-#include "pages/stepper/stepper_view.h"
+#include "common/session_parts.h"
+#include "features/heatmaps/heatmaps_view.h"
+#include "features/stepper/stepper_view.h"
 #include "render/heatmap_painter.h"
 #include "shell/app_shell.h"
 #include "shell/main_window.h"
 #include "widgets/heatmap_accessible.h"
 #include "widgets/heatmap_widget.h"
-#include "widgets/shape_diagram_widget.h"
+#include "features/stepper/shape_diagram_widget.h"
 
 #include <QAccessible>
 #include <QCommandLineParser>
@@ -104,9 +104,9 @@ private Q_SLOTS:
     // The Text input's own controls, shown only when a trained model reads a sentence.
     void textInputControlsAreNamed()
     {
-        session_->useTrainedModel(4, 0);
-        session_->setInputText(QStringLiteral("Jack was a painter"));
-        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session_) && session_->usesTextInput(), 30000);
+        session_->trace()->useTrainedModel(4, 0);
+        session_->trace()->setInputText(QStringLiteral("Jack was a painter"));
+        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session_) && session_->document()->usesTextInput(), 30000);
         QVERIFY(testing::showPage(window_.get(), testing::allPages()[1]));
         const QList<QWidget*> controls = testing::visibleControls(window_.get());
         auto* chips = window_->findChild<QWidget*>(QStringLiteral("text-input-chips"));
@@ -152,9 +152,9 @@ private Q_SLOTS:
         QFETCH(int, kind);
         QFETCH(QString, stage);
         QFETCH(int, head);
-        session_->setView(ViewMode::Heatmaps);
-        session_->setHeatmapKind(static_cast<AttentionMatrix>(kind));
-        session_->setHead(head);
+        session_->view()->setTab(ViewMode::Heatmaps);
+        session_->view()->setHeatmapKind(static_cast<AttentionMatrix>(kind));
+        session_->view()->setHead(head);
         QApplication::processEvents();
         HeatmapWidget* map = window_->heatmapsView()->selectedHeatmap();
         QAccessibleInterface* iface = QAccessible::queryAccessibleInterface(map);
@@ -163,9 +163,9 @@ private Q_SLOTS:
         QVERIFY(!iface->text(QAccessible::Name).isEmpty());
         QAccessibleTableInterface* table = iface->tableInterface();
         QVERIFY(table);
-        const Stage* s = session_->trace()->find(stage.toStdString());
+        const Stage* s = session_->trace()->trace()->find(stage.toStdString());
         QVERIFY2(s, qPrintable(stage));
-        const QStringList tokens = session_->tokenLabels();
+        const QStringList tokens = session_->trace()->tokenLabels();
         QCOMPARE(tokens.size(), 6); // "Your journey starts with one step"
         QCOMPARE(table->rowCount(), 6);
         QCOMPARE(table->columnCount(), 6);
@@ -174,7 +174,7 @@ private Q_SLOTS:
             QCOMPARE(table->rowDescription(i), tokens[i]);
             QCOMPARE(table->columnDescription(i), tokens[i]);
         }
-        const int batch = session_->batchIndex();
+        const int batch = session_->view()->batchIndex();
         int masked = 0;
         for (int r = 0; r < 6; ++r)
             for (int c = 0; c < 6; ++c) {
@@ -219,28 +219,28 @@ private Q_SLOTS:
     // A new trace of another size: the same table answers with the new size and the new values.
     void heatmapTableFollowsANewTrace()
     {
-        session_->setView(ViewMode::Heatmaps);
+        session_->view()->setTab(ViewMode::Heatmaps);
         HeatmapWidget* map = window_->heatmapsView()->selectedHeatmap();
         QAccessibleTableInterface* table = QAccessible::queryAccessibleInterface(map)->tableInterface();
         QAccessibleInterface* old = table->cellAt(5, 5);
         QVERIFY(old && old->isValid());
-        session_->setInputShape(2, 4);
+        session_->document()->setInputShape(2, 4);
         QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session_) && map->heatmap().slice().rows == 4, 30000);
         table = QAccessible::queryAccessibleInterface(map)->tableInterface();
         QCOMPARE(table->rowCount(), 4);
         QCOMPARE(table->columnCount(), 4);
-        const Stage* w = session_->trace()->find("attn_weights");
+        const Stage* w = session_->trace()->trace()->find("attn_weights");
         QCOMPARE(table->cellAt(3, 1)->text(QAccessible::Value),
-                 formatExact(w->tensor.at({session_->batchIndex(), session_->head(), 3, 1})));
+                 formatExact(w->tensor.at({session_->view()->batchIndex(), session_->view()->head(), 3, 1})));
     }
 
     // GPT-2 small at 1,024 tokens: a million cells, none made until a reader asks for it.
     void heatmapTableIsLazyAtGpt2Size()
     {
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        session_->setInputShape(1, 1024);
-        session_->setView(ViewMode::Heatmaps);
-        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session_) && session_->trace()->config.num_heads == 12 &&
+        session_->document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session_->document()->setInputShape(1, 1024);
+        session_->view()->setTab(ViewMode::Heatmaps);
+        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session_) && session_->trace()->trace()->config.num_heads == 12 &&
                                      window_->heatmapsView()->selectedHeatmap()->heatmap().slice().rows == 1024,
                                  60000);
         HeatmapWidget* map = window_->heatmapsView()->selectedHeatmap();
@@ -250,13 +250,13 @@ private Q_SLOTS:
         QCOMPARE(table->columnCount(), 1024);
         QCOMPARE(iface->childCount(), 1024 * 1024);
         QCOMPARE(heatmapCellsBuilt(iface), 0);
-        const Stage* w = session_->trace()->find("attn_weights");
-        const int head = session_->head();
+        const Stage* w = session_->trace()->trace()->find("attn_weights");
+        const int head = session_->view()->head();
         QCOMPARE(table->cellAt(1023, 17)->text(QAccessible::Value), formatExact(w->tensor.at({0, head, 1023, 17})));
         QCOMPARE(table->cellAt(17, 1023)->text(QAccessible::Value).left(6), QStringLiteral("masked"));
         QCOMPARE(table->cellAt(1023, 17), iface->child(1023 * 1024 + 17));
         QCOMPARE(heatmapCellsBuilt(iface), 2);
-        QCOMPARE(table->columnDescription(1000), session_->tokenLabels().value(1000, QStringLiteral("1000")));
+        QCOMPARE(table->columnDescription(1000), session_->trace()->tokenLabels().value(1000, QStringLiteral("1000")));
     }
 
     // The shape diagram's accessible text: the stage's shape, its strides, what reshaped it, contiguity.
@@ -285,14 +285,14 @@ private Q_SLOTS:
     {
         QFETCH(QString, stage);
         QFETCH(QStringList, expected);
-        QVERIFY(session_->setStageByName(stage));
+        QVERIFY(session_->view()->setStageByName(stage));
         ShapeDiagramWidget* diagram = window_->stepperView()->diagram();
         const QString text = accessibleText(diagram, QAccessible::Description);
         for (const QString& part : expected)
             QVERIFY2(text.contains(part), qPrintable(QStringLiteral("'%1' not in: %2").arg(part, text)));
         QVERIFY(!accessibleText(diagram, QAccessible::Name).isEmpty());
         // Whatever the stage, the text carries the trace's own shape and strides.
-        const Tensor& t = session_->stage()->tensor;
+        const Tensor& t = session_->view()->stage()->tensor;
         QVERIFY(text.contains(QStringLiteral("shape ") + numbers(t.shape())));
         QVERIFY(text.contains(QStringLiteral("Strides ") + numbers(t.strides())));
     }
@@ -301,9 +301,9 @@ private Q_SLOTS:
     {
         ShapeDiagramWidget* diagram = window_->stepperView()->diagram();
         QSet<QString> seen;
-        for (int i = 0; i < static_cast<int>(session_->trace()->stages.size()); ++i) {
-            session_->setStageIndex(i);
-            const Stage* s = session_->stage();
+        for (int i = 0; i < static_cast<int>(session_->trace()->trace()->stages.size()); ++i) {
+            session_->view()->setStageIndex(i);
+            const Stage* s = session_->view()->stage();
             const QString text = accessibleText(diagram, QAccessible::Description);
             QVERIFY2(text.startsWith(QStringLiteral("Stage %1: shape %2")
                                          .arg(QString::fromStdString(s->name), numbers(s->tensor.shape()))),
@@ -311,7 +311,7 @@ private Q_SLOTS:
             QCOMPARE(text.contains(QStringLiteral("Not contiguous")), !s->tensor.is_contiguous());
             seen.insert(text);
         }
-        QCOMPARE(seen.size(), static_cast<int>(session_->trace()->stages.size())); // one text per stage
+        QCOMPARE(seen.size(), static_cast<int>(session_->trace()->trace()->stages.size())); // one text per stage
     }
 
 private:

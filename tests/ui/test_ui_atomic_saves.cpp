@@ -4,7 +4,7 @@
 // left as it was; a 248-character name works. File > Export and the recorder copy refuse the same way.
 #include "common/gui_runner.h"
 #include "common/scratch_fs.h"
-#include "shell/compare_actions.h"
+#include "features/debug/compare_actions.h"
 #include "shell/exporters.h"
 
 #include <QtTest>

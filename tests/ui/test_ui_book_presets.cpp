@@ -3,10 +3,10 @@
 // the book prints it, four decimals.
 #include "common/book_printed.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "model/session_file.h"
 #include "model/weights_source.h"
-#include "widgets/tensor_grid.h"
+#include "features/stepper/tensor_grid.h"
 
 #include <QTableWidget>
 #include <QtTest>
@@ -51,11 +51,11 @@ void TestUiBookPresets::preset_shows_the_printed_row()
     QCOMPARE(preset->training, b.dropout_seed >= 0);
 
     Session session;
-    TensorGrid grid(&session);
-    session.applyPreset(*preset);
-    QTRY_VERIFY_WITH_TIMEOUT(session.trace() && !session.busy(), 30000);
-    QVERIFY(session.setStageByName(QString::fromLatin1(b.stage)));
-    const Tensor& t = session.stage()->tensor;
+    TensorGrid grid(session.feature<StepperState>());
+    session.document()->applyPreset(*preset);
+    QTRY_VERIFY_WITH_TIMEOUT(session.trace()->trace() && !session.trace()->busy(), 30000);
+    QVERIFY(session.view()->setStageByName(QString::fromLatin1(b.stage)));
+    const Tensor& t = session.view()->stage()->tensor;
     QCOMPARE(t.dim(), b.batch > 0 ? 3 : 2);
     const std::int64_t width = t.size(-1);
     const std::vector<float> all = t.to_vector();
@@ -75,32 +75,32 @@ void TestUiBookPresets::preset_shows_the_printed_row()
 void TestUiBookPresets::status_names_the_seed()
 {
     Session session;
-    session.applyPreset(*findPreset(QStringLiteral("book-3.4-v2")));
-    QCOMPARE(session.spec().seed, std::uint64_t{789});
-    session.setSeed(123);
-    QCOMPARE(session.spec().seed, std::uint64_t{123});
-    session.setDropoutSeed(5);
-    QCOMPARE(session.spec().dropout_seed, std::optional<std::uint64_t>(5));
-    QCOMPARE(weightsSummary(session.spec()), QStringLiteral("Weights: torch.manual_seed(123)"));
-    session.applyPreset(*findPreset(QStringLiteral("book-3.3")));
-    QCOMPARE(weightsSummary(session.spec()), QStringLiteral("No trainable weights"));
+    session.document()->applyPreset(*findPreset(QStringLiteral("book-3.4-v2")));
+    QCOMPARE(session.document()->spec().seed, std::uint64_t{789});
+    session.document()->setSeed(123);
+    QCOMPARE(session.document()->spec().seed, std::uint64_t{123});
+    session.document()->setDropoutSeed(5);
+    QCOMPARE(session.document()->spec().dropout_seed, std::optional<std::uint64_t>(5));
+    QCOMPARE(weightsSummary(session.document()->spec()), QStringLiteral("Weights: torch.manual_seed(123)"));
+    session.document()->applyPreset(*findPreset(QStringLiteral("book-3.3")));
+    QCOMPARE(weightsSummary(session.document()->spec()), QStringLiteral("No trainable weights"));
 }
 
 void TestUiBookPresets::session_file_keeps_the_dropout_seed()
 {
     Session session;
-    session.applyPreset(*findPreset(QStringLiteral("book-3.5-dropout")));
+    session.document()->applyPreset(*findPreset(QStringLiteral("book-3.5-dropout")));
     QString error;
-    const QByteArray bytes = serializeSession(captureState(session));
+    const QByteArray bytes = serializeSession(captureState(session), sessionFeatures());
     QVERIFY(bytes.contains("\"dropout_seed\": 123"));
-    const std::optional<SessionState> back = parseSession(bytes, &error);
+    const std::optional<SessionState> back = parseSession(bytes, sessionFeatures(), &error);
     QVERIFY2(back, qPrintable(error));
-    QCOMPARE(back->spec.seed, std::uint64_t{789});
-    QCOMPARE(back->spec.dropout_seed, std::optional<std::uint64_t>(123));
-    QVERIFY(back->spec.training);
+    QCOMPARE(back->document.spec.seed, std::uint64_t{789});
+    QCOMPARE(back->document.spec.dropout_seed, std::optional<std::uint64_t>(123));
+    QVERIFY(back->document.spec.training);
     // Without a dropout seed the key is absent, so older files and their bytes stay as they were.
-    session.setDropoutSeed(std::nullopt);
-    QVERIFY(!serializeSession(captureState(session)).contains("dropout_seed"));
+    session.document()->setDropoutSeed(std::nullopt);
+    QVERIFY(!serializeSession(captureState(session), sessionFeatures()).contains("dropout_seed"));
 }
 
 QTEST_MAIN(TestUiBookPresets)

@@ -3,11 +3,11 @@
 // the previous trace stays on screen, the typed settings stay, and the status bar says the result
 // is the previous one and offers Compute. A newer edit cancels the now-stale computation.
 #include "common/session_fixtures.h"
-#include "widgets/call_line.h"
+#include "shell/call_line.h"
 #include "shell/compute_status.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 
 #include <QElapsedTimer>
 #include <QLabel>
@@ -57,19 +57,19 @@ private Q_SLOTS:
     void cancellingKeepsThePreviousTraceAndOffersCompute()
     {
         QFETCH(QString, how);
-        const auto previous = session_->trace();
+        const auto previous = session_->trace()->trace();
         ComputeStatus* status = window_->computeStatus();
         QPushButton* action = status->actionButton();
         QVERIFY(!status->indicatorShown());
-        session_->setInputShape(8, 1024);
-        QVERIFY(session_->busy());
+        session_->document()->setInputShape(8, 1024);
+        QVERIFY(session_->trace()->busy());
         QVERIFY(!status->indicatorShown()); // a short computation never flashes it
         QTRY_VERIFY_WITH_TIMEOUT(status->indicatorShown(), 2000);
         QVERIFY(action->isVisible());
         QCOMPARE(action->text(), QStringLiteral("Cancel"));
         shoot(window_.get(), "computing");
 
-        QSignalSpy spy(session_.get(), &Session::changed);
+        testing::PartsSpy spy(*session_);
         QElapsedTimer latency;
         latency.start();
         if (how == "button") {
@@ -84,18 +84,18 @@ private Q_SLOTS:
             }
             QTest::keyClick(target, Qt::Key_Escape);
         }
-        QVERIFY(session_->cancelling() || !session_->busy());
-        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 3000);
+        QVERIFY(session_->trace()->cancelling() || !session_->trace()->busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->trace()->busy(), 3000);
         qInfo("cancel latency (%s): %lld ms", qPrintable(how), static_cast<long long>(latency.elapsed()));
 
         // The previous result stays, consistent with itself; the settings are the ones typed.
-        QCOMPARE(session_->trace(), previous);
-        QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{1, 16, 768}));
-        QCOMPARE(session_->batch(), 8);
-        QCOMPARE(session_->numTokens(), 1024);
-        QVERIFY(session_->cancelled());
+        QCOMPARE(session_->trace()->trace(), previous);
+        QCOMPARE(session_->trace()->trace()->stages.front().tensor.shape(), (Shape{1, 16, 768}));
+        QCOMPARE(session_->document()->batch(), 8);
+        QCOMPARE(session_->document()->numTokens(), 1024);
+        QVERIFY(session_->trace()->cancelled());
         QVERIFY(hasDiagnostic(*session_, DiagnosticCode::Cancelled));
-        QVERIFY(!session_->hasErrors());
+        QVERIFY(!session_->trace()->hasErrors());
         QVERIFY2(status->text().startsWith(QStringLiteral("Cancelled — showing the previous result, "
                                                           "MultiHeadAttention(768, 768, 1024, 0.0, 12) on input "
                                                           "(1, 16, 768).")),
@@ -110,51 +110,51 @@ private Q_SLOTS:
 
         // Compute runs the shown settings again; cancelling again brings back the same state.
         QTest::mouseClick(action, Qt::LeftButton);
-        QVERIFY(session_->busy());
-        QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, DiagnosticCode::Cancelled));
+        QVERIFY(session_->trace()->busy());
+        QVERIFY(!session_->trace()->cancelled() && !hasDiagnostic(*session_, DiagnosticCode::Cancelled));
         session_->cancel();
-        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 3000);
-        QCOMPARE(session_->trace(), previous);
-        QVERIFY(session_->cancelled());
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->trace()->busy(), 3000);
+        QCOMPARE(session_->trace()->trace(), previous);
+        QVERIFY(session_->trace()->cancelled());
     }
 
     void anEditAfterACancelComputesAndClearsTheNote()
     {
-        session_->setInputShape(8, 1024);
+        session_->document()->setInputShape(8, 1024);
         QTRY_VERIFY_WITH_TIMEOUT(window_->computeStatus()->indicatorShown(), 2000);
         session_->cancel();
-        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 3000);
-        QVERIFY(session_->cancelled());
-        session_->setInputShape(2, 32);
-        QVERIFY(!session_->cancelled() && !hasDiagnostic(*session_, DiagnosticCode::Cancelled));
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->trace()->busy(), 3000);
+        QVERIFY(session_->trace()->cancelled());
+        session_->document()->setInputShape(2, 32);
+        QVERIFY(!session_->trace()->cancelled() && !hasDiagnostic(*session_, DiagnosticCode::Cancelled));
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
-        QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{2, 32, 768}));
+        QCOMPARE(session_->trace()->trace()->stages.front().tensor.shape(), (Shape{2, 32, 768}));
         QVERIFY(window_->computeStatus()->text().startsWith(QStringLiteral("Showing ")));
         QVERIFY(!window_->computeStatus()->actionButton()->isVisible());
     }
 
     void aNewerEditCancelsTheStaleComputation()
     {
-        session_->setInputShape(8, 1024);
+        session_->document()->setInputShape(8, 1024);
         QTest::qWait(150); // the big computation is under way
-        QVERIFY(session_->busy());
+        QVERIFY(session_->trace()->busy());
         QElapsedTimer elapsed;
         elapsed.start();
-        session_->setInputShape(1, 8);
+        session_->document()->setInputShape(1, 8);
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
         qInfo("a newer edit replaced 8 x 1024 tokens in %lld ms", static_cast<long long>(elapsed.elapsed()));
-        QCOMPARE(session_->trace()->stages.front().tensor.shape(), (Shape{1, 8, 768}));
-        QVERIFY(!session_->cancelled()); // superseded, not cancelled by the user: nothing to report
+        QCOMPARE(session_->trace()->trace()->stages.front().tensor.shape(), (Shape{1, 8, 768}));
+        QVERIFY(!session_->trace()->cancelled()); // superseded, not cancelled by the user: nothing to report
         QVERIFY(!hasDiagnostic(*session_, DiagnosticCode::Cancelled));
         QVERIFY(elapsed.elapsed() < 5000);
     }
 
     void escWhileIdleDoesNothing()
     {
-        QSignalSpy spy(session_.get(), &Session::changed);
+        testing::PartsSpy spy(*session_);
         QTest::keyClick(window_.get(), Qt::Key_Escape);
         QCOMPARE(spy.count(), 0);
-        QVERIFY(!session_->cancelled());
+        QVERIFY(!session_->trace()->cancelled());
     }
 
 private:

@@ -6,13 +6,13 @@
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
-#include "pages/stepper/stepper_view.h"
-#include "widgets/shape_diagram_widget.h"
-#include "widgets/source_view.h"
-#include "widgets/tensor_grid.h"
+#include "features/stepper/stepper_view.h"
+#include "features/stepper/shape_diagram_widget.h"
+#include "features/stepper/source_view.h"
+#include "features/stepper/tensor_grid.h"
 #include "model/presets.h"
 #include "model/undo_commands.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -42,7 +42,7 @@ struct ShelledWindow {
 
     explicit ShelledWindow(const QStringList& args)
     {
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         addShellOptions(parser);
         parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")});
         parsed = parser.parse(args);
@@ -126,23 +126,23 @@ private Q_SLOTS:
     {
         Session session;
         MainWindow window(&session);
-        session.applyPreset(*findPreset(QStringLiteral("book")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("book")));
         LessonsPanel panel(&session, &window);
         QVERIFY(panel.setLesson(QStringLiteral("gpt2-split")));
         QVERIFY(!panel.check().passed); // the book's 3 → 2 is not GPT-2 small
         QVERIFY(panel.resultLabel()->text().contains(QStringLiteral("d_in is 3; GPT-2 small uses 768")));
         panel.showMe();
-        QCOMPARE(session.config().d_out, 768);
+        QCOMPARE(session.document()->config().d_out, 768);
         QVERIFY(panel.check().passed);
         QVERIFY(panel.resultLabel()->text().contains(QStringLiteral("head_dim = 64")));
 
         panel.setStep(1);
         QVERIFY(!panel.check().passed);
-        session.setSlot(Slot::num_heads, 5);
+        session.document()->setSlot(Slot::num_heads, 5);
         QVERIFY(panel.check().passed); // the student broke the split and saw the refusal
         panel.setStep(2);
         QVERIFY(!panel.check().passed);
-        session.setSlot(Slot::num_heads, 24);
+        session.document()->setSlot(Slot::num_heads, 24);
         const CheckResult wrongWidth = panel.check();
         QVERIFY(!wrongWidth.passed);
         QVERIFY(wrongWidth.message.contains(QStringLiteral("head_dim is 32")));
@@ -154,7 +154,7 @@ private Q_SLOTS:
     {
         Session session;
         MainWindow window(&session);
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
         LessonsPanel panel(&session, &window);
         QVERIFY(panel.setLesson(QStringLiteral("view-transpose")));
@@ -191,7 +191,7 @@ private Q_SLOTS:
         QTest::failOnWarning(QRegularExpression(QStringLiteral("QString::arg")));
         Session session;
         MainWindow window(&session);
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
         LessonsPanel panel(&session, &window);
         QVERIFY(panel.setLesson(lesson));
@@ -207,7 +207,7 @@ private Q_SLOTS:
     void theLessonsDockFitsBesideTheViewsAt1600Pixels()
     {
         Session session;
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         MainWindow window(&session);
         window.resize(1600, 1000);
         QCommandLineParser parser;
@@ -232,8 +232,8 @@ private Q_SLOTS:
         QVERIFY(w.parsed);
         w.window.show();
         QTRY_VERIFY_WITH_TIMEOUT(idle(w.session), 30000);
-        QVERIFY(w.session.predict().on);
-        QVERIFY(!w.session.stageRevealed());
+        QVERIFY(w.session.study()->predict().on);
+        QVERIFY(!w.session.study()->stageRevealed());
         auto* action = w.window.findChild<QAction*>(QStringLiteral("predict-first"));
         QVERIFY(action && action->isChecked());
     }
@@ -247,7 +247,7 @@ private Q_SLOTS:
         Session& session = w.session;
         MainWindow& window = w.window;
         AppShell& shell = *w.shell;
-        session.setView(ViewMode::Stepper);
+        session.view()->setTab(ViewMode::Stepper);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
@@ -278,12 +278,12 @@ private Q_SLOTS:
         QVERIFY(stepper->source()->isVisible()); // the code stays, at the page's whole width
         // A hidden menu bar's shortcuts would not fire: the window's own copies do.
         QTest::keyClick(&window, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
-        QVERIFY(session.predict().on);
+        QVERIFY(session.study()->predict().on);
         QTest::keyClick(&window, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
-        QVERIFY(!session.predict().on);
-        session.setSlot(Slot::num_heads, 6);
+        QVERIFY(!session.study()->predict().on);
+        session.document()->setSlot(Slot::num_heads, 6);
         QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
-        QCOMPARE(session.config().num_heads, 12);
+        QCOMPARE(session.document()->config().num_heads, 12);
 
         shell.presentation()->setPresenting(false);
         QTRY_VERIFY(window.menuBar()->isVisible());
@@ -302,12 +302,12 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QTRY_VERIFY_WITH_TIMEOUT(idle(session), 30000);
 
-        session.setSlot(Slot::num_heads, 6);
+        session.document()->setSlot(Slot::num_heads, 6);
         QCOMPARE(shell.history()->stack()->count(), 1);
         QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
-        QCOMPARE(session.config().num_heads, 12);
+        QCOMPARE(session.document()->config().num_heads, 12);
         QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
-        QCOMPARE(session.config().num_heads, 6);
+        QCOMPARE(session.document()->config().num_heads, 6);
 
         QTest::keyClick(&window, Qt::Key_F5);
         QVERIFY(shell.presentation()->presenting());
@@ -331,9 +331,9 @@ private Q_SLOTS:
         LessonsPanel panel(&session, &window);
         QVERIFY(panel.setLesson(QStringLiteral("argument-contract")));
         panel.showMe();
-        QCOMPARE(session.config().context_length, 12);
+        QCOMPARE(session.document()->config().context_length, 12);
         QVERIFY(!panel.check().passed);
-        session.setCallText(QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
+        session.document()->setCallText(QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
         QVERIFY(panel.check().passed);
     }
 };

@@ -3,13 +3,13 @@
 // known bug named; a bad file is explained inline and keeps the previous comparison; Help > Record Your
 // Module… gives the three lines and the recorder.
 #include "common/recording_files.h"
-#include "model/recording_compare.h"
-#include "model/session.h"
-#include "pages/debug/debug_view.h"
-#include "pages/debug/your_code_view.h"
+#include "features/debug/recording_compare.h"
+#include "common/session_parts.h"
+#include "features/debug/debug_view.h"
+#include "features/debug/your_code_view.h"
 #include "render/render_style.h"
 #include "shell/app_shell.h"
-#include "shell/compare_actions.h"
+#include "features/debug/compare_actions.h"
 #include "shell/main_window.h"
 #include "shell/weights_actions.h"
 
@@ -82,7 +82,7 @@ void TestUiCompare::wrong_module_highlighted()
 {
     QVERIFY(shell_->compare()->openRecording(recording_path("softmax_wrong_dim")));
     DebugView* debug = window_->debugView();
-    QCOMPARE(session_->view(), ViewMode::Debug);
+    QCOMPARE(session_->view()->tab(), ViewMode::Debug);
     QCOMPARE(debug->sections()->currentWidget(), debug->yourCodeView());
     YourCodeView* view = debug->yourCodeView();
     QCOMPARE(view->highlightedLine(), 44);

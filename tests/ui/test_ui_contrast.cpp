@@ -5,11 +5,11 @@
 #include "common/page_walk.h"
 #include "common/session_fixtures.h"
 #include "common/theme_list.h"
-#include "pages/stepper/stepper_view.h"
+#include "features/stepper/stepper_view.h"
 #include "render/render_style.h"
 #include "shell/exporters.h"
 #include "shell/presentation.h"
-#include "widgets/source_view.h"
+#include "features/stepper/source_view.h"
 #include "widgets/themed.h"
 
 #include <QAbstractButton>
@@ -128,14 +128,14 @@ private Q_SLOTS:
                 }
             }
         };
-        session->setStageIndex(3);
+        session->view()->setStageIndex(3);
         for (const testing::PageStop& stop : testing::allPages()) {
             QVERIFY2(testing::showPage(window.get(), stop), stop.name);
             walk(QString::fromUtf8(stop.name));
         }
         // A call with errors: the call line, the diagnostics' cards, the red spin box.
-        session->setView(ViewMode::Stepper);
-        session->setCallText(QStringLiteral("MultiHeadAttention(3, 4, 6, 0.0, 3)"));
+        session->view()->setTab(ViewMode::Stepper);
+        session->document()->setCallText(QStringLiteral("MultiHeadAttention(3, 4, 6, 0.0, 3)"));
         QTRY_VERIFY_WITH_TIMEOUT(testing::hasDiagnostic(*session, DiagnosticCode::HeadSplit), 10000);
         walk(QStringLiteral("invalid call"));
         window.reset();
@@ -162,8 +162,8 @@ private Q_SLOTS:
         QCOMPARE(source->extraSelections().front().format.background().color(), dark.lineFill);
         QCOMPARE(source->extraSelections().front().format.foreground().color(), dark.lineText);
         // Style-sheet colours follow too: the call line's error state (a call that does not parse), in dark.
-        session->setCallText(QStringLiteral("MultiHeadAttention(3, 4,"));
-        QTRY_VERIFY_WITH_TIMEOUT(session->callError().has_value(), 10000);
+        session->document()->setCallText(QStringLiteral("MultiHeadAttention(3, 4,"));
+        QTRY_VERIFY_WITH_TIMEOUT(session->document()->callError().has_value(), 10000);
         QCoreApplication::processEvents();
         auto* call = window->findChild<QWidget*>(QStringLiteral("call-line"));
         QVERIFY(call);

@@ -4,20 +4,20 @@
 #include "common/session_fixtures.h"
 #include "lessons/contract.h"
 
-#include "model/bug_lesson.h"
-#include "pages/debug/bug_view.h"
-#include "pages/debug/contract_view.h"
-#include "pages/debug/debug_view.h"
-#include "widgets/divergence_widget.h"
+#include "features/debug/bug_lesson.h"
+#include "features/debug/bug_view.h"
+#include "features/debug/contract_view.h"
+#include "features/debug/debug_view.h"
+#include "features/debug/divergence_widget.h"
 #include "widgets/themed.h"
 #include "render/divergence_painter.h"
 #include "forward/experiment.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
-#include "widgets/slot_chips.h"
-#include "pages/debug/stage_compare_lists.h"
-#include "pages/debug/transfer_view.h"
+#include "common/session_parts.h"
+#include "features/debug/slot_chips.h"
+#include "features/debug/stage_compare_lists.h"
+#include "features/debug/transfer_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -86,23 +86,23 @@ private Q_SLOTS:
             tabs = qobject_cast<QTabWidget*>(w);
         QVERIFY(tabs);
         QVERIFY(!debug_->isVisible());
-        session_->setView(ViewMode::Debug);
+        session_->view()->setTab(ViewMode::Debug);
         QVERIFY(tabs->currentWidget()->isAncestorOf(debug_));
         QVERIFY(debug_->isVisible());
         tabs->setCurrentIndex(0);
-        QCOMPARE(session_->view(), ViewMode::Stepper);
+        QCOMPARE(session_->view()->tab(), ViewMode::Stepper);
         tabs->setCurrentIndex(2); // the Debugging tab
         QVERIFY(tabs->currentWidget()->isAncestorOf(debug_));
-        QCOMPARE(session_->view(), ViewMode::Debug);
+        QCOMPARE(session_->view()->tab(), ViewMode::Debug);
     }
 
     void contractFlagsTheDropoutHeadsSwapAndAppliesTheFix()
     {
-        session_->setView(ViewMode::Debug);
+        session_->view()->setTab(ViewMode::Debug);
         debug_->showSection(DebugSection::Contract);
         ContractView* view = debug_->contractView();
         QLineEdit* call = view->findChild<QLineEdit*>(QStringLiteral("contract-call"));
-        QCOMPARE(call->text(), session_->callText()); // starts as the session's call
+        QCOMPARE(call->text(), session_->document()->callText()); // starts as the session's call
 
         const QString typed = QStringLiteral("MultiHeadAttention(768, 768, 1024, 12, 0.0)");
         call->setFocus();
@@ -110,7 +110,8 @@ private Q_SLOTS:
         QTest::keyClick(call, Qt::Key_Delete);
         QTest::keyClicks(call, typed);
         QCOMPARE(call->text(), typed);
-        QCOMPARE(session_->callText(), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)")); // untouched
+        QCOMPARE(session_->document()->callText(),
+                 QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)")); // untouched
 
         // Every value named by its slot, left to right; the two confused slots flagged.
         const auto chips = view->chips()->chips();
@@ -124,7 +125,7 @@ private Q_SLOTS:
         // The core's finding, with its sentence, is what the card says.
         ContractInput input;
         input.d_in = 768;
-        input.num_tokens = session_->numTokens();
+        input.num_tokens = session_->document()->numTokens();
         const ContractReport expected = check_contract(typed.toStdString(), input);
         QCOMPARE(expected.findings.size(), std::size_t{1});
         QCOMPARE(expected.findings[0].code, ContractFindingCode::DropoutNumHeadsSwapped);
@@ -135,22 +136,22 @@ private Q_SLOTS:
 
         auto* fix = view->findChild<QPushButton*>(QStringLiteral("use-corrected-call-dropout-num_heads-swapped"));
         QVERIFY(fix && fix->isVisible());
-        QSignalSpy spy(session_.get(), &Session::changed);
+        testing::PartsSpy spy(*session_);
         QTest::mouseClick(fix, Qt::LeftButton);
         QVERIFY(spy.count() >= 1);
-        QCOMPARE(session_->callText(), QString::fromStdString(expected.findings[0].suggested_call));
-        QVERIFY(!session_->callError());
-        QVERIFY(!session_->hasErrors());
-        QCOMPARE(session_->config().num_heads, std::int64_t{12});
-        QCOMPARE(session_->config().dropout, 0.0);
-        QCOMPARE(call->text(), session_->callText());
+        QCOMPARE(session_->document()->callText(), QString::fromStdString(expected.findings[0].suggested_call));
+        QVERIFY(!session_->document()->callError());
+        QVERIFY(!session_->trace()->hasErrors());
+        QCOMPARE(session_->document()->config().num_heads, std::int64_t{12});
+        QCOMPARE(session_->document()->config().dropout, 0.0);
+        QCOMPARE(call->text(), session_->document()->callText());
         QTRY_VERIFY(view->findChild<QLabel*>(QStringLiteral("contract-ok")));
         QVERIFY(view->report().findings.empty());
     }
 
     void contractCatchesAnotherModulesSlotOrder()
     {
-        session_->setView(ViewMode::Debug);
+        session_->view()->setTab(ViewMode::Debug);
         ContractView* view = debug_->contractView();
         QLineEdit* call = view->callEdit();
         call->selectAll();
@@ -162,13 +163,13 @@ private Q_SLOTS:
         QCOMPARE(view->chips()->chipText(2), QStringLiteral("context_length = 12"));
         QTest::mouseClick(view->findChild<QPushButton*>(QStringLiteral("use-corrected-call-other-slot-order")),
                           Qt::LeftButton);
-        QCOMPARE(session_->callText(), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
-        QCOMPARE(session_->config().context_length, std::int64_t{1024});
+        QCOMPARE(session_->document()->callText(), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
+        QCOMPARE(session_->document()->config().context_length, std::int64_t{1024});
     }
 
     void skipContiguousHighlightsTheStageTheCoreNames()
     {
-        session_->setView(ViewMode::Debug);
+        session_->view()->setTab(ViewMode::Debug);
         debug_->showSection(DebugSection::Bugs);
         BugView* view = debug_->bugView();
         QComboBox* picker = view->picker();
@@ -181,8 +182,8 @@ private Q_SLOTS:
         QCOMPARE(view->lesson()->bug(), Bug::SkipContiguous);
         QVERIFY(spy.count() >= 1);
 
-        const Diagnosis d =
-            coreDiagnosis(session_->config(), session_->batch(), session_->numTokens(), Bug::SkipContiguous);
+        const Diagnosis d = coreDiagnosis(session_->document()->config(), session_->document()->batch(),
+                                          session_->document()->numTokens(), Bug::SkipContiguous);
         QVERIFY(d.first);
         QCOMPARE(d.first->kind, DivergenceStatus::Error);
         const int row = rowOf(d, d.first->stage);
@@ -229,12 +230,12 @@ private Q_SLOTS:
 
     void aShapeBugNamesExpectedAndObservedShapes()
     {
-        session_->setView(ViewMode::Debug);
+        session_->view()->setTab(ViewMode::Debug);
         debug_->showSection(DebugSection::Bugs);
         BugView* view = debug_->bugView();
         view->picker()->setCurrentIndex(view->picker()->findData(static_cast<int>(Bug::SkipHeadTranspose)));
-        const Diagnosis d =
-            coreDiagnosis(session_->config(), session_->batch(), session_->numTokens(), Bug::SkipHeadTranspose);
+        const Diagnosis d = coreDiagnosis(session_->document()->config(), session_->document()->batch(),
+                                          session_->document()->numTokens(), Bug::SkipHeadTranspose);
         QVERIFY(d.first);
         QCOMPARE(view->lists()->highlightedRow(), rowOf(d, d.first->stage));
         DivergenceCard card;
@@ -246,30 +247,30 @@ private Q_SLOTS:
 
     void aHarmlessBugSaysWhy()
     {
-        session_->setCallText(QStringLiteral("MultiHeadAttention(4, 4, 6, 0.0, 1)"));
-        session_->setInputShape(1, 1);
-        session_->setView(ViewMode::Debug);
+        session_->document()->setCallText(QStringLiteral("MultiHeadAttention(4, 4, 6, 0.0, 1)"));
+        session_->document()->setInputShape(1, 1);
+        session_->view()->setTab(ViewMode::Debug);
         debug_->showSection(DebugSection::Bugs);
         BugView* view = debug_->bugView();
         view->picker()->setCurrentIndex(view->picker()->findData(static_cast<int>(Bug::SkipHeadTranspose)));
-        const Diagnosis d = coreDiagnosis(session_->config(), 1, 1, Bug::SkipHeadTranspose);
+        const Diagnosis d = coreDiagnosis(session_->document()->config(), 1, 1, Bug::SkipHeadTranspose);
         QVERIFY(!d.first);
-        const std::string why = why_harmless(Bug::SkipHeadTranspose, session_->config(), 1, 1);
+        const std::string why = why_harmless(Bug::SkipHeadTranspose, session_->document()->config(), 1, 1);
         QVERIFY(!why.empty());
         QCOMPARE(d.why_none, why);
         QVERIFY(view->verdictText().contains(QStringLiteral("No divergence")));
         QVERIFY(view->verdictText().contains(QString::fromStdString(why).toHtmlEscaped()));
         QCOMPARE(view->lists()->highlightedRow(), -1);
         // More tokens and the same bug shows.
-        session_->setInputShape(1, 4);
+        session_->document()->setInputShape(1, 4);
         QVERIFY(view->verdictText().contains(QStringLiteral("First divergence")));
         QVERIFY(view->lists()->highlightedRow() >= 0);
     }
 
     void bigInputsAreCutSoTheLessonStaysInstant()
     {
-        session_->setInputShape(4, 200);
-        session_->setView(ViewMode::Debug);
+        session_->document()->setInputShape(4, 200);
+        session_->view()->setTab(ViewMode::Debug);
         debug_->showSection(DebugSection::Bugs);
         BugLesson* lesson = debug_->bugView()->lesson();
         QCOMPARE(lesson->batch(), BugLesson::kMaxBatch);
@@ -283,7 +284,7 @@ private Q_SLOTS:
 
     void transferWithoutTransposeFailsOrHidesByWidth()
     {
-        session_->setView(ViewMode::Debug);
+        session_->view()->setTab(ViewMode::Debug);
         debug_->showSection(DebugSection::Transfer);
         TransferView* view = debug_->transferView();
         auto* badge = view->findChild<QLabel*>(QStringLiteral("transfer-badge"));
@@ -308,7 +309,8 @@ private Q_SLOTS:
 
         setSpin(view->findChild<QSpinBox*>(QStringLiteral("transfer-d_out")), 3);
         QCOMPARE(badge->property("status").toString(), QStringLiteral("mismatch"));
-        QVERIFY(session_->transferResult().max_abs_diff && *session_->transferResult().max_abs_diff > 1e-4);
+        QVERIFY(session_->feature<DebugState>()->transferResult().max_abs_diff &&
+                *session_->feature<DebugState>()->transferResult().max_abs_diff > 1e-4);
         QVERIFY(badge->text().contains(QStringLiteral("max |diff|")));
 
         QTest::mouseClick(transposeKey, Qt::LeftButton, {}, QPoint(8, transposeKey->height() / 2));

@@ -3,13 +3,13 @@
 // wrapper explains why it cannot exist, and the equivalence shown is below 1e-5.
 #include "render/design_layout_painter.h"
 #include "render/render_style.h"
-#include "widgets/design_layout_widget.h"
-#include "pages/designs/designs_view.h"
-#include "model/equivalence_job.h"
+#include "features/designs/design_layout_widget.h"
+#include "features/designs/designs_view.h"
+#include "features/designs/equivalence_job.h"
 #include "render/head_colors.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -94,7 +94,7 @@ private Q_SLOTS:
     {
         Session session;
         MainWindow window(&session);
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         const DesignLayoutPainter& painter = window.designsView()->layoutWidget()->designPainter();
         QVERIFY(painter.valid());
         const QStringList expected = {QStringLiteral("2,360,064"), QStringLiteral("21,233,664"),
@@ -116,8 +116,8 @@ private Q_SLOTS:
     {
         Session session;
         MainWindow window(&session);
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        session.setSlot(Slot::d_out, 770);
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->setSlot(Slot::d_out, 770);
         const DesignLayoutPainter& painter = window.designsView()->layoutWidget()->designPainter();
         const DesignLayout& matched = painter.comparison().designs[2];
         QVERIFY(!matched.exists);
@@ -138,14 +138,14 @@ private Q_SLOTS:
     {
         Session session;
         MainWindow window(&session);
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        session.setView(ViewMode::Designs);
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.view()->setTab(ViewMode::Designs);
         window.show();
         DesignsView* view = window.designsView();
         QVERIFY(view->isVisible());
-        QTRY_VERIFY_WITH_TIMEOUT(!session.equivalencePending(), 30000);
-        const auto result = session.equivalence()->result();
-        QVERIFY2(result, qPrintable(session.equivalence()->error()));
+        QTRY_VERIFY_WITH_TIMEOUT(!session.feature<DesignsState>()->equivalencePending(), 30000);
+        const auto result = session.feature<DesignsState>()->equivalence()->result();
+        QVERIFY2(result, qPrintable(session.feature<DesignsState>()->equivalence()->error()));
         QVERIFY(result->max_abs_diff < 1e-5);
         QCOMPARE(static_cast<int>(result->heads.size()), 12);
         QCOMPARE(result->heads[3].row_begin, 192); // head 3 owns rows 192..255 of W_query
@@ -155,10 +155,10 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("head&nbsp;3:&nbsp;rows&nbsp;192–255")));
 
         // 1,024 tokens: the check is capped, so the GUI is never held up, and says so.
-        session.setInputShape(1, 1024);
-        QTRY_VERIFY_WITH_TIMEOUT(!session.equivalencePending(), 30000);
-        QCOMPARE(session.equivalence()->checkedSpec().num_tokens, EquivalenceJob::kMaxTokens);
-        QVERIFY(session.equivalence()->result()->max_abs_diff < 1e-5);
+        session.document()->setInputShape(1, 1024);
+        QTRY_VERIFY_WITH_TIMEOUT(!session.feature<DesignsState>()->equivalencePending(), 30000);
+        QCOMPARE(session.feature<DesignsState>()->equivalence()->checkedSpec().num_tokens, EquivalenceJob::kMaxTokens);
+        QVERIFY(session.feature<DesignsState>()->equivalence()->result()->max_abs_diff < 1e-5);
         QVERIFY(view->equivalenceLabel()->text().contains(QStringLiteral("the first 32 tokens")));
     }
 
@@ -167,11 +167,11 @@ private Q_SLOTS:
         Session session;
         MainWindow window(&session);
         window.show();
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         QVERIFY(!window.designsView()->isVisible());
-        QVERIFY(!session.equivalence()->busy()); // no work for a tab nobody looks at
-        session.setView(ViewMode::Designs);
-        QTRY_VERIFY_WITH_TIMEOUT(session.equivalence()->result() != nullptr, 30000);
+        QVERIFY(!session.feature<DesignsState>()->equivalence()->busy()); // no work for a tab nobody looks at
+        session.view()->setTab(ViewMode::Designs);
+        QTRY_VERIFY_WITH_TIMEOUT(session.feature<DesignsState>()->equivalence()->result() != nullptr, 30000);
     }
 };
 

@@ -10,8 +10,8 @@
 #include "gpt/gpt_input.h"
 #include "model/job_failure.h"
 #include "model/latest_worker.h"
-#include "model/session.h"
-#include "model/trained_variants.h"
+#include "common/session_parts.h"
+#include "features/tradeoffs/trained_variants.h"
 #include "shell/guarded_application.h"
 
 #include <QElapsedTimer>
@@ -72,7 +72,7 @@ QByteArray textSession(int layer, const QString& text)
 
 bool hasDiagnostic(const Session& s, DiagnosticCode code, const QString& phrase)
 {
-    for (const auto& d : s.diagnostics())
+    for (const auto& d : s.trace()->diagnostics())
         if (d.code == code && QString::fromStdString(d.message).contains(phrase))
             return true;
     return false;
@@ -174,18 +174,18 @@ void TestUiEntryPoints::layerBeyondTheModel()
 {
     QFETCH(int, layer);
     Session s;
-    s.useTrainedModel(4, 0);
+    s.trace()->useTrainedModel(4, 0);
     QVERIFY(waitUntilSettled(s));
-    s.setGptLayer(layer);
+    s.document()->setGptLayer(layer);
     QVERIFY(waitUntilSettled(s));
     QVERIFY(hasDiagnostic(s, DiagnosticCode::LayerMissing,
                           QStringLiteral("layer %1 does not exist; verdict-gpt-h4 has layers 0 to 1.").arg(layer)));
     // The variants' panel asks each model for the same layer: each says it has none, none throws.
-    const TrainedVariants& v = s.trainedVariants(s.spec().text, layer);
+    const TrainedVariants& v = s.feature<TradeoffsState>()->trainedVariants(s.document()->spec().text, layer);
     QVERIFY(!v.variants.empty());
     for (const auto& variant : v.variants)
         QVERIFY2(variant.error.contains(QLatin1String("does not exist")), qPrintable(variant.error));
-    s.setGptLayer(1);
+    s.document()->setGptLayer(1);
     QVERIFY(waitUntilSettled(s));
     QVERIFY(!hasDiagnostic(s, DiagnosticCode::LayerMissing, QString()));
 }
@@ -207,8 +207,8 @@ void TestUiEntryPoints::textTooLong()
     QVERIFY(problem);
     QVERIFY(QString::fromStdString(*problem).contains(QStringLiteral("at most %1").arg(kLongestText)));
     Session s;
-    s.useTrainedModel(4, 0);
-    s.setInputText(QString(int(kLongestText) + 1, QLatin1Char('a')));
+    s.trace()->useTrainedModel(4, 0);
+    s.trace()->setInputText(QString(int(kLongestText) + 1, QLatin1Char('a')));
     QVERIFY(waitUntilSettled(s));
     QVERIFY(hasDiagnostic(s, DiagnosticCode::TextUnusable, QStringLiteral("at most")));
 }

@@ -2,9 +2,9 @@
 // full index, with the shown sequence and head); stepping to another stage marks where that number lives
 // and the cells it was computed from, and the panel under the diagram says it in words.
 #include "common/session_fixtures.h"
-#include "pages/stepper/stepper_view.h"
-#include "widgets/follow_panel.h"
-#include "widgets/tensor_grid.h"
+#include "features/stepper/stepper_view.h"
+#include "features/stepper/follow_panel.h"
+#include "features/stepper/tensor_grid.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -53,13 +53,13 @@ private:
 void TestUiFollow::clickedNumberIsFollowed()
 {
     QTableWidget* table = window_->stepperView()->grid()->table();
-    QVERIFY(session_->setStageByName(QStringLiteral("attn_scores")));
-    session_->setHead(1);
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("attn_scores")));
+    session_->view()->setHead(1);
     QTRY_COMPARE(table->rowCount(), 6);
     const QRect cell = table->visualItemRect(table->item(3, 1));
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
-    QCOMPARE(session_->selectedElement().stage, QStringLiteral("attn_scores"));
-    QCOMPARE(session_->selectedElement().index, (QList<qint64>{0, 1, 3, 1}));
+    QCOMPARE(session_->document()->selectedElement().stage, QStringLiteral("attn_scores"));
+    QCOMPARE(session_->document()->selectedElement().index, (QList<qint64>{0, 1, 3, 1}));
     QCOMPARE(markOf(table, 3, 1), QStringLiteral("the followed number"));
     FollowPanel* panel = window_->stepperView()->follow();
     QVERIFY(panel->isVisible());
@@ -67,48 +67,48 @@ void TestUiFollow::clickedNumberIsFollowed()
     QVERIFY(panel->text()->text().contains("dot product"));
 
     // queries.heads: row 3 of head 1 is what the score read (head_dim 1: one cell).
-    QVERIFY(session_->setStageByName(QStringLiteral("queries.heads")));
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("queries.heads")));
     QTRY_COMPARE(markOf(table, 3, 0), QStringLiteral("a source of the followed number"));
     QCOMPARE(marked(table), 1);
     // keys.heads: row 1.
-    QVERIFY(session_->setStageByName(QStringLiteral("keys.heads")));
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("keys.heads")));
     QTRY_COMPARE(markOf(table, 1, 0), QStringLiteral("a source of the followed number"));
     QCOMPARE(marked(table), 1);
     // The weights of that row read the whole masked row: following a weight marks it there.
-    QVERIFY(session_->setStageByName(QStringLiteral("attn_weights")));
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("attn_weights")));
     QTRY_COMPARE(table->rowCount(), 6);
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(4, 2)).center());
-    QVERIFY(session_->setStageByName(QStringLiteral("attn_scores.masked")));
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("attn_scores.masked")));
     QTRY_COMPARE(marked(table), 6);
     for (int c = 0; c < 6; ++c)
         QCOMPARE(markOf(table, 4, c), QStringLiteral("a source of the followed number"));
-    QVERIFY(session_->setStageByName(QStringLiteral("attn_scores")));
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("attn_scores")));
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(3, 1)).center());
     // Another head shows none of it.
-    session_->setHead(0);
-    QVERIFY(session_->setStageByName(QStringLiteral("queries.heads")));
+    session_->view()->setHead(0);
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("queries.heads")));
     QTRY_COMPARE(marked(table), 0);
     // Let go: nothing followed, the panel gives the diagram its room back.
     panel->findChild<QPushButton*>(QStringLiteral("follow-clear"))->click();
-    QVERIFY(session_->selectedElement().empty());
+    QVERIFY(session_->document()->selectedElement().empty());
     QVERIFY(!panel->isVisible());
 }
 
 void TestUiFollow::keyboardMovesTheSelection()
 {
     QTableWidget* table = window_->stepperView()->grid()->table();
-    QVERIFY(session_->setStageByName(QStringLiteral("context.merged")));
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("context.merged")));
     QTRY_COMPARE(table->rowCount(), 6);
     table->setFocus();
     table->setCurrentCell(2, 0);
     QTest::keyClick(table, Qt::Key_Right);
-    QCOMPARE(session_->selectedElement().index, (QList<qint64>{0, 2, 1}));
+    QCOMPARE(session_->document()->selectedElement().index, (QList<qint64>{0, 2, 1}));
     QTest::keyClick(table, Qt::Key_Down);
-    QCOMPARE(session_->selectedElement().index, (QList<qint64>{0, 3, 1}));
+    QCOMPARE(session_->document()->selectedElement().index, (QList<qint64>{0, 3, 1}));
     QCOMPARE(table->currentRow(), 3); // the marks change, the keyboard's place stays
     // context.heads holds the same number as a copy: head 1, row 3.
-    session_->setHead(1);
-    QVERIFY(session_->setStageByName(QStringLiteral("context.heads")));
+    session_->view()->setHead(1);
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("context.heads")));
     QTRY_COMPARE(markOf(table, 3, 0), QStringLiteral("a copy of the followed number"));
 }
 

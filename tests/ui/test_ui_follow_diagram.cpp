@@ -3,10 +3,10 @@
 // stage bands the blocks where that number lives or that it was computed from; the keyboard does the same.
 #include "common/session_fixtures.h"
 #include "common/theme_list.h"
-#include "pages/stepper/stepper_view.h"
+#include "features/stepper/stepper_view.h"
 #include "render/render_style.h"
 #include "render/shape_diagram_follow.h"
-#include "widgets/shape_diagram_widget.h"
+#include "features/stepper/shape_diagram_widget.h"
 
 #include <QApplication>
 #include <QtTest>
@@ -146,17 +146,17 @@ void TestUiFollowDiagram::clickedBlockIsFollowed()
     QFETCH(std::vector<Band>, bands);
     QApplication::setPalette(testing::themes()[static_cast<std::size_t>(theme)].palette());
     ShapeDiagramWidget* diagram = window_->stepperView()->diagram();
-    QVERIFY(session_->setStageByName(clicked));
-    QTRY_VERIFY(diagram->diagramLayout().stage == session_->stageIndex());
+    QVERIFY(session_->view()->setStageByName(clicked));
+    QTRY_VERIFY(diagram->diagramLayout().stage == session_->view()->stageIndex());
     const ShapeBlock* block = blockOf(diagram->diagramLayout(), false, dim);
     QVERIFY(block);
     QTest::mouseClick(diagram, Qt::LeftButton, {}, pointOf(*block, at));
-    QCOMPARE(session_->selectedElement().stage, clicked);
-    QCOMPARE(session_->selectedElement().index, selected);
+    QCOMPARE(session_->document()->selectedElement().stage, clicked);
+    QCOMPARE(session_->document()->selectedElement().index, selected);
     QVERIFY(!diagram->diagramLayout().follow.empty()); // the clicked stage shows the number too
 
-    QVERIFY(session_->setStageByName(related));
-    QTRY_VERIFY(diagram->diagramLayout().stage == session_->stageIndex());
+    QVERIFY(session_->view()->setStageByName(related));
+    QTRY_VERIFY(diagram->diagramLayout().stage == session_->view()->stageIndex());
     const std::vector<ShapeFollowMark>& marks = diagram->diagramLayout().follow;
     QVERIFY2(marks.size() == bands.size(), qPrintable(describe(marks)));
     for (std::size_t i = 0; i < bands.size(); ++i) {
@@ -175,7 +175,7 @@ void TestUiFollowDiagram::clickedBlockIsFollowed()
     const ShapeBlock* b = blockOf(diagram->diagramLayout(), first.previous, first.dim);
     const QPoint probe = QPointF(first.rect.center().x(), b->rect.top() + 8 * diagram->diagramLayout().scale).toPoint();
     const QColor marked = diagram->grab().toImage().pixelColor(probe);
-    session_->setSelectedElement({});
+    session_->document()->setSelectedElement({});
     QTRY_VERIFY(diagram->diagramLayout().follow.empty());
     const QColor plain = diagram->grab().toImage().pixelColor(probe);
     QVERIFY2(
@@ -186,34 +186,34 @@ void TestUiFollowDiagram::clickedBlockIsFollowed()
 void TestUiFollowDiagram::keyboardFollowsBlocks()
 {
     ShapeDiagramWidget* diagram = window_->stepperView()->diagram();
-    QVERIFY(session_->setStageByName(QStringLiteral("queries.heads")));
-    QTRY_VERIFY(diagram->diagramLayout().stage == session_->stageIndex());
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("queries.heads")));
+    QTRY_VERIFY(diagram->diagramLayout().stage == session_->view()->stageIndex());
     diagram->setFocus(Qt::TabFocusReason);
     QTRY_VERIFY(diagram->hasFocus());
-    const int stage = session_->stageIndex();
+    const int stage = session_->view()->stageIndex();
     QTest::keyClick(diagram, Qt::Key_Right); // onto dim 0 (b); the window's Right does not step the stage
     QTest::keyClick(diagram, Qt::Key_Right);
     QTest::keyClick(diagram, Qt::Key_Right); // dim 2, num_tokens
-    QCOMPARE(session_->stageIndex(), stage);
+    QCOMPARE(session_->view()->stageIndex(), stage);
     QCOMPARE(diagram->focusedBlock(), 2);
     QVERIFY2(diagram->accessibleDescription().contains("dim 2 (num_tokens, size 6) of queries.heads"),
              qPrintable(diagram->accessibleDescription()));
     QTest::keyClick(diagram, Qt::Key_Space);
-    QCOMPARE(session_->selectedElement().index, (QList<qint64>{0, 0, 0, 0}));
+    QCOMPARE(session_->document()->selectedElement().index, (QList<qint64>{0, 0, 0, 0}));
     QTest::keyClick(diagram, Qt::Key_Down);
     QTest::keyClick(diagram, Qt::Key_Down);
-    QCOMPARE(session_->selectedElement().stage, QStringLiteral("queries.heads"));
-    QCOMPARE(session_->selectedElement().index, (QList<qint64>{0, 0, 2, 0}));
+    QCOMPARE(session_->document()->selectedElement().stage, QStringLiteral("queries.heads"));
+    QCOMPARE(session_->document()->selectedElement().index, (QList<qint64>{0, 0, 2, 0}));
     QTest::keyClick(diagram, Qt::Key_Up);
-    QCOMPARE(session_->selectedElement().index, (QList<qint64>{0, 0, 1, 0}));
+    QCOMPARE(session_->document()->selectedElement().index, (QList<qint64>{0, 0, 1, 0}));
     QVERIFY(diagram->accessibleDescription().contains("The followed number is marked"));
     // Left from the first block wraps to the last, the row queries.heads came from.
     for (int i = 0; i < 3; ++i)
         QTest::keyClick(diagram, Qt::Key_Left);
     QCOMPARE(diagram->focusedBlock(), 7);
     QTest::keyClick(diagram, Qt::Key_Down); // queries.view's head_dim: its only coordinate, 0
-    QCOMPARE(session_->selectedElement().stage, QStringLiteral("queries.view"));
-    QCOMPARE(session_->selectedElement().index, (QList<qint64>{0, 1, 0, 0}));
+    QCOMPARE(session_->document()->selectedElement().stage, QStringLiteral("queries.view"));
+    QCOMPARE(session_->document()->selectedElement().index, (QList<qint64>{0, 1, 0, 0}));
 }
 
 QTEST_MAIN(TestUiFollowDiagram)

@@ -6,13 +6,13 @@
 #include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt2_forward.h"
 #include "model/model_job.h"
-#include "model/session.h"
-#include "pages/overview/head_grid_widget.h"
-#include "pages/overview/overview_view.h"
+#include "common/session_parts.h"
+#include "features/overview/head_grid_widget.h"
+#include "features/overview/overview_view.h"
 #include "text/gpt2_tokenizer_files.h"
-#include "widgets/diagnostics_panel.h"
-#include "widgets/open_model_dialog.h"
-#include "widgets/text_input_panel.h"
+#include "shell/diagnostics_panel.h"
+#include "shell/open_model_dialog.h"
+#include "shell/text_input_panel.h"
 #include "widgets/token_chips.h"
 
 #include <QCheckBox>
@@ -35,18 +35,18 @@ const QString kText = QStringLiteral("The cat sat. The cat sat.");
 // Opens the tiny checkpoint through the dialog, as File > Open Model… does, and waits for its trace.
 bool openTiny(Session& s)
 {
-    s.setInputText(kText);
+    s.trace()->setInputText(kText);
     OpenModelDialog dialog(&s, kTiny);
     if (!dialog.usable() || !dialog.openButton()->isEnabled())
         return false;
-    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
     dialog.openChosen();
-    return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel() && s.trace();
+    return opened.wait(30000) && testing::waitUntilSettled(s) && s.trace()->usesOpenedModel() && s.trace()->trace();
 }
 
 std::vector<std::int64_t> tinyIds(const Session& s)
 {
-    return s.modelJob()->model()->tokenizer->encode(kText.toStdString(), true);
+    return s.trace()->modelJob()->model()->tokenizer->encode(kText.toStdString(), true);
 }
 
 // The tiny checkpoint's model grown to `layers` layers, width 64 and 512 positions, small seeded weights: a
@@ -143,35 +143,35 @@ void TestUiGpt2Model::opened_layer_is_the_forward()
     QFETCH(int, layer);
     Session s;
     QVERIFY(openTiny(s));
-    s.setGptLayer(layer);
+    s.document()->setGptLayer(layer);
     QVERIFY(testing::waitUntilSettled(s));
-    const OpenedModel& m = *s.modelJob()->model();
+    const OpenedModel& m = *s.trace()->modelJob()->model();
     const Gpt2Forward f = gpt2_forward(*m.model, m.plan.layer_norm_eps, tinyIds(s), {.full_traces = {layer}});
     const Tensor& expected = f.layers[static_cast<std::size_t>(layer)].attn_weights;
-    const Tensor& shown = s.trace()->find("attn_weights")->tensor;
+    const Tensor& shown = s.trace()->trace()->find("attn_weights")->tensor;
     QCOMPARE(shown.shape(), expected.shape());
     const QString difference =
         testing::firstDifference(shown.contiguous().to_vector(), expected.contiguous().to_vector());
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
-    QCOMPARE(s.headCount(), 2);
-    QVERIFY(!s.hasErrors());
+    QCOMPARE(s.view()->headCount(), 2);
+    QVERIFY(!s.trace()->hasErrors());
 }
 
 void TestUiGpt2Model::overview_has_layers_by_heads()
 {
     Session s;
-    OverviewView view(&s);
-    s.setView(ViewMode::Overview);
+    OverviewView view(s.feature<OverviewState>());
+    s.view()->setTab(ViewMode::Overview);
     QVERIFY(openTiny(s));
-    QVERIFY(s.layerAttention());
-    QCOMPARE(s.layerAttention()->grid.size(), std::size_t(3));
+    QVERIFY(s.feature<OverviewState>()->layerAttention());
+    QCOMPARE(s.feature<OverviewState>()->layerAttention()->grid.size(), std::size_t(3));
     QCOMPARE(view.grid()->painter().cells().size(), std::size_t(6));
     for (const HeadGridCell& c : view.grid()->painter().cells())
         QVERIFY(!c.image.isNull());
     QVERIFY2(view.heading()->text().contains(QStringLiteral("3 layers × 2 heads")), qPrintable(view.heading()->text()));
     // Ranked by the first-token share, largest first.
     view.sortChoice()->setCurrentIndex(view.sortChoice()->findData(int(OverviewView::Measure::First)));
-    const auto& grid = s.layerAttention()->grid;
+    const auto& grid = s.feature<OverviewState>()->layerAttention()->grid;
     double last = 2;
     for (const HeadGridCell& c : view.grid()->painter().cells()) {
         const double first = grid[std::size_t(c.layer)][std::size_t(c.head)].measures.first;
@@ -183,13 +183,13 @@ void TestUiGpt2Model::overview_has_layers_by_heads()
 void TestUiGpt2Model::click_opens_the_head_in_the_heatmaps()
 {
     Session s;
-    OverviewView view(&s);
+    OverviewView view(s.feature<OverviewState>());
     view.resize(900, 700);
     view.show();
-    s.setView(ViewMode::Overview);
+    s.view()->setTab(ViewMode::Overview);
     QVERIFY(openTiny(s));
     QVERIFY(testing::waitUntilSettled(s));
-    QSignalSpy changed(&s, &Session::changed);
+    testing::PartsSpy changed(s);
     const auto& cells = view.grid()->painter().cells();
     std::size_t target = cells.size();
     for (std::size_t i = 0; i < cells.size(); ++i)
@@ -198,44 +198,44 @@ void TestUiGpt2Model::click_opens_the_head_in_the_heatmaps()
     QVERIFY(target < cells.size());
     QTest::mouseClick(view.grid(), Qt::LeftButton, {}, view.grid()->cellRect(target).center());
     QVERIFY(!changed.isEmpty());
-    QCOMPARE(s.view(), ViewMode::Heatmaps);
+    QCOMPARE(s.view()->tab(), ViewMode::Heatmaps);
     QVERIFY(testing::waitUntilSettled(s));
-    QCOMPARE(s.gptLayer(), 2);
-    QCOMPARE(s.head(), 1);
+    QCOMPARE(s.document()->gptLayer(), 2);
+    QCOMPARE(s.view()->head(), 1);
 }
 
 void TestUiGpt2Model::repeat_brings_out_repeated_tokens()
 {
     Session s;
-    OverviewView view(&s);
-    s.setView(ViewMode::Overview);
+    OverviewView view(s.feature<OverviewState>());
+    s.view()->setTab(ViewMode::Overview);
     QVERIFY(openTiny(s));
     const std::size_t once = tinyIds(s).size();
     view.repeatToggle()->setChecked(true);
-    QVERIFY(s.repeatText());
+    QVERIFY(s.feature<OverviewState>()->repeatText());
     QVERIFY(testing::waitUntilSettled(s));
-    const auto attention = s.layerAttention();
+    const auto attention = s.feature<OverviewState>()->layerAttention();
     QVERIFY(attention && attention->repeated);
     QCOMPARE(attention->ids.size(), 2 * once);
     QVERIFY(attention->grid[0][0].induction.has_value()); // every token repeats
     // The Session's trace stays of the text once.
-    QCOMPARE(s.trace()->find("attn_weights")->tensor.size(2), std::int64_t(once));
+    QCOMPARE(s.trace()->trace()->find("attn_weights")->tensor.size(2), std::int64_t(once));
 }
 
 void TestUiGpt2Model::overview_serves_the_verdict_gpts()
 {
     Session s;
-    OverviewView view(&s);
-    s.setView(ViewMode::Overview);
-    s.useTrainedModel(4, 0);
+    OverviewView view(s.feature<OverviewState>());
+    s.view()->setTab(ViewMode::Overview);
+    s.trace()->useTrainedModel(4, 0);
     QVERIFY(testing::waitUntilSettled(s));
-    QVERIFY(s.layerAttention());
+    QVERIFY(s.feature<OverviewState>()->layerAttention());
     QCOMPARE(view.grid()->painter().cells().size(), std::size_t(2 * 4));
     QVERIFY(view.heading()->text().contains(QStringLiteral("verdict-gpt-h4")));
     // A text longer than the model's context is an error, never computed: the tab says so, not "Computing…".
-    s.setSlot(Slot::context_length, 8);
+    s.document()->setSlot(Slot::context_length, 8);
     QVERIFY(testing::waitUntilSettled(s));
-    QVERIFY(s.hasErrors());
+    QVERIFY(s.trace()->hasErrors());
     QTRY_VERIFY2(view.heading()->text().startsWith(QStringLiteral("Nothing to draw while the settings have an error")),
                  qPrintable(view.heading()->text()));
 }
@@ -256,18 +256,18 @@ void TestUiGpt2Model::bad_file_is_said_and_the_state_stays()
     QFETCH(QString, path);
     QFETCH(QString, said);
     Session s;
-    s.useTrainedModel(4, 0);
+    s.trace()->useTrainedModel(4, 0);
     QVERIFY(testing::waitUntilSettled(s));
-    const ExperimentSpec before = s.spec();
-    const auto trace = s.trace();
+    const ExperimentSpec before = s.document()->spec();
+    const auto trace = s.trace()->trace();
     OpenModelDialog dialog(&s, path);
     QVERIFY(!dialog.usable());
     QVERIFY(!dialog.openButton()->isEnabled());
     const QString e = dialog.errorText();
     QVERIFY2(e.contains(said), qPrintable(e));
     QVERIFY2(e.endsWith(QLatin1Char('.')) && e.count(QStringLiteral(". ")) == 0, qPrintable(e)); // one sentence
-    QCOMPARE(s.spec().gpt_model_path, before.gpt_model_path);
-    QVERIFY(s.trace() == trace);
+    QCOMPARE(s.document()->spec().gpt_model_path, before.gpt_model_path);
+    QVERIFY(s.trace()->trace() == trace);
 }
 
 void TestUiGpt2Model::failed_load_is_said_and_the_state_stays()
@@ -277,29 +277,29 @@ void TestUiGpt2Model::failed_load_is_said_and_the_state_stays()
     QVERIFY(QFile::copy(kTiny + "/config.json", dir.filePath("config.json")));
     QVERIFY(QFile::copy(kTiny + "/model.safetensors", dir.filePath("model.safetensors")));
     Session s;
-    s.useTrainedModel(2, 1);
+    s.trace()->useTrainedModel(2, 1);
     QVERIFY(testing::waitUntilSettled(s));
-    const ExperimentSpec before = s.spec();
+    const ExperimentSpec before = s.document()->spec();
     OpenModelDialog dialog(&s, dir.path());
     QVERIFY(dialog.usable());
     QFile file(dir.filePath("model.safetensors"));
     QVERIFY(file.resize(file.size() / 2));
-    QSignalSpy failed(s.modelJob(), &ModelJob::openFailed);
+    QSignalSpy failed(s.trace()->modelJob(), &ModelJob::openFailed);
     dialog.openChosen();
     QVERIFY(failed.wait(30000));
-    QVERIFY(!s.modelProblem().isEmpty());
-    QCOMPARE(dialog.errorText(), s.modelProblem());
+    QVERIFY(!s.trace()->modelProblem().isEmpty());
+    QCOMPARE(dialog.errorText(), s.trace()->modelProblem());
     QVERIFY(dialog.openButton()->isEnabled());
-    QVERIFY(!s.usesOpenedModel());
-    QCOMPARE(s.spec().gpt_model_path, before.gpt_model_path);
-    QCOMPARE(s.gptLayer(), 1);
+    QVERIFY(!s.trace()->usesOpenedModel());
+    QCOMPARE(s.document()->spec().gpt_model_path, before.gpt_model_path);
+    QCOMPARE(s.document()->gptLayer(), 1);
 }
 
 void TestUiGpt2Model::chips_show_spaces_as_marks()
 {
     Session s;
     QVERIFY(openTiny(s));
-    const TokenizedText tokens = s.textTokens();
+    const TokenizedText tokens = s.trace()->textTokens();
     QCOMPARE(tokens.ids, tinyIds(s));
     QVERIFY(std::find(tokens.tokens.begin(), tokens.tokens.end(), "␣cat") != tokens.tokens.end());
     for (const std::string& t : tokens.tokens)
@@ -309,7 +309,7 @@ void TestUiGpt2Model::chips_show_spaces_as_marks()
     QVERIFY(chips.accessibleDescription().contains(QStringLiteral("␣cat 3797")));
     QVERIFY(TokenChips::chipTip("␣cat", 3797, false).contains(QStringLiteral("space")));
     QVERIFY(TokenChips::chipTip("␣cat", 3797, false).contains(QStringLiteral("3797")));
-    QCOMPARE(s.tokenLabels().value(1), QStringLiteral("␣cat"));
+    QCOMPARE(s.trace()->tokenLabels().value(1), QStringLiteral("␣cat"));
 }
 
 void TestUiGpt2Model::long_run_shows_progress_and_cancels()
@@ -318,7 +318,7 @@ void TestUiGpt2Model::long_run_shows_progress_and_cancels()
     QVERIFY(openTiny(s));
     // Layers enough that the run outlasts the polls below: 48 finished between two polls on a fast core.
     constexpr int layers = 480;
-    const auto model = grownModel(*s.modelJob()->model()->model, layers);
+    const auto model = grownModel(*s.trace()->modelJob()->model()->model, layers);
     ModelJob job;
     ModelRun run;
     run.model = model;
@@ -364,30 +364,30 @@ void TestUiGpt2Model::variant_picker_names_the_opened_model()
     Session s;
     TextInputPanel panel(&s);
     QVERIFY(openTiny(s));
-    s.setGptLayer(2);
+    s.document()->setGptLayer(2);
     QVERIFY(testing::waitUntilSettled(s));
     auto* variant = panel.findChild<QComboBox*>(QStringLiteral("text-input-variant"));
     QVERIFY(variant);
     QVERIFY(variant->isEnabled());
     QCOMPARE(variant->currentText(), QStringLiteral("hf-f32"));
     QVERIFY(variant->toolTip().contains(QStringLiteral("hf-f32")));
-    const auto opened = s.modelJob()->model();
+    const auto opened = s.trace()->modelJob()->model();
 
     variant->setCurrentIndex(variant->findData(4));
     QVERIFY(testing::waitUntilSettled(s));
-    QVERIFY(!s.usesOpenedModel());
-    QCOMPARE(s.gptHeads(), 4);
-    QCOMPARE(s.gptLayer(), 0); // a Verdict GPT has no layer 2
-    QVERIFY(!s.hasErrors());
+    QVERIFY(!s.trace()->usesOpenedModel());
+    QCOMPARE(s.trace()->gptHeads(), 4);
+    QCOMPARE(s.document()->gptLayer(), 0); // a Verdict GPT has no layer 2
+    QVERIFY(!s.trace()->hasErrors());
     QCOMPARE(variant->currentText(), QStringLiteral("4 heads"));
     QVERIFY(variant->findText(QStringLiteral("hf-f32")) >= 0); // still loaded, still offered
 
     variant->setCurrentIndex(variant->findText(QStringLiteral("hf-f32")));
     QVERIFY(testing::waitUntilSettled(s));
-    QVERIFY(s.usesOpenedModel());
-    QVERIFY(s.modelJob()->model() == opened);
-    QCOMPARE(s.headCount(), 2);
-    QCOMPARE(s.trace()->find("attn_weights")->tensor.size(2), std::int64_t(tinyIds(s).size()));
+    QVERIFY(s.trace()->usesOpenedModel());
+    QVERIFY(s.trace()->modelJob()->model() == opened);
+    QCOMPARE(s.view()->headCount(), 2);
+    QCOMPARE(s.trace()->trace()->find("attn_weights")->tensor.size(2), std::int64_t(tinyIds(s).size()));
     QCOMPARE(variant->currentText(), QStringLiteral("hf-f32"));
 }
 
@@ -398,13 +398,14 @@ void TestUiGpt2Model::long_text_is_shortened_not_context_length()
     Session s;
     DiagnosticsPanel panel(&s);
     QVERIFY(openTiny(s));
-    const std::int64_t positions = s.modelJob()->model()->model->settings.context_length;
-    s.setInputText(QStringLiteral("The cat sat on the mat and then the dog sat on the cat, which did not like it."));
-    const auto tokens = static_cast<std::int64_t>(s.textTokens().ids.size());
+    const std::int64_t positions = s.trace()->modelJob()->model()->model->settings.context_length;
+    s.trace()->setInputText(
+        QStringLiteral("The cat sat on the mat and then the dog sat on the cat, which did not like it."));
+    const auto tokens = static_cast<std::int64_t>(s.trace()->textTokens().ids.size());
     QVERIFY(tokens > positions);
-    QVERIFY(s.hasErrors());
+    QVERIFY(s.trace()->hasErrors());
     const Diagnostic* found = nullptr;
-    for (const Diagnostic& d : s.diagnostics()) {
+    for (const Diagnostic& d : s.trace()->diagnostics()) {
         QVERIFY2(d.message.find("context_length to") == std::string::npos, d.message.c_str());
         for (const Fix& f : d.fixes)
             QVERIFY(f.slot != Slot::context_length);
@@ -424,9 +425,9 @@ void TestUiGpt2Model::long_text_is_shortened_not_context_length()
                  qPrintable(button->objectName()));
 
     // Shortened to fit, the error goes and the model runs again.
-    s.setInputText(kText);
+    s.trace()->setInputText(kText);
     QVERIFY(testing::waitUntilSettled(s));
-    QVERIFY(!s.hasErrors());
+    QVERIFY(!s.trace()->hasErrors());
 }
 
 QTEST_MAIN(TestUiGpt2Model)

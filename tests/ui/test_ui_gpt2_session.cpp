@@ -4,10 +4,10 @@
 #include "common/close_values.h"
 #include "common/session_fixtures.h"
 #include "model/model_job.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "model/session_file.h"
 #include "shell/main_window.h"
-#include "widgets/open_model_dialog.h"
+#include "shell/open_model_dialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -31,13 +31,13 @@ const QString kText = QStringLiteral("The cat sat. The cat sat.");
 
 bool openCheckpoint(Session& s, const QString& path)
 {
-    s.setInputText(kText);
+    s.trace()->setInputText(kText);
     OpenModelDialog dialog(&s, path);
     if (!dialog.usable() || !dialog.openButton()->isEnabled())
         return false;
-    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
     dialog.openChosen();
-    return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel() && s.trace();
+    return opened.wait(30000) && testing::waitUntilSettled(s) && s.trace()->usesOpenedModel() && s.trace()->trace();
 }
 
 QJsonObject textInputOf(const QByteArray& bytes)
@@ -60,35 +60,35 @@ void TestUiGpt2Session::saved_checkpoint_opens_again()
 {
     Session s;
     QVERIFY(openCheckpoint(s, kTiny));
-    s.setGptLayer(2);
+    s.document()->setGptLayer(2);
     QVERIFY(testing::waitUntilSettled(s));
-    s.setHead(1);
-    s.setView(ViewMode::Heatmaps);
-    const QString file = QString::fromStdString(s.modelJob()->model()->plan.file);
-    const QByteArray bytes = serializeSession(captureState(s));
+    s.view()->setHead(1);
+    s.view()->setTab(ViewMode::Heatmaps);
+    const QString file = QString::fromStdString(s.trace()->modelJob()->model()->plan.file);
+    const QByteArray bytes = serializeSession(captureState(s), sessionFeatures());
     QCOMPARE(textInputOf(bytes).value("checkpoint").toString(), file);
 
     QString error;
-    const auto state = parseSession(bytes, &error);
+    const auto state = parseSession(bytes, sessionFeatures(), &error);
     QVERIFY2(state, qPrintable(error));
     QCOMPARE(state->checkpoint, file);
     Session fresh;
-    QSignalSpy opened(fresh.modelJob(), &ModelJob::opened);
+    QSignalSpy opened(fresh.trace()->modelJob(), &ModelJob::opened);
     applyState(fresh, *state);
     QVERIFY(opened.wait(30000) || !opened.isEmpty());
     QVERIFY(testing::waitUntilSettled(fresh));
-    QVERIFY(fresh.usesOpenedModel());
-    QCOMPARE(fresh.gptLayer(), 2);
-    QCOMPARE(fresh.head(), 1);
-    QCOMPARE(fresh.view(), ViewMode::Heatmaps);
-    QCOMPARE(fresh.inputText(), kText);
-    QVERIFY(!fresh.hasErrors());
+    QVERIFY(fresh.trace()->usesOpenedModel());
+    QCOMPARE(fresh.document()->gptLayer(), 2);
+    QCOMPARE(fresh.view()->head(), 1);
+    QCOMPARE(fresh.view()->tab(), ViewMode::Heatmaps);
+    QCOMPARE(fresh.document()->inputText(), kText);
+    QVERIFY(!fresh.trace()->hasErrors());
     // The same layer's weights as the session saved: the checkpoint's own, not a Verdict GPT's.
     const QString difference =
-        testing::firstDifference(fresh.trace()->find("attn_weights")->tensor.contiguous().to_vector(),
-                                 s.trace()->find("attn_weights")->tensor.contiguous().to_vector());
+        testing::firstDifference(fresh.trace()->trace()->find("attn_weights")->tensor.contiguous().to_vector(),
+                                 s.trace()->trace()->find("attn_weights")->tensor.contiguous().to_vector());
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
-    QCOMPARE(serializeSession(captureState(fresh)), bytes);
+    QCOMPARE(serializeSession(captureState(fresh), sessionFeatures()), bytes);
 }
 
 // A session saved at `layer` of a copy of the checkpoint, "tiny-copy", deleted before the file is read back.
@@ -103,16 +103,17 @@ static std::optional<SessionState> savedWithGoneCheckpoint(const QTemporaryDir& 
     Session s;
     if (!openCheckpoint(s, copy))
         return std::nullopt;
-    s.setGptLayer(layer);
+    s.document()->setGptLayer(layer);
     if (!testing::waitUntilSettled(s))
         return std::nullopt;
-    s.setView(ViewMode::Heatmaps);
+    s.view()->setTab(ViewMode::Heatmaps);
     *saved = captureState(s);
     const QString path = dir.filePath("saved.attnlab.json");
     QString error;
-    if (!saveSessionFile(path, *saved, &error) || !QDir(copy).removeRecursively())
+    if (!saveSessionFile(path, *saved, sessionFeatures(), &error) || !QDir(copy).removeRecursively())
         return std::nullopt;
-    return loadSessionFile(path, &error); // the file opens: the checkpoint is what is missing, not the session
+    return loadSessionFile(path, sessionFeatures(),
+                           &error); // the file opens: the checkpoint is what is missing, not the session
 }
 
 void TestUiGpt2Session::missing_checkpoint_is_said_and_the_rest_loads()
@@ -125,13 +126,13 @@ void TestUiGpt2Session::missing_checkpoint_is_said_and_the_rest_loads()
     Session fresh;
     applyState(fresh, *state);
     QCoreApplication::processEvents();
-    QVERIFY(!fresh.modelJob()->opening() && !fresh.usesOpenedModel());
-    QCOMPARE(fresh.inputText(), kText);
-    QCOMPARE(fresh.view(), ViewMode::Heatmaps);
-    QCOMPARE(fresh.gptLayer(), 1);
-    QVERIFY(fresh.hasErrors());
+    QVERIFY(!fresh.trace()->modelJob()->opening() && !fresh.trace()->usesOpenedModel());
+    QCOMPARE(fresh.document()->inputText(), kText);
+    QCOMPARE(fresh.view()->tab(), ViewMode::Heatmaps);
+    QCOMPARE(fresh.document()->gptLayer(), 1);
+    QVERIFY(fresh.trace()->hasErrors());
     QVERIFY(testing::hasDiagnostic(fresh, DiagnosticCode::ModelMissing));
-    for (const Diagnostic& d : fresh.diagnostics()) {
+    for (const Diagnostic& d : fresh.trace()->diagnostics()) {
         if (d.code != DiagnosticCode::ModelMissing)
             continue;
         const QString said = QString::fromStdString(d.message);
@@ -140,9 +141,9 @@ void TestUiGpt2Session::missing_checkpoint_is_said_and_the_rest_loads()
         QVERIFY2(said.endsWith(QLatin1Char('.')) && said.count(QStringLiteral(". ")) == 0, qPrintable(said));
     }
     // A Verdict GPT picked then runs, as from any state.
-    fresh.useTrainedModel(2, 0);
+    fresh.trace()->useTrainedModel(2, 0);
     QVERIFY(testing::waitUntilSettled(fresh));
-    QVERIFY(!fresh.hasErrors());
+    QVERIFY(!fresh.trace()->hasErrors());
 }
 
 // No such model is open, so no label may name one: not the switch ("a GPT trained on The Verdict"), the
@@ -160,8 +161,8 @@ void TestUiGpt2Session::missing_checkpoint_labels_say_it()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     applyState(fresh, *state);
     QVERIFY(testing::waitUntilSettled(fresh));
-    QVERIFY(!fresh.usesOpenedModel());
-    QCOMPARE(fresh.unopenedCheckpoint(), saved.checkpoint);
+    QVERIFY(!fresh.trace()->usesOpenedModel());
+    QCOMPARE(fresh.trace()->unopenedCheckpoint(), saved.checkpoint);
 
     auto* enabled = window.findChild<QCheckBox*>(QStringLiteral("text-input-enabled"));
     auto* variant = window.findChild<QComboBox*>(QStringLiteral("text-input-variant"));
@@ -188,7 +189,7 @@ void TestUiGpt2Session::missing_checkpoint_labels_say_it()
     // Picking a Verdict GPT: its labels, and the unopened entry is gone.
     variant->setCurrentIndex(variant->findData(2));
     QVERIFY(testing::waitUntilSettled(fresh));
-    QVERIFY(fresh.unopenedCheckpoint().isEmpty());
+    QVERIFY(fresh.trace()->unopenedCheckpoint().isEmpty());
     QCOMPARE(enabled->text(), QStringLiteral("Text through a GPT trained on The Verdict"));
     QCOMPARE(variant->findText(QStringLiteral("tiny-copy (not opened)")), -1);
     QCOMPARE(variant->currentData().toInt(), 2);
@@ -200,22 +201,22 @@ void TestUiGpt2Session::missing_checkpoint_labels_say_it()
 void TestUiGpt2Session::files_without_the_key_load_as_before()
 {
     Session s;
-    s.setInputText(kText);
-    s.useTrainedModel(4, 1);
+    s.trace()->setInputText(kText);
+    s.trace()->useTrainedModel(4, 1);
     QVERIFY(testing::waitUntilSettled(s));
-    const QByteArray bytes = serializeSession(captureState(s));
+    const QByteArray bytes = serializeSession(captureState(s), sessionFeatures());
     QVERIFY(!textInputOf(bytes).contains("checkpoint"));
     QString error;
-    const auto state = parseSession(bytes, &error);
+    const auto state = parseSession(bytes, sessionFeatures(), &error);
     QVERIFY2(state, qPrintable(error));
     QVERIFY(state->checkpoint.isEmpty());
     Session fresh;
     applyState(fresh, *state);
     QVERIFY(testing::waitUntilSettled(fresh));
-    QVERIFY(!fresh.usesOpenedModel());
-    QCOMPARE(fresh.gptHeads(), 4);
-    QCOMPARE(fresh.gptLayer(), 1);
-    QVERIFY(!fresh.hasErrors());
+    QVERIFY(!fresh.trace()->usesOpenedModel());
+    QCOMPARE(fresh.trace()->gptHeads(), 4);
+    QCOMPARE(fresh.document()->gptLayer(), 1);
+    QVERIFY(!fresh.trace()->hasErrors());
 
     // The key of the wrong type is refused in one sentence naming it.
     QJsonObject o = QJsonDocument::fromJson(bytes).object();
@@ -224,7 +225,7 @@ void TestUiGpt2Session::files_without_the_key_load_as_before()
     text.insert("checkpoint", 3);
     settings.insert("text_input", text);
     o.insert("settings", settings);
-    QVERIFY(!sessionFromJson(o, &error));
+    QVERIFY(!sessionFromJson(o, sessionFeatures(), &error));
     QVERIFY2(error.contains(QStringLiteral("checkpoint")), qPrintable(error));
 }
 

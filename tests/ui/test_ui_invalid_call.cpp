@@ -6,9 +6,9 @@
 #include "call/call_parser.h"
 #include "lessons/contract_call.h"
 #include "common/gui_runner.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "shell/main_window.h"
-#include "widgets/call_line.h"
+#include "shell/call_line.h"
 
 #include <QApplication>
 #include <QDir>
@@ -53,7 +53,7 @@ private Q_SLOTS:
         QFETCH(QString, says);
         QCOMPARE(parse_call(call.toStdString()).ok(), parses); // the row is what it claims to be
         Session session;
-        session.setCallText(call); // what gui_main does with --call
+        session.document()->setCallText(call); // what gui_main does with --call
         MainWindow window(&session);
         window.resize(1280, 720);
         window.show();
@@ -70,7 +70,7 @@ private Q_SLOTS:
             const auto error = parse_call(call.toStdString()).error;
             const QStringList lines = caret->text().split(QLatin1Char('\n'));
             QCOMPARE(lines.size(), 3);
-            QCOMPARE(lines[0], QString::fromStdString(session.callError()->message));
+            QCOMPARE(lines[0], QString::fromStdString(session.document()->callError()->message));
             // Python's reading, unless a swap explains it better (swappedCallsSayTheSwapEverywhere).
             QCOMPARE(lines[0], QString::fromStdString(read_call(call.toStdString(), InputShape{1, 6}).error->message));
             QCOMPARE(lines[1], call);
@@ -78,16 +78,16 @@ private Q_SLOTS:
         }
 
         int fixes = 0;
-        for (const auto& d : session.diagnostics())
+        for (const auto& d : session.trace()->diagnostics())
             fixes += static_cast<int>(d.fixes.size()) + (d.call_fix.empty() ? 0 : 1);
         if (says.isEmpty()) {
-            QVERIFY(!session.hasErrors());
+            QVERIFY(!session.trace()->hasErrors());
             QVERIFY(window.findChild<QLabel*>(QStringLiteral("diagnostics-ok")));
             return;
         }
-        QVERIFY(session.hasErrors());
+        QVERIFY(session.trace()->hasErrors());
         bool found = false;
-        for (const auto& d : session.diagnostics()) {
+        for (const auto& d : session.trace()->diagnostics()) {
             if (d.severity != Severity::Error)
                 continue;
             const std::string name = "diagnostic-" + diagnostic_code_name(d.code);
@@ -118,8 +118,8 @@ private Q_SLOTS:
         QFETCH(QString, call);
         const QString meant = QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)");
         Session session;
-        session.setInputShape(1, 16);
-        session.setCallText(call);
+        session.document()->setInputShape(1, 16);
+        session.document()->setCallText(call);
         MainWindow window(&session);
         window.resize(1280, 720);
         window.show();
@@ -129,18 +129,18 @@ private Q_SLOTS:
         const QString reading = QString::fromStdString(contract.findings.front().message);
         QCOMPARE(QString::fromStdString(contract.findings.front().suggested_call), meant);
 
-        QVERIFY(!session.diagnostics().empty());
-        const Diagnostic& first = session.diagnostics().front();
+        QVERIFY(!session.trace()->diagnostics().empty());
+        const Diagnostic& first = session.trace()->diagnostics().front();
         QCOMPARE(first.code, DiagnosticCode::SlotsSwapped);
         QCOMPARE(QString::fromStdString(first.message), reading);
-        for (const auto& d : session.diagnostics())
+        for (const auto& d : session.trace()->diagnostics())
             for (const char* wrong : {"write 0", "num_heads = 768", "context_length to at least 16"})
                 QVERIFY2(d.message.find(wrong) == std::string::npos, d.message.c_str());
         auto* card = window.findChild<QWidget*>(QStringLiteral("diagnostic-slots-swapped"));
         QVERIFY(card && card->isVisible());
         auto* line = window.findChild<CallLine*>(QStringLiteral("call-line"));
         auto* caret = window.findChild<QLabel*>(QStringLiteral("call-error"));
-        if (session.callError()) {
+        if (session.document()->callError()) {
             QVERIFY(caret->isVisible());
             QCOMPARE(caret->text().split(QLatin1Char('\n')).first(), reading);
             QVERIFY(line->toolTip().startsWith(reading));
@@ -149,9 +149,9 @@ private Q_SLOTS:
         QVERIFY(fix && fix->isVisible());
         QVERIFY(fix->toolTip().contains(meant));
         fix->click();
-        QCOMPARE(session.callText(), meant);
-        QCOMPARE(session.config(), *parse_call(meant.toStdString()).config);
-        QVERIFY(!session.hasErrors());
+        QCOMPARE(session.document()->callText(), meant);
+        QCOMPARE(session.document()->config(), *parse_call(meant.toStdString()).config);
+        QVERIFY(!session.trace()->hasErrors());
     }
 
     void theLastValidTraceSaysWhoseItIs_data() { swappedCallsSayTheSwapEverywhere_data(); }
@@ -167,17 +167,17 @@ private Q_SLOTS:
         window.resize(1280, 720);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        session.setCallText(last);
-        QTRY_VERIFY_WITH_TIMEOUT(session.trace() && !session.computing(), 30000);
-        QVERIFY(!session.traceStale());
+        session.document()->setCallText(last);
+        QTRY_VERIFY_WITH_TIMEOUT(session.trace()->trace() && !session.computing(), 30000);
+        QVERIFY(!session.trace()->traceStale());
         const auto banners = window.findChildren<QLabel*>(QStringLiteral("stale-trace"));
         QVERIFY(banners.size() >= 2); // the stepper's and the heatmaps'
         for (QLabel* banner : banners)
             QVERIFY(banner->isHidden());
 
-        session.setCallText(call);
-        QVERIFY(session.traceStale());
-        QCOMPARE(session.traceCall(), last);
+        session.document()->setCallText(call);
+        QVERIFY(session.trace()->traceStale());
+        QCOMPARE(session.trace()->traceCall(), last);
         for (QLabel* banner : banners) {
             QVERIFY(!banner->isHidden());
             QVERIFY2(banner->text().startsWith(QStringLiteral("last valid trace: ") + last),
@@ -190,12 +190,12 @@ private Q_SLOTS:
         QVERIFY2(faded, "the stepper's diagram is not dimmed");
         auto* boxes = window.findChild<QLabel*>(QStringLiteral("config-last-valid"));
         QVERIFY(boxes);
-        QCOMPARE(boxes->isHidden(), !session.callError().has_value());
-        if (session.callError())
+        QCOMPARE(boxes->isHidden(), !session.document()->callError().has_value());
+        if (session.document()->callError())
             QVERIFY(boxes->text().contains(last));
 
         window.findChild<QPushButton*>(QStringLiteral("fix-call"))->click();
-        QVERIFY(!session.traceStale());
+        QVERIFY(!session.trace()->traceStale());
         for (QLabel* banner : banners)
             QVERIFY(banner->isHidden());
         QVERIFY(!diagram->graphicsEffect() && !faded->graphicsEffect());

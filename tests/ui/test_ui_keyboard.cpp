@@ -6,16 +6,16 @@
 #include "common/page_walk.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
-#include "model/session.h"
-#include "pages/page_registry.h"
-#include "pages/heatmaps/heatmaps_view.h"
-#include "pages/stepper/stepper_view.h"
-#include "pages/tradeoffs/tradeoffs_view.h"
-#include "widgets/tradeoff_chart_widget.h"
+#include "common/session_parts.h"
+#include "features/registry.h"
+#include "features/heatmaps/heatmaps_view.h"
+#include "features/stepper/stepper_view.h"
+#include "features/tradeoffs/tradeoffs_view.h"
+#include "features/tradeoffs/tradeoff_chart_widget.h"
 #include "shell/main_window.h"
 #include "widgets/heatmap_widget.h"
-#include "widgets/stage_stepper.h"
-#include "widgets/tensor_grid.h"
+#include "features/stepper/stage_stepper.h"
+#include "features/stepper/tensor_grid.h"
 
 #include <QLabel>
 #include <QListWidget>
@@ -125,8 +125,8 @@ private Q_SLOTS:
     // the window's stage keys stay out of the way while the heatmap has the focus.
     void heatmapArrowsMoveTheCellAndTheReadout()
     {
-        session_->setView(ViewMode::Heatmaps);
-        session_->setStageIndex(2);
+        session_->view()->setTab(ViewMode::Heatmaps);
+        session_->view()->setStageIndex(2);
         HeatmapWidget* map = window_->heatmapsView()->selectedHeatmap();
         auto* readout = window_->heatmapsView()->findChild<QLabel*>(QStringLiteral("hover-readout"));
         QVERIFY(readout);
@@ -155,17 +155,17 @@ private Q_SLOTS:
             QCOMPARE(map->currentColumn(), s.col);
             QCOMPARE(readout->text(), map->describe(*map->cellAt(s.row, s.col)));
             // The cell is the Session's, and every head's matrix shows it.
-            QCOMPARE(session_->heatmapCell(), (HeatmapCell{s.row, s.col}));
+            QCOMPARE(session_->view()->heatmapCell(), (HeatmapCell{s.row, s.col}));
             for (const HeatmapWidget* head : window_->heatmapsView()->smallMultiples())
                 QCOMPARE(head->currentRow(), s.row);
         }
-        session_->setHeatmapCell({3, 4}); // set by the Session (a lesson, a test): the large view follows
+        session_->view()->setHeatmapCell({3, 4}); // set by the Session (a lesson, a test): the large view follows
         QCOMPARE(map->currentRow(), 3);
         QCOMPARE(map->currentColumn(), 4);
-        session_->setHeatmapCell({99, -5}); // kept within the six tokens' matrix
-        QCOMPARE(session_->heatmapCell(), (HeatmapCell{5, 0}));
-        session_->setHeatmapCell({0, 0});
-        QCOMPARE(session_->stageIndex(), 2); // Left/Right moved the cell, not the stage
+        session_->view()->setHeatmapCell({99, -5}); // kept within the six tokens' matrix
+        QCOMPARE(session_->view()->heatmapCell(), (HeatmapCell{5, 0}));
+        session_->view()->setHeatmapCell({0, 0});
+        QCOMPARE(session_->view()->stageIndex(), 2); // Left/Right moved the cell, not the stage
         QVERIFY(readout->text().contains(QStringLiteral("query")));
 
         // A masked cell reads as masked in the readout, as under the mouse.
@@ -175,80 +175,80 @@ private Q_SLOTS:
 
     void enterOrSpaceOnASmallHeatmapSelectsItsHead()
     {
-        session_->setView(ViewMode::Heatmaps);
-        session_->setStageIndex(3);
+        session_->view()->setTab(ViewMode::Heatmaps);
+        session_->view()->setStageIndex(3);
         const auto& small = window_->heatmapsView()->smallMultiples();
         QCOMPARE(static_cast<int>(small.size()), 2);
-        QCOMPARE(session_->head(), 0);
+        QCOMPARE(session_->view()->head(), 0);
         small[1]->setFocus(Qt::TabFocusReason);
         QTRY_COMPARE(focused(), small[1]);
         QTest::keyClick(small[1], Qt::Key_Return);
-        QCOMPARE(session_->head(), 1);
+        QCOMPARE(session_->view()->head(), 1);
         small[0]->setFocus(Qt::TabFocusReason);
         QTRY_COMPARE(focused(), small[0]);
         QTest::keyClick(small[0], Qt::Key_Space);
-        QCOMPARE(session_->head(), 0);
-        QCOMPARE(session_->stageIndex(), 3); // Space did not step the stages
+        QCOMPARE(session_->view()->head(), 0);
+        QCOMPARE(session_->view()->stageIndex(), 3); // Space did not step the stages
     }
 
     void aFocusedButtonKeepsSpace()
     {
-        session_->setView(ViewMode::Heatmaps);
-        session_->setStageIndex(3);
+        session_->view()->setTab(ViewMode::Heatmaps);
+        session_->view()->setStageIndex(3);
         auto* scores = window_->heatmapsView()->findChild<QPushButton*>(
             QStringLiteral("heatmap-kind-%1").arg(static_cast<int>(AttentionMatrix::Scores)));
         QVERIFY(scores);
         scores->setFocus(Qt::TabFocusReason);
         QTRY_COMPARE(focused(), scores);
         QTest::keyClick(scores, Qt::Key_Space);
-        QCOMPARE(session_->heatmapKind(), AttentionMatrix::Scores);
-        QCOMPARE(session_->stageIndex(), 3);
+        QCOMPARE(session_->view()->heatmapKind(), AttentionMatrix::Scores);
+        QCOMPARE(session_->view()->stageIndex(), 3);
         // The kinds are one exclusive group: Tab stops at the chosen one, the arrows choose another.
         QTest::keyClick(scores, Qt::Key_Right);
-        QCOMPARE(session_->heatmapKind(), AttentionMatrix::MaskedScores);
+        QCOMPARE(session_->view()->heatmapKind(), AttentionMatrix::MaskedScores);
         QTest::keyClick(focused(), Qt::Key_Right);
-        QCOMPARE(session_->heatmapKind(), AttentionMatrix::Weights);
+        QCOMPARE(session_->view()->heatmapKind(), AttentionMatrix::Weights);
         QTest::keyClick(focused(), Qt::Key_Left);
-        QCOMPARE(session_->heatmapKind(), AttentionMatrix::MaskedScores);
-        QCOMPARE(session_->stageIndex(), 3);
+        QCOMPARE(session_->view()->heatmapKind(), AttentionMatrix::MaskedScores);
+        QCOMPARE(session_->view()->stageIndex(), 3);
         // Over the stage list Space still steps: a list has nothing to press.
-        session_->setView(ViewMode::Stepper);
+        session_->view()->setTab(ViewMode::Stepper);
         window_->stepperView()->stepper()->list()->setFocus(Qt::TabFocusReason);
         QTRY_COMPARE(focused(), static_cast<QWidget*>(window_->stepperView()->stepper()->list()));
         QTest::keyClick(focused(), Qt::Key_Space);
-        QCOMPARE(session_->stageIndex(), 4);
+        QCOMPARE(session_->view()->stageIndex(), 4);
     }
 
     void stageListAndTensorTableByKeyboard()
     {
-        session_->setView(ViewMode::Stepper);
+        session_->view()->setTab(ViewMode::Stepper);
         QListWidget* list = window_->stepperView()->stepper()->list();
         list->setFocus(Qt::TabFocusReason);
         QTRY_COMPARE(focused(), list);
         QTest::keyClick(list, Qt::Key_Down);
         QTest::keyClick(list, Qt::Key_Down);
-        QCOMPARE(session_->stageIndex(), 2);
+        QCOMPARE(session_->view()->stageIndex(), 2);
         QTest::keyClick(list, Qt::Key_Right); // the window's stage keys still work over the list
-        QCOMPARE(session_->stageIndex(), 3);
+        QCOMPARE(session_->view()->stageIndex(), 3);
 
-        QVERIFY(session_->setStageByName(QStringLiteral("attn_weights")));
+        QVERIFY(session_->view()->setStageByName(QStringLiteral("attn_weights")));
         QTableWidget* table = window_->stepperView()->grid()->table();
         table->setFocus(Qt::TabFocusReason);
         QTRY_COMPARE(focused(), table);
         table->setCurrentCell(0, 0);
-        const int stage = session_->stageIndex();
+        const int stage = session_->view()->stageIndex();
         QTest::keyClick(table, Qt::Key_Right);
         QTest::keyClick(table, Qt::Key_Right);
         QCOMPARE(table->currentColumn(), 2); // the table's own arrows
-        QCOMPARE(session_->stageIndex(), stage);
+        QCOMPARE(session_->view()->stageIndex(), stage);
     }
 
     // The trade-off chart's columns, chosen by the arrows as by a click; the table's rows by Enter.
     void tradeoffChartAndTableByKeyboard()
     {
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // d_out 768: many head counts
-        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session_) && session_->config().num_heads == 12, 30000);
-        session_->setView(ViewMode::Tradeoffs);
+        session_->document()->applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // d_out 768: many head counts
+        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session_) && session_->document()->config().num_heads == 12, 30000);
+        session_->view()->setTab(ViewMode::Tradeoffs);
         QApplication::processEvents();
         TradeoffChartWidget* chart = window_->tradeoffsView()->chart();
         const auto& rows = chart->chartPainter().tradeoffs().rows;
@@ -264,12 +264,12 @@ private Q_SLOTS:
         chart->setFocus(Qt::TabFocusReason);
         QTRY_COMPARE(focused(), static_cast<QWidget*>(chart));
         QTest::keyClick(chart, Qt::Key_Right);
-        QCOMPARE(session_->config().num_heads, after);
+        QCOMPARE(session_->document()->config().num_heads, after);
         QTest::keyClick(chart, Qt::Key_Left);
         QTest::keyClick(chart, Qt::Key_Left);
-        QCOMPARE(session_->config().num_heads, before);
+        QCOMPARE(session_->document()->config().num_heads, before);
         QTest::keyClick(chart, Qt::Key_Home);
-        QCOMPARE(session_->config().num_heads, first);
+        QCOMPARE(session_->document()->config().num_heads, first);
         QVERIFY(chart->accessibleDescription().contains(QStringLiteral("num_heads %1 (in use)").arg(first)));
 
         auto* table = window_->tradeoffsView()->findChild<QTableWidget*>(QStringLiteral("tradeoff-table"));
@@ -278,7 +278,7 @@ private Q_SLOTS:
         QTRY_COMPARE(focused(), static_cast<QWidget*>(table));
         table->setCurrentCell(2, 0);
         QTest::keyClick(table, Qt::Key_Return);
-        QCOMPARE(session_->config().num_heads, table->item(2, 0)->data(Qt::UserRole).toLongLong());
+        QCOMPARE(session_->document()->config().num_heads, table->item(2, 0)->data(Qt::UserRole).toLongLong());
     }
 
     void tabsSwitchByKeyboard()
@@ -297,17 +297,17 @@ private Q_SLOTS:
         }
         QTest::keyClick(focused(), Qt::Key_PageUp, Qt::ControlModifier);
         QCOMPARE(tabs->currentIndex(), tabs->count() - 1);
-        QCOMPARE(session_->view(), pageRegistry().back().view); // the session follows the tab
+        QCOMPARE(session_->view()->tab(), featureRegistry().back().view()); // the session follows the tab
         // From the tab bar, with the arrows (which over the stepper would otherwise step the stages).
         tabs->setCurrentIndex(0);
         tabs->tabBar()->setFocus(Qt::TabFocusReason);
         QTRY_COMPARE(focused(), static_cast<QWidget*>(tabs->tabBar()));
-        const int stage = session_->stageIndex();
+        const int stage = session_->view()->stageIndex();
         QTest::keyClick(tabs->tabBar(), Qt::Key_Right);
         QCOMPARE(tabs->currentIndex(), 1);
         QTest::keyClick(tabs->tabBar(), Qt::Key_Left);
         QCOMPARE(tabs->currentIndex(), 0);
-        QCOMPARE(session_->stageIndex(), stage);
+        QCOMPARE(session_->view()->stageIndex(), stage);
         // Ctrl+Tab inside the tab widget too.
         QTest::keyClick(tabs->tabBar(), Qt::Key_Tab, Qt::ControlModifier);
         QCOMPARE(tabs->currentIndex(), 1);

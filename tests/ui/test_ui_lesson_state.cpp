@@ -2,13 +2,13 @@
 // pasted call reopens to the same view; undo takes each choice back; a version-1 file (no lessons)
 // still opens; a head asked for while a trace computes applies when it arrives.
 #include "common/session_fixtures.h"
-#include "model/bug_lesson.h"
+#include "features/debug/bug_lesson.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "model/session_file.h"
 #include "model/undo_commands.h"
-#include "pages/debug/bug_view.h"
-#include "pages/debug/debug_view.h"
+#include "features/debug/bug_view.h"
+#include "features/debug/debug_view.h"
 #include "shell/file_actions.h"
 #include "shell/main_window.h"
 
@@ -34,12 +34,12 @@ const QString kSwappedCall = QStringLiteral("MultiHeadAttention(768, 768, 12, 0.
 // Every lesson choice away from its default, made through the session as the views make them.
 void chooseEverything(Session& s)
 {
-    s.setView(ViewMode::Debug);
-    s.setBug(Bug::SkipMask);
-    s.setTransferLine(TransferRole::Key, true, false);
-    s.setTransferLine(TransferRole::Value, false, true);
-    s.setContractCall(kSwappedCall);
-    s.setDebugSection(DebugSection::Transfer);
+    s.view()->setTab(ViewMode::Debug);
+    s.document()->setBug(Bug::SkipMask);
+    s.document()->setTransferLine(TransferRole::Key, true, false);
+    s.document()->setTransferLine(TransferRole::Value, false, true);
+    s.document()->setContractCall(kSwappedCall);
+    s.view()->setDebugSection(DebugSection::Transfer);
 }
 
 } // namespace
@@ -56,22 +56,22 @@ private Q_SLOTS:
     void aSavedDebuggingStateReopensToTheSameView()
     {
         Session original;
-        original.applyPreset(*findPreset(QStringLiteral("book")));
+        original.document()->applyPreset(*findPreset(QStringLiteral("book")));
         QTRY_VERIFY_WITH_TIMEOUT(idle(original), 30000);
         chooseEverything(original);
         const QString path = dir_.filePath("debug.attnlab.json");
         QString error;
-        QVERIFY2(saveSessionFile(path, captureState(original), &error), qPrintable(error));
+        QVERIFY2(saveSessionFile(path, captureState(original), sessionFeatures(), &error), qPrintable(error));
 
         Session s;
-        s.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        s.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         MainWindow window(&s);
-        SettingsHistory history(&s);
+        SettingsHistory history(s.document());
         FileActions files(&window, &s, &history);
         QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
         QVERIFY2(files.openFile(path, &error), qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(s) && s.config().d_in == 3, 30000);
-        QVERIFY(s.lessonState() == original.lessonState());
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s) && s.document()->config().d_in == 3, 30000);
+        QVERIFY(s.document()->lessonState() == original.document()->lessonState());
 
         // What the views show is the session's state.
         DebugView* debug = window.debugView();
@@ -79,7 +79,7 @@ private Q_SLOTS:
         auto* picker = debug->findChild<QComboBox*>(QStringLiteral("bug-picker"));
         QVERIFY(picker);
         QCOMPARE(picker->currentData().toInt(), static_cast<int>(Bug::SkipMask));
-        QCOMPARE(s.bugLesson()->bug(), Bug::SkipMask);
+        QCOMPARE(s.feature<DebugState>()->bugLesson()->bug(), Bug::SkipMask);
         QVERIFY(!debug->findChild<QCheckBox*>(QStringLiteral("transpose-key"))->isChecked());
         QVERIFY(debug->findChild<QCheckBox*>(QStringLiteral("include-key"))->isChecked());
         QVERIFY(!debug->findChild<QCheckBox*>(QStringLiteral("include-value"))->isChecked());
@@ -98,18 +98,18 @@ private Q_SLOTS:
     void aVersionOneFileOpensWithTheLessonsDefaults()
     {
         Session original;
-        original.applyPreset(*findPreset(QStringLiteral("book")));
+        original.document()->applyPreset(*findPreset(QStringLiteral("book")));
         QTRY_VERIFY_WITH_TIMEOUT(idle(original), 30000);
-        QJsonObject o = sessionToJson(captureState(original));
+        QJsonObject o = sessionToJson(captureState(original), sessionFeatures());
         o.remove("lessons");
         o.insert("version", 1);
         QString error;
-        const auto state = sessionFromJson(o, &error);
+        const auto state = sessionFromJson(o, sessionFeatures(), &error);
         QVERIFY2(state, qPrintable(error));
-        QVERIFY(state->lessons == LessonState{});
+        QVERIFY(state->document.lessons == LessonState{});
 
         o.insert("version", 2); // version 2 must carry its lessons
-        QVERIFY(!sessionFromJson(o, &error));
+        QVERIFY(!sessionFromJson(o, sessionFeatures(), &error));
         QVERIFY2(error.contains(QStringLiteral("\"lessons\" is missing")), qPrintable(error));
     }
 
@@ -131,12 +131,12 @@ private Q_SLOTS:
         QFETCH(QJsonValue, value);
         QFETCH(QString, says);
         Session s;
-        QJsonObject o = sessionToJson(captureState(s));
+        QJsonObject o = sessionToJson(captureState(s), sessionFeatures());
         QJsonObject lessons = o.value("lessons").toObject();
         lessons.insert(key, value);
         o.insert("lessons", lessons);
         QString error;
-        QVERIFY(!sessionFromJson(o, &error));
+        QVERIFY(!sessionFromJson(o, sessionFeatures(), &error));
         QVERIFY2(error.contains(says), qPrintable(error));
         QVERIFY2(error.endsWith('.'), qPrintable(error));
     }
@@ -144,50 +144,50 @@ private Q_SLOTS:
     void undoTakesEachLessonChoiceBack()
     {
         Session s;
-        s.applyPreset(*findPreset(QStringLiteral("book")));
+        s.document()->applyPreset(*findPreset(QStringLiteral("book")));
         MainWindow window(&s);
         QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
-        SettingsHistory history(&s);
-        s.setDebugSection(DebugSection::Bugs); // navigation: not an edit
+        SettingsHistory history(s.document());
+        s.view()->setDebugSection(DebugSection::Bugs); // navigation: not an edit
         QCOMPARE(history.stack()->count(), 0);
 
         auto* picker = window.debugView()->findChild<QComboBox*>(QStringLiteral("bug-picker"));
         picker->setCurrentIndex(picker->findData(static_cast<int>(Bug::ScaleByDOut)));
-        QCOMPARE(s.lessonState().bug, Bug::ScaleByDOut);
+        QCOMPARE(s.document()->lessonState().bug, Bug::ScaleByDOut);
         QCOMPARE(history.stack()->count(), 1);
         QCOMPARE(history.stack()->undoText(), QStringLiteral("Change the bug"));
 
         window.debugView()->findChild<QCheckBox*>(QStringLiteral("transpose-query"))->click();
-        QVERIFY(!s.lessonState().transfer.line(TransferRole::Query).transpose);
+        QVERIFY(!s.document()->lessonState().transfer.line(TransferRole::Query).transpose);
         QCOMPARE(history.stack()->undoText(), QStringLiteral("Change the transfer lines"));
 
         history.stack()->undo();
-        QVERIFY(s.lessonState().transfer.line(TransferRole::Query).transpose);
+        QVERIFY(s.document()->lessonState().transfer.line(TransferRole::Query).transpose);
         QVERIFY(window.debugView()->findChild<QCheckBox*>(QStringLiteral("transpose-query"))->isChecked());
         history.stack()->undo();
-        QCOMPARE(s.lessonState().bug, LessonState{}.bug);
+        QCOMPARE(s.document()->lessonState().bug, LessonState{}.bug);
         QCOMPARE(picker->currentData().toInt(), static_cast<int>(LessonState{}.bug));
-        QCOMPARE(s.lessonState().section, DebugSection::Bugs); // undo leaves the student where they are
+        QCOMPARE(s.view()->debugSection(), DebugSection::Bugs); // undo leaves the student where they are
         history.stack()->redo();
-        QCOMPARE(s.lessonState().bug, Bug::ScaleByDOut);
+        QCOMPARE(s.document()->lessonState().bug, Bug::ScaleByDOut);
     }
 
     void aHeadAskedForWhileComputingAppliesWhenTheTraceArrives()
     {
         Session s;
-        s.applyPreset(*findPreset(QStringLiteral("book"))); // two heads
+        s.document()->applyPreset(*findPreset(QStringLiteral("book"))); // two heads
         QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
-        s.applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // twelve, still computing
-        QVERIFY(s.busy());
-        s.setHead(7);
-        s.setBatchIndex(0);
+        s.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // twelve, still computing
+        QVERIFY(s.trace()->busy());
+        s.view()->setHead(7);
+        s.view()->setBatchIndex(0);
         QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
-        QCOMPARE(s.head(), 7);
+        QCOMPARE(s.view()->head(), 7);
 
-        s.applyPreset(*findPreset(QStringLiteral("book")));
-        s.setHead(9); // more than the new trace will have: clamped when it arrives
-        QTRY_VERIFY_WITH_TIMEOUT(idle(s) && s.config().num_heads == 2, 30000);
-        QCOMPARE(s.head(), 1);
+        s.document()->applyPreset(*findPreset(QStringLiteral("book")));
+        s.view()->setHead(9); // more than the new trace will have: clamped when it arrives
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s) && s.document()->config().num_heads == 2, 30000);
+        QCOMPARE(s.view()->head(), 1);
     }
 
 private:

@@ -2,8 +2,8 @@
 // job (QSignalSpy on started), and each check reads what a sweep reached: the table's best, fewest and most
 // heads, the best variant's previous-token and induction heads, and the model under study once studied.
 #include "model/model_job.h"
-#include "model/session.h"
-#include "model/sweep_job.h"
+#include "common/session_parts.h"
+#include "features/tradeoffs/sweep_job.h"
 #include "shell/lessons.h"
 
 #include <QSignalSpy>
@@ -46,12 +46,12 @@ void TestUiLessonSweep::show_me_starts_the_lessons_sweep()
     QVERIFY(lesson);
     QCOMPARE(lesson->steps.size(), std::size_t{4});
     Session s;
-    QSignalSpy started(s.sweep(), &SweepJob::started);
+    QSignalSpy started(s.feature<TradeoffsState>()->sweep(), &SweepJob::started);
     lesson->steps[0].showMe(LessonContext{&s, nullptr});
     QCOMPARE(started.count(), 1);
-    QCOMPARE(s.view(), ViewMode::Tradeoffs);
-    QCOMPARE(s.tradeoffsSection(), TradeoffsSection::Trained);
-    const SweepSettings& asked = s.sweep()->results().settings;
+    QCOMPARE(s.view()->tab(), ViewMode::Tradeoffs);
+    QCOMPARE(s.view()->tradeoffsSection(), TradeoffsSection::Trained);
+    const SweepSettings& asked = s.feature<TradeoffsState>()->sweep()->results().settings;
     QCOMPARE(asked.heads, (std::vector<std::int64_t>{1, 2, 4, 32}));
     QCOMPARE(asked.task, std::string("induction"));
     const CheckResult running = checkStep(*lesson, 0, s);
@@ -59,7 +59,7 @@ void TestUiLessonSweep::show_me_starts_the_lessons_sweep()
     QVERIFY2(running.message.startsWith(QStringLiteral("Still training")), qPrintable(running.message));
     lesson->steps[0].showMe(LessonContext{&s, nullptr}); // a second press while it trains starts nothing
     QCOMPARE(started.count(), 1);
-    s.sweep()->cancel();
+    s.feature<TradeoffsState>()->sweep()->cancel();
 }
 
 void TestUiLessonSweep::checks_read_the_sweep()
@@ -69,14 +69,14 @@ void TestUiLessonSweep::checks_read_the_sweep()
     Session s;
     for (int step = 0; step < 4; ++step)
         QVERIFY(!checkStep(*lesson, step, s).passed); // nothing trained yet
-    QSignalSpy finished(s.sweep(), &SweepJob::finished);
-    QVERIFY(s.sweep()->start(tinySweep()));
+    QSignalSpy finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
+    QVERIFY(s.feature<TradeoffsState>()->sweep()->start(tinySweep()));
     QVERIFY(finished.wait(60000));
     const CheckResult trained = checkStep(*lesson, 0, s);
     QVERIFY2(trained.passed && trained.message.startsWith(QStringLiteral("3 head counts")),
              qPrintable(trained.message));
     // The table's numbers, as the sweep's rows give them.
-    const std::vector<SweepRow> rows = sweepTable(s.sweep()->results());
+    const std::vector<SweepRow> rows = sweepTable(s.feature<TradeoffsState>()->sweep()->results());
     const CheckResult table = checkStep(*lesson, 1, s);
     QVERIFY(table.passed);
     QVERIFY2(table.message.contains(QStringLiteral("1 head reached %1").arg(rows.front().accuracy.mean, 0, 'f', 2)),
@@ -88,7 +88,7 @@ void TestUiLessonSweep::checks_read_the_sweep()
              qPrintable(roles.message));
     // Show me studies the best variant: the model under study reads letters.
     QVERIFY(!checkStep(*lesson, 3, s).passed);
-    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
     lesson->steps[3].showMe(LessonContext{&s, nullptr});
     QVERIFY(opened.wait(30000));
     const CheckResult studied = checkStep(*lesson, 3, s);

@@ -6,7 +6,7 @@
 #include "common/offscreen_screens.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "shell/app_shell.h"
 #include "shell/lesson_scroll.h"
 #include "shell/lessons.h"
@@ -14,10 +14,10 @@
 #include "shell/main_window.h"
 #include "shell/presentation.h"
 #include "render/heatmap_painter.h"
-#include "widgets/config_panel.h"
+#include "shell/config_panel.h"
 #include "widgets/heatmap_widget.h"
-#include "widgets/shape_diagram_widget.h"
-#include "widgets/source_view.h"
+#include "features/stepper/shape_diagram_widget.h"
+#include "features/stepper/source_view.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -207,7 +207,7 @@ private Q_SLOTS:
     void presentationKeepsTheSettingsTheStepNames()
     {
         Session session;
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         MainWindow window(&session);
         window.setScreen(screenOfSize({1280, 720}));
         QCommandLineParser parser;
@@ -244,7 +244,7 @@ private Q_SLOTS:
     void diagramRoomGoesBackWithTheDock()
     {
         Session session;
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         MainWindow window(&session);
         window.setScreen(screenOfSize({1280, 720}));
         QCommandLineParser parser;
@@ -284,7 +284,7 @@ private Q_SLOTS:
         QFETCH(QString, stage);
         QScreen* screen = screenOfSize({1280, 720});
         Session session;
-        session.applyPreset(*findPreset(preset));
+        session.document()->applyPreset(*findPreset(preset));
         MainWindow window(&session);
         window.setScreen(screen);
         QCommandLineParser parser;
@@ -295,7 +295,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(testing::waitUntilSettled(session, 60000));
-        QVERIFY(session.setStageByName(stage));
+        QVERIFY(session.view()->setStageByName(stage));
         for (int i = 0; i < 3; ++i) {
             QCoreApplication::processEvents();
             QTest::qWait(20);
@@ -330,7 +330,7 @@ private Q_SLOTS:
         QFETCH(int, step);
         QScreen* screen = screenOfSize(screenSize);
         Session session;
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // what gui_main starts from
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // what gui_main starts from
         MainWindow window(&session);
         window.setScreen(screen);
         QCommandLineParser parser;

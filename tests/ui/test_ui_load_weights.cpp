@@ -3,12 +3,12 @@
 // very weights -- the same numbers the core computes from the file -- as one undoable edit. Bad and
 // vanished files are explained inline and change nothing; --weights does the same from the command line.
 #include "common/session_fixtures.h"
-#include "widgets/diagnostics_panel.h"
+#include "shell/diagnostics_panel.h"
 #include "shell/export_actions.h"
 #include "widgets/load_weights_dialog.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "model/undo_commands.h"
 #include "shell/weights_actions.h"
 
@@ -72,10 +72,10 @@ void writeGpt2File(const QString& path)
 Tensor coreOutput(const Session& s, const QString& path, WeightLayout layout, int layer, std::int64_t heads)
 {
     ExperimentSpec spec;
-    spec.config = s.config();
+    spec.config = s.document()->config();
     spec.config.num_heads = heads;
-    spec.batch = s.batch();
-    spec.num_tokens = s.numTokens();
+    spec.batch = s.document()->batch();
+    spec.num_tokens = s.document()->numTokens();
     spec.weights_path = path.toStdString();
     spec.layout = layout;
     spec.layer = layer;
@@ -96,9 +96,9 @@ private Q_SLOTS:
     void init()
     {
         session_ = std::make_unique<Session>();
-        session_->applyPreset(*findPreset(QStringLiteral("book"))); // MultiHeadAttention(3, 2, 6, 0.0, 2)
+        session_->document()->applyPreset(*findPreset(QStringLiteral("book"))); // MultiHeadAttention(3, 2, 6, 0.0, 2)
         window_ = std::make_unique<MainWindow>(session_.get());
-        history_ = std::make_unique<SettingsHistory>(session_.get());
+        history_ = std::make_unique<SettingsHistory>(session_->document());
         weights_ = std::make_unique<WeightsActions>(window_.get(), session_.get());
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
     }
@@ -112,7 +112,7 @@ private Q_SLOTS:
 
     void theDialogSaysWhatTheFileHoldsAndAsksForNumHeads()
     {
-        LoadWeightsDialog dialog(torch_, session_->spec());
+        LoadWeightsDialog dialog(torch_, session_->document()->spec());
         QVERIFY(dialog.usable());
         QVERIFY(dialog.layerBox()->isHidden());                // a state_dict has no layers
         QCOMPARE(dialog.headsBox()->count(), 3);               // 1, 2, 4: the divisors of d_out=4
@@ -130,7 +130,7 @@ private Q_SLOTS:
 
     void loadingAGpt2LayerShowsItsRealAttentionAndUndoGoesBack()
     {
-        const Tensor seeded = session_->trace()->stages.back().tensor;
+        const Tensor seeded = session_->trace()->trace()->stages.back().tensor;
         QTimer::singleShot(0, this, [] { // the dialog is modal: set it up and press Load from inside
             auto* d = qobject_cast<LoadWeightsDialog*>(QApplication::activeModalWidget());
             QVERIFY(d && d->layerBox()->isVisibleTo(d));
@@ -139,12 +139,12 @@ private Q_SLOTS:
             QTest::mouseClick(d->loadButton(), Qt::LeftButton);
         });
         QVERIFY(weights_->openDialog(gpt2_));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.d_in == 8, 30000);
-        QCOMPARE(session_->config().num_heads, 4);
-        QCOMPARE(session_->config().context_length, 8); // from h.1.attn.bias
-        QVERIFY(session_->config().qkv_bias);
-        QCOMPARE(session_->spec().layer, 1);
-        const Tensor shown = session_->trace()->stages.back().tensor;
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.d_in == 8, 30000);
+        QCOMPARE(session_->document()->config().num_heads, 4);
+        QCOMPARE(session_->document()->config().context_length, 8); // from h.1.attn.bias
+        QVERIFY(session_->document()->config().qkv_bias);
+        QCOMPARE(session_->document()->spec().layer, 1);
+        const Tensor shown = session_->trace()->trace()->stages.back().tensor;
         QCOMPARE(shown.to_vector(), coreOutput(*session_, gpt2_, WeightLayout::Gpt2Hf, 1, 4).to_vector());
         QVERIFY(shown.to_vector() != coreOutput(*session_, gpt2_, WeightLayout::Gpt2Hf, 0, 4).to_vector());
         QCOMPARE(window_->weightsLabel()->text(), QStringLiteral("Weights: gpt2-tiny.safetensors, layer 1"));
@@ -153,9 +153,9 @@ private Q_SLOTS:
         QCOMPARE(stack->count(), 1); // module, widths, heads, context and the file: one edit
         QCOMPARE(stack->undoText(), QStringLiteral("Change weights"));
         stack->undo();
-        QVERIFY(session_->spec().weights_path.empty());
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.d_in == 3, 30000);
-        QCOMPARE(session_->trace()->stages.back().tensor.to_vector(), seeded.to_vector());
+        QVERIFY(session_->document()->spec().weights_path.empty());
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.d_in == 3, 30000);
+        QCOMPARE(session_->trace()->trace()->stages.back().tensor.to_vector(), seeded.to_vector());
         QCOMPARE(window_->weightsLabel()->text(), QStringLiteral("Weights: torch.manual_seed(123)"));
     }
 
@@ -178,8 +178,8 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(bytes);
         }
-        const ExperimentSpec before = session_->spec();
-        QSignalSpy spy(session_.get(), &Session::changed);
+        const ExperimentSpec before = session_->document()->spec();
+        testing::PartsSpy spy(*session_);
         QTimer::singleShot(0, this, [says] {
             auto* d = qobject_cast<LoadWeightsDialog*>(QApplication::activeModalWidget());
             QVERIFY(d && !d->usable() && !d->loadButton()->isEnabled());
@@ -188,7 +188,7 @@ private Q_SLOTS:
         });
         QVERIFY(!weights_->openDialog(path));
         QCOMPARE(spy.count(), 0);
-        QCOMPARE(session_->spec().config, before.config);
+        QCOMPARE(session_->document()->spec().config, before.config);
         QCOMPARE(history_->stack()->count(), 0);
     }
 
@@ -197,20 +197,20 @@ private Q_SLOTS:
         const QString path = dir_.filePath(QStringLiteral("vanishing.safetensors"));
         writeTorchFile(path);
         QString error;
-        weights_->apply(*specWithFileWeights(session_->spec(), path, std::nullopt, &error));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.d_in == 6, 30000);
-        QCOMPARE(session_->trace()->stages.back().tensor.to_vector(),
+        weights_->apply(*specWithFileWeights(session_->document()->spec(), path, std::nullopt, &error));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.d_in == 6, 30000);
+        QCOMPARE(session_->trace()->trace()->stages.back().tensor.to_vector(),
                  coreOutput(*session_, torch_, WeightLayout::Torch, 0, 2).to_vector()); // same numbers as mha-6-4
         QVERIFY(QFile::remove(path));
-        session_->setInputShape(1, 5); // any recomputation reads the file again
-        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy() && session_->hasErrors(), 30000);
+        session_->document()->setInputShape(1, 5); // any recomputation reads the file again
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->trace()->busy() && session_->trace()->hasErrors(), 30000);
         bool shown = false;
         for (const QLabel* l : window_->diagnosticsPanel()->findChildren<QLabel*>())
             shown = shown || (l->text().contains(QStringLiteral("vanishing.safetensors")) &&
                               l->text().contains(QStringLiteral("does not exist")));
         QVERIFY2(shown, "the diagnostics panel does not say the weights file is gone");
         weights_->useSeededWeights(); // and the way back works
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && !session_->hasErrors(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && !session_->trace()->hasErrors(), 30000);
     }
 
     void theCommandLineLoadsWeightsToo_data()
@@ -237,9 +237,10 @@ private Q_SLOTS:
         QVERIFY(parser.parse(QStringList{"attention-lab"} + args));
         const QString said = applyStartupWeights(parser, *session_);
         QVERIFY2(said.contains(refusal) && said.isEmpty() == refusal.isEmpty(), qPrintable(said));
-        QCOMPARE(session_->spec().weights_path.empty(), !refusal.isEmpty());
+        QCOMPARE(session_->document()->spec().weights_path.empty(), !refusal.isEmpty());
         if (refusal.isEmpty())
-            QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && !session_->hasErrors() && session_->trace()->config.d_in != 3,
+            QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && !session_->trace()->hasErrors() &&
+                                         session_->trace()->trace()->config.d_in != 3,
                                      30000);
     }
 
@@ -251,8 +252,8 @@ private Q_SLOTS:
             QSKIP("/usr/bin/python3 cannot import torch (Debian: apt install python3-torch), so the exported "
                   "script cannot be run here");
         QString error;
-        weights_->apply(*specWithFileWeights(session_->spec(), gpt2_, 1, &error));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.d_in == 8, 30000);
+        weights_->apply(*specWithFileWeights(session_->document()->spec(), gpt2_, 1, &error));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.d_in == 8, 30000);
         ExportActions exports(window_.get(), session_.get());
         const QString script = exports.copyAsPytorch(dir_.filePath("export.safetensors"), &error);
         QVERIFY2(!script.isEmpty(), qPrintable(error));
@@ -265,13 +266,13 @@ private Q_SLOTS:
         p.start(python, {scriptPath, valuesPath});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-        const std::string shape = shape_to_string(session_->trace()->stages.back().tensor.shape());
+        const std::string shape = shape_to_string(session_->trace()->trace()->stages.back().tensor.shape());
         QVERIFY(p.readAllStandardOutput().contains(("output: " + shape).c_str()));
 
         QFile values(valuesPath);
         QVERIFY(values.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = values.readAll().trimmed().split('\n');
-        const std::vector<float> ours = session_->trace()->stages.back().tensor.to_vector();
+        const std::vector<float> ours = session_->trace()->trace()->stages.back().tensor.to_vector();
         QCOMPARE(static_cast<std::size_t>(lines.size()), ours.size());
         for (std::size_t i = 0; i < ours.size(); ++i) { // the golden files' tolerance: rtol 1e-4, atol 2e-5
             const double theirs = lines[static_cast<qsizetype>(i)].toDouble();

@@ -3,13 +3,13 @@
 // switches, head and batch picks and preset changes, from a fixed seed, under the offscreen
 // platform. No crash, no warning from Qt about misuse, and at the end a consistent state: the call
 // line parses to what the spin boxes show, and once computing settles the trace is the session's.
-#include "widgets/call_line.h"
-#include "widgets/config_panel.h"
+#include "shell/call_line.h"
+#include "shell/config_panel.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
-#include "widgets/stage_stepper.h"
-#include "pages/stepper/stepper_view.h"
+#include "common/session_parts.h"
+#include "features/stepper/stage_stepper.h"
+#include "features/stepper/stepper_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -233,7 +233,7 @@ void TestUiMonkey::act(int step)
     case 10:
     case 11: // steps, through the session and the keys the window binds
         if (pick(2)) {
-            pick(2) ? session_->nextStage() : session_->previousStage();
+            pick(2) ? session_->study()->nextStage() : session_->view()->previousStage();
         } else {
             window_->setFocus();
             QTest::keyClick(window_.get(), pick(2) ? Qt::Key_Right : Qt::Key_Left);
@@ -241,7 +241,7 @@ void TestUiMonkey::act(int step)
         ++counts_["step"];
         break;
     case 12:
-        session_->setStageIndex(pick(40) - 5);
+        session_->view()->setStageIndex(pick(40) - 5);
         ++counts_["step"];
         break;
     case 13: { // view (any tab the window has, as a click on it would) and heatmap kind
@@ -250,14 +250,14 @@ void TestUiMonkey::act(int step)
         if (pick(2))
             tabs->setCurrentIndex(pick(tabs->count()));
         else
-            session_->setView(pick(2) ? ViewMode::Heatmaps : ViewMode::Stepper);
-        session_->setHeatmapKind(static_cast<AttentionMatrix>(pick(4)));
+            session_->view()->setTab(pick(2) ? ViewMode::Heatmaps : ViewMode::Stepper);
+        session_->view()->setHeatmapKind(static_cast<AttentionMatrix>(pick(4)));
         ++counts_["view"];
         break;
     }
     case 14:
-        session_->setHead(pick(40) - 5);
-        session_->setBatchIndex(pick(10) - 2);
+        session_->view()->setHead(pick(40) - 5);
+        session_->view()->setBatchIndex(pick(10) - 2);
         ++counts_["head/batch"];
         break;
     case 15: { // a preset or a module class, picked in the combo boxes as a user would
@@ -294,15 +294,15 @@ void TestUiMonkey::act(int step)
 
 void TestUiMonkey::checkConsistent(const char* when)
 {
-    QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!session_->trace()->busy(), 60000);
     ConfigPanel* panel = window_->configPanel();
     CallLine* line = window_->callLine();
-    const Config& c = session_->config();
-    QCOMPARE(line->text(), session_->callText());
+    const Config& c = session_->document()->config();
+    QCOMPARE(line->text(), session_->document()->callText());
     const ParsedCall parsed = parse_call(line->text().toStdString());
-    if (session_->callError()) {
+    if (session_->document()->callError()) {
         QVERIFY2(!parsed.ok(), when);
-        QCOMPARE(parsed.error->message, session_->callError()->message);
+        QCOMPARE(parsed.error->message, session_->document()->callError()->message);
     } else {
         QVERIFY2(parsed.ok(), qPrintable(QString(when) + ": " + line->text()));
         QVERIFY2(sameCall(*parsed.config, c),
@@ -314,8 +314,8 @@ void TestUiMonkey::checkConsistent(const char* when)
                                                         {"d_out", c.d_out},
                                                         {"num_heads", c.num_heads},
                                                         {"context_length", c.context_length},
-                                                        {"batch", session_->batch()},
-                                                        {"num_tokens", session_->numTokens()}};
+                                                        {"batch", session_->document()->batch()},
+                                                        {"num_tokens", session_->document()->numTokens()}};
     for (const auto& [slot, value] : values) {
         auto* spin = qobject_cast<QSpinBox*>(panel->spinBox(slot));
         const std::int64_t shown = std::clamp<std::int64_t>(value, spin->minimum(), spin->maximum());
@@ -324,26 +324,27 @@ void TestUiMonkey::checkConsistent(const char* when)
                                                         .arg(spin->value())
                                                         .arg(value)));
     }
-    const auto trace = session_->trace();
+    const auto trace = session_->trace()->trace();
     QVERIFY2(trace, when);
-    if (!session_->hasErrors()) { // settled on the current settings
+    if (!session_->trace()->hasErrors()) { // settled on the current settings
         QVERIFY2(sameCall(trace->config, c), qPrintable(QString(when) + ": the trace is of " +
                                                         QString::fromStdString(canonical_call(trace->config)) +
                                                         ", not of " + QString::fromStdString(canonical_call(c))));
         const Tensor& x = trace->stages.front().tensor;
         QCOMPARE(x.size(-1), c.d_in);
-        QCOMPARE(x.size(-2), session_->numTokens());
+        QCOMPARE(x.size(-2), session_->document()->numTokens());
         if (c.is_batched())
-            QCOMPARE(x.size(0), session_->batch());
+            QCOMPARE(x.size(0), session_->document()->batch());
     } else { // the last good trace stays, and it was valid
         QVERIFY2(!has_error(validate(trace->config)), when);
     }
-    QVERIFY(session_->stage());
-    QVERIFY(session_->stageIndex() >= 0 && session_->stageIndex() < static_cast<int>(trace->stages.size()));
-    QVERIFY(session_->head() >= 0 && session_->head() < session_->headCount());
+    QVERIFY(session_->view()->stage());
+    QVERIFY(session_->view()->stageIndex() >= 0 &&
+            session_->view()->stageIndex() < static_cast<int>(trace->stages.size()));
+    QVERIFY(session_->view()->head() >= 0 && session_->view()->head() < session_->view()->headCount());
     QListWidget* list = window_->stepperView()->stepper()->list();
     QCOMPARE(list->count(), static_cast<int>(trace->stages.size()));
-    QCOMPARE(list->currentRow(), session_->stageIndex());
+    QCOMPARE(list->currentRow(), session_->view()->stageIndex());
 }
 
 void TestUiMonkey::randomEditsKeepTheWindowConsistent()
@@ -351,12 +352,12 @@ void TestUiMonkey::randomEditsKeepTheWindowConsistent()
     g_warnings.clear();
     g_previous = qInstallMessageHandler(recordWarnings);
     session_ = std::make_unique<Session>();
-    session_->setMemoryBudget(std::uint64_t{64} << 20); // random sizes stay quick; larger ones are refused
+    session_->document()->setMemoryBudget(std::uint64_t{64} << 20); // random sizes stay quick; larger ones are refused
     window_ = std::make_unique<MainWindow>(session_.get());
     window_->resize(1280, 800);
     window_->show();
     QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-    session_->applyPreset(*findPreset(QStringLiteral("book")));
+    session_->document()->applyPreset(*findPreset(QStringLiteral("book")));
 
     QElapsedTimer timer;
     timer.start();
@@ -387,11 +388,11 @@ void TestUiMonkey::randomEditsKeepTheWindowConsistent()
                             .arg(line->isReadOnly())));
     qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("num_tokens"))->setValue(5);
     qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("batch"))->setValue(2);
-    QVERIFY2(!session_->hasErrors(),
-             session_->diagnostics().empty() ? "" : session_->diagnostics().front().message.c_str());
+    QVERIFY2(!session_->trace()->hasErrors(),
+             session_->trace()->diagnostics().empty() ? "" : session_->trace()->diagnostics().front().message.c_str());
     checkConsistent("after the final call");
-    QCOMPARE(session_->trace()->config.d_in, 3);
-    QCOMPARE(session_->trace()->stages.front().tensor.size(-2), 5);
+    QCOMPARE(session_->trace()->trace()->config.d_in, 3);
+    QCOMPARE(session_->trace()->trace()->stages.front().tensor.size(-2), 5);
 
     window_.reset();
     session_.reset();

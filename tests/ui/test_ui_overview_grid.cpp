@@ -3,12 +3,12 @@
 // heatmaps, and the thumbnails grow with the space the tab has (a deep model scrolls instead of shrinking).
 #include "common/session_fixtures.h"
 #include "model/model_job.h"
-#include "model/session.h"
-#include "pages/overview/head_grid_widget.h"
-#include "pages/overview/overview_view.h"
+#include "common/session_parts.h"
+#include "features/overview/head_grid_widget.h"
+#include "features/overview/overview_view.h"
 #include "render/colormap.h"
 #include "shell/presentation.h"
-#include "widgets/open_model_dialog.h"
+#include "shell/open_model_dialog.h"
 
 #include <QPainter>
 #include <QPushButton>
@@ -24,13 +24,13 @@ const QString kTiny = QStringLiteral(ATTNLAB_TEST_DATA_DIR "/gpt2/hf-f32"); // 3
 
 bool openTiny(Session& s)
 {
-    s.setInputText(QStringLiteral("The cat sat. The cat"));
+    s.trace()->setInputText(QStringLiteral("The cat sat. The cat"));
     OpenModelDialog dialog(&s, kTiny);
     if (!dialog.usable())
         return false;
-    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
     dialog.openChosen();
-    return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel();
+    return opened.wait(30000) && testing::waitUntilSettled(s) && s.trace()->usesOpenedModel();
 }
 
 // The overview shown at `size` with the tiny checkpoint's six heads in it.
@@ -40,7 +40,7 @@ bool showTiny(Session& s, OverviewView& view, QSize size)
     view.show();
     if (!QTest::qWaitForWindowExposed(&view))
         return false;
-    s.setView(ViewMode::Overview);
+    s.view()->setTab(ViewMode::Overview);
     return openTiny(s) &&
            QTest::qWaitFor([&view] { return view.grid()->painter().cells().size() == std::size_t(6); }, 30000);
 }
@@ -69,7 +69,7 @@ private Q_SLOTS:
 void TestUiOverviewGrid::keyboard_walks_and_opens_heads()
 {
     Session s;
-    OverviewView view(&s);
+    OverviewView view(s.feature<OverviewState>());
     QVERIFY(showTiny(s, view, {900, 700}));
     HeadGridWidget* grid = view.grid();
     QVERIFY(grid->focusPolicy() & Qt::TabFocus);
@@ -99,16 +99,16 @@ void TestUiOverviewGrid::keyboard_walks_and_opens_heads()
     QCOMPARE(opened.count(), 1);
     QCOMPARE(opened.first().at(0).toInt(), last.layer);
     QCOMPARE(opened.first().at(1).toInt(), last.head);
-    QCOMPARE(s.view(), ViewMode::Heatmaps);
+    QCOMPARE(s.view()->tab(), ViewMode::Heatmaps);
     QVERIFY(testing::waitUntilSettled(s));
-    QCOMPARE(s.gptLayer(), last.layer);
-    QCOMPARE(s.head(), last.head);
+    QCOMPARE(s.document()->gptLayer(), last.layer);
+    QCOMPARE(s.view()->head(), last.head);
 }
 
 void TestUiOverviewGrid::thumbnails_take_the_space()
 {
     Session s;
-    OverviewView view(&s);
+    OverviewView view(s.feature<OverviewState>());
     QVERIFY(showTiny(s, view, {600, 500}));
     const int small = thumbnailWidth(view, {600, 500});
     const int large = thumbnailWidth(view, {1400, 1000});

@@ -3,11 +3,11 @@
 // checked axis by axis and the stage shows with the verdicts; the next key steps on, or reveals a stage
 // that waits; the tally counts the first answers. For the book's toy, GPT-2 small and a trained model.
 #include "common/session_fixtures.h"
-#include "pages/stepper/stepper_view.h"
+#include "features/stepper/stepper_view.h"
 #include "shell/app_shell.h"
-#include "shell/compare_actions.h"
+#include "features/debug/compare_actions.h"
 #include "shell/weights_actions.h"
-#include "widgets/predict_card.h"
+#include "features/stepper/predict_card.h"
 
 #include <QAction>
 #include <QCommandLineParser>
@@ -64,21 +64,21 @@ void TestUiPredict::everyStageByKeyboard()
     testing::openWindow(session, window, preset, {1600, 1000});
     const auto shell = shellFor(window.get(), session.get());
     if (trained) {
-        session->useTrainedModel(4, 1);
-        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session) && session->usesTextInput(), 30000);
+        session->trace()->useTrainedModel(4, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session) && session->document()->usesTextInput(), 30000);
     }
     QAction* toggle = window->findChild<QAction*>(QStringLiteral("predict-first"));
     QVERIFY(toggle);
     QTest::keySequence(window.get(), toggle->shortcut());
-    QVERIFY(session->predict().on);
+    QVERIFY(session->study()->predict().on);
     StepperView* page = window->stepperView();
     PredictCard* card = page->predictCard();
-    const int stages = static_cast<int>(session->trace()->stages.size());
-    session->setStageIndex(0);
+    const int stages = static_cast<int>(session->trace()->trace()->stages.size());
+    session->view()->setStageIndex(0);
     for (int i = 0; i < stages; ++i) {
-        QCOMPARE(session->stageIndex(), i);
+        QCOMPARE(session->view()->stageIndex(), i);
         QTRY_VERIFY(page->showsQuestion());
-        const StageQuestion* q = session->question();
+        const StageQuestion* q = session->study()->question();
         QCOMPARE(card->axisFields().size(), q->axes.size());
         const bool wrong = i == 2; // one wrong answer: the verdict names what the axis needed
         for (std::size_t a = 0; a < q->axes.size(); ++a) {
@@ -106,7 +106,7 @@ void TestUiPredict::everyStageByKeyboard()
                 }
             }
         QTest::keyClick(card->axisFields().back(), Qt::Key_Return);
-        QTRY_VERIFY2(!page->showsQuestion(), session->stage()->name.c_str());
+        QTRY_VERIFY2(!page->showsQuestion(), session->view()->stage()->name.c_str());
         QVERIFY(page->verdict()->isVisible());
         QCOMPARE(page->verdict()->text().startsWith(QStringLiteral("✓ Right")), !wrong);
         if (wrong)
@@ -117,8 +117,8 @@ void TestUiPredict::everyStageByKeyboard()
             QTest::keyClick(window.get(), Qt::Key_PageDown); // the clicker's next key steps on
         }
     }
-    QCOMPARE(session->predict().asked(), stages);
-    QCOMPARE(session->predict().right(), stages - 1);
+    QCOMPARE(session->study()->predict().asked(), stages);
+    QCOMPARE(session->study()->predict().right(), stages - 1);
     QCOMPARE(page->tally()->text(), QStringLiteral("%1 of %2 predictions right").arg(stages - 1).arg(stages));
 }
 
@@ -127,19 +127,19 @@ void TestUiPredict::nextKeyRevealsAWaitingStage()
     std::unique_ptr<Session> session;
     std::unique_ptr<MainWindow> window;
     testing::openWindow(session, window, QStringLiteral("book"), {1600, 1000});
-    session->setPredictFirst(true);
-    session->setStageIndex(3);
+    session->study()->setPredictFirst(true);
+    session->view()->setStageIndex(3);
     StepperView* page = window->stepperView();
     QTRY_VERIFY(page->showsQuestion());
     window->activateWindow();
     QTest::keyClick(window.get(), Qt::Key_PageDown);
-    QCOMPARE(session->stageIndex(), 3); // revealed, not stepped
+    QCOMPARE(session->view()->stageIndex(), 3); // revealed, not stepped
     QVERIFY(!page->showsQuestion());
-    QCOMPARE(session->predict().asked(), 0); // nothing answered, nothing tallied
+    QCOMPARE(session->study()->predict().asked(), 0); // nothing answered, nothing tallied
     QTest::keyClick(window.get(), Qt::Key_PageDown);
-    QCOMPARE(session->stageIndex(), 4);
+    QCOMPARE(session->view()->stageIndex(), 4);
     QVERIFY(page->showsQuestion());
-    session->setPredictFirst(false);
+    session->study()->setPredictFirst(false);
     QVERIFY(!page->showsQuestion());
 }
 
@@ -160,15 +160,15 @@ void TestUiPredict::whichHeadByKeyboard()
     testing::openWindow(session, window, QStringLiteral("book"), {1600, 1000});
     StepperView* page = window->stepperView();
     PredictCard* card = page->predictCard();
-    session->setPredictFirst(true);
-    QVERIFY(session->setStageByName(QStringLiteral("attn_weights")));
+    session->study()->setPredictFirst(true);
+    QVERIFY(session->view()->setStageByName(QStringLiteral("attn_weights")));
     QTRY_VERIFY(page->showsQuestion());
-    QVERIFY(!card->headChoice());   // the book's random heads: not asked
-    session->useTrainedModel(8, 0); // its heads differ on the previous token: 0.05 to 0.09 of the weight
-    QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session) && session->usesTextInput(), 30000);
-    QVERIFY(session->setStageByName(QStringLiteral("attn_weights")));
+    QVERIFY(!card->headChoice());            // the book's random heads: not asked
+    session->trace()->useTrainedModel(8, 0); // its heads differ on the previous token: 0.05 to 0.09 of the weight
+    QTRY_VERIFY_WITH_TIMEOUT(testing::idle(*session) && session->document()->usesTextInput(), 30000);
+    QVERIFY(session->view()->setStageByName(QStringLiteral("attn_weights")));
     QTRY_VERIFY(page->showsQuestion());
-    const std::optional<HeadQuestion> q = session->headQuestion();
+    const std::optional<HeadQuestion> q = session->study()->headQuestion();
     QVERIFY(q);
     QTRY_VERIFY(card->headChoice());
     QCOMPARE(card->headChoice()->count(), 9); // "choose", then the 8 heads
@@ -177,7 +177,7 @@ void TestUiPredict::whichHeadByKeyboard()
     for (int i = 0; i <= pick; ++i)
         QTest::keyClick(card->headChoice(), Qt::Key_Down);
     QCOMPARE(card->headChoice()->currentData().toInt(), pick);
-    const StageQuestion* shape = session->question();
+    const StageQuestion* shape = session->study()->question();
     for (std::size_t a = 0; a < shape->axes.size(); ++a) {
         card->axisFields()[a]->setFocus();
         QTest::keyClicks(card->axisFields()[a], QString::number(shape->axes[a].size));
@@ -190,8 +190,8 @@ void TestUiPredict::whichHeadByKeyboard()
     QVERIFY2(verdict.contains(QStringLiteral("head %1 puts").arg(pick)), qPrintable(verdict));
     if (!expected.right)
         QVERIFY(verdict.contains(QStringLiteral("head %1 is the one that looks at the previous token").arg(q->best)));
-    QCOMPARE(session->predict().asked(), 2); // the shape and the head
-    QCOMPARE(session->predict().right(), expected.right ? 2 : 1);
+    QCOMPARE(session->study()->predict().asked(), 2); // the shape and the head
+    QCOMPARE(session->study()->predict().right(), expected.right ? 2 : 1);
     QCOMPARE(page->tally()->text(), QStringLiteral("%1 of 2 predictions right").arg(expected.right ? 2 : 1));
 }
 

@@ -6,7 +6,7 @@
 #include "common/offscreen_screens.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "shell/app_shell.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
@@ -55,7 +55,7 @@ void TestUiPredictProjector::questionFillsTheProjector()
     QFETCH(QString, preset);
     QFETCH(QString, stage);
     Session session;
-    session.applyPreset(*findPreset(preset));
+    session.document()->applyPreset(*findPreset(preset));
     MainWindow window(&session);
     window.setScreen(testing::screenOfSize({1280, 720}));
     QCommandLineParser parser;
@@ -66,11 +66,11 @@ void TestUiPredictProjector::questionFillsTheProjector()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY_WITH_TIMEOUT(testing::idle(session), 30000);
-    QVERIFY(session.setStageByName(stage));
+    QVERIFY(session.view()->setStageByName(stage));
     QVERIFY(testing::waitUntilSettled(session));
     QCoreApplication::processEvents();
     QVERIFY(shell.presentation()->presenting());
-    QVERIFY(!session.stageRevealed());
+    QVERIFY(!session.study()->stageRevealed());
     const int typePx = QApplication::font().pixelSize();
     auto* card = window.findChild<QWidget*>(QStringLiteral("predict-card"));
     QVERIFY(card && card->isVisible());

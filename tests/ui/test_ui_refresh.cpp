@@ -3,10 +3,10 @@
 // worker, identical to the GUI thread's; small settings computed on the GUI thread still let the
 // newest edit win over a large computation still running, in either order.
 #include "common/session_fixtures.h"
-#include "pages/heatmaps/heatmaps_view.h"
-#include "pages/stepper/stepper_view.h"
+#include "features/heatmaps/heatmaps_view.h"
+#include "features/stepper/stepper_view.h"
 #include "widgets/heatmap_widget.h"
-#include "widgets/tensor_grid.h"
+#include "features/stepper/tensor_grid.h"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -84,23 +84,23 @@ private Q_SLOTS:
         QFETCH(int, tokens);
         testing::openWindow(session_, window_, preset);
         if (tokens)
-            session_->setInputShape(1, tokens);
-        session_->setView(ViewMode::Heatmaps);
+            session_->document()->setInputShape(1, tokens);
+        session_->view()->setTab(ViewMode::Heatmaps);
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 60000);
         HeatmapsView* view = window_->heatmapsView();
-        QTRY_VERIFY_WITH_TIMEOUT(heatmapsShow(view, session_->trace()), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(heatmapsShow(view, session_->trace()->trace()), 10000);
 
-        session_->setView(ViewMode::Stepper);
+        session_->view()->setTab(ViewMode::Stepper);
         QVERIFY(!view->isVisible());
         window_->findChild<QCheckBox*>(QStringLiteral("qkv_bias"))->click(); // new weights, new trace
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 60000);
-        const auto edited = session_->trace();
+        const auto edited = session_->trace()->trace();
         QVERIFY(!heatmapsShow(view, edited)); // nobody looked: not rebuilt
 
-        session_->setView(ViewMode::Heatmaps);
+        session_->view()->setTab(ViewMode::Heatmaps);
         QVERIFY(view->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(heatmapsShow(view, edited), 10000);
-        QCOMPARE(view->smallMultiples().size(), static_cast<std::size_t>(session_->headCount()));
+        QCOMPARE(view->smallMultiples().size(), static_cast<std::size_t>(session_->view()->headCount()));
         QCOMPARE(view->selectedHeatmap()->heatmap().slice().rows, tokens ? tokens : 6);
     }
 
@@ -111,14 +111,14 @@ private Q_SLOTS:
     void workerPicturesMatchTheGuiThreads()
     {
         testing::openWindow(session_, window_, QStringLiteral("gpt2-small"));
-        session_->setView(ViewMode::Heatmaps);
-        session_->setInputShape(1, 512);
+        session_->view()->setTab(ViewMode::Heatmaps);
+        session_->document()->setInputShape(1, 512);
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 60000);
         HeatmapsView* view = window_->heatmapsView();
-        QTRY_VERIFY_WITH_TIMEOUT(heatmapsShow(view, session_->trace()), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(heatmapsShow(view, session_->trace()->trace()), 10000);
         QVERIFY(settled(view));
         window_->findChild<QCheckBox*>(QStringLiteral("qkv_bias"))->click();
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && heatmapsShow(view, session_->trace()), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && heatmapsShow(view, session_->trace()->trace()), 60000);
         std::vector<HeatmapWidget*> widgets = view->smallMultiples();
         widgets.push_back(view->selectedHeatmap());
         for (HeatmapWidget* w : widgets) {
@@ -141,15 +141,15 @@ private Q_SLOTS:
     void hiddenTensorGridShowsTheCurrentStageWhenShown()
     {
         testing::openWindow(session_, window_, QStringLiteral("book"));
-        session_->setView(ViewMode::Heatmaps);
+        session_->view()->setTab(ViewMode::Heatmaps);
         auto* grid = window_->findChild<TensorGrid*>();
         QVERIFY(grid && !grid->isVisible());
         window_->findChild<QCheckBox*>(QStringLiteral("qkv_bias"))->click();
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
-        session_->setStageIndex(session_->stageIndex() + 1);
-        session_->setView(ViewMode::Stepper);
+        session_->view()->setStageIndex(session_->view()->stageIndex() + 1);
+        session_->view()->setTab(ViewMode::Stepper);
         QVERIFY(grid->isVisible());
-        TensorGrid fresh(session_.get()); // never shown: refreshes at once, the reference
+        TensorGrid fresh(session_->feature<StepperState>()); // never shown: refreshes at once, the reference
         QCOMPARE(grid->summary()->text(), fresh.summary()->text());
         QCOMPARE(cells(grid->table()), cells(fresh.table()));
     }
@@ -166,14 +166,14 @@ private Q_SLOTS:
         QFETCH(bool, smallLast);
         testing::openWindow(session_, window_, QStringLiteral("gpt2-small"));
         const std::int64_t first = smallLast ? 1024 : 8, last = smallLast ? 8 : 1024;
-        session_->setInputShape(1, first);
-        session_->setInputShape(1, last);
-        QVERIFY(session_->busy());
+        session_->document()->setInputShape(1, first);
+        session_->document()->setInputShape(1, last);
+        QVERIFY(session_->trace()->busy());
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 60000);
-        QCOMPARE(session_->trace()->stages.front().tensor.size(1), last);
+        QCOMPARE(session_->trace()->trace()->stages.front().tensor.size(1), last);
         QTest::qWait(200); // nothing late may replace it
-        QCOMPARE(session_->trace()->stages.front().tensor.size(1), last);
-        QVERIFY(!session_->busy());
+        QCOMPARE(session_->trace()->trace()->stages.front().tensor.size(1), last);
+        QVERIFY(!session_->trace()->busy());
     }
 
 private:

@@ -8,8 +8,8 @@
 #include "common/offscreen_screens.h"
 #include "common/session_fixtures.h"
 #include "model/presets.h"
-#include "pages/stepper/stepper_view.h"
-#include "model/session.h"
+#include "features/stepper/stepper_view.h"
+#include "common/session_parts.h"
 #include "shell/app_shell.h"
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
@@ -72,9 +72,9 @@ struct Setup {
     Setup(QScreen* screen, const QString& call)
     {
         if (call.isEmpty())
-            session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+            session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         else
-            session.setCallText(call);
+            session.document()->setCallText(call);
         window.setScreen(screen);
         addShellOptions(parser);
         parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")}); // no remembered geometry
@@ -107,15 +107,15 @@ private Q_SLOTS:
         QTest::addColumn<bool>("dock");
         QTest::addColumn<bool>("predict"); // the stepper's question stands where the stage would
         for (QSize s : kScreens)
-            for (const PageInfo& page : pageRegistry())
+            for (const FeatureInfo& page : featureRegistry())
                 for (bool presenting : {false, true})
                     for (bool dock : {false, true})
                         for (bool predict : {false, true})
-                            if (!predict || page.view == ViewMode::Stepper)
+                            if (!predict || page.view() == ViewMode::Stepper)
                                 QTest::addRow("%s %s%s%s%s", qPrintable(testing::screenSizeName(s)), page.id,
                                               presenting ? " presenting" : "", dock ? " lessons dock" : "",
                                               predict ? " predict first" : "")
-                                    << s << static_cast<int>(page.view) << presenting << dock << predict;
+                                    << s << static_cast<int>(page.view()) << presenting << dock << predict;
     }
 
     void windowFitsAndPagesShowEverything()
@@ -127,8 +127,8 @@ private Q_SLOTS:
         QFETCH(bool, predict);
         QScreen* screen = screenOfSize(screenSize);
         Setup s(screen, {});
-        s.session.setView(static_cast<ViewMode>(page));
-        s.session.setPredictFirst(predict);
+        s.session.view()->setTab(static_cast<ViewMode>(page));
+        s.session.study()->setPredictFirst(predict);
         s.window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&s.window));
         if (presenting)
@@ -200,7 +200,7 @@ private Q_SLOTS:
         QFETCH(QString, fix);
         QScreen* screen = screenOfSize(screenSize);
         Setup s(screen, call);
-        QVERIFY(s.session.hasErrors());
+        QVERIFY(s.session.trace()->hasErrors());
         s.window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&s.window));
         if (presenting)
@@ -238,7 +238,7 @@ private Q_SLOTS:
         if (presenting && !fix.isEmpty()) {
             s.window.findChild<QPushButton*>(fix)->click();
             QTRY_VERIFY_WITH_TIMEOUT(idle(s.session), 30000);
-            QVERIFY(!s.session.hasErrors());
+            QVERIFY(!s.session.trace()->hasErrors());
             auto* column = s.window.findChild<QScrollArea*>(QStringLiteral("settings-column"));
             QVERIFY(column);
             QVERIFY(column->isHidden());

@@ -2,11 +2,11 @@
 // the head-split diagnostic and a fix button restores validity; the call line and the spin boxes
 // follow each other; edits beyond the memory budget are refused without being attempted.
 #include "common/session_fixtures.h"
-#include "widgets/call_line.h"
-#include "widgets/config_panel.h"
+#include "shell/call_line.h"
+#include "shell/config_panel.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -33,15 +33,15 @@ private Q_SLOTS:
     {
         auto* heads = qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("num_heads"));
         QVERIFY(heads);
-        const auto goodTrace = session_->trace();
+        const auto goodTrace = session_->trace()->trace();
         heads->setFocus();
         heads->selectAll();
         QTest::keyClicks(heads, "5");
-        QCOMPARE(session_->config().num_heads, 5);
+        QCOMPARE(session_->document()->config().num_heads, 5);
         QVERIFY(hasDiagnostic(*session_, DiagnosticCode::HeadSplit));
-        QVERIFY(session_->hasErrors());
-        QVERIFY(!session_->busy());             // never attempted
-        QCOMPARE(session_->trace(), goodTrace); // the last good trace stays on screen
+        QVERIFY(session_->trace()->hasErrors());
+        QVERIFY(!session_->trace()->busy());             // never attempted
+        QCOMPARE(session_->trace()->trace(), goodTrace); // the last good trace stays on screen
         QVERIFY(window_->configPanel()->headDimLabel()->text().contains("not whole"));
 
         // The core offers the divisors of 768 around 5; the panel shows them as buttons.
@@ -50,12 +50,12 @@ private Q_SLOTS:
         QVERIFY(window_->findChild<QPushButton*>(QStringLiteral("fix-num_heads-4")));
         QVERIFY(window_->findChild<QPushButton*>(QStringLiteral("fix-d_out-770")));
         QTest::mouseClick(fix, Qt::LeftButton);
-        QCOMPARE(session_->config().num_heads, 6);
-        QVERIFY(!session_->hasErrors());
+        QCOMPARE(session_->document()->config().num_heads, 6);
+        QVERIFY(!session_->trace()->hasErrors());
         QCOMPARE(heads->value(), 6);
         QCOMPARE(window_->callLine()->text(), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 6)"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.num_heads == 6, 30000);
-        QCOMPARE(session_->trace()->find("queries.view")->tensor.shape(), (Shape{1, 16, 6, 128}));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.num_heads == 6, 30000);
+        QCOMPARE(session_->trace()->trace()->find("queries.view")->tensor.shape(), (Shape{1, 16, 6, 128}));
     }
 
     void badNumHeadsInTheCallLineShowsTheSameDiagnostic()
@@ -66,13 +66,13 @@ private Q_SLOTS:
         QVERIFY(hasDiagnostic(*session_, DiagnosticCode::HeadSplit));
         QCOMPARE(qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("d_out"))->value(), 770);
         QTest::mouseClick(window_->findChild<QPushButton*>(QStringLiteral("fix-d_out-768")), Qt::LeftButton);
-        QVERIFY(!session_->hasErrors());
+        QVERIFY(!session_->trace()->hasErrors());
         QCOMPARE(line->text(), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
     }
 
     void callLineAndSpinBoxesStayInSync()
     {
-        QSignalSpy spy(session_.get(), &Session::changed);
+        testing::PartsSpy spy(*session_);
         CallLine* line = window_->callLine();
         auto* dIn = qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("d_in"));
         auto* context = qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("context_length"));
@@ -86,7 +86,7 @@ private Q_SLOTS:
         QCOMPARE(dIn->value(), 512);
         QCOMPARE(context->value(), 256);
         QCOMPARE(qobject_cast<QDoubleSpinBox*>(window_->configPanel()->spinBox("dropout"))->value(), 0.1);
-        QCOMPARE(session_->config().d_in, 512);
+        QCOMPARE(session_->document()->config().d_in, 512);
         // What was typed stays as typed (keywords and all) while it is valid.
         QVERIFY(line->text().startsWith("MultiHeadAttention(d_in=512"));
 
@@ -96,13 +96,13 @@ private Q_SLOTS:
         dIn->selectAll();
         QTest::keyClicks(dIn, "64");
         QVERIFY(spy.count() >= 1);
-        QCOMPARE(session_->config().d_in, 64);
+        QCOMPARE(session_->document()->config().d_in, 64);
         QCOMPARE(line->text(), QStringLiteral("MultiHeadAttention(64, 768, 256, 0.1, 12)"));
 
         // A call that does not parse leaves the spin boxes alone and says where it broke.
         line->selectAll();
         QTest::keyClicks(line, "MultiHeadAttention(64, 768, 256, 0.1, 12.5)");
-        QVERIFY(session_->callError().has_value());
+        QVERIFY(session_->document()->callError().has_value());
         QVERIFY(hasDiagnostic(*session_, DiagnosticCode::CallSyntax));
         QCOMPARE(dIn->value(), 64);
         QCOMPARE(qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("num_heads"))->value(), 12);
@@ -121,36 +121,38 @@ private Q_SLOTS:
 
     void editsBeyondTheMemoryBudgetAreRefusedNotAttempted()
     {
-        session_->setMemoryBudget(64ull << 20); // 64 MiB
+        session_->document()->setMemoryBudget(64ull << 20); // 64 MiB
         auto* tokens = qobject_cast<QSpinBox*>(window_->configPanel()->spinBox("num_tokens"));
         tokens->setFocus();
         tokens->selectAll();
         QTest::keyClicks(tokens, "1024");
-        QCOMPARE(session_->numTokens(), 1024);
+        QCOMPARE(session_->document()->numTokens(), 1024);
         QVERIFY(hasDiagnostic(*session_, DiagnosticCode::MemoryBudget));
         // Keystrokes before the last ("1", "10", "102") fit and may still be computing; 1024 never starts.
-        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 30000);
-        QVERIFY(session_->trace()->stages.front().tensor.size(1) < 1024);
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->trace()->busy(), 30000);
+        QVERIFY(session_->trace()->trace()->stages.front().tensor.size(1) < 1024);
         QVERIFY(hasDiagnostic(*session_, DiagnosticCode::MemoryBudget));
         // The fix offers the most tokens that fit.
         Diagnostic budget;
-        for (const auto& d : session_->diagnostics())
+        for (const auto& d : session_->trace()->diagnostics())
             if (d.code == DiagnosticCode::MemoryBudget)
                 budget = d;
         QCOMPARE(budget.fixes.size(), std::size_t(1));
-        session_->applyFix(budget.fixes.front());
-        QVERIFY(!session_->hasErrors());
-        QVERIFY(estimate_request_bytes(session_->config(), {1, session_->numTokens()}) <= (64ull << 20));
-        QVERIFY(estimate_request_bytes(session_->config(), {1, session_->numTokens() + 1}) > (64ull << 20));
+        session_->document()->applyFix(budget.fixes.front());
+        QVERIFY(!session_->trace()->hasErrors());
+        QVERIFY(estimate_request_bytes(session_->document()->config(), {1, session_->document()->numTokens()}) <=
+                (64ull << 20));
+        QVERIFY(estimate_request_bytes(session_->document()->config(), {1, session_->document()->numTokens() + 1}) >
+                (64ull << 20));
     }
 
     void theNewestEditWins()
     {
         for (int heads : {1, 2, 3, 4, 6, 8})
-            session_->setSlot(Slot::num_heads, heads);
+            session_->document()->setSlot(Slot::num_heads, heads);
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_), 30000);
-        QCOMPARE(session_->trace()->config.num_heads, 8);
-        QCOMPARE(session_->headCount(), 8);
+        QCOMPARE(session_->trace()->trace()->config.num_heads, 8);
+        QCOMPARE(session_->view()->headCount(), 8);
     }
 
 private:

@@ -7,7 +7,7 @@
 #include "shell/file_actions.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "model/session_file.h"
 #include "model/undo_commands.h"
 
@@ -43,11 +43,11 @@ private Q_SLOTS:
         QVERIFY(dir_.isValid());
         QSettings(QStringLiteral("attention-lab"), QStringLiteral("attention-lab")).clear();
         session_ = std::make_unique<Session>();
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session_->document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         window_ = std::make_unique<MainWindow>(session_.get());
-        history_ = std::make_unique<SettingsHistory>(session_.get());
+        history_ = std::make_unique<SettingsHistory>(session_->document());
         files_ = std::make_unique<FileActions>(window_.get(), session_.get(), history_.get());
-        QTRY_VERIFY_WITH_TIMEOUT(session_->trace() && !session_->busy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(session_->trace()->trace() && !session_->trace()->busy(), 30000);
     }
     void cleanupTestCase()
     {
@@ -84,7 +84,7 @@ private Q_SLOTS:
         const bool good = phrase.isEmpty();
 
         QString error;
-        const auto state = loadSessionFile(path, &error);
+        const auto state = loadSessionFile(path, sessionFeatures(), &error);
         QCOMPARE(state.has_value(), good);
         if (!good) {
             QVERIFY2(error.startsWith(file + QStringLiteral(" was not opened: ")), qPrintable(error));
@@ -92,13 +92,13 @@ private Q_SLOTS:
             QVERIFY2(oneSentence(error), qPrintable(error));
 
             // File > Open: refused the same way, nothing of the current state touched.
-            const QByteArray before = serializeSession(captureState(*session_));
-            QSignalSpy spy(session_.get(), &Session::changed);
+            const QByteArray before = serializeSession(captureState(*session_), sessionFeatures());
+            testing::PartsSpy spy(*session_);
             QString openError;
             QVERIFY(!files_->openFile(path, &openError));
             QCOMPARE(openError, error);
             QCOMPARE(spy.count(), 0);
-            QCOMPARE(serializeSession(captureState(*session_)), before);
+            QCOMPARE(serializeSession(captureState(*session_), sessionFeatures()), before);
             QVERIFY(files_->currentPath().isEmpty());
         }
 
@@ -133,7 +133,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(bytes);
         f.close();
-        QVERIFY(loadSessionFile(path, nullptr)); // the file itself is fine
+        QVERIFY(loadSessionFile(path, sessionFeatures(), nullptr)); // the file itself is fine
 
         const QString out = dir_.filePath(QStringLiteral("engine-out.attnlab.json"));
         const testing::GuiRun run = testing::runGui(
@@ -153,7 +153,7 @@ private Q_SLOTS:
         QVERIFY(f.resize(20 << 20));
         f.close();
         QString error;
-        QVERIFY(!loadSessionFile(path, &error));
+        QVERIFY(!loadSessionFile(path, sessionFeatures(), &error));
         QCOMPARE(error, QStringLiteral("huge.attnlab.json was not opened: it is 20 MiB, more than the 16 MiB a "
                                        "session file may be."));
     }

@@ -8,8 +8,8 @@
 #include "shell/file_actions.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/recording_compare.h"
-#include "model/session.h"
+#include "features/debug/recording_compare.h"
+#include "common/session_parts.h"
 #include "model/session_file.h"
 #include "model/undo_commands.h"
 
@@ -44,13 +44,13 @@ void writeAll(const QString& path, const QByteArray& bytes)
 // The book's example, looking at head 1's weights: every part of the state differs from the defaults.
 void setUpBookState(Session& s)
 {
-    s.applyPreset(*findPreset(QStringLiteral("book")));
-    s.setHeatmapKind(AttentionMatrix::MaskedScores);
-    s.setView(ViewMode::Heatmaps);
-    s.setStageByName(QStringLiteral("attn_scores.masked"));
+    s.document()->applyPreset(*findPreset(QStringLiteral("book")));
+    s.view()->setHeatmapKind(AttentionMatrix::MaskedScores);
+    s.view()->setTab(ViewMode::Heatmaps);
+    s.view()->setStageByName(QStringLiteral("attn_scores.masked"));
     QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
-    s.setHead(1);
-    s.setBatchIndex(1);
+    s.view()->setHead(1);
+    s.view()->setBatchIndex(1);
 }
 
 } // namespace
@@ -71,8 +71,8 @@ private Q_SLOTS:
         setUpBookState(s);
         const QString a = dir_.filePath("a.attnlab.json"), b = dir_.filePath("b.attnlab.json");
         QString error;
-        QVERIFY2(saveSessionFile(a, captureState(s), &error), qPrintable(error));
-        QVERIFY2(saveSessionFile(b, captureState(s), &error), qPrintable(error));
+        QVERIFY2(saveSessionFile(a, captureState(s), sessionFeatures(), &error), qPrintable(error));
+        QVERIFY2(saveSessionFile(b, captureState(s), sessionFeatures(), &error), qPrintable(error));
         QCOMPARE(readAll(a), readAll(b));
 
         const QJsonObject o = QJsonDocument::fromJson(readAll(a)).object();
@@ -99,25 +99,25 @@ private Q_SLOTS:
         Session original;
         setUpBookState(original);
         const QString path = dir_.filePath("round.attnlab.json");
-        QVERIFY(saveSessionFile(path, captureState(original), nullptr));
+        QVERIFY(saveSessionFile(path, captureState(original), sessionFeatures(), nullptr));
 
         Session s;
-        s.applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // GPT-2 small, stepper, head 0
+        s.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small"))); // GPT-2 small, stepper, head 0
         MainWindow window(&s);
-        SettingsHistory history(&s);
+        SettingsHistory history(s.document());
         FileActions files(&window, &s, &history);
         QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
         QString error;
         QVERIFY2(files.openFile(path, &error), qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(s) && s.trace()->config.d_in == 3 && s.head() == 1, 30000);
-        QCOMPARE(s.config(), original.config());
-        QCOMPARE(s.batch(), 2);
-        QVERIFY(s.usesBookInput());
-        QCOMPARE(QString::fromStdString(s.stage()->name), QStringLiteral("attn_scores.masked"));
-        QCOMPARE(s.batchIndex(), 1);
-        QCOMPARE(s.view(), ViewMode::Heatmaps);
-        QCOMPARE(s.heatmapKind(), AttentionMatrix::MaskedScores);
-        QCOMPARE(serializeSession(captureState(s)), readAll(path));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(s) && s.trace()->trace()->config.d_in == 3 && s.view()->head() == 1, 30000);
+        QCOMPARE(s.document()->config(), original.document()->config());
+        QCOMPARE(s.document()->batch(), 2);
+        QVERIFY(s.document()->usesBookInput());
+        QCOMPARE(QString::fromStdString(s.view()->stage()->name), QStringLiteral("attn_scores.masked"));
+        QCOMPARE(s.view()->batchIndex(), 1);
+        QCOMPARE(s.view()->tab(), ViewMode::Heatmaps);
+        QCOMPARE(s.view()->heatmapKind(), AttentionMatrix::MaskedScores);
+        QCOMPARE(serializeSession(captureState(s), sessionFeatures()), readAll(path));
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("round.attnlab.json")));
         QCOMPARE(FileActions::recentFiles().value(0), QFileInfo(path).absoluteFilePath());
         QCOMPARE(history.stack()->count(), 0); // a new document starts a new history
@@ -129,13 +129,12 @@ private Q_SLOTS:
     {
         Session s;
         setUpBookState(s);
-        s.setHeatmapScale(HeatmapScaleMode::Log);
-        s.setTradeoffsSection(TradeoffsSection::Measured);
-        s.setGuide(GuideState{QStringLiteral("gpt2-split"), 2, {0, 1}});
+        s.view()->setHeatmapScale(HeatmapScaleMode::Log);
+        s.view()->setTradeoffsSection(TradeoffsSection::Measured);
+        s.view()->setGuide(GuideState{QStringLiteral("gpt2-split"), 2, {0, 1}});
         SessionState state = captureState(s);
-        state.comparedRecording = dir_.filePath("gone.safetensors");
-        state.comparedNumHeads = 2;
-        const QByteArray bytes = serializeSession(state);
+        state.features.insert("comparison", QJsonObject{{"path", dir_.filePath("gone.safetensors")}, {"num_heads", 2}});
+        const QByteArray bytes = serializeSession(state, sessionFeatures());
         const QJsonObject o = QJsonDocument::fromJson(bytes).object();
         QCOMPARE(o.value("view").toObject().value("heatmap_scale").toString(), QStringLiteral("log"));
         QCOMPARE(o.value("view").toObject().value("tradeoffs").toString(), QStringLiteral("measured"));
@@ -143,24 +142,25 @@ private Q_SLOTS:
         QCOMPARE(o.value("comparison").toObject().value("num_heads").toInt(), 2);
 
         QString error;
-        const auto back = parseSession(bytes, &error);
+        const auto back = parseSession(bytes, sessionFeatures(), &error);
         QVERIFY2(back, qPrintable(error));
-        QCOMPARE(back->heatmapScale, HeatmapScaleMode::Log);
-        QCOMPARE(back->tradeoffsSection, TradeoffsSection::Measured);
-        QCOMPARE(back->guide, state.guide);
-        QCOMPARE(back->comparedRecording, state.comparedRecording);
-        QCOMPARE(serializeSession(*back), bytes);
+        QCOMPARE(back->view.heatmapScale, HeatmapScaleMode::Log);
+        QCOMPARE(back->view.tradeoffsSection, TradeoffsSection::Measured);
+        QCOMPARE(back->view.guide, state.view.guide);
+        QCOMPARE(back->features.value("comparison"), state.features.value("comparison"));
+        QCOMPARE(serializeSession(*back, sessionFeatures()), bytes);
 
         // Applied to a fresh session: every part arrives; a recording that is gone says so inline.
         Session fresh;
         applyState(fresh, *back);
         QVERIFY(testing::waitUntilSettled(fresh));
-        QCOMPARE(fresh.heatmapScale(), HeatmapScaleMode::Log);
-        QCOMPARE(fresh.tradeoffsSection(), TradeoffsSection::Measured);
-        QCOMPARE(fresh.guide(), state.guide);
-        QVERIFY(!fresh.comparison()->hasResult());
-        QVERIFY2(fresh.comparison()->error().contains(QStringLiteral("gone.safetensors")),
-                 qPrintable(fresh.comparison()->error()));
+        QCOMPARE(fresh.view()->heatmapScale(), HeatmapScaleMode::Log);
+        QCOMPARE(fresh.view()->tradeoffsSection(), TradeoffsSection::Measured);
+        QCOMPARE(fresh.view()->guide(), state.view.guide);
+        QVERIFY(!fresh.feature<DebugState>()->yourCode()->comparison()->hasResult());
+        QVERIFY2(
+            fresh.feature<DebugState>()->yourCode()->comparison()->error().contains(QStringLiteral("gone.safetensors")),
+            qPrintable(fresh.feature<DebugState>()->yourCode()->comparison()->error()));
     }
 
     // A file the previous version wrote (version 2: no scale, section, guide or comparison) still opens,
@@ -169,7 +169,7 @@ private Q_SLOTS:
     {
         Session s;
         setUpBookState(s);
-        QJsonObject o = QJsonDocument::fromJson(serializeSession(captureState(s))).object();
+        QJsonObject o = QJsonDocument::fromJson(serializeSession(captureState(s), sessionFeatures())).object();
         o.insert("version", 2);
         QJsonObject view = o.value("view").toObject();
         view.remove("heatmap_scale");
@@ -177,19 +177,19 @@ private Q_SLOTS:
         o.insert("view", view);
         o.remove("guide");
         QString error;
-        const auto back = parseSession(QJsonDocument(o).toJson(), &error);
+        const auto back = parseSession(QJsonDocument(o).toJson(), sessionFeatures(), &error);
         QVERIFY2(back, qPrintable(error));
-        QCOMPARE(back->heatmapScale, HeatmapScaleMode::Auto);
-        QCOMPARE(back->tradeoffsSection, TradeoffsSection::Counted);
-        QCOMPARE(back->guide, GuideState{});
-        QCOMPARE(back->stage, QStringLiteral("attn_scores.masked"));
-        QCOMPARE(back->spec.batch, 2);
+        QCOMPARE(back->view.heatmapScale, HeatmapScaleMode::Auto);
+        QCOMPARE(back->view.tradeoffsSection, TradeoffsSection::Counted);
+        QCOMPARE(back->view.guide, GuideState{});
+        QCOMPARE(back->view.stage, QStringLiteral("attn_scores.masked"));
+        QCOMPARE(back->document.spec.batch, 2);
         // Version 2 ignores parts it never had, even when someone left them in.
         view.insert("heatmap_scale", QStringLiteral("not-a-scale"));
         o.insert("view", view);
-        QVERIFY(parseSession(QJsonDocument(o).toJson(), &error));
+        QVERIFY(parseSession(QJsonDocument(o).toJson(), sessionFeatures(), &error));
         o.insert("version", 3);
-        QVERIFY(!parseSession(QJsonDocument(o).toJson(), &error));
+        QVERIFY(!parseSession(QJsonDocument(o).toJson(), sessionFeatures(), &error));
         QVERIFY2(error.contains(QStringLiteral("heatmap_scale")), qPrintable(error));
     }
 
@@ -199,7 +199,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("says");
         Session s;
         setUpBookState(s);
-        const QByteArray good = serializeSession(captureState(s));
+        const QByteArray good = serializeSession(captureState(s), sessionFeatures());
         QByteArray newer = good;
         newer.replace("\"version\": 3", "\"version\": 4");
         QByteArray wrongFormat = good;
@@ -225,27 +225,27 @@ private Q_SLOTS:
         writeAll(path, bytes);
 
         Session s;
-        s.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        s.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         MainWindow window(&s);
-        SettingsHistory history(&s);
+        SettingsHistory history(s.document());
         FileActions files(&window, &s, &history);
         QTRY_VERIFY_WITH_TIMEOUT(idle(s), 30000);
-        const QByteArray before = serializeSession(captureState(s));
-        QSignalSpy spy(&s, &Session::changed);
+        const QByteArray before = serializeSession(captureState(s), sessionFeatures());
+        testing::PartsSpy spy(s);
         QString error;
         QVERIFY(!files.openFile(path, &error));
         QVERIFY2(error.contains(says), qPrintable(error));
         QVERIFY2(error.startsWith(QStringLiteral("bad.attnlab.json was not opened: ")), qPrintable(error));
         QVERIFY(error.endsWith(QLatin1Char('.')) && !error.contains(QLatin1Char('\n')));
         QCOMPARE(spy.count(), 0); // nothing was touched
-        QCOMPARE(serializeSession(captureState(s)), before);
+        QCOMPARE(serializeSession(captureState(s), sessionFeatures()), before);
         QVERIFY(files.currentPath().isEmpty());
     }
 
     void aMissingFileIsRefused()
     {
         QString error;
-        QVERIFY(!loadSessionFile(dir_.filePath("nowhere.attnlab.json"), &error));
+        QVERIFY(!loadSessionFile(dir_.filePath("nowhere.attnlab.json"), sessionFeatures(), &error));
         QVERIFY2(error.startsWith(QStringLiteral("Could not open")), qPrintable(error));
     }
 
@@ -260,10 +260,12 @@ private Q_SLOTS:
         addShellOptions(parser);
         QVERIFY(parser.parse({QStringLiteral("attention-lab")}));
         Session next;
-        next.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        next.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         QVERIFY(applyStartupState(parser, next).isEmpty());
-        QTRY_VERIFY_WITH_TIMEOUT(idle(next) && next.trace()->config.d_in == 3 && next.head() == 1, 30000);
-        QCOMPARE(serializeSession(captureState(next)), serializeSession(captureState(previous)));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(next) && next.trace()->trace()->config.d_in == 3 && next.view()->head() == 1,
+                                 30000);
+        QCOMPARE(serializeSession(captureState(next), sessionFeatures()),
+                 serializeSession(captureState(previous), sessionFeatures()));
 
         QCommandLineParser named; // --open names the state: the remembered one stays put
         addShellOptions(named);
@@ -272,7 +274,7 @@ private Q_SLOTS:
         Session third;
         const QString refused = applyStartupState(named, third);
         QVERIFY2(refused.contains(QStringLiteral("nowhere.attnlab.json")), qPrintable(refused));
-        QCOMPARE(third.config().d_in, 768);
+        QCOMPARE(third.document()->config().d_in, 768);
     }
 
     void commandLineOpenAndSaveSessionRoundTrip()

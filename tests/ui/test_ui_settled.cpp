@@ -4,12 +4,12 @@
 // every tab wait on it, so the saved state is the computed one.
 #include "common/gui_runner.h"
 #include "common/session_fixtures.h"
-#include "model/equivalence_job.h"
+#include "features/designs/equivalence_job.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "model/session_file.h"
-#include "model/timings_job.h"
-#include "pages/page_registry.h"
+#include "features/tradeoffs/timings_job.h"
+#include "features/registry.h"
 
 #include <QImage>
 #include <QSignalSpy>
@@ -26,15 +26,15 @@ private Q_SLOTS:
     {
         Session s;
         QSignalSpy settled(&s, &Session::settled);
-        s.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        s.setInputShape(1, 64);
-        s.setInputShape(1, 128); // overtakes the pass of 64 tokens
+        s.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        s.document()->setInputShape(1, 64);
+        s.document()->setInputShape(1, 128); // overtakes the pass of 64 tokens
         QVERIFY(s.computing());
         QVERIFY(settled.wait(30000));
         QCOMPARE(settled.count(), 1);
         QVERIFY(!s.computing());
-        QVERIFY(s.trace());
-        QCOMPARE(s.trace()->stages.front().tensor.size(1), 128); // the newest settings, not the overtaken ones
+        QVERIFY(s.trace()->trace());
+        QCOMPARE(s.trace()->trace()->stages.front().tensor.size(1), 128); // the newest settings, not the overtaken ones
         QTest::qWait(50);
         QCOMPARE(settled.count(), 1); // nothing more to compute: no second signal
     }
@@ -42,15 +42,16 @@ private Q_SLOTS:
     void theDesignsTabSettlesWithItsEquivalenceIn()
     {
         Session s;
-        s.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        s.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
         QVERIFY(testing::waitUntilSettled(s));
-        QVERIFY(!s.equivalence()->result()); // hidden tab: nothing computed for it
-        s.setView(ViewMode::Designs);
+        QVERIFY(!s.feature<DesignsState>()->equivalence()->result()); // hidden tab: nothing computed for it
+        s.view()->setTab(ViewMode::Designs);
         QVERIFY(s.computing());
         QVERIFY(testing::waitUntilSettled(s));
-        QVERIFY2(s.equivalence()->result(), qPrintable(s.equivalence()->error()));
-        QVERIFY(s.equivalence()->result()->equivalent());
-        QVERIFY(!s.equivalencePending());
+        QVERIFY2(s.feature<DesignsState>()->equivalence()->result(),
+                 qPrintable(s.feature<DesignsState>()->equivalence()->error()));
+        QVERIFY(s.feature<DesignsState>()->equivalence()->result()->equivalent());
+        QVERIFY(!s.feature<DesignsState>()->equivalencePending());
     }
 
     void timingsAskedForAreWaitedFor()
@@ -60,26 +61,26 @@ private Q_SLOTS:
         c.d_in = c.d_out = 8;
         c.num_heads = 2;
         c.context_length = 8;
-        s.setConfig(c);
-        s.setInputShape(1, 4);
+        s.document()->setConfig(c);
+        s.document()->setInputShape(1, 4);
         QVERIFY(testing::waitUntilSettled(s));
-        s.measureTimings();
+        s.feature<TradeoffsState>()->measureTimings();
         QVERIFY(s.computing());
         QVERIFY(testing::waitUntilSettled(s));
-        QVERIFY(!s.timings()->busy());
-        QCOMPARE(s.timings()->timings().size(), std::size_t{4}); // 1, 2, 4, 8 heads
+        QVERIFY(!s.feature<TradeoffsState>()->timings()->busy());
+        QCOMPARE(s.feature<TradeoffsState>()->timings()->timings().size(), std::size_t{4}); // 1, 2, 4, 8 heads
     }
 
     void whenSettledRunsOnceAndLater()
     {
         Session s;
-        s.applyPreset(*findPreset(QStringLiteral("book")));
+        s.document()->applyPreset(*findPreset(QStringLiteral("book")));
         QVERIFY(testing::waitUntilSettled(s));
         int calls = 0;
         s.whenSettled(&s, [&calls] { ++calls; });
         QCOMPARE(calls, 0); // queued: the caller finishes what it is doing first
         QTRY_COMPARE(calls, 1);
-        s.setInputShape(2, 6); // a later settle does not call it again
+        s.document()->setInputShape(2, 6); // a later settle does not call it again
         QVERIFY(testing::waitUntilSettled(s));
         QCOMPARE(calls, 1);
     }
@@ -89,7 +90,7 @@ private Q_SLOTS:
     void everyTabsScreenshotWaitsForItsComputation_data()
     {
         QTest::addColumn<QString>("view");
-        for (const PageInfo& page : pageRegistry())
+        for (const FeatureInfo& page : featureRegistry())
             QTest::newRow(page.id) << QString::fromLatin1(page.id);
     }
     void everyTabsScreenshotWaitsForItsComputation()
@@ -104,10 +105,10 @@ private Q_SLOTS:
         QVERIFY(!picture.isNull());
         QVERIFY(picture.width() > 400 && picture.height() > 300);
         QString error;
-        const auto state = loadSessionFile(saved, &error);
+        const auto state = loadSessionFile(saved, sessionFeatures(), &error);
         QVERIFY2(state, qPrintable(error));
-        QCOMPARE(viewModeName(state->view), view);
-        QVERIFY(!state->stage.isEmpty()); // saved once the trace was in
+        QCOMPARE(sessionFeatures().tabs.value(static_cast<int>(state->view.tab)), view);
+        QVERIFY(!state->view.stage.isEmpty()); // saved once the trace was in
     }
 };
 

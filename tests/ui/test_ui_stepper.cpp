@@ -3,15 +3,15 @@
 #include "common/session_fixtures.h"
 #include "render/heatmap_source.h"
 #include "widgets/heatmap_widget.h"
-#include "pages/heatmaps/heatmaps_view.h"
+#include "features/heatmaps/heatmaps_view.h"
 #include "shell/main_window.h"
 #include "forward/module_source.h"
 #include "model/presets.h"
-#include "model/session.h"
-#include "widgets/shape_diagram_widget.h"
-#include "widgets/source_view.h"
-#include "pages/stepper/stepper_view.h"
-#include "widgets/tensor_grid.h"
+#include "common/session_parts.h"
+#include "features/stepper/shape_diagram_widget.h"
+#include "features/stepper/source_view.h"
+#include "features/stepper/stepper_view.h"
+#include "features/stepper/tensor_grid.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -33,25 +33,25 @@ private Q_SLOTS:
 
     void stepsByButtonAndKeyboard()
     {
-        const auto names = stage_names(session_->config());
-        QCOMPARE(session_->trace()->stages.size(), names.size());
-        QCOMPARE(session_->stageIndex(), 0);
+        const auto names = stage_names(session_->document()->config());
+        QCOMPARE(session_->trace()->trace()->stages.size(), names.size());
+        QCOMPARE(session_->view()->stageIndex(), 0);
         auto* next = window_->findChild<QPushButton*>(QStringLiteral("next-stage"));
         QTest::mouseClick(next, Qt::LeftButton);
         // The book's statement order: keys first, and the views put values before queries.
-        QCOMPARE(session_->stage()->name, std::string("keys"));
+        QCOMPARE(session_->view()->stage()->name, std::string("keys"));
         QTest::keyClick(window_.get(), Qt::Key_Right);
-        QCOMPARE(session_->stage()->name, std::string("queries"));
+        QCOMPARE(session_->view()->stage()->name, std::string("queries"));
         QTest::keyClick(window_.get(), Qt::Key_Space);
         QTest::keyClick(window_.get(), Qt::Key_PageDown);
-        QCOMPARE(session_->stage()->name, std::string("keys.view"));
+        QCOMPARE(session_->view()->stage()->name, std::string("keys.view"));
         QTest::keyClick(window_.get(), Qt::Key_Left);
         QTest::keyClick(window_.get(), Qt::Key_PageUp);
-        QCOMPARE(session_->stage()->name, std::string("queries"));
+        QCOMPARE(session_->view()->stage()->name, std::string("queries"));
         auto* previous = window_->findChild<QPushButton*>(QStringLiteral("previous-stage"));
         for (int i = 0; i < 5; ++i)
             QTest::mouseClick(previous, Qt::LeftButton);
-        QCOMPARE(session_->stageIndex(), 0);
+        QCOMPARE(session_->view()->stageIndex(), 0);
         QVERIFY(!previous->isEnabled());
     }
 
@@ -66,12 +66,12 @@ private Q_SLOTS:
                                                     {"Left", Qt::Key_Left},
                                                     {"PageDown", Qt::Key_PageDown},
                                                     {"PageUp", Qt::Key_PageUp}};
-        for (const PageInfo& page : pageRegistry()) // every tab; only these two show the stages
+        for (const FeatureInfo& page : featureRegistry()) // every tab; only these two show the stages
             for (const auto& [keyName, key] : keys) {
-                const bool steps = page.view == ViewMode::Stepper || page.view == ViewMode::Heatmaps;
+                const bool steps = page.view() == ViewMode::Stepper || page.view() == ViewMode::Heatmaps;
                 const int forward = key == Qt::Key_Right || key == Qt::Key_PageDown ? 1 : -1;
                 QTest::newRow(qPrintable(QStringLiteral("%1, %2").arg(QLatin1String(page.id), keyName)))
-                    << int(page.view) << key << (steps ? forward : 0);
+                    << int(page.view()) << key << (steps ? forward : 0);
             }
     }
 
@@ -80,16 +80,16 @@ private Q_SLOTS:
         QFETCH(int, view);
         QFETCH(int, key);
         QFETCH(int, step);
-        session_->setStageIndex(3);
-        session_->setView(static_cast<ViewMode>(view));
+        session_->view()->setStageIndex(3);
+        session_->view()->setTab(static_cast<ViewMode>(view));
         QTest::keyClick(window_.get(), static_cast<Qt::Key>(key));
-        QCOMPARE(session_->stageIndex(), 3 + step);
+        QCOMPARE(session_->view()->stageIndex(), 3 + step);
     }
 
     void steppingChangesTheDiagramAndTheHighlightedLine()
     {
         StepperView* view = window_->stepperView();
-        QVERIFY(session_->setStageByName("values"));
+        QVERIFY(session_->view()->setStageByName("values"));
         QApplication::processEvents();
         const QImage before = view->diagram()->grab().toImage();
         const int lineBefore = view->source()->highlightedLine();
@@ -98,7 +98,7 @@ private Q_SLOTS:
                 std::string::npos);
 
         QTest::keyClick(window_.get(), Qt::Key_Right);
-        QCOMPARE(session_->stage()->name, std::string("keys.view"));
+        QCOMPARE(session_->view()->stage()->name, std::string("keys.view"));
         QApplication::processEvents();
         const QImage after = view->diagram()->grab().toImage();
         QVERIFY(before != after);
@@ -111,13 +111,13 @@ private Q_SLOTS:
 
     void valuesGridShowsTheSelectedSlice()
     {
-        session_->setStageByName("attn_weights");
-        session_->setHead(1);
-        session_->setBatchIndex(1);
+        session_->view()->setStageByName("attn_weights");
+        session_->view()->setHead(1);
+        session_->view()->setBatchIndex(1);
         QTableWidget* table = window_->stepperView()->grid()->table();
         QCOMPARE(table->rowCount(), 6);
         QCOMPARE(table->columnCount(), 6);
-        const Tensor& w = session_->stage()->tensor;
+        const Tensor& w = session_->view()->stage()->tensor;
         QCOMPARE(table->item(3, 2)->text(), QString::number(w.at({1, 1, 3, 2}), 'f', 4)); // as the book prints
         QVERIFY(table->verticalHeaderItem(1)->text().contains("journey"));
         QCOMPARE(table->item(0, 5)->text(), QStringLiteral("0.0000"));
@@ -125,9 +125,10 @@ private Q_SLOTS:
 
     void heatmapsShowEveryHeadAndSelectOnClick()
     {
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        session_->setView(ViewMode::Heatmaps);
-        QTRY_VERIFY_WITH_TIMEOUT(session_->trace() && !session_->busy() && session_->trace()->config.num_heads == 12,
+        session_->document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session_->view()->setTab(ViewMode::Heatmaps);
+        QTRY_VERIFY_WITH_TIMEOUT(session_->trace()->trace() && !session_->trace()->busy() &&
+                                     session_->trace()->trace()->config.num_heads == 12,
                                  30000);
         HeatmapsView* view = window_->heatmapsView();
         QCOMPARE(static_cast<int>(view->smallMultiples().size()), 12);
@@ -136,10 +137,10 @@ private Q_SLOTS:
             QVERIFY(w->heatmap().slice().valid());
         }
         QTest::mouseClick(view->smallMultiples()[7], Qt::LeftButton, {}, view->smallMultiples()[7]->rect().center());
-        QCOMPARE(session_->head(), 7);
+        QCOMPARE(session_->view()->head(), 7);
         QCOMPARE(view->selectedHeatmap()->heatmap().slice().rows, 16);
         QVERIFY(view->selectedHeatmap()->heatmap().slice().values ==
-                heatmapSlice(session_->trace(), AttentionMatrix::Weights, 7, 0).values);
+                heatmapSlice(session_->trace()->trace(), AttentionMatrix::Weights, 7, 0).values);
         // Hovering a cell names query, key and the exact value.
         HeatmapWidget* large = view->selectedHeatmap();
         const QRectF m = large->heatmap().matrixRect(QRectF(large->rect()).adjusted(4, 4, -4, -4));
@@ -148,22 +149,23 @@ private Q_SLOTS:
         auto* readout = view->findChild<QLabel*>(QStringLiteral("hover-readout"));
         QTRY_VERIFY(readout->text().contains("query #9"));
         QVERIFY(readout->text().contains("key #2"));
-        const float exact = heatmapSlice(session_->trace(), AttentionMatrix::Weights, 7, 0).value(9, 2);
+        const float exact = heatmapSlice(session_->trace()->trace(), AttentionMatrix::Weights, 7, 0).value(9, 2);
         QVERIFY(readout->text().contains(formatValue(exact)));
     }
 
     void trainingModeAddsTheDropoutStageAndItsHeatmap()
     {
-        session_->setView(ViewMode::Heatmaps); // a tab behind another is brought up to date when shown
+        session_->view()->setTab(ViewMode::Heatmaps); // a tab behind another is brought up to date when shown
         HeatmapsView* view = window_->heatmapsView();
         auto* dropoutButton = view->findChild<QPushButton*>(QStringLiteral("heatmap-kind-3"));
         QVERIFY(!dropoutButton->isEnabled()); // eval mode: no dropout stage to show
-        session_->setSlot(Slot::dropout, 0.5);
-        session_->setTraining(true);
-        QTRY_VERIFY_WITH_TIMEOUT(!session_->busy() && session_->trace()->find("attn_weights.dropout"), 30000);
+        session_->document()->setSlot(Slot::dropout, 0.5);
+        session_->document()->setTraining(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->trace()->busy() && session_->trace()->trace()->find("attn_weights.dropout"),
+                                 30000);
         QVERIFY(dropoutButton->isEnabled());
         QTest::mouseClick(dropoutButton, Qt::LeftButton);
-        QCOMPARE(session_->heatmapKind(), AttentionMatrix::Dropout);
+        QCOMPARE(session_->view()->heatmapKind(), AttentionMatrix::Dropout);
         const HeatmapSlice slice = view->selectedHeatmap()->heatmap().slice();
         QCOMPARE(slice.stage, std::string("attn_weights.dropout"));
         // Dropped weights are zeros, not masked cells: only the future stays hatched.

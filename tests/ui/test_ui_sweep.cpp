@@ -7,16 +7,16 @@
 #include "gpt/gpt_model.h"
 #include "gpt/gpt_text.h"
 #include "model/model_job.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "model/session_file.h"
-#include "model/sweep_job.h"
-#include "pages/tradeoffs/sweep_curves_widget.h"
-#include "pages/tradeoffs/sweep_form.h"
-#include "pages/tradeoffs/sweep_heads_table.h"
-#include "pages/tradeoffs/sweep_panel.h"
-#include "pages/tradeoffs/sweep_reading.h"
-#include "pages/tradeoffs/sweep_table.h"
-#include "pages/tradeoffs/tradeoffs_view.h"
+#include "features/tradeoffs/sweep_job.h"
+#include "features/tradeoffs/sweep_curves_widget.h"
+#include "features/tradeoffs/sweep_form.h"
+#include "features/tradeoffs/sweep_heads_table.h"
+#include "features/tradeoffs/sweep_panel.h"
+#include "features/tradeoffs/sweep_reading.h"
+#include "features/tradeoffs/sweep_table.h"
+#include "features/tradeoffs/tradeoffs_view.h"
 #include "render/sweep_curves_painter.h"
 #include "shell/main_window.h"
 #include "train/gpt_params.h"
@@ -79,17 +79,19 @@ private Q_SLOTS:
 void TestUiSweep::tinySweepFillsTheTable()
 {
     Session s;
-    SweepPanel panel(&s);
-    QSignalSpy started(s.sweep(), &SweepJob::started), finished(s.sweep(), &SweepJob::finished);
+    SweepPanel panel(s.feature<TradeoffsState>());
+    QSignalSpy started(s.feature<TradeoffsState>()->sweep(), &SweepJob::started),
+        finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
     fillTiny(panel.form());
     QTest::mouseClick(panel.trainButton(), Qt::LeftButton);
     QCOMPARE(started.count(), 1);
-    QVERIFY(s.sweep()->busy());
+    QVERIFY(s.feature<TradeoffsState>()->sweep()->busy());
     QVERIFY(!panel.trainButton()->isEnabled());
     QVERIFY(finished.wait(60000));
-    QVERIFY(!s.sweep()->busy());
-    QVERIFY2(s.sweep()->error().isEmpty(), qPrintable(s.sweep()->error()));
-    const SweepResults& r = s.sweep()->results();
+    QVERIFY(!s.feature<TradeoffsState>()->sweep()->busy());
+    QVERIFY2(s.feature<TradeoffsState>()->sweep()->error().isEmpty(),
+             qPrintable(s.feature<TradeoffsState>()->sweep()->error()));
+    const SweepResults& r = s.feature<TradeoffsState>()->sweep()->results();
     QCOMPARE(r.runs.size(), std::size_t{2});
     QCOMPARE(finishedRuns(r), 2);
     for (const SweepRun& run : r.runs) {
@@ -133,17 +135,18 @@ void TestUiSweep::tinySweepFillsTheTable()
 void TestUiSweep::cancelKeepsFinishedRuns()
 {
     Session s;
-    SweepPanel panel(&s);
-    QSignalSpy finished(s.sweep(), &SweepJob::finished);
+    SweepPanel panel(s.feature<TradeoffsState>());
+    QSignalSpy finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
     // Eight runs, two at a time: once one has finished, several have not started.
     fillTiny(panel.form(), QStringLiteral("1, 2, 4, 8"), 1500, 2);
     panel.trainButton()->click();
-    QVERIFY(s.sweep()->busy());
-    QVERIFY(QTest::qWaitFor([&] { return finishedRuns(s.sweep()->results()) >= 1; }, 120000));
+    QVERIFY(s.feature<TradeoffsState>()->sweep()->busy());
+    QVERIFY(
+        QTest::qWaitFor([&] { return finishedRuns(s.feature<TradeoffsState>()->sweep()->results()) >= 1; }, 120000));
     QTest::mouseClick(panel.cancelButton(), Qt::LeftButton);
-    QVERIFY(s.sweep()->cancelling());
+    QVERIFY(s.feature<TradeoffsState>()->sweep()->cancelling());
     QVERIFY(finished.wait(60000));
-    const SweepResults& r = s.sweep()->results();
+    const SweepResults& r = s.feature<TradeoffsState>()->sweep()->results();
     QVERIFY(r.cancelled);
     const int done = finishedRuns(r);
     QVERIFY2(done >= 1 && done < 8, qPrintable(QString::number(done)));
@@ -188,16 +191,16 @@ void TestUiSweep::badSettingsAreRefusedInline()
     QFETCH(QString, lr);
     QFETCH(QString, sentence);
     Session s;
-    SweepPanel panel(&s);
+    SweepPanel panel(s.feature<TradeoffsState>());
     panel.show();
-    QSignalSpy started(s.sweep(), &SweepJob::started);
+    QSignalSpy started(s.feature<TradeoffsState>()->sweep(), &SweepJob::started);
     fillTiny(panel.form(), heads, steps);
     panel.form()->emb()->setValue(emb);
     panel.form()->lr()->setText(lr);
     panel.trainButton()->click();
     QCOMPARE(started.count(), 0);
-    QVERIFY(!s.sweep()->busy());
-    QVERIFY(!s.sweep()->hasResults());
+    QVERIFY(!s.feature<TradeoffsState>()->sweep()->busy());
+    QVERIFY(!s.feature<TradeoffsState>()->sweep()->hasResults());
     QVERIFY(panel.errorLabel()->isVisible());
     QVERIFY2(panel.errorLabel()->text().contains(sentence), qPrintable(panel.errorLabel()->text()));
 }
@@ -209,38 +212,38 @@ void TestUiSweep::resultsReopenWithTheSession()
     SweepResults trained;
     {
         Session s;
-        SweepPanel panel(&s);
-        QSignalSpy finished(s.sweep(), &SweepJob::finished);
+        SweepPanel panel(s.feature<TradeoffsState>());
+        QSignalSpy finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
         fillTiny(panel.form(), QStringLiteral("1, 2, 8"), 20, 2);
         panel.trainButton()->click();
         QVERIFY(finished.wait(60000));
-        trained = s.sweep()->results();
-        s.setTradeoffsSection(TradeoffsSection::Trained);
+        trained = s.feature<TradeoffsState>()->sweep()->results();
+        s.view()->setTradeoffsSection(TradeoffsSection::Trained);
         QString error;
-        QVERIFY2(saveSessionFile(path, captureState(s), &error), qPrintable(error));
+        QVERIFY2(saveSessionFile(path, captureState(s), sessionFeatures(), &error), qPrintable(error));
     }
     QString error;
-    const auto state = loadSessionFile(path, &error);
+    const auto state = loadSessionFile(path, sessionFeatures(), &error);
     QVERIFY2(state, qPrintable(error));
-    QVERIFY(state->sweep);
-    QCOMPARE(state->tradeoffsSection, TradeoffsSection::Trained);
+    QVERIFY(state->features.contains("sweep"));
+    QCOMPARE(state->view.tradeoffsSection, TradeoffsSection::Trained);
     Session t;
-    SweepPanel panel(&t);
+    SweepPanel panel(t.feature<TradeoffsState>());
     applyState(t, *state);
-    QVERIFY(!t.sweep()->busy());
-    QVERIFY(t.sweep()->results() == trained); // curves and numbers, every run
-    QCOMPARE(t.sweep()->results().runs.size(), std::size_t{6});
+    QVERIFY(!t.feature<TradeoffsState>()->sweep()->busy());
+    QVERIFY(t.feature<TradeoffsState>()->sweep()->results() == trained); // curves and numbers, every run
+    QCOMPARE(t.feature<TradeoffsState>()->sweep()->results().runs.size(), std::size_t{6});
     QCOMPARE(panel.table()->rowCount(), 3);
     QCOMPARE(panel.table()->item(2, 0)->text(), QStringLiteral("8"));
     QCOMPARE(panel.form()->emb()->value(), 8); // the form says what the results are of
     QCOMPARE(panel.form()->heads()->text(), QStringLiteral("1, 2, 8"));
     QCOMPARE(panel.curves()->curvesPainter().series().size(), std::size_t{3});
     QCOMPARE(panel.headsTable()->variant()->count(), 6); // the heads' measures came back with the runs
-    QVERIFY(!t.sweep()->results().runs.front().report.empty());
+    QVERIFY(!t.feature<TradeoffsState>()->sweep()->results().runs.front().report.empty());
     // Saved again, the same bytes; a session without a sweep opens without one.
-    QCOMPARE(serializeSession(captureState(t)), serializeSession(*state));
+    QCOMPARE(serializeSession(captureState(t), sessionFeatures()), serializeSession(*state, sessionFeatures()));
     applyState(t, SessionState{});
-    QVERIFY(!t.sweep()->hasResults());
+    QVERIFY(!t.feature<TradeoffsState>()->sweep()->hasResults());
     QCOMPARE(panel.table()->rowCount(), 0);
 }
 
@@ -250,28 +253,28 @@ void TestUiSweep::resultsReopenWithTheSession()
 void TestUiSweep::trainedVariantIsStudiedInEveryTab()
 {
     Session s;
-    SweepPanel panel(&s);
-    QSignalSpy finished(s.sweep(), &SweepJob::finished);
+    SweepPanel panel(s.feature<TradeoffsState>());
+    QSignalSpy finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
     fillTiny(panel.form(), QStringLiteral("1, 4"), 20);
     panel.trainButton()->click();
     QVERIFY(finished.wait(60000));
     SweepHeadsTable* heads = panel.headsTable();
     heads->variant()->setCurrentIndex(1); // 4 heads
     QVERIFY(heads->studyButton()->isEnabled());
-    const SweepRun run = s.sweep()->results().runs[1];
+    const SweepRun run = s.feature<TradeoffsState>()->sweep()->results().runs[1];
     QVERIFY(run.params);
-    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
     QTest::mouseClick(heads->studyButton(), Qt::LeftButton);
     QVERIFY(opened.wait(30000));
     QVERIFY(panel.errorLabel()->isHidden());
-    QTRY_VERIFY_WITH_TIMEOUT(s.trace() && s.usesOpenedModel() && !s.computing(), 30000);
-    const OpenedModel& m = *s.modelJob()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(s.trace()->trace() && s.trace()->usesOpenedModel() && !s.computing(), 30000);
+    const OpenedModel& m = *s.trace()->modelJob()->model();
     QCOMPARE(m.reader, TextReader::Letters);
     QCOMPARE(m.model->name, std::string("induction-h4-seed0"));
     QCOMPARE(m.model->settings.n_heads, std::int64_t{4});
     QCOMPARE(m.model->settings.emb_dim, std::int64_t{8});
-    QCOMPARE(s.view(), ViewMode::Overview);
-    QCOMPARE(s.headCount(), 4);
+    QCOMPARE(s.view()->tab(), ViewMode::Overview);
+    QCOMPARE(s.view()->headCount(), 4);
     // The weights in the file are the run's: the first block's query weights, element for element.
     const GptLayout layout = gpt_layout(GptShape{16, 32, 8, 2, 4, 0.0, false});
     for (const ParamEntry& e : layout.entries) {
@@ -282,10 +285,10 @@ void TestUiSweep::trainedVariantIsStudiedInEveryTab()
                                             run.params->begin() + static_cast<std::ptrdiff_t>(e.offset + e.size)));
     }
     // Its text is its task's; the overview has every layer and head of it.
-    QCOMPARE(s.inputText(), QString::fromStdString(example_text(*m.model)));
-    QTRY_VERIFY_WITH_TIMEOUT(s.layerAttention() != nullptr, 30000);
-    QCOMPARE(s.layerAttention()->grid.size(), std::size_t{2});
-    QCOMPARE(s.layerAttention()->grid[0].size(), std::size_t{4});
+    QCOMPARE(s.document()->inputText(), QString::fromStdString(example_text(*m.model)));
+    QTRY_VERIFY_WITH_TIMEOUT(s.feature<OverviewState>()->layerAttention() != nullptr, 30000);
+    QCOMPARE(s.feature<OverviewState>()->layerAttention()->grid.size(), std::size_t{2});
+    QCOMPARE(s.feature<OverviewState>()->layerAttention()->grid[0].size(), std::size_t{4});
 }
 
 void TestUiSweep::trainedVariantSavesAndReopens()
@@ -295,54 +298,55 @@ void TestUiSweep::trainedVariantSavesAndReopens()
     const QString modelPath = dir.filePath(QStringLiteral("saved.safetensors"));
     {
         Session s;
-        SweepPanel panel(&s);
-        QSignalSpy finished(s.sweep(), &SweepJob::finished);
+        SweepPanel panel(s.feature<TradeoffsState>());
+        QSignalSpy finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
         fillTiny(panel.form(), QStringLiteral("2"), 10);
         panel.trainButton()->click();
         QVERIFY(finished.wait(60000));
-        QCOMPARE(s.saveSweepRun(0, modelPath), QString());
+        QCOMPARE(s.feature<TradeoffsState>()->saveSweepRun(0, modelPath), QString());
         const GptModel saved = load_gpt_model(modelPath.toStdString());
         QCOMPARE(saved.settings.n_heads, std::int64_t{2});
         QCOMPARE(saved.meta("tokenizer"), std::string("letters"));
         QCOMPARE(saved.meta("task"), std::string("induction"));
         QVERIFY(!saved.meta("val_loss").empty());
         // A folder that does not exist is said in one sentence, and nothing is written.
-        const QString bad = s.saveSweepRun(0, dir.filePath(QStringLiteral("missing/m.safetensors")));
+        const QString bad =
+            s.feature<TradeoffsState>()->saveSweepRun(0, dir.filePath(QStringLiteral("missing/m.safetensors")));
         QVERIFY2(bad.contains(QStringLiteral("missing")), qPrintable(bad));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("missing/m.safetensors"))));
-        QVERIFY2(!s.studySweepRun(5).isEmpty(), "a run that does not exist");
+        QVERIFY2(!s.feature<TradeoffsState>()->studySweepRun(5).isEmpty(), "a run that does not exist");
         QString error;
-        QVERIFY2(saveSessionFile(sessionPath, captureState(s), &error), qPrintable(error));
+        QVERIFY2(saveSessionFile(sessionPath, captureState(s), sessionFeatures(), &error), qPrintable(error));
     }
     QString error;
-    const auto state = loadSessionFile(sessionPath, &error);
+    const auto state = loadSessionFile(sessionPath, sessionFeatures(), &error);
     QVERIFY2(state, qPrintable(error));
     Session t;
-    SweepPanel panel(&t);
+    SweepPanel panel(t.feature<TradeoffsState>());
     applyState(t, *state);
     QCOMPARE(panel.headsTable()->variant()->count(), 1);
     QVERIFY(!panel.headsTable()->studyButton()->isEnabled()); // the file kept results, not weights
-    const QString why = t.studySweepRun(0);
+    const QString why = t.feature<TradeoffsState>()->studySweepRun(0);
     QVERIFY2(why.contains(QStringLiteral("session file")), qPrintable(why));
-    QVERIFY(!t.modelJob()->opening());
+    QVERIFY(!t.trace()->modelJob()->opening());
 }
 
 void TestUiSweep::sectionFollowsTheSession()
 {
     Session s;
     MainWindow window(&s);
-    s.setView(ViewMode::Tradeoffs);
-    s.setTradeoffsSection(TradeoffsSection::Trained);
+    s.view()->setTab(ViewMode::Tradeoffs);
+    s.view()->setTradeoffsSection(TradeoffsSection::Trained);
     QCOMPARE(window.tradeoffsView()->sections()->currentIndex(), 2);
     QVERIFY(window.tradeoffsView()->sweep());
     window.tradeoffsView()->sections()->setCurrentIndex(0);
-    QCOMPARE(s.tradeoffsSection(), TradeoffsSection::Counted);
+    QCOMPARE(s.view()->tradeoffsSection(), TradeoffsSection::Counted);
     QString error;
     SessionState state;
-    state.tradeoffsSection = TradeoffsSection::Trained;
-    const auto back = parseSession(serializeSession(state), &error);
+    state.view.tradeoffsSection = TradeoffsSection::Trained;
+    const auto back = parseSession(serializeSession(state, sessionFeatures()), sessionFeatures(), &error);
     QVERIFY2(back, qPrintable(error));
-    QCOMPARE(back->tradeoffsSection, TradeoffsSection::Trained);
+    QCOMPARE(back->view.tradeoffsSection, TradeoffsSection::Trained);
 }
 
 void TestUiSweep::curvesReadInEveryTheme()

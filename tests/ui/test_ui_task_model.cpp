@@ -8,7 +8,7 @@
 #include "gpt/gpt_text.h"
 #include "text/letter_tokens.h"
 #include "model/model_job.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "train/run_files.h"
 #include "train/train_run.h"
 #include "widgets/token_chips.h"
@@ -40,9 +40,9 @@ QString trainModel(const QTemporaryDir& dir, const std::string& task, std::int64
 
 bool openFile(Session& s, const QString& path)
 {
-    QSignalSpy opened(s.modelJob(), &ModelJob::opened);
-    s.openModel(plan_gpt2_checkpoint(path.toStdString()));
-    return opened.wait(30000) && testing::waitUntilSettled(s) && s.usesOpenedModel() && s.trace();
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
+    s.trace()->openModel(plan_gpt2_checkpoint(path.toStdString()));
+    return opened.wait(30000) && testing::waitUntilSettled(s) && s.trace()->usesOpenedModel() && s.trace()->trace();
 }
 
 } // namespace
@@ -71,38 +71,38 @@ void TestUiTaskModel::initTestCase()
 void TestUiTaskModel::reads_its_task_in_letters()
 {
     Session s;
-    s.setInputText(QStringLiteral("I HAD always thought Jack Gisburn rather a cheap genius"));
+    s.trace()->setInputText(QStringLiteral("I HAD always thought Jack Gisburn rather a cheap genius"));
     QVERIFY(openFile(s, path_));
-    const OpenedModel& m = *s.modelJob()->model();
+    const OpenedModel& m = *s.trace()->modelJob()->model();
     QCOMPARE(m.reader, TextReader::Letters);
     QVERIFY(!m.tokenizer); // GPT-2's files are not read for it
     // The story's words are nothing to it: it is shown its task's first held-out sequence instead.
-    QCOMPARE(s.inputText(), QString::fromStdString(example_text(*m.model)));
-    const TokenizedText tokens = s.textTokens();
+    QCOMPARE(s.document()->inputText(), QString::fromStdString(example_text(*m.model)));
+    const TokenizedText tokens = s.trace()->textTokens();
     QCOMPARE(tokens.ids.size(), std::size_t(32));
     for (std::size_t i = 0; i < tokens.ids.size(); ++i) {
         QVERIFY(!tokens.unknown[i]);
         QVERIFY(tokens.ids[i] >= 0 && tokens.ids[i] < 16);
         QCOMPARE(tokens.tokens[i], letter_token(tokens.ids[i]));
     }
-    QVERIFY(!s.hasErrors());
-    QCOMPARE(s.tokenLabels().value(0), QString::fromStdString(tokens.tokens[0]));
-    QVERIFY(s.layerAttention());
-    QCOMPARE(s.layerAttention()->grid.size(), std::size_t(2));
-    QCOMPARE(s.layerAttention()->grid[0].size(), std::size_t(4));
-    QCOMPARE(s.layerAttention()->ids, tokens.ids);
+    QVERIFY(!s.trace()->hasErrors());
+    QCOMPARE(s.trace()->tokenLabels().value(0), QString::fromStdString(tokens.tokens[0]));
+    QVERIFY(s.feature<OverviewState>()->layerAttention());
+    QCOMPARE(s.feature<OverviewState>()->layerAttention()->grid.size(), std::size_t(2));
+    QCOMPARE(s.feature<OverviewState>()->layerAttention()->grid[0].size(), std::size_t(4));
+    QCOMPARE(s.feature<OverviewState>()->layerAttention()->ids, tokens.ids);
 }
 
 void TestUiTaskModel::layer_is_the_forward_on_the_letters()
 {
     Session s;
     QVERIFY(openFile(s, path_));
-    s.setGptLayer(1);
+    s.document()->setGptLayer(1);
     QVERIFY(testing::waitUntilSettled(s));
-    const OpenedModel& m = *s.modelJob()->model();
-    const std::vector<std::int64_t> ids = letter_tokenize(s.inputText().toStdString(), 16).ids;
+    const OpenedModel& m = *s.trace()->modelJob()->model();
+    const std::vector<std::int64_t> ids = letter_tokenize(s.document()->inputText().toStdString(), 16).ids;
     const Gpt2Forward f = gpt2_forward(*m.model, m.plan.layer_norm_eps, ids, {.full_traces = {1}});
-    const Tensor& shown = s.trace()->find("attn_weights")->tensor;
+    const Tensor& shown = s.trace()->trace()->find("attn_weights")->tensor;
     QCOMPARE(shown.shape(), f.layers[1].attn_weights.shape());
     // Equal up to the order of float sums: the Session's run is on a worker thread, where OpenBLAS may
     // split a product otherwise (2e-8 seen).
@@ -116,35 +116,35 @@ void TestUiTaskModel::unknown_letter_is_said_and_not_run()
 {
     Session s;
     QVERIFY(openFile(s, path_));
-    const auto before = s.trace();
-    s.setInputText(QStringLiteral("A B C Q"));
+    const auto before = s.trace()->trace();
+    s.trace()->setInputText(QStringLiteral("A B C Q"));
     QVERIFY(testing::waitUntilSettled(s));
-    QVERIFY(s.hasErrors());
+    QVERIFY(s.trace()->hasErrors());
     QString said;
-    for (const Diagnostic& d : s.diagnostics())
+    for (const Diagnostic& d : s.trace()->diagnostics())
         if (d.code == DiagnosticCode::TextUnusable)
             said = QString::fromStdString(d.message);
     QVERIFY2(said.contains(QStringLiteral("'Q'")) && said.contains(QStringLiteral("A to P")), qPrintable(said));
     TokenChips chips;
-    chips.setTokens(s.textTokens());
+    chips.setTokens(s.trace()->textTokens());
     QVERIFY2(chips.accessibleDescription().contains(QStringLiteral("Q → not a token of this model")),
              qPrintable(chips.accessibleDescription()));
     QVERIFY(!chips.accessibleDescription().contains(QStringLiteral("<|unk|>")));
     // Fixed, it runs again.
-    s.setInputText(QStringLiteral("A B C A B"));
+    s.trace()->setInputText(QStringLiteral("A B C A B"));
     QVERIFY(testing::waitUntilSettled(s));
-    QVERIFY(!s.hasErrors());
-    QVERIFY(s.trace() && s.trace() != before);
-    QCOMPARE(s.trace()->find("attn_weights")->tensor.size(2), std::int64_t(5));
+    QVERIFY(!s.trace()->hasErrors());
+    QVERIFY(s.trace()->trace() && s.trace()->trace() != before);
+    QCOMPARE(s.trace()->trace()->find("attn_weights")->tensor.size(2), std::int64_t(5));
 }
 
 void TestUiTaskModel::students_letters_are_kept()
 {
     Session s;
-    s.setInputText(QStringLiteral("ABCDABCD"));
+    s.trace()->setInputText(QStringLiteral("ABCDABCD"));
     QVERIFY(openFile(s, path_));
-    QCOMPARE(s.inputText(), QStringLiteral("ABCDABCD"));
-    QCOMPARE(s.textTokens().ids, (std::vector<std::int64_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+    QCOMPARE(s.document()->inputText(), QStringLiteral("ABCDABCD"));
+    QCOMPARE(s.trace()->textTokens().ids, (std::vector<std::int64_t>{0, 1, 2, 3, 0, 1, 2, 3}));
 }
 
 // Predict First on a model trained here, whose heads differ: at the weights stage it asks which head looks
@@ -154,15 +154,15 @@ void TestUiTaskModel::predict_asks_which_head_looks_back()
     const QString path = trainModel(dir_, "previous-token", 1, 200, 16); // long enough for heads that look back
     Session s;
     QVERIFY(openFile(s, path));
-    s.setPredictFirst(true);
-    QVERIFY(s.setStageByName(QStringLiteral("attn_weights")));
+    s.study()->setPredictFirst(true);
+    QVERIFY(s.view()->setStageByName(QStringLiteral("attn_weights")));
     QVERIFY(testing::waitUntilSettled(s));
-    QVERIFY(!s.stageRevealed());
-    const std::optional<HeadQuestion> q = s.headQuestion();
+    QVERIFY(!s.study()->stageRevealed());
+    const std::optional<HeadQuestion> q = s.study()->headQuestion();
     QVERIFY(q.has_value());
     QCOMPARE(q->previous.size(), std::size_t{4});
     QVERIFY(q->previous[static_cast<std::size_t>(q->best)] > 2 * q->uniform); // a head this task trained looks back
-    const Verdict right = s.answerHead(q->best);
+    const Verdict right = s.study()->answerHead(q->best);
     QVERIFY2(right.right, right.says.c_str());
 }
 

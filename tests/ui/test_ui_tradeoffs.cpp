@@ -3,10 +3,10 @@
 // num_heads divides.
 #include "shell/main_window.h"
 #include "model/presets.h"
-#include "model/session.h"
-#include "widgets/tradeoff_chart_widget.h"
-#include "pages/tradeoffs/tradeoff_table.h"
-#include "pages/tradeoffs/tradeoffs_view.h"
+#include "common/session_parts.h"
+#include "features/tradeoffs/tradeoff_chart_widget.h"
+#include "features/tradeoffs/tradeoff_table.h"
+#include "features/tradeoffs/tradeoffs_view.h"
 
 #include <QApplication>
 #include <QHeaderView>
@@ -23,8 +23,8 @@ private Q_SLOTS:
     {
         session_ = std::make_unique<Session>();
         window_ = std::make_unique<MainWindow>(session_.get());
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        session_->setView(ViewMode::Tradeoffs);
+        session_->document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session_->view()->setTab(ViewMode::Tradeoffs);
         window_->resize(1600, 1000);
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
@@ -89,8 +89,8 @@ private Q_SLOTS:
         table->scrollToItem(table->item(row, 3));
         const QRect cell = table->visualItemRect(table->item(row, 3));
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
-        QCOMPARE(session_->config().num_heads, 6);
-        QVERIFY(!session_->hasErrors());
+        QCOMPARE(session_->document()->config().num_heads, 6);
+        QVERIFY(!session_->trace()->hasErrors());
         // The table and chart follow: 6 is now the selected row.
         QVERIFY(table->selectionModel()->isRowSelected(table->rowOfHeads(6), {}));
     }
@@ -105,15 +105,15 @@ private Q_SLOTS:
         QVERIFY(row < rows.size());
         const QRectF bar = chart->chartPainter().barRect(chart->chartRect(), 2, row);
         QTest::mouseClick(chart, Qt::LeftButton, {}, bar.center().toPoint() - QPoint(0, 2));
-        QCOMPARE(session_->config().num_heads, 24);
-        QTRY_VERIFY_WITH_TIMEOUT(session_->trace() && !session_->busy(), 30000);
-        QCOMPARE(session_->trace()->config.num_heads, 24);
+        QCOMPARE(session_->document()->config().num_heads, 24);
+        QTRY_VERIFY_WITH_TIMEOUT(session_->trace()->trace() && !session_->trace()->busy(), 30000);
+        QCOMPARE(session_->trace()->trace()->config.num_heads, 24);
     }
 
     void widthButtonsOfferOnlyMultiplesOfNumHeads()
     {
-        session_->setSlot(Slot::d_out, 770); // 770 / 12 is not whole
-        QVERIFY(session_->hasErrors());
+        session_->document()->setSlot(Slot::d_out, 770); // 770 / 12 is not whole
+        QVERIFY(session_->trace()->hasErrors());
         const auto& buttons = window_->tradeoffsView()->widthButtons();
         QVERIFY(!buttons.empty());
         for (QPushButton* b : buttons)
@@ -123,8 +123,8 @@ private Q_SLOTS:
         auto* b768 = window_->findChild<QPushButton*>(QStringLiteral("width-768"));
         QVERIFY(b780 && b768);
         QTest::mouseClick(b780, Qt::LeftButton);
-        QCOMPARE(session_->config().d_out, 780);
-        QVERIFY(!session_->hasErrors());
+        QCOMPARE(session_->document()->config().d_out, 780);
+        QVERIFY(!session_->trace()->hasErrors());
         QTRY_VERIFY(window_->findChild<QPushButton*>(QStringLiteral("width-780")) &&
                     window_->findChild<QPushButton*>(QStringLiteral("width-780"))->isChecked());
         // The head rows now list the divisors of 780.

@@ -3,9 +3,9 @@
 // the module does not take shows no value; the seed box is disabled, with the reason, where
 // torch.manual_seed draws nothing (SimpleSelfAttention on the book's tokens, the trained model's weights).
 #include "model/presets.h"
-#include "model/session.h"
-#include "widgets/config_panel.h"
-#include "widgets/text_input_panel.h"
+#include "common/session_parts.h"
+#include "shell/config_panel.h"
+#include "shell/text_input_panel.h"
 
 #include <QAbstractSpinBox>
 #include <QLabel>
@@ -31,7 +31,7 @@ private Q_SLOTS:
         Session session;
         TextInputPanel panel(&session);
         const Preset* preset = findPreset(id);
-        session.applyPreset(*preset);
+        session.document()->applyPreset(*preset);
         const QString about = panel.findChild<QLabel*>(QStringLiteral("text-input-about"))->text();
         if (preset->bookInput) {
             QVERIFY2(about.contains(QStringLiteral("the book's six tokens")), qPrintable(about));
@@ -44,10 +44,10 @@ private Q_SLOTS:
     void dropout_note_is_true_in_training_mode()
     {
         Session session;
-        session.applyPreset(*findPreset(QStringLiteral("book-3.5-dropout")));
-        QVERIFY(session.training()); // the book's dropout example runs in training mode
+        session.document()->applyPreset(*findPreset(QStringLiteral("book-3.5-dropout")));
+        QVERIFY(session.document()->training()); // the book's dropout example runs in training mode
         bool noted = false;
-        for (const Diagnostic& d : session.diagnostics()) {
+        for (const Diagnostic& d : session.trace()->diagnostics()) {
             if (d.code != DiagnosticCode::DropoutEval)
                 continue;
             noted = true;
@@ -63,7 +63,7 @@ private Q_SLOTS:
     {
         Session session;
         ConfigPanel panel(&session);
-        session.setModuleKind(ModuleKind::SimpleSelfAttention);
+        session.document()->setModuleKind(ModuleKind::SimpleSelfAttention);
         for (const char* slot : {"num_heads", "context_length", "dropout"}) {
             QAbstractSpinBox* box = panel.spinBox(slot);
             QVERIFY2(!box->isEnabled(), slot);
@@ -71,8 +71,8 @@ private Q_SLOTS:
             QVERIFY2(box->toolTip().contains(QStringLiteral("takes no")), slot);
         }
         QVERIFY(panel.spinBox("d_in")->isEnabled() == false && panel.spinBox("d_in")->text() == QStringLiteral("3"));
-        session.setModuleKind(ModuleKind::MultiHeadAttention); // the values come back with the slots
-        QCOMPARE(panel.spinBox("num_heads")->text(), QString::number(session.config().num_heads));
+        session.document()->setModuleKind(ModuleKind::MultiHeadAttention); // the values come back with the slots
+        QCOMPARE(panel.spinBox("num_heads")->text(), QString::number(session.document()->config().num_heads));
         QVERIFY(panel.spinBox("num_heads")->isEnabled());
         QVERIFY(!panel.spinBox("num_heads")->toolTip().contains(QStringLiteral("takes no")));
     }
@@ -83,16 +83,16 @@ private Q_SLOTS:
         ConfigPanel panel(&session);
         auto* seed = panel.findChild<QSpinBox*>(QStringLiteral("seed"));
         QVERIFY(seed->isEnabled()); // GPT-2 small: the seed draws the weights
-        session.applyPreset(*findPreset(QStringLiteral("book-3.3")));
-        QCOMPARE(session.config().kind, ModuleKind::SimpleSelfAttention);
+        session.document()->applyPreset(*findPreset(QStringLiteral("book-3.3")));
+        QCOMPARE(session.document()->config().kind, ModuleKind::SimpleSelfAttention);
         QVERIFY(!seed->isEnabled());
         QVERIFY2(seed->toolTip().contains(QStringLiteral("no weights")), qPrintable(seed->toolTip()));
-        session.setModuleKind(ModuleKind::SelfAttentionV2);
+        session.document()->setModuleKind(ModuleKind::SelfAttentionV2);
         QVERIFY(seed->isEnabled());
-        session.useTrainedModel(4, 0);
+        session.trace()->useTrainedModel(4, 0);
         QVERIFY(!seed->isEnabled());
         QVERIFY2(seed->toolTip().contains(QStringLiteral("trained model's")), qPrintable(seed->toolTip()));
-        session.setSlot(Slot::d_out, 64); // the trained weights no longer fit: seeded ones are drawn
+        session.document()->setSlot(Slot::d_out, 64); // the trained weights no longer fit: seeded ones are drawn
         QVERIFY(seed->isEnabled());
     }
 };

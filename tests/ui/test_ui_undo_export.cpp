@@ -2,15 +2,15 @@
 // step; undo and redo walk the settings back and forth through the real widgets; the PNG, SVG, CSV
 // and Markdown exports hold what is on screen; "Copy as PyTorch" writes runnable code and weights.
 #include "common/session_fixtures.h"
-#include "widgets/call_line.h"
-#include "widgets/config_panel.h"
+#include "shell/call_line.h"
+#include "shell/config_panel.h"
 #include "shell/export_actions.h"
 #include "render/heatmap_source.h"
-#include "pages/heatmaps/heatmaps_view.h"
+#include "features/heatmaps/heatmaps_view.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
 #include "io/safetensors.h"
-#include "model/session.h"
+#include "common/session_parts.h"
 #include "model/undo_commands.h"
 
 #include <QApplication>
@@ -49,8 +49,8 @@ private Q_SLOTS:
     {
         session_ = std::make_unique<Session>();
         window_ = std::make_unique<MainWindow>(session_.get());
-        session_->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        history_ = std::make_unique<SettingsHistory>(session_.get());
+        session_->document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        history_ = std::make_unique<SettingsHistory>(session_->document());
         exports_ = std::make_unique<ExportActions>(window_.get(), session_.get());
         window_->resize(1400, 900);
         window_->show();
@@ -70,20 +70,20 @@ private Q_SLOTS:
         heads->setFocus();
         heads->selectAll();
         QTest::keyClicks(heads, "24"); // 2, then 24: one edit of num_heads
-        QCOMPARE(session_->config().num_heads, 24);
+        QCOMPARE(session_->document()->config().num_heads, 24);
         QUndoStack* stack = history_->stack();
         QCOMPARE(stack->count(), 1);
         QCOMPARE(stack->undoText(), QStringLiteral("Change num_heads"));
 
         stack->undo();
-        QCOMPARE(session_->config().num_heads, 12);
+        QCOMPARE(session_->document()->config().num_heads, 12);
         QCOMPARE(heads->value(), 12);
         QCOMPARE(window_->callLine()->text(), QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
         stack->redo();
-        QCOMPARE(session_->config().num_heads, 24);
+        QCOMPARE(session_->document()->config().num_heads, 24);
         QCOMPARE(heads->value(), 24);
         QCOMPARE(stack->count(), 1); // undo and redo record nothing themselves
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.num_heads == 24, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.num_heads == 24, 30000);
     }
 
     void differentEditsUndoOneByOneIncludingTheCallLineAndPresets()
@@ -97,40 +97,40 @@ private Q_SLOTS:
         line->setFocus();
         line->selectAll();
         QTest::keyClicks(line, "MultiHeadAttention(64, 768, 1024, 0.0, 6)");
-        QCOMPARE(session_->config().num_heads, 6);
-        session_->applyPreset(*findPreset(QStringLiteral("book")));
+        QCOMPARE(session_->document()->config().num_heads, 6);
+        session_->document()->applyPreset(*findPreset(QStringLiteral("book")));
         QCOMPARE(stack->count(), 3);
 
         stack->undo(); // the preset
-        QCOMPARE(session_->config().d_in, 64);
-        QCOMPARE(session_->config().num_heads, 6);
-        QVERIFY(!session_->prefersBookInput());
+        QCOMPARE(session_->document()->config().d_in, 64);
+        QCOMPARE(session_->document()->config().num_heads, 6);
+        QVERIFY(!session_->document()->prefersBookInput());
         stack->undo(); // the typed call, every keystroke at once
-        QCOMPARE(session_->config().num_heads, 12);
-        QCOMPARE(session_->config().d_in, 64);
-        QVERIFY(!session_->callError());
+        QCOMPARE(session_->document()->config().num_heads, 12);
+        QCOMPARE(session_->document()->config().d_in, 64);
+        QVERIFY(!session_->document()->callError());
         stack->undo(); // d_in
-        QCOMPARE(session_->config().d_in, 768);
+        QCOMPARE(session_->document()->config().d_in, 768);
         QVERIFY(!stack->canUndo());
         stack->redo();
         stack->redo();
         stack->redo();
-        QCOMPARE(session_->config().d_in, 3);
-        QVERIFY(session_->prefersBookInput());
-        QCOMPARE(session_->batch(), 2);
+        QCOMPARE(session_->document()->config().d_in, 3);
+        QVERIFY(session_->document()->prefersBookInput());
+        QCOMPARE(session_->document()->batch(), 2);
     }
 
     void editsFarApartInTimeAreSeparateSteps()
     {
         const qint64 late = SettingsCommand::kMergeWindowMs + 1;
-        SettingsSnapshot a = snapshotOf(*session_), b = a, c = a;
+        Document a = session_->document()->document(), b = a, c = a;
         b.spec.config.num_heads = 6;
         c.spec.config.num_heads = 4;
         SettingsCommand first(history_.get(), a, b, 0), soon(history_.get(), b, c, 100),
             later(history_.get(), b, c, late);
         QVERIFY(SettingsCommand(history_.get(), a, b, 0).mergeWith(&soon));
         QVERIFY(!first.mergeWith(&later));
-        SettingsSnapshot d = a;
+        Document d = a;
         d.spec.num_tokens = 8;
         SettingsCommand otherField(history_.get(), b, d, 50);
         QVERIFY(!first.mergeWith(&otherField));
@@ -139,17 +139,17 @@ private Q_SLOTS:
     // Merging goes by the typed field, whatever language the Edit menu speaks; whole edits never merge.
     void editsMergeByTheirField()
     {
-        SettingsSnapshot a = snapshotOf(*session_), heads = a, both = a, loaded = a;
+        Document a = session_->document()->document(), heads = a, both = a, loaded = a;
         heads.spec.config.num_heads = 6;
         both.spec.config.num_heads = 4;
         both.spec.num_tokens = 8;
         loaded.spec.weights_path = "w.safetensors";
-        QCOMPARE(changedField(a, heads), UndoField::NumHeads);
-        QCOMPARE(describeChange(a, heads), QStringLiteral("num_heads"));
-        QCOMPARE(changedField(heads, both), UndoField::Settings);
-        QCOMPARE(changedField(a, loaded), UndoField::Weights);
-        QCOMPARE(undoFieldLabel(UndoField::Weights), QStringLiteral("weights"));
-        SettingsSnapshot more = both, loadedAgain = loaded;
+        QCOMPARE(changedField(a, heads), DocumentField{Slot::num_heads});
+        QCOMPARE(fieldLabel(changedField(a, heads)), QStringLiteral("num_heads"));
+        QCOMPARE(changedField(heads, both), DocumentField{DocumentPart::Whole});
+        QCOMPARE(changedField(a, loaded), DocumentField{DocumentPart::Weights});
+        QCOMPARE(fieldLabel(DocumentPart::Weights), QStringLiteral("weights"));
+        Document more = both, loadedAgain = loaded;
         more.spec.config.num_heads = 3;
         more.spec.num_tokens = 9;
         loadedAgain.spec.weights_path = "v.safetensors";
@@ -161,7 +161,7 @@ private Q_SLOTS:
 
     void exportsThePictureOfTheCurrentView()
     {
-        session_->setView(ViewMode::Heatmaps);
+        session_->view()->setTab(ViewMode::Heatmaps);
         const QString png = dir_.filePath("view.png"), svg = dir_.filePath("view.svg");
         QString error;
         QVERIFY2(exports_->exportViewPng(png, &error), qPrintable(error));
@@ -177,10 +177,10 @@ private Q_SLOTS:
 
     void exportsTheSelectedHeatmapAsCsv()
     {
-        session_->applyPreset(*findPreset(QStringLiteral("book")));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.d_in == 3, 30000);
-        session_->setHead(1);
-        session_->setHeatmapKind(AttentionMatrix::Weights);
+        session_->document()->applyPreset(*findPreset(QStringLiteral("book")));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.d_in == 3, 30000);
+        session_->view()->setHead(1);
+        session_->view()->setHeatmapKind(AttentionMatrix::Weights);
         const QString path = dir_.filePath("weights.csv");
         QString error;
         QVERIFY2(exports_->exportHeatmapCsv(path, &error), qPrintable(error));
@@ -194,10 +194,10 @@ private Q_SLOTS:
         for (int i = 1; i < 7; ++i)
             sum += last[i].toDouble();
         QVERIFY(std::abs(sum - 1.0) < 1e-5); // a softmax row
-        const HeatmapSlice slice = heatmapSlice(session_->trace(), AttentionMatrix::Weights, 1, 0);
+        const HeatmapSlice slice = heatmapSlice(session_->trace()->trace(), AttentionMatrix::Weights, 1, 0);
         QCOMPARE(last[3].toFloat(), slice.value(5, 2));
 
-        session_->setHeatmapKind(AttentionMatrix::MaskedScores);
+        session_->view()->setHeatmapKind(AttentionMatrix::MaskedScores);
         QVERIFY(exports_->exportHeatmapCsv(path, &error));
         QVERIFY(readText(path).split('\n')[1].endsWith(",-inf,-inf,-inf,-inf,-inf"));
     }
@@ -216,13 +216,13 @@ private Q_SLOTS:
         int tableRows = 0;
         for (const QString& line : md.split('\n'))
             tableRows += line.startsWith(QLatin1String("| ")) ? 1 : 0;
-        QCOMPARE(tableRows, static_cast<int>(session_->trace()->stages.size()) + 1); // + the header
+        QCOMPARE(tableRows, static_cast<int>(session_->trace()->trace()->stages.size()) + 1); // + the header
     }
 
     void copyAsPytorchWritesRunnableCodeAndTheWeights()
     {
-        session_->applyPreset(*findPreset(QStringLiteral("book")));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->config.d_in == 3, 30000);
+        session_->document()->applyPreset(*findPreset(QStringLiteral("book")));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.d_in == 3, 30000);
         const QString weights = dir_.filePath("book weights.safetensors");
         QString error;
         const QString script = exports_->copyAsPytorch(weights, &error);
@@ -242,11 +242,11 @@ private Q_SLOTS:
         const Tensor* x = file.find("x");
         QVERIFY(x);
         QCOMPARE(x->shape(), (Shape{2, 6, 3}));
-        QCOMPARE(x->contiguous().data()[0], session_->trace()->stages.front().tensor.contiguous().data()[0]);
+        QCOMPARE(x->contiguous().data()[0], session_->trace()->trace()->stages.front().tensor.contiguous().data()[0]);
         QCOMPARE(file.meta("call"), std::string("MultiHeadAttention(3, 2, 6, 0.0, 2)"));
 
         // The wrapper's script carries CausalAttention too; and every script is valid Python.
-        session_->setModuleKind(ModuleKind::MultiHeadAttentionWrapper);
+        session_->document()->setModuleKind(ModuleKind::MultiHeadAttentionWrapper);
         const QString wrapper = exports_->copyAsPytorch(dir_.filePath("w.safetensors"), &error);
         QVERIFY(wrapper.contains("class CausalAttention(nn.Module):"));
         QVERIFY(wrapper.contains("module = MultiHeadAttentionWrapper(3, 2, 6, 0.0, 2)"));

@@ -3,33 +3,18 @@
 
 #include "model/json_fields.h"
 
-#include <array>
 #include <exception>
 
 namespace attnlab::ui {
 
 namespace {
 
-constexpr std::array<const char*, 4> kSectionNames = {"contract", "bugs", "transfer", "your-code"};
 constexpr std::int64_t kLargestTransferWidth = 4096;
 constexpr double kLargestContractInput = 1 << 20; // the spin boxes' range is far below
 
 } // namespace
 
-QString debugSectionName(DebugSection section)
-{
-    return QString::fromLatin1(kSectionNames[static_cast<std::size_t>(section)]);
-}
-
-std::optional<DebugSection> debugSectionFromName(const QString& name)
-{
-    for (std::size_t i = 0; i < kSectionNames.size(); ++i)
-        if (name == QLatin1String(kSectionNames[i]))
-            return static_cast<DebugSection>(i);
-    return std::nullopt;
-}
-
-QJsonObject lessonsToJson(const LessonState& s)
+QJsonObject lessonsToJson(const LessonState& s, DebugSection section)
 {
     QJsonObject transfer{{"d_in", static_cast<double>(s.transfer.d_in)},
                          {"d_out", static_cast<double>(s.transfer.d_out)}};
@@ -37,7 +22,7 @@ QJsonObject lessonsToJson(const LessonState& s)
         transfer.insert(
             QString::fromStdString(role_name(role)),
             QJsonObject{{"written", s.transfer.line(role).written}, {"transpose", s.transfer.line(role).transpose}});
-    QJsonObject o{{"section", debugSectionName(s.section)},
+    QJsonObject o{{"section", debugSectionName(section)},
                   {"bug", QString::fromStdString(bug_info(s.bug).name)},
                   {"transfer", transfer}};
     if (s.contractCall)
@@ -49,7 +34,7 @@ QJsonObject lessonsToJson(const LessonState& s)
     return o;
 }
 
-std::optional<LessonState> lessonsFromJson(const QJsonObject& o, QString* error)
+std::optional<LessonState> lessonsFromJson(const QJsonObject& o, DebugSection* openSection, QString* error)
 {
     namespace f = json_fields;
     LessonState s;
@@ -67,7 +52,7 @@ std::optional<LessonState> lessonsFromJson(const QJsonObject& o, QString* error)
                      .arg(f::describe(section));
         return std::nullopt;
     }
-    s.section = *sec;
+    *openSection = *sec;
     try {
         s.bug = bug_from_name(bug.toStdString());
     } catch (const std::exception& e) {

@@ -1,9 +1,10 @@
 #pragma once
-// The Debugging tab's choices -- which lesson section is open, the injected bug, the weight-transfer
-// lines as the student writes them, the call pasted into the contract lesson. The Session owns them,
-// session files save them and undo covers them like any settings edit; the views only show them.
+// The Debugging tab's choices -- the injected bug, the weight-transfer lines as the student writes them, the call
+// pasted into the contract lesson and the input it is checked against. They are part of the document: session files
+// save them and undo covers them like any settings edit; which section of the tab is open is view state.
 #include "lessons/bugs.h"
 #include "lessons/transfer.h"
+#include "model/view_state.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -12,15 +13,12 @@
 
 namespace attnlab::ui {
 
-enum class DebugSection { Contract, Bugs, Transfer, YourCode };
-
 // The transfer lesson's weights: SelfAttention_v2 initialised from this seed, copied into a SelfAttention_v1.
 inline constexpr std::uint64_t kTransferSeed = 123;
 // The same lines on a GPT-2 checkpoint's c_attn, at GPT-2 small's embedding width.
 inline constexpr std::int64_t kTransferGpt2Width = 768;
 
 struct LessonState {
-    DebugSection section = DebugSection::Contract;
     Bug bug = Bug::SkipHeadTranspose;
     TransferSpec transfer;               // widths and the three assignments, as the boxes say
     std::optional<QString> contractCall; // what the student pasted; nullopt: the session's own call
@@ -29,11 +27,9 @@ struct LessonState {
     bool operator==(const LessonState&) const = default;
 };
 
-QString debugSectionName(DebugSection section); // "contract", "bugs", "transfer"
-std::optional<DebugSection> debugSectionFromName(const QString& name);
-
-// The "lessons" object of a session file; nullopt and *error set to one sentence when it is not one.
-QJsonObject lessonsToJson(const LessonState& state);
-std::optional<LessonState> lessonsFromJson(const QJsonObject& object, QString* error);
+// The "lessons" object of a session file, which also names the open section; nullopt and *error set to one sentence
+// when it is not one.
+QJsonObject lessonsToJson(const LessonState& state, DebugSection section);
+std::optional<LessonState> lessonsFromJson(const QJsonObject& object, DebugSection* section, QString* error);
 
 } // namespace attnlab::ui

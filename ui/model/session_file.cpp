@@ -3,7 +3,6 @@
 #include "call/call_parser.h"
 #include "gpt/gpt_input.h"
 #include "model/json_fields.h"
-#include "pages/page_registry.h"
 
 #include <QJsonDocument>
 
@@ -22,7 +21,8 @@ const char* const kHeatmapNames[] = {"scores", "masked_scores", "weights", "drop
 const char* const kScaleNames[] = {"auto", "linear", "largest", "log"}; // HeatmapScaleMode's order
 
 // The parts version 3 added; each is optional, so a hand-trimmed file still opens.
-bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s, QString& err)
+bool readVersion3(const QJsonObject& o, const QJsonObject& view, const SessionFeatures& features, SessionState& s,
+                  QString& err)
 {
     namespace f = json_fields;
     QString scale, section;
@@ -36,13 +36,13 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
             QObject::tr("\"heatmap_scale\" must be one of auto, linear, largest, log, not %1.").arg(f::describe(scale));
         return false;
     }
-    s.heatmapScale = static_cast<HeatmapScaleMode>(found - std::begin(kScaleNames));
+    s.view.heatmapScale = static_cast<HeatmapScaleMode>(found - std::begin(kScaleNames));
     const auto tradeoffs = tradeoffsSectionFromName(section);
     if (!tradeoffs) {
         err = QObject::tr("\"tradeoffs\" must be counted, measured or trained, not %1.").arg(f::describe(section));
         return false;
     }
-    s.tradeoffsSection = *tradeoffs;
+    s.view.tradeoffsSection = *tradeoffs;
     if (o.contains("guide")) {
         QJsonObject guide;
         if (!f::object(o, "guide", &guide, &err))
@@ -50,24 +50,14 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
         auto g = guideFromJson(guide, &err);
         if (!g)
             return false;
-        s.guide = *g;
+        s.view.guide = *g;
     }
-    if (o.contains("comparison")) {
-        QJsonObject comparison;
-        double heads = 0;
-        if (!f::object(o, "comparison", &comparison, &err) ||
-            !f::string(comparison, "path", &s.comparedRecording, &err) ||
-            !f::integer(comparison, "num_heads", 0, kLargestIndex, &heads, &err, 0))
+    for (const SessionSection& section : features.sections) {
+        if (!o.contains(QLatin1String(section.key)))
+            continue;
+        if (!section.check(o, &err))
             return false;
-        s.comparedNumHeads = static_cast<std::int64_t>(heads);
-    }
-    if (o.contains("sweep")) {
-        QJsonObject sweep;
-        if (!f::object(o, "sweep", &sweep, &err))
-            return false;
-        s.sweep = sweepFromJson(sweep, &err);
-        if (!s.sweep)
-            return false;
+        s.features.insert(QLatin1String(section.key), o.value(QLatin1String(section.key)));
     }
     for (const char* key : {"selection", "predict"}) {
         if (!o.contains(key))
@@ -79,7 +69,7 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
             auto selection = selectionFromJson(part, &err);
             if (!selection)
                 return false;
-            s.selection = *selection;
+            s.document.selection = *selection;
         } else {
             auto predict = predictFromJson(part, &err);
             if (!predict)
@@ -92,19 +82,9 @@ bool readVersion3(const QJsonObject& o, const QJsonObject& view, SessionState& s
 
 } // namespace
 
-QString viewModeName(ViewMode view)
+QJsonObject sessionToJson(const SessionState& s, const SessionFeatures& features)
 {
-    return QLatin1String(pageInfo(view).id);
-}
-
-std::optional<ViewMode> viewModeFromName(const QString& name)
-{
-    return viewNamed(name);
-}
-
-QJsonObject sessionToJson(const SessionState& s)
-{
-    const ExperimentSpec& spec = s.spec;
+    const ExperimentSpec& spec = s.document.spec;
     QJsonObject weights{{"source", spec.weights_path.empty() ? "seeded" : "file"}};
     if (!spec.weights_path.empty()) {
         weights.insert("path", QString::fromStdString(spec.weights_path));
@@ -114,14 +94,14 @@ QJsonObject sessionToJson(const SessionState& s)
     }
     QJsonObject settings{
         {"call", QString::fromStdString(canonical_call(spec.config))},
-        {"call_line", s.callText},
+        {"call_line", s.document.callText},
         {"batch", static_cast<double>(spec.batch)},
         {"tokens", static_cast<double>(spec.num_tokens)},
         {"seed", static_cast<double>(spec.seed)},
         {"training", spec.training},
         {"memory_budget_bytes", static_cast<double>(spec.memory_budget)},
         {"input", spec.input == InputSource::Text ? "text"
-                  : s.bookInput                   ? "book"
+                  : s.document.bookInput          ? "book"
                                                   : "random"},
         {"weights", weights},
     };
@@ -135,34 +115,32 @@ QJsonObject sessionToJson(const SessionState& s)
             text.insert("checkpoint", s.checkpoint);
         settings.insert("text_input", text);
     }
+    const ViewState& v = s.view;
     const QJsonObject view{
-        {"stage", s.stage},
-        {"head", s.head},
-        {"batch_index", s.batchIndex},
-        {"tab", viewModeName(s.view)},
-        {"heatmap", QLatin1String(kHeatmapNames[static_cast<int>(s.heatmapKind)])},
-        {"heatmap_scale", QLatin1String(kScaleNames[static_cast<int>(s.heatmapScale)])},
-        {"tradeoffs", tradeoffsSectionName(s.tradeoffsSection)},
+        {"stage", v.stage},
+        {"head", v.head},
+        {"batch_index", v.batchIndex},
+        {"tab", features.tabs.value(static_cast<int>(v.tab))},
+        {"heatmap", QLatin1String(kHeatmapNames[static_cast<int>(v.heatmapKind)])},
+        {"heatmap_scale", QLatin1String(kScaleNames[static_cast<int>(v.heatmapScale)])},
+        {"tradeoffs", tradeoffsSectionName(v.tradeoffsSection)},
     };
     QJsonObject o{{"format", kSessionFormatName},
                   {"version", kSessionFormatVersion},
                   {"settings", settings},
                   {"view", view},
-                  {"lessons", lessonsToJson(s.lessons)},
-                  {"guide", guideToJson(s.guide)}};
-    if (!s.selection.empty()) // absent otherwise, like the parts below, so files without them keep their bytes
-        o.insert("selection", selectionToJson(s.selection));
+                  {"lessons", lessonsToJson(s.document.lessons, v.debugSection)},
+                  {"guide", guideToJson(v.guide)}};
+    if (!s.document.selection.empty()) // absent otherwise, like the parts below, so files without them keep their bytes
+        o.insert("selection", selectionToJson(s.document.selection));
     if (s.predict != PredictState{})
         o.insert("predict", predictToJson(s.predict));
-    if (s.sweep)
-        o.insert("sweep", sweepToJson(*s.sweep));
-    if (!s.comparedRecording.isEmpty()) // absent otherwise: most sessions compare nothing
-        o.insert("comparison",
-                 QJsonObject{{"path", s.comparedRecording}, {"num_heads", static_cast<double>(s.comparedNumHeads)}});
+    for (auto part = s.features.begin(); part != s.features.end(); ++part)
+        o.insert(part.key(), part.value());
     return o;
 }
 
-std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error)
+std::optional<SessionState> sessionFromJson(const QJsonObject& o, const SessionFeatures& features, QString* error)
 {
     namespace f = json_fields;
     QString local;
@@ -194,34 +172,35 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
             QObject::tr("the session's \"call\" does not parse: %1").arg(QString::fromStdString(parsed.error->message));
         return std::nullopt;
     }
-    s.spec.config = *parsed.config;
+    s.document.spec.config = *parsed.config;
     double batch = 0, tokens = 0, seed = 0, budget = 0, head = 0, batchIndex = 0;
     if (!f::integer(settings, "batch", 1, kLargestExactInteger, &batch, &err) ||
         !f::integer(settings, "tokens", 1, kLargestExactInteger, &tokens, &err) ||
         !f::integer(settings, "seed", 0, kLargestExactInteger, &seed, &err) ||
         !f::integer(settings, "memory_budget_bytes", 1, kLargestExactInteger, &budget, &err) ||
-        !f::boolean(settings, "training", &s.spec.training, &err, false) ||
+        !f::boolean(settings, "training", &s.document.spec.training, &err, false) ||
         !f::string(settings, "input", &input, &err) || !f::object(settings, "weights", &weights, &err) ||
         !f::string(weights, "source", &source, &err) ||
-        !f::string(settings, "call_line", &s.callText, &err, QString::fromStdString(positional_call(s.spec.config))) ||
+        !f::string(settings, "call_line", &s.document.callText, &err,
+                   QString::fromStdString(positional_call(s.document.spec.config))) ||
         !f::integer(view, "head", 0, kLargestIndex, &head, &err) ||
         !f::integer(view, "batch_index", 0, kLargestIndex, &batchIndex, &err) ||
-        !f::string(view, "stage", &s.stage, &err, QString()) ||
+        !f::string(view, "stage", &s.view.stage, &err, QString()) ||
         !f::string(view, "tab", &tab, &err, QStringLiteral("stepper")) ||
         !f::string(view, "heatmap", &heatmap, &err, QStringLiteral("weights")))
         return std::nullopt;
-    s.spec.batch = static_cast<std::int64_t>(batch);
-    s.spec.num_tokens = static_cast<std::int64_t>(tokens);
-    s.spec.seed = static_cast<std::uint64_t>(seed);
+    s.document.spec.batch = static_cast<std::int64_t>(batch);
+    s.document.spec.num_tokens = static_cast<std::int64_t>(tokens);
+    s.document.spec.seed = static_cast<std::uint64_t>(seed);
     if (settings.contains("dropout_seed")) {
         double dropoutSeed = 0;
         if (!f::integer(settings, "dropout_seed", 0, kLargestExactInteger, &dropoutSeed, &err))
             return std::nullopt;
-        s.spec.dropout_seed = static_cast<std::uint64_t>(dropoutSeed);
+        s.document.spec.dropout_seed = static_cast<std::uint64_t>(dropoutSeed);
     }
-    s.spec.memory_budget = static_cast<std::uint64_t>(budget);
-    s.head = static_cast<int>(head);
-    s.batchIndex = static_cast<int>(batchIndex);
+    s.document.spec.memory_budget = static_cast<std::uint64_t>(budget);
+    s.view.head = static_cast<int>(head);
+    s.view.batchIndex = static_cast<int>(batchIndex);
     if (input != QLatin1String("book") && input != QLatin1String("random") && input != QLatin1String("text")) {
         err = QObject::tr("\"input\" must be \"book\", \"random\" or \"text\", not %1.").arg(f::describe(input));
         return std::nullopt;
@@ -238,12 +217,12 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
             err = QObject::tr("its \"text_input\" cannot be used: %1").arg(QString::fromStdString(*problem));
             return std::nullopt;
         }
-        s.spec.input = InputSource::Text;
-        s.spec.text = text.toStdString();
-        s.spec.gpt_model_path = model.toStdString();
-        s.spec.gpt_layer = static_cast<int>(layer);
+        s.document.spec.input = InputSource::Text;
+        s.document.spec.text = text.toStdString();
+        s.document.spec.gpt_model_path = model.toStdString();
+        s.document.spec.gpt_layer = static_cast<int>(layer);
     }
-    s.bookInput = input == QLatin1String("book");
+    s.document.bookInput = input == QLatin1String("book");
     if (source == QLatin1String("file")) {
         QString path, layout;
         double layer = 0;
@@ -257,39 +236,39 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
             return std::nullopt;
         }
         try {
-            s.spec.layout = layout_from_name(layout.toStdString());
+            s.document.spec.layout = layout_from_name(layout.toStdString());
         } catch (const std::exception& e) {
             err = QString::fromUtf8(e.what());
             return std::nullopt;
         }
-        s.spec.weights_path = path.toStdString();
-        s.spec.layout_from_file = fromFile;
-        s.spec.layer = static_cast<int>(layer);
+        s.document.spec.weights_path = path.toStdString();
+        s.document.spec.layout_from_file = fromFile;
+        s.document.spec.layer = static_cast<int>(layer);
     } else if (source != QLatin1String("seeded")) {
         err = QObject::tr("\"source\" of \"weights\" must be \"seeded\" or \"file\", not %1.").arg(f::describe(source));
         return std::nullopt;
     }
-    const auto viewMode = viewModeFromName(tab);
-    if (!viewMode) {
-        err = QObject::tr("\"tab\" must be one of stepper, heatmaps, debug, designs, tradeoffs, not %1.")
-                  .arg(f::describe(tab));
+    const int tabIndex = static_cast<int>(features.tabs.indexOf(tab));
+    if (tabIndex < 0) {
+        err = QObject::tr("\"tab\" must be one of %1, not %2.")
+                  .arg(features.tabs.join(QStringLiteral(", ")), f::describe(tab));
         return std::nullopt;
     }
-    s.view = *viewMode;
+    s.view.tab = static_cast<ViewMode>(tabIndex);
     if (version >= 2) {
         QJsonObject lessons;
         if (!f::object(o, "lessons", &lessons, &err))
             return std::nullopt;
-        auto state = lessonsFromJson(lessons, &err);
+        auto state = lessonsFromJson(lessons, &s.view.debugSection, &err);
         if (!state)
             return std::nullopt;
-        s.lessons = *state;
+        s.document.lessons = *state;
     }
-    if (version >= 3 && !readVersion3(o, view, s, err))
+    if (version >= 3 && !readVersion3(o, view, features, s, err))
         return std::nullopt;
     for (int i = 0; i < 4; ++i)
         if (heatmap == QLatin1String(kHeatmapNames[i])) {
-            s.heatmapKind = static_cast<AttentionMatrix>(i);
+            s.view.heatmapKind = static_cast<AttentionMatrix>(i);
             return s;
         }
     err = QObject::tr("\"heatmap\" must be one of scores, masked_scores, weights, dropout, not %1.")
@@ -297,10 +276,10 @@ std::optional<SessionState> sessionFromJson(const QJsonObject& o, QString* error
     return std::nullopt;
 }
 
-QByteArray serializeSession(const SessionState& state)
+QByteArray serializeSession(const SessionState& state, const SessionFeatures& features)
 {
     // QJsonObject keeps its keys sorted, so equal states serialise to equal bytes.
-    return QJsonDocument(sessionToJson(state)).toJson(QJsonDocument::Indented);
+    return QJsonDocument(sessionToJson(state, features)).toJson(QJsonDocument::Indented);
 }
 
 } // namespace attnlab::ui

@@ -38,9 +38,10 @@ QString jsonErrorSentence(const QJsonParseError& e, const QByteArray& bytes)
 // The session names a weights file: refusing a missing one now beats an engine error later.
 QString weightsFileProblem(const SessionState& state)
 {
-    if (state.spec.weights_path.empty())
+    const ExperimentSpec& spec = state.document.spec;
+    if (spec.weights_path.empty())
         return {};
-    const QString path = QString::fromStdString(state.spec.weights_path);
+    const QString path = QString::fromStdString(spec.weights_path);
     const QFileInfo info(path);
     if (!info.exists())
         return QObject::tr("the weights file '%1' it names does not exist.").arg(path);
@@ -51,7 +52,7 @@ QString weightsFileProblem(const SessionState& state)
 
 } // namespace
 
-std::optional<SessionState> parseSession(const QByteArray& bytes, QString* error)
+std::optional<SessionState> parseSession(const QByteArray& bytes, const SessionFeatures& features, QString* error)
 {
     QString local;
     QString& err = error ? *error : local;
@@ -69,13 +70,13 @@ std::optional<SessionState> parseSession(const QByteArray& bytes, QString* error
         err = QObject::tr("its JSON is not an object, so it is not an Attention Lab session.");
         return std::nullopt;
     }
-    return sessionFromJson(doc.object(), &err);
+    return sessionFromJson(doc.object(), features, &err);
 }
 
-bool saveSessionFile(const QString& path, const SessionState& state, QString* error)
+bool saveSessionFile(const QString& path, const SessionState& state, const SessionFeatures& features, QString* error)
 {
     // Serialized whole first: the atomic writer then puts either all of it or nothing under `path`.
-    const QByteArray bytes = serializeSession(state);
+    const QByteArray bytes = serializeSession(state, features);
     try {
         write_file_atomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), bytes.size()));
         return true;
@@ -88,7 +89,7 @@ bool saveSessionFile(const QString& path, const SessionState& state, QString* er
     }
 }
 
-std::optional<SessionState> loadSessionFile(const QString& path, QString* error)
+std::optional<SessionState> loadSessionFile(const QString& path, const SessionFeatures& features, QString* error)
 {
     const QFileInfo info(path);
     QString why;
@@ -106,7 +107,7 @@ std::optional<SessionState> loadSessionFile(const QString& path, QString* error)
                 *error = QObject::tr("Could not open %1: %2.").arg(path, file.errorString());
             return std::nullopt;
         }
-        state = parseSession(file.read(kLargestSessionFile), &why);
+        state = parseSession(file.read(kLargestSessionFile), features, &why);
         if (state)
             why = weightsFileProblem(*state);
     }

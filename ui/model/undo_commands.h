@@ -1,10 +1,9 @@
 #pragma once
-// Undo/redo of every settings edit and every choice in the Debugging tab's lessons. The session is the one place
-// settings change, so the history watches it: each edit (a spin box, the call line, a preset, a fix, an opened session)
-// becomes one command holding the settings before and after; keystrokes into the same field within a moment merge.
-#include "forward/experiment.h"
-#include "model/lesson_state.h"
-#include "model/study_state.h"
+// Undo/redo of the document (model/document.h): every settings edit, every choice in the Debugging tab's lessons, the
+// element followed. The document model is the one place they change, so the history watches it: each edit (a spin box,
+// the call line, a preset, a fix, an opened session) becomes one command holding the document before and after;
+// keystrokes into the same field within a moment merge.
+#include "model/document.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -15,55 +14,14 @@ class QUndoStack;
 
 namespace attnlab::ui {
 
-class Session;
+class DocumentModel;
 class SettingsHistory;
-
-struct SettingsSnapshot {
-    ExperimentSpec spec;
-    QString callText;
-    bool bookInput = false;
-    LessonState lessons;        // the lessons' choices; the open section is where the student looks, not a choice
-    ElementSelection selection; // the element followed: picking another is undone like an edit
-};
-SettingsSnapshot snapshotOf(const Session& session);
-bool sameSettings(const SettingsSnapshot& a, const SettingsSnapshot& b);
-
-// What one edit changed; edits of the same field close together merge. Settings (several at once) and Weights
-// (a file loaded) and Selection (another element clicked) are whole edits that never merge.
-enum class UndoField {
-    Module,
-    DIn,
-    DOut,
-    ContextLength,
-    Dropout,
-    NumHeads,
-    QkvBias,
-    Batch,
-    Tokens,
-    Training,
-    Seed,
-    DropoutSeed,
-    Text,
-    Model,
-    Layer,
-    Weights,
-    Call,
-    Bug,
-    TransferLines,
-    ContractCall,
-    Selection,
-    Settings,
-};
-UndoField changedField(const SettingsSnapshot& a, const SettingsSnapshot& b);
-// As the Edit menu says it: "num_heads", "the call", "tokens", "weights", "the bug", "settings".
-QString undoFieldLabel(UndoField field);
-QString describeChange(const SettingsSnapshot& a, const SettingsSnapshot& b); // the label of changedField(a, b)
 
 class SettingsCommand : public QUndoCommand {
 public:
     static constexpr int kId = 0x41544c; // "ATL"
     static constexpr qint64 kMergeWindowMs = 1500;
-    SettingsCommand(SettingsHistory* history, SettingsSnapshot before, SettingsSnapshot after, qint64 atMs);
+    SettingsCommand(SettingsHistory* history, Document before, Document after, qint64 atMs);
     void undo() override;
     void redo() override;
     int id() const override { return kId; }
@@ -71,8 +29,8 @@ public:
 
 private:
     SettingsHistory* history_;
-    SettingsSnapshot before_, after_;
-    UndoField field_;
+    Document before_, after_;
+    DocumentField field_;
     qint64 atMs_;
     bool applied_ = true; // pushed after the session already changed: the first redo is a no-op
 };
@@ -81,7 +39,7 @@ private:
 class SettingsHistory : public QObject {
     Q_OBJECT
 public:
-    explicit SettingsHistory(Session* session, QObject* parent = nullptr);
+    explicit SettingsHistory(DocumentModel* document, QObject* parent = nullptr);
     // Otherwise the dying undo stack still signals listeners that reach back into this half-destroyed history.
     ~SettingsHistory() override { stack_->disconnect(); }
     QUndoStack* stack() const { return stack_; }
@@ -90,11 +48,11 @@ public:
 private:
     friend class SettingsCommand;
     void record();
-    void replay(const SettingsSnapshot& snapshot); // undo/redo: set the session without recording
+    void replay(const Document& document); // undo/redo: set the document without recording
 
-    Session* session_;
+    DocumentModel* document_;
     QUndoStack* stack_;
-    SettingsSnapshot last_;
+    Document last_;
     QElapsedTimer clock_;
     bool replaying_ = false;
 };

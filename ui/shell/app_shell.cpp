@@ -1,5 +1,5 @@
 #include "shell/app_shell.h"
-#include "shell/compare_actions.h"
+#include "features/debug/compare_actions.h"
 #include "shell/about_box.h"
 
 #include "shell/export_actions.h"
@@ -9,15 +9,18 @@
 #include "shell/main_window.h"
 #include "shell/presentation.h"
 #include "shell/screen_fit.h"
-#include "widgets/open_model_dialog.h"
-#include "widgets/config_panel.h"
-#include "widgets/diagnostics_panel.h"
-#include "widgets/text_input_panel.h"
-#include "pages/stepper/stepper_view.h"
+#include "shell/open_model_dialog.h"
+#include "shell/config_panel.h"
+#include "shell/diagnostics_panel.h"
+#include "shell/text_input_panel.h"
+#include "features/stepper/stepper_view.h"
 #include "model/presets.h"
-#include "model/session_file.h"
+#include "features/session_state.h"
 #include "model/undo_commands.h"
 #include "shell/weights_actions.h"
+#include "model/document_model.h"
+#include "model/study_model.h"
+#include "model/trace_state.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -97,7 +100,7 @@ QString applyStartupState(const QCommandLineParser& parser, Session& session)
                                                               : parser.positionalArguments().value(0);
     if (!file.isEmpty()) {
         QString error;
-        const auto state = loadSessionFile(file, &error);
+        const auto state = loadSessionFile(file, sessionFeatures(), &error);
         if (!state)
             return error;
         applyState(session, *state);
@@ -106,19 +109,20 @@ QString applyStartupState(const QCommandLineParser& parser, Session& session)
     for (const QString& name : parser.optionNames())
         if (name != QLatin1String("presentation"))
             return {}; // the command line says what to show
-    const auto state = parseSession(settings()->value(QStringLiteral("session/last")).toByteArray(), nullptr);
+    const auto state =
+        parseSession(settings()->value(QStringLiteral("session/last")).toByteArray(), sessionFeatures(), nullptr);
     if (!state)
         return {};
     applyState(session, *state);
-    if (session.hasErrors()) // a run left with a broken setting starts clean instead of refusing to start
-        session.applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+    if (session.trace()->hasErrors()) // a run left with a broken setting starts clean instead of refusing to start
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
     return {};
 }
 
 AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParser& parser, QObject* parent)
     : QObject(parent), window_(window), session_(session)
 {
-    history_ = new SettingsHistory(session_, this);
+    history_ = new SettingsHistory(session_->document(), this);
     files_ = new FileActions(window_, session_, history_, this);
     weights_ = new WeightsActions(window_, session_, this);
     compare_ = new CompareActions(window_, session_, this);
@@ -128,13 +132,13 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     while (column && !qobject_cast<QScrollArea*>(column))
         column = column->parentWidget();
     presentation_->setSidePanel(column);
-    presentation_->setSidePanelNeeded(session_->hasErrors());
+    presentation_->setSidePanelNeeded(session_->trace()->hasErrors());
     // What is wrong sits under the spin boxes, below the fold of a 720-pixel screen: bring it into
     // view once the cards are laid out.
     const auto showDiagnostics = [this, column] {
         auto* area = qobject_cast<QScrollArea*>(column);
         DiagnosticsPanel* panel = window_->diagnosticsPanel();
-        if (!area || !panel || !session_->hasErrors() || !area->widget())
+        if (!area || !panel || !session_->trace()->hasErrors() || !area->widget())
             return;
         // Taller than the column (presentation type on a 720-pixel screen), ensureWidgetVisible would
         // centre it and leave the fixes under the fold: its top goes to the top instead.
@@ -148,10 +152,10 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     // growing both arrive after the first pass, and would leave the fixes under the fold.
     if (auto* area = qobject_cast<QScrollArea*>(column))
         connect(area->verticalScrollBar(), &QScrollBar::rangeChanged, this, showDiagnostics);
-    connect(session_, &Session::changed, this, [this, showDiagnostics](ChangeFlags flags) {
+    followParts(session_->parts(), this, [this, showDiagnostics](ChangeFlags flags) {
         if (!(flags & ChangeFlag::Diagnostics))
             return;
-        presentation_->setSidePanelNeeded(session_->hasErrors());
+        presentation_->setSidePanelNeeded(session_->trace()->hasErrors());
         session_->whenSettled(this, showDiagnostics);
     });
     lessons_ = new LessonsPanel(session_, window_);
@@ -207,7 +211,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         if (auto* text = window_->findChild<TextInputPanel*>()) {
             const LessonStep* step = lessons_->currentStep();
             const bool pointed = step && !dock_->isHidden() && stepPointsInto(*step, text);
-            text->setVisible(!on || session_->usesTextInput() || pointed);
+            text->setVisible(!on || session_->document()->usesTextInput() || pointed);
             text->setCompact(on && !pointed); // the sentence and its chips only where the step is about them
         }
         if (StepperView* stepper = window_->stepperView())
@@ -216,7 +220,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     connect(presentation_, &PresentationMode::presentingChanged, this, fitRoom);
     connect(lessons_, &LessonsPanel::stepShown, this, fitRoom);
     connect(dock_, &QDockWidget::visibilityChanged, this, fitRoom);
-    connect(session_, &Session::changed, this, [fitRoom](ChangeFlags flags) {
+    followParts(session_->parts(), this, [fitRoom](ChangeFlags flags) {
         if (flags & ChangeFlag::Settings)
             fitRoom();
     });
@@ -251,7 +255,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
     if (parser.isSet(QStringLiteral("predict-first")))
-        session_->setPredictFirst(true);
+        session_->study()->setPredictFirst(true);
     // Once the window is up its frame is known, and opening the lessons dock may have asked for more
     // width than the screen has: bring it back within the screen (a full-screen window is the screen).
     const auto withinScreen = [this] {
@@ -268,7 +272,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
 
 void AppShell::rememberState(const MainWindow& window, const Session& session, bool geometry)
 {
-    settings()->setValue(QStringLiteral("session/last"), serializeSession(captureState(session)));
+    settings()->setValue(QStringLiteral("session/last"), serializeSession(captureState(session), sessionFeatures()));
     if (geometry) {
         settings()->setValue(QStringLiteral("window/geometry"), window.saveGeometry());
         settings()->setValue(QStringLiteral("window/state"), window.saveState());
@@ -313,12 +317,12 @@ void AppShell::buildMenus()
     predict->setCheckable(true);
     predict->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     predict->setToolTip(tr("Each stage asks for its shape before it shows it; the tally counts the answers."));
-    predict->setChecked(session_->predict().on);
-    connect(predict, &QAction::toggled, session_, &Session::setPredictFirst);
-    connect(session_, &Session::changed, predict, [this, predict](ChangeFlags flags) {
+    predict->setChecked(session_->study()->predict().on);
+    connect(predict, &QAction::toggled, session_->study(), &StudyModel::setPredictFirst);
+    followParts(session_->parts(), predict, [this, predict](ChangeFlags flags) {
         if (flags & ChangeFlag::Predict) {
             const QSignalBlocker quiet(predict);
-            predict->setChecked(session_->predict().on);
+            predict->setChecked(session_->study()->predict().on);
         }
     });
     window_->addAction(predict); // its key works with the menu bar hidden (presentation)
@@ -365,13 +369,13 @@ void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)
     session_->whenSettled(this, [this, path, exitAfter] {
         // The engine refused the settings (e.g. a weights file that does not fit the call): no trace
         // came, so say why and stop rather than save a state nobody asked for.
-        for (const auto& d : session_->diagnostics())
+        for (const auto& d : session_->trace()->diagnostics())
             if (d.code == DiagnosticCode::Engine) {
                 std::fprintf(stderr, "attention-lab: %s\n", d.message.c_str());
                 std::exit(1); // at once: a --screenshot waiting on the same moment must not exit 0 after it
             }
         QString error;
-        if (!saveSessionFile(path, captureState(*session_), &error)) {
+        if (!saveSessionFile(path, captureState(*session_), sessionFeatures(), &error)) {
             std::fprintf(stderr, "attention-lab: %s\n", qPrintable(error));
             std::exit(1);
         } else if (exitAfter) {

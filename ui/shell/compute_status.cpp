@@ -1,6 +1,7 @@
 #include "shell/compute_status.h"
 
-#include "model/session.h"
+#include "features/session.h"
+#include "model/trace_state.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -33,16 +34,16 @@ ComputeStatus::ComputeStatus(Session* session, QWidget* parent) : QWidget(parent
     showDelay_->setSingleShot(true);
     showDelay_->setInterval(kShowAfterMs);
     connect(showDelay_, &QTimer::timeout, this, [this] {
-        indicatorDue_ = session_->busy();
+        indicatorDue_ = session_->trace()->busy();
         refresh();
     });
     connect(action_, &QPushButton::clicked, this, [this] {
-        if (session_->busy())
+        if (session_->trace()->busy())
             session_->cancel();
         else
-            session_->recompute();
+            session_->trace()->recompute();
     });
-    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+    followParts(session_->parts(), this, [this](ChangeFlags flags) {
         if (flags & (ChangeFlag::Busy | ChangeFlag::Trace | ChangeFlag::Settings | ChangeFlag::Diagnostics))
             refresh();
     });
@@ -61,7 +62,7 @@ QString ComputeStatus::text() const
 
 void ComputeStatus::refresh()
 {
-    const bool busy = session_->busy();
+    const bool busy = session_->trace()->busy();
     if (!busy) {
         indicatorDue_ = false;
         showDelay_->stop();
@@ -69,31 +70,31 @@ void ComputeStatus::refresh()
         showDelay_->start();
     }
     const bool computing = busy && indicatorDue_;
-    const bool offerCompute = !busy && session_->cancelled() && !session_->hasErrors();
+    const bool offerCompute = !busy && session_->trace()->cancelled() && !session_->trace()->hasErrors();
     progress_->setVisible(computing);
     computing_->setVisible(computing);
-    computing_->setText(session_->cancelling() ? tr("Cancelling…") : tr("Computing…"));
+    computing_->setText(session_->trace()->cancelling() ? tr("Cancelling…") : tr("Computing…"));
     action_->setVisible(computing || offerCompute);
-    action_->setEnabled(!session_->cancelling());
+    action_->setEnabled(!session_->trace()->cancelling());
     action_->setText(computing ? tr("Cancel") : tr("Compute"));
     action_->setToolTip(computing ? tr("Stop this computation (Esc); the result shown now stays.")
                                   : tr("Compute the settings shown; the last computation of them was cancelled."));
 
     QString text;
-    if (const auto trace = session_->trace()) {
+    if (const auto trace = session_->trace()->trace()) {
         const QString what = tr("%1 on input %2")
                                  .arg(QString::fromStdString(positional_call(trace->config)),
                                       QString::fromStdString(shape_to_string(trace->stages.front().tensor.shape())));
         // What matters most comes first: a narrow status bar elides the end of the line.
-        if (session_->hasErrors())
+        if (session_->trace()->hasErrors())
             text = tr("The settings have an error: showing the last valid trace, %1.").arg(what);
-        else if (session_->cancelled() && !busy)
+        else if (session_->trace()->cancelled() && !busy)
             text = tr("Cancelled — showing the previous result, %1.").arg(what);
         else
             text = tr("Showing %1.").arg(what);
-    } else if (session_->hasErrors()) {
+    } else if (session_->trace()->hasErrors()) {
         text = tr("The settings have an error: nothing computed yet.");
-    } else if (session_->cancelled() && !busy) {
+    } else if (session_->trace()->cancelled() && !busy) {
         text = tr("Cancelled — nothing computed yet.");
     }
     status_->setText(text);

@@ -4,7 +4,10 @@
 #include "render/heatmap_source.h"
 #include "shell/main_window.h"
 #include "model/pytorch_export.h"
-#include "model/session.h"
+#include "features/session.h"
+#include "model/document_model.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -76,34 +79,35 @@ void ExportActions::populateMenu(QMenu* menu)
 
 bool ExportActions::exportViewPng(const QString& path, QString* error, bool print)
 {
-    return exportPng(viewWidget(*window_, session_->view()), path, error,
+    return exportPng(viewWidget(*window_, session_->view()->tab()), path, error,
                      print ? PictureColours::Print : PictureColours::Theme);
 }
 
 bool ExportActions::exportViewSvg(const QString& path, QString* error, bool print)
 {
-    const QString title = tr("Attention Lab: %1").arg(session_->callText());
-    return exportSvg(viewWidget(*window_, session_->view()), path, title, error,
+    const QString title = tr("Attention Lab: %1").arg(session_->document()->callText());
+    return exportSvg(viewWidget(*window_, session_->view()->tab()), path, title, error,
                      print ? PictureColours::Print : PictureColours::Theme);
 }
 
 bool ExportActions::exportHeatmapCsv(const QString& path, QString* error)
 {
-    const auto trace = session_->trace();
-    const HeatmapSlice slice =
-        trace ? heatmapSlice(trace, session_->heatmapKind(), session_->head(), session_->batchIndex()) : HeatmapSlice{};
+    const auto trace = session_->trace()->trace();
+    const HeatmapSlice slice = trace ? heatmapSlice(trace, session_->view()->heatmapKind(), session_->view()->head(),
+                                                    session_->view()->batchIndex())
+                                     : HeatmapSlice{};
     if (!slice.valid()) {
         if (error)
             *error = tr("There is no heatmap to export: this module and view hold no %1 matrix.")
-                         .arg(heatmapKindTitle(session_->heatmapKind()).toLower());
+                         .arg(heatmapKindTitle(session_->view()->heatmapKind()).toLower());
         return false;
     }
-    return writeTextFile(path, heatmapCsv(slice, session_->tokenLabels()), error);
+    return writeTextFile(path, heatmapCsv(slice, session_->trace()->tokenLabels()), error);
 }
 
 bool ExportActions::exportTraceMarkdown(const QString& path, QString* error)
 {
-    const auto trace = session_->trace();
+    const auto trace = session_->trace()->trace();
     if (!trace) {
         if (error)
             *error = tr("There is no trace yet: wait for the forward pass to finish.");
@@ -115,13 +119,14 @@ bool ExportActions::exportTraceMarkdown(const QString& path, QString* error)
 QString ExportActions::copyAsPytorch(const QString& weightsPath, QString* error)
 {
     try {
-        exportWeightsAndInput(effectiveSpecOf(session_->spec(), session_->prefersBookInput()), weightsPath);
+        exportWeightsAndInput(effectiveSpecOf(session_->document()->spec(), session_->document()->prefersBookInput()),
+                              weightsPath);
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromUtf8(e.what());
         return {};
     }
-    const QString script = pytorchScript(session_->config(), QFileInfo(weightsPath).absoluteFilePath());
+    const QString script = pytorchScript(session_->document()->config(), QFileInfo(weightsPath).absoluteFilePath());
     QApplication::clipboard()->setText(script);
     return script;
 }

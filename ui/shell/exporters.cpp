@@ -3,7 +3,7 @@
 #include "shell/main_window.h"
 #include "forward/module_source.h"
 #include "call/python_repr.h"
-#include "model/session.h"
+#include "features/session.h"
 #include "render/render_style.h"
 #include "forward/trace.h"
 #include "io/atomic_file.h"

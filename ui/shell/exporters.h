@@ -2,7 +2,7 @@
 // What File > Export writes: the current view as a picture (PNG, SVG), the selected heatmap's
 // numbers as CSV, and the shape trace as a Markdown table. Text comes out of pure functions (tests
 // read it directly); files are written atomically.
-#include "model/session.h"
+#include "features/session.h"
 #include "render/heatmap_source.h"
 
 #include <QByteArray>

@@ -1,6 +1,6 @@
 #include "shell/file_actions.h"
 
-#include "model/session_file.h"
+#include "features/session_state.h"
 #include "model/undo_commands.h"
 
 #include <QAction>
@@ -44,7 +44,7 @@ void FileActions::populateMenu(QMenu* file)
 
 bool FileActions::openFile(const QString& path, QString* error)
 {
-    const auto state = loadSessionFile(path, error);
+    const auto state = loadSessionFile(path, sessionFeatures(), error);
     if (!state)
         return false;
     applyState(*session_, *state);
@@ -57,7 +57,7 @@ bool FileActions::openFile(const QString& path, QString* error)
 
 bool FileActions::saveFile(const QString& path, QString* error)
 {
-    if (!saveSessionFile(path, captureState(*session_), error))
+    if (!saveSessionFile(path, captureState(*session_), sessionFeatures(), error))
         return false;
     path_ = QFileInfo(path).absoluteFilePath();
     history_->stack()->setClean();

@@ -2,7 +2,7 @@
 
 #include "shell/lessons.h"
 
-#include "widgets/shape_diagram_widget.h"
+#include "features/stepper/shape_diagram_widget.h"
 
 #include <QCoreApplication>
 #include <QEvent>

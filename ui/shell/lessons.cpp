@@ -2,9 +2,13 @@
 
 #include "shell/lessons_detail.h"
 
-#include "model/bug_lesson.h"
+#include "features/debug/bug_lesson.h"
 #include "model/presets.h"
-#include "model/session.h"
+#include "features/session.h"
+#include "features/debug/debug_state.h"
+#include "model/document_model.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QFile>
 #include <QWidget>
@@ -19,23 +23,23 @@ using Actions = LessonActions;
 
 Show preset(const char* id)
 {
-    return [id](const LessonContext& c) { c.session->applyPreset(*findPreset(QLatin1String(id))); };
+    return [id](const LessonContext& c) { c.session->document()->applyPreset(*findPreset(QLatin1String(id))); };
 }
 
 Show stage(const char* name, const char* presetId = "gpt2-small")
 {
     return [name, presetId](const LessonContext& c) {
-        if (c.session->config().kind != ModuleKind::MultiHeadAttention || c.session->hasErrors())
-            c.session->applyPreset(*findPreset(QLatin1String(presetId)));
-        c.session->setView(ViewMode::Stepper);
-        c.session->setStageByName(QLatin1String(name));
+        if (c.session->document()->config().kind != ModuleKind::MultiHeadAttention || c.session->trace()->hasErrors())
+            c.session->document()->applyPreset(*findPreset(QLatin1String(presetId)));
+        c.session->view()->setTab(ViewMode::Stepper);
+        c.session->view()->setStageByName(QLatin1String(name));
     };
 }
 
 Check atStage(const char* name, const QString& why)
 {
     return [name, why](const LessonContext& c) {
-        const Stage* s = c.session->stage();
+        const Stage* s = c.session->view()->stage();
         if (!s || s->name != name)
             return fail(QObject::tr("Step to %1 first (Right arrow or Next); you are at %2.")
                             .arg(QLatin1String(name), s ? QString::fromStdString(s->name) : QObject::tr("no stage")));
@@ -50,14 +54,14 @@ Check atStage(const char* name, const QString& why)
 Show debugSection(DebugSection section)
 {
     return [section](const LessonContext& c) {
-        c.session->setView(ViewMode::Debug);
-        c.session->setDebugSection(section);
+        c.session->view()->setTab(ViewMode::Debug);
+        c.session->view()->setDebugSection(section);
     };
 }
 
 CheckResult gpt2Small(const LessonContext& c)
 {
-    const Config& k = c.session->config();
+    const Config& k = c.session->document()->config();
     if (k.kind != ModuleKind::MultiHeadAttention)
         return fail(QObject::tr("Choose the MultiHeadAttention module first."));
     for (const auto& [slot, have, want] : {std::tuple{"d_in", k.d_in, 768},
@@ -78,17 +82,17 @@ std::map<QString, std::vector<Actions>> actionTable()
            gpt2Small,
            {widgetTarget("d_in"), widgetTarget("d_out"), widgetTarget("context_length"), widgetTarget("num_heads"),
             widgetTarget("head-dim")}},
-          {[](const LessonContext& c) { c.session->setSlot(Slot::num_heads, 10); },
+          {[](const LessonContext& c) { c.session->document()->setSlot(Slot::num_heads, 10); },
            [](const LessonContext& c) {
-               for (const auto& d : c.session->diagnostics())
+               for (const auto& d : c.session->trace()->diagnostics())
                    if (d.code == DiagnosticCode::HeadSplit)
                        return pass(QObject::tr("That is the diagnostic: %1").arg(QString::fromStdString(d.message)));
                return fail(QObject::tr("Type a num_heads that does not divide d_out (10, say) to see the refusal."));
            },
            {widgetTarget("call-line"), widgetTarget("diagnostic-*"), widgetTarget("fix-*")}},
-          {[](const LessonContext& c) { c.session->setSlot(Slot::num_heads, 12); },
+          {[](const LessonContext& c) { c.session->document()->setSlot(Slot::num_heads, 12); },
            [](const LessonContext& c) {
-               const Config& k = c.session->config();
+               const Config& k = c.session->document()->config();
                if (!k.heads_split_d_out())
                    return fail(
                        QObject::tr("num_heads %1 still does not divide d_out %2.").arg(k.num_heads).arg(k.d_out));
@@ -121,21 +125,21 @@ std::map<QString, std::vector<Actions>> actionTable()
            {diagramTarget("badges"), codeTarget("context_vec = (attn_weights @ values).transpose(1, 2)")}}}},
         {QStringLiteral("wrapper-integrated"),
          {{[](const LessonContext& c) {
-               c.session->applyPreset(*findPreset(QStringLiteral("book")));
-               c.session->setModuleKind(ModuleKind::MultiHeadAttentionWrapper);
-               c.session->setView(ViewMode::Stepper);
+               c.session->document()->applyPreset(*findPreset(QStringLiteral("book")));
+               c.session->document()->setModuleKind(ModuleKind::MultiHeadAttentionWrapper);
+               c.session->view()->setTab(ViewMode::Stepper);
            },
            [](const LessonContext& c) {
-               const Config& k = c.session->config();
+               const Config& k = c.session->document()->config();
                if (k.kind != ModuleKind::MultiHeadAttentionWrapper)
                    return fail(QObject::tr("Pick MultiHeadAttentionWrapper in the module box."));
                return pass(
                    QObject::tr("The wrapper returns %1 features per token: num_heads × d_out.").arg(k.output_width()));
            },
            {widgetTarget("module-class"), diagramTarget("blocks")}},
-          {[](const LessonContext& c) { c.session->setView(ViewMode::Designs); },
+          {[](const LessonContext& c) { c.session->view()->setTab(ViewMode::Designs); },
            [](const LessonContext& c) {
-               return c.session->view() == ViewMode::Designs
+               return c.session->view()->tab() == ViewMode::Designs
                           ? pass(QObject::tr("This is the side-by-side comparison of the two designs."))
                           : fail(QObject::tr("Open the \"Wrapper vs integrated\" tab."));
            },
@@ -143,9 +147,10 @@ std::map<QString, std::vector<Actions>> actionTable()
         {QStringLiteral("first-divergence"),
          {{debugSection(DebugSection::Bugs),
            [](const LessonContext& c) {
-               if (c.session->view() != ViewMode::Debug || c.session->lessonState().section != DebugSection::Bugs)
+               if (c.session->view()->tab() != ViewMode::Debug ||
+                   c.session->view()->debugSection() != DebugSection::Bugs)
                    return fail(QObject::tr("Open the Debugging tab and its injected-bugs section."));
-               const BugLesson* lesson = c.session->bugLesson();
+               const BugLesson* lesson = c.session->feature<DebugState>()->bugLesson();
                const int first = lesson->firstDivergenceRow();
                if (first < 0)
                    return fail(QObject::tr("This bug changes no stage on these settings; pick another bug."));
@@ -157,11 +162,11 @@ std::map<QString, std::vector<Actions>> actionTable()
             widgetTarget("divergence-diagram")}}}},
         {QStringLiteral("argument-contract"),
          {{[](const LessonContext& c) {
-               c.session->setCallText(QStringLiteral("MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
+               c.session->document()->setCallText(QStringLiteral("MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
            },
            [](const LessonContext& c) {
-               const Config& k = c.session->config();
-               if (c.session->callError() || k.context_length != 1024 || k.num_heads != 12)
+               const Config& k = c.session->document()->config();
+               if (c.session->document()->callError() || k.context_length != 1024 || k.num_heads != 12)
                    return fail(QObject::tr("Read the call slot by slot: context_length is the third value, "
                                            "num_heads the fifth."));
                return pass(QObject::tr("Every value is in its slot: context_length 1024, num_heads 12."));
@@ -169,7 +174,7 @@ std::map<QString, std::vector<Actions>> actionTable()
            {widgetTarget("call-line")}},
           {debugSection(DebugSection::Contract),
            [](const LessonContext& c) {
-               return c.session->view() == ViewMode::Debug
+               return c.session->view()->tab() == ViewMode::Debug
                           ? pass(QObject::tr("Here each value is named by the slot it fills."))
                           : fail(QObject::tr("Open the Debugging tab's argument-contract section."));
            },
@@ -177,7 +182,7 @@ std::map<QString, std::vector<Actions>> actionTable()
         {QStringLiteral("weight-transfer"),
          {{debugSection(DebugSection::Transfer),
            [](const LessonContext& c) {
-               const TransferResult& r = c.session->transferResult();
+               const TransferResult& r = c.session->feature<DebugState>()->transferResult();
                return r.status == TransferStatus::Match
                           ? pass(QObject::tr("The outputs match: all three lines are written, each with .T."))
                           : fail(QObject::tr("The outputs do not match yet: write all three lines, each with .T."));

@@ -1,7 +1,8 @@
 #include "shell/lessons_panel.h"
 
-#include "model/session.h"
+#include "features/session.h"
 #include "widgets/themed.h"
+#include "model/view_model.h"
 
 #include <algorithm>
 #include <QComboBox>
@@ -75,7 +76,7 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
     connect(showMe_, &QPushButton::clicked, this, &LessonsPanel::showMe);
     connect(check_, &QPushButton::clicked, this, &LessonsPanel::check);
     // The lesson, the step and what was passed are the Session's (saved with it); the panel shows them.
-    connect(session, &Session::changed, this, [this](ChangeFlags flags) {
+    followParts(session->parts(), this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::Guide)
             followSession();
     });
@@ -84,7 +85,7 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
 
 void LessonsPanel::followSession()
 {
-    const GuideState& g = context_.session->guide();
+    const GuideState& g = context_.session->view()->guide();
     const Lesson* l = findLesson(g.lesson);
     if (!l && !lessons().empty())
         l = &lessons().front(); // nothing chosen yet: the first lesson, at its start
@@ -108,12 +109,12 @@ bool LessonsPanel::setLesson(const QString& id)
 {
     if (!findLesson(id))
         return false;
-    GuideState g = context_.session->guide();
+    GuideState g = context_.session->view()->guide();
     if (g.lesson != id)
         g = GuideState{id, 0, {}};
     else
         g.step = 0;
-    context_.session->setGuide(g);
+    context_.session->view()->setGuide(g);
     return true;
 }
 
@@ -121,10 +122,10 @@ void LessonsPanel::setStep(int step)
 {
     if (!lesson_ || lesson_->steps.empty())
         return;
-    GuideState g = context_.session->guide();
+    GuideState g = context_.session->view()->guide();
     g.lesson = lesson_->id;
     g.step = std::clamp(step, 0, static_cast<int>(lesson_->steps.size()) - 1);
-    context_.session->setGuide(g);
+    context_.session->view()->setGuide(g);
 }
 
 void LessonsPanel::showMe()
@@ -143,14 +144,14 @@ CheckResult LessonsPanel::check()
     if (lesson_ && !lesson_->steps.empty() && lesson_->steps[static_cast<std::size_t>(step_)].check)
         r = lesson_->steps[static_cast<std::size_t>(step_)].check(context_);
     if (r.passed && lesson_) { // progress: this step is done, kept with the session
-        GuideState g = context_.session->guide();
+        GuideState g = context_.session->view()->guide();
         g.lesson = lesson_->id;
         g.step = step_;
         if (!g.passed.contains(step_)) {
             g.passed.append(step_);
             std::sort(g.passed.begin(), g.passed.end());
         }
-        context_.session->setGuide(g);
+        context_.session->view()->setGuide(g);
     }
     result_->setText((r.passed ? tr("✔ ") : tr("✘ ")) + r.message);
     const RenderStyle style = styleFor(result_);
@@ -168,7 +169,7 @@ void LessonsPanel::refresh()
         return;
     }
     const LessonStep& s = lesson_->steps[static_cast<std::size_t>(step_)];
-    const GuideState& g = context_.session->guide();
+    const GuideState& g = context_.session->view()->guide();
     const int passed = g.lesson == lesson_->id ? static_cast<int>(g.passed.size()) : 0;
     heading_->setText(tr("<b>Step %1 of %2 · %3</b>").arg(step_ + 1).arg(count).arg(s.title.toHtmlEscaped()) +
                       (passed > 0 ? tr(" &nbsp;(%1 of %2 checked)").arg(passed).arg(count) : QString()));

@@ -1,7 +1,11 @@
 // The guided lesson on a trained model's heads: every check reads the session and its trace (the
 // measures are computed by core, never written into the lesson).
-#include "model/session.h"
+#include "features/session.h"
 #include "shell/lessons_detail.h"
+#include "gpt/head_measures.h"
+#include "model/document_model.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
 
 namespace attnlab::ui {
 
@@ -9,7 +13,7 @@ namespace {
 
 bool weightsDoNotFit(const Session& s)
 {
-    for (const auto& d : s.diagnostics())
+    for (const auto& d : s.trace()->diagnostics())
         if (d.code == DiagnosticCode::TrainedWeights)
             return true;
     return false;
@@ -20,30 +24,30 @@ bool weightsDoNotFit(const Session& s)
 std::vector<LessonActions> trainedHeadsActions()
 {
     return {
-        {[](const LessonContext& c) { c.session->useTrainedModel(4, 1); },
+        {[](const LessonContext& c) { c.session->trace()->useTrainedModel(4, 1); },
          [](const LessonContext& c) {
              const Session& s = *c.session;
-             if (!s.usesTextInput())
+             if (!s.document()->usesTextInput())
                  return fail(QObject::tr("Tick \"Text through a GPT trained on The Verdict\" first."));
-             if (s.gptHeads() != 4 || s.gptLayer() != 1 || weightsDoNotFit(s))
+             if (s.trace()->gptHeads() != 4 || s.document()->gptLayer() != 1 || weightsDoNotFit(s))
                  return fail(QObject::tr("Pick 4 heads and layer 1, with the model's own call."));
              return pass(QObject::tr("Layer 1 of the 4-head model receives %1 tokens, each a vector of %2.")
-                             .arg(s.numTokens())
-                             .arg(s.config().d_in));
+                             .arg(s.document()->numTokens())
+                             .arg(s.document()->config().d_in));
          },
          {widgetTarget("text-input-enabled"), widgetTarget("text-input-variant"), widgetTarget("text-input-layer"),
           widgetTarget("text-input-tokens")}},
         {[](const LessonContext& c) {
-             if (!c.session->usesTextInput())
-                 c.session->useTrainedModel(4, 1);
-             c.session->setView(ViewMode::Heatmaps);
+             if (!c.session->document()->usesTextInput())
+                 c.session->trace()->useTrainedModel(4, 1);
+             c.session->view()->setTab(ViewMode::Heatmaps);
          },
          [](const LessonContext& c) {
-             const auto trace = c.session->trace();
+             const auto trace = c.session->trace()->trace();
              const Stage* w = trace ? trace->find("attn_weights") : nullptr;
-             if (!c.session->usesTextInput() || !w || w->tensor.size(1) < 2)
+             if (!c.session->document()->usesTextInput() || !w || w->tensor.size(1) < 2)
                  return fail(QObject::tr("Show a trained model with several heads on a sentence first."));
-             const std::vector<HeadMeasures>& m = c.session->headMeasures();
+             const std::vector<HeadMeasures>& m = c.session->trace()->headMeasures(c.session->view()->batchIndex());
              std::size_t first = 0, focused = 0;
              for (std::size_t h = 1; h < m.size(); ++h) {
                  first = m[h].first > m[first].first ? h : first;
@@ -57,7 +61,7 @@ std::vector<LessonActions> trainedHeadsActions()
                              .arg(m[focused].entropy, 0, 'f', 2));
          },
          {cellsTarget("head-heatmap-0"), cellsTarget("head-heatmap-3")}},
-        {[](const LessonContext& c) { c.session->setSlot(Slot::d_out, 64); },
+        {[](const LessonContext& c) { c.session->document()->setSlot(Slot::d_out, 64); },
          [](const LessonContext& c) {
              return weightsDoNotFit(*c.session)
                         ? pass(QObject::tr("The trained weights no longer fit; Ctrl+Z brings them back."))
@@ -65,11 +69,11 @@ std::vector<LessonActions> trainedHeadsActions()
          },
          {widgetTarget("call-line"), widgetTarget("diagnostic-*")}},
         {[](const LessonContext& c) {
-             c.session->setView(ViewMode::Tradeoffs);
-             c.session->setTradeoffsSection(TradeoffsSection::Measured);
+             c.session->view()->setTab(ViewMode::Tradeoffs);
+             c.session->view()->setTradeoffsSection(TradeoffsSection::Measured);
          },
          [](const LessonContext& c) {
-             return c.session->view() == ViewMode::Tradeoffs
+             return c.session->view()->tab() == ViewMode::Tradeoffs
                         ? pass(QObject::tr("The losses differ by less than their spread over seeds."))
                         : fail(QObject::tr("Open Heads: the trade-offs, then its Measured page."));
          },

@@ -1,19 +1,23 @@
 #include "shell/main_window.h"
 
-#include "widgets/call_line.h"
+#include "shell/call_line.h"
 #include "shell/compute_status.h"
 #include "shell/keyboard_focus.h"
-#include "widgets/config_panel.h"
-#include "pages/debug/debug_view.h"
-#include "pages/designs/designs_view.h"
-#include "widgets/diagnostics_panel.h"
-#include "pages/heatmaps/heatmaps_view.h"
+#include "shell/config_panel.h"
+#include "features/debug/debug_view.h"
+#include "features/designs/designs_view.h"
+#include "shell/diagnostics_panel.h"
+#include "features/heatmaps/heatmaps_view.h"
 #include "model/model_job.h"
-#include "model/session.h"
-#include "pages/stepper/stepper_view.h"
-#include "pages/tradeoffs/tradeoffs_view.h"
+#include "features/session.h"
+#include "features/stepper/stepper_view.h"
+#include "features/tradeoffs/tradeoffs_view.h"
 #include "model/weights_source.h"
-#include "widgets/text_input_panel.h"
+#include "shell/text_input_panel.h"
+#include "model/document_model.h"
+#include "model/study_model.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -62,8 +66,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     scroll->setObjectName(QStringLiteral("settings-column"));
 
     tabs_ = new ViewTabs;
-    for (const PageInfo& info : pageRegistry()) {
-        QWidget* page = info.create(session_);
+    for (const FeatureInfo& info : featureRegistry()) {
+        QWidget* page = info.createPage(session_->feature(info.view()));
         pages_.push_back(page);
         // On a 1280×720 projector with presentation type a page can be larger than its room: it
         // scrolls instead of pushing the window past the screen or cutting off what it shows.
@@ -76,9 +80,9 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         const int tab = tabs_->addTab(area, info.title());
         tabs_->setTabToolTip(tab, info.tooltip());
     }
-    tabs_->setCurrentIndex(static_cast<int>(session_->view())); // a tab's index is its ViewMode
+    tabs_->setCurrentIndex(static_cast<int>(session_->view()->tab())); // a tab's index is its ViewMode
     connect(tabs_, &QTabWidget::currentChanged, session_,
-            [this](int i) { session_->setView(pageRegistry()[static_cast<std::size_t>(i)].view); });
+            [this](int i) { session_->view()->setTab(static_cast<ViewMode>(i)); });
 
     auto* callRow = new QHBoxLayout;
     auto* callLabel = new QLabel(tr("<b>Call</b>"));
@@ -107,9 +111,9 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
 
     bindKeys();
     new KeyboardFocus(this, tabs_);
-    connect(session_, &Session::changed, this, [this](ChangeFlags flags) {
+    followParts(session_->parts(), this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::View)
-            tabs_->setCurrentIndex(static_cast<int>(session_->view()));
+            tabs_->setCurrentIndex(static_cast<int>(session_->view()->tab()));
         if (flags & ChangeFlag::View)
             enableStageKeys();
         if (flags & ChangeFlag::Settings)
@@ -144,8 +148,8 @@ TradeoffsView* MainWindow::tradeoffsView() const
 
 bool MainWindow::pagesBusy() const
 {
-    for (const PageInfo& info : pageRegistry())
-        if (info.busy && info.busy(*session_))
+    for (const FeatureState* feature : session_->features())
+        if (feature->pageBusy())
             return true;
     return false;
 }
@@ -156,11 +160,11 @@ void MainWindow::bindKeys()
     // so typing is never hijacked. PageDown/PageUp are what presentation clickers send.
     for (auto key : {Qt::Key_Right, Qt::Key_Space, Qt::Key_PageDown}) {
         stageKeys_ << new QShortcut(QKeySequence(key), this);
-        connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::nextStage);
+        connect(stageKeys_.back(), &QShortcut::activated, session_->study(), &StudyModel::nextStage);
     }
     for (auto key : {Qt::Key_Left, Qt::Key_PageUp}) {
         stageKeys_ << new QShortcut(QKeySequence(key), this);
-        connect(stageKeys_.back(), &QShortcut::activated, session_, &Session::previousStage);
+        connect(stageKeys_.back(), &QShortcut::activated, session_->view(), &ViewModel::previousStage);
     }
     enableStageKeys();
 }
@@ -168,7 +172,7 @@ void MainWindow::bindKeys()
 void MainWindow::enableStageKeys()
 {
     // A disabled shortcut lets its key through: the Debugging tab's lists and tables keep their arrows.
-    const bool stepping = pageInfo(session_->view()).stepsStages;
+    const bool stepping = featureInfo(session_->view()->tab()).stepsStages;
     for (QShortcut* key : stageKeys_)
         key->setEnabled(stepping);
 }
@@ -188,14 +192,14 @@ void MainWindow::keyPressEvent(QKeyEvent* event)
 
 void MainWindow::refreshWeightsLabel()
 {
-    const ExperimentSpec& spec = session_->spec();
-    if (const QString unopened = session_->unopenedCheckpoint(); !unopened.isEmpty())
+    const ExperimentSpec& spec = session_->document()->spec();
+    if (const QString unopened = session_->trace()->unopenedCheckpoint(); !unopened.isEmpty())
         weights_->setText(tr("Weights: none, %1 could not be opened") // nothing is seeded in its place
                               .arg(QString::fromStdString(gpt2_checkpoint_name(unopened.toStdString()))));
     else
-        weights_->setText(session_->usesOpenedModel() // an opened checkpoint runs whole, with its own weights
+        weights_->setText(session_->trace()->usesOpenedModel() // an opened checkpoint runs whole, with its own weights
                               ? tr("Weights: %1 layer %2, the whole model")
-                                    .arg(QString::fromStdString(session_->modelJob()->model()->plan.name))
+                                    .arg(QString::fromStdString(session_->trace()->modelJob()->model()->plan.name))
                                     .arg(spec.gpt_layer)
                               : weightsSummary(spec));
     weights_->setToolTip(spec.input == InputSource::Text ? QString::fromStdString(spec.gpt_model_path)

@@ -1,7 +1,7 @@
 #pragma once
 // The app's one window: settings and diagnostics on the left, the call line on top, and the pages of the
 // registry (pages/page_registry.h) as tabs.
-#include "pages/page_registry.h"
+#include "features/registry.h"
 
 #include <QMainWindow>
 

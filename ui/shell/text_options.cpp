@@ -4,8 +4,10 @@
 #include "gpt/gpt_input.h"
 #include "gpt/model_paths.h"
 #include "model/model_job.h"
-#include "model/session.h"
+#include "features/session.h"
 #include "tensor/error.h"
+#include "model/document_model.h"
+#include "model/trace_state.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -49,11 +51,11 @@ QString openStartupCheckpoint(const QCommandLineParser& parser, Session& session
                 .arg(QString::fromStdString(plan->name), shownValue(parser.value("layer")));
     }
     if (parser.isSet(QStringLiteral("text")))
-        session.setInputText(parser.value(QStringLiteral("text")));
+        session.trace()->setInputText(parser.value(QStringLiteral("text")));
     QObject::connect(
-        session.modelJob(), &ModelJob::opened, &session, [&session, layer] { session.setGptLayer(layer); },
-        Qt::SingleShotConnection);
-    session.openModel(*plan);
+        session.trace()->modelJob(), &ModelJob::opened, &session,
+        [&session, layer] { session.document()->setGptLayer(layer); }, Qt::SingleShotConnection);
+    session.trace()->openModel(*plan);
     return {};
 }
 
@@ -90,9 +92,9 @@ QString applyStartupText(const QCommandLineParser& parser, Session& session)
         const QString text = parser.value(QStringLiteral("text"));
         if (const auto problem = text_problem(text.toStdString()))
             return QObject::tr("--text: %1").arg(QString::fromStdString(*problem));
-        session.setInputText(text);
+        session.trace()->setInputText(text);
     }
-    session.useTrainedModel(heads, layer);
+    session.trace()->useTrainedModel(heads, layer);
     return {};
 }
 

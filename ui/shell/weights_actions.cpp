@@ -2,7 +2,8 @@
 #include "shell/shown_value.h"
 
 #include "widgets/load_weights_dialog.h"
-#include "model/session.h"
+#include "features/session.h"
+#include "model/document_model.h"
 
 #include <QAction>
 #include <QCommandLineParser>
@@ -49,10 +50,11 @@ QString applyStartupWeights(const QCommandLineParser& parser, Session& session)
             return QObject::tr("--layer takes a layer number from 0, not '%1'.").arg(shownValue(parser.value("layer")));
     }
     QString error;
-    const auto spec = specWithFileWeights(session.spec(), parser.value(QStringLiteral("weights")), layer, &error);
+    const auto spec =
+        specWithFileWeights(session.document()->spec(), parser.value(QStringLiteral("weights")), layer, &error);
     if (!spec)
         return error;
-    session.restoreSettings(*spec, QString::fromStdString(positional_call(spec->config)), session.prefersBookInput());
+    session.document()->setSpec(*spec, true);
     return {};
 }
 
@@ -70,8 +72,8 @@ void WeightsActions::populateMenu(QMenu* file)
                         "checkpoint."));
     seeded_ = file->addAction(tr("Use S&eeded Weights"), this, &WeightsActions::useSeededWeights);
     seeded_->setToolTip(tr("Go back to the app's own seeded weights, as nn.Linear initialises them."));
-    const auto refresh = [this] { seeded_->setEnabled(!session_->spec().weights_path.empty()); };
-    connect(session_, &Session::changed, seeded_, [refresh](ChangeFlags flags) {
+    const auto refresh = [this] { seeded_->setEnabled(!session_->document()->spec().weights_path.empty()); };
+    followParts(session_->parts(), seeded_, [refresh](ChangeFlags flags) {
         if (flags & ChangeFlag::Settings)
             refresh();
     });
@@ -80,7 +82,7 @@ void WeightsActions::populateMenu(QMenu* file)
 
 bool WeightsActions::openDialog(const QString& path)
 {
-    LoadWeightsDialog dialog(path, session_->spec(), window_);
+    LoadWeightsDialog dialog(path, session_->document()->spec(), window_);
     if (dialog.exec() != QDialog::Accepted || !dialog.usable())
         return false;
     apply(dialog.chosenSpec());
@@ -90,14 +92,14 @@ bool WeightsActions::openDialog(const QString& path)
 
 void WeightsActions::apply(const ExperimentSpec& spec)
 {
-    session_->restoreSettings(spec, QString::fromStdString(positional_call(spec.config)), session_->prefersBookInput());
+    session_->document()->setSpec(spec, true);
 }
 
 void WeightsActions::useSeededWeights()
 {
-    if (session_->spec().weights_path.empty())
+    if (session_->document()->spec().weights_path.empty())
         return;
-    apply(specWithSeededWeights(session_->spec()));
+    apply(specWithSeededWeights(session_->document()->spec()));
     Q_EMIT message(tr("Back to the seeded weights."));
 }
 

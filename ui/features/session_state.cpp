@@ -1,0 +1,76 @@
+#include "features/session_state.h"
+
+#include "features/registry.h"
+#include "features/session.h"
+#include "model/document_model.h"
+#include "model/study_model.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
+
+namespace attnlab::ui {
+
+const SessionFeatures& sessionFeatures()
+{
+    static const SessionFeatures features = [] {
+        SessionFeatures f;
+        for (const FeatureInfo& row : featureRegistry()) {
+            f.tabs << QLatin1String(row.id);
+            if (row.sectionKey)
+                f.sections.push_back({row.sectionKey, row.checkSection});
+        }
+        return f;
+    }();
+    return features;
+}
+
+SessionState captureState(const Session& session)
+{
+    SessionState s;
+    s.document = session.document()->document();
+    s.view = session.view()->state();
+    s.view.presentation = false; // not saved
+    s.predict = session.study()->predict();
+    s.checkpoint = session.trace()->openedCheckpoint();
+    for (const FeatureState* feature : session.features())
+        feature->saveSection(s.features);
+    return s;
+}
+
+void applyState(Session& session, const SessionState& state)
+{
+    DocumentModel* document = session.document();
+    ViewModel* view = session.view();
+    const auto settings = [document, state](const std::string& file) {
+        Document restored = state.document;
+        if (!state.checkpoint.isEmpty())
+            restored.spec.gpt_model_path = file;    // the opened file, which the Text input then goes through
+        restored.lessons = document->lessonState(); // applied below, with the selection
+        restored.selection = document->selectedElement();
+        document->restore(restored);
+    };
+    const auto place = [view, state] {
+        if (!state.view.stage.isEmpty())
+            view->setStageByName(state.view.stage); // remembered until the new trace holds it
+        // Clamped to the trace's sizes; while one is computing, they apply when it arrives.
+        view->setHead(state.view.head);
+        view->setBatchIndex(state.view.batchIndex);
+    };
+    if (state.checkpoint.isEmpty())
+        session.trace()->reopenModel({},
+                                     settings); // at once, and a checkpoint still loading for another file is dropped
+    view->restore(state.view);
+    document->setLessonState(state.document.lessons);
+    document->setSelectedElement(state.document.selection);
+    session.study()->restorePredict(state.predict);
+    for (FeatureState* feature : session.features())
+        feature->restoreSection(state.features);
+    if (state.checkpoint.isEmpty())
+        return place();
+    // The settings once the checkpoint is in, as File > Open Model opens it: they name its layer.
+    session.trace()->reopenModel(state.checkpoint, [settings, place](const std::string& file) {
+        settings(file);
+        place();
+    });
+}
+
+} // namespace attnlab::ui

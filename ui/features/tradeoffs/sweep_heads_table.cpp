@@ -1,0 +1,151 @@
+#include "features/tradeoffs/sweep_heads_table.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+namespace {
+
+QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter)
+{
+    auto* it = new QTableWidgetItem(text);
+    it->setTextAlignment(align);
+    return it;
+}
+
+} // namespace
+
+SweepHeadsTable::SweepHeadsTable(QWidget* parent)
+    : QWidget(parent), variant_(new QComboBox), study_(new QPushButton(tr("Study This Model"))),
+      save_(new QPushButton(tr("Save Model…"))), table_(new QTableWidget), intact_(new QLabel), rule_(new QLabel)
+{
+    study_->setObjectName(QStringLiteral("sweep-study"));
+    study_->setToolTip(tr("Open this trained variant as the model under study: the stepper, the heatmaps, the "
+                          "overview and Predict First show its heads on a sequence of its task."));
+    save_->setObjectName(QStringLiteral("sweep-save-model"));
+    save_->setToolTip(tr("Save this trained variant as a .safetensors file that File > Open Model and "
+                         "attention-lab-cli run --model open."));
+    variant_->setObjectName(QStringLiteral("sweep-heads-variant"));
+    variant_->setAccessibleName(tr("Trained variant whose heads are shown"));
+    variant_->setAccessibleDescription(tr("Pick a trained variant, by num_heads and seed, to list its heads measured "
+                                          "one by one."));
+    table_->setObjectName(QStringLiteral("sweep-heads-table"));
+    table_->setAccessibleName(tr("The variant's heads, measured"));
+    table_->setAccessibleDescription(tr("One row per layer and head: shares of attention on held-out sequences, the "
+                                        "role they give, and the held-out loss and accuracy with that head zeroed."));
+    table_->setColumnCount(10);
+    table_->setHorizontalHeaderLabels({tr("layer"), tr("head"), tr("previous"), tr("first"), tr("self"),
+                                       tr("induction"), tr("entropy"), tr("role"), tr("loss\nwithout it"),
+                                       tr("accuracy\nwithout it")});
+    table_->verticalHeader()->setVisible(false);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    intact_->setWordWrap(true);
+    rule_->setWordWrap(true);
+    rule_->setText(tr("Shares are averaged over the query positions of the task's held-out sequences (induction: "
+                      "the share on the token right after an earlier occurrence of the current token); entropy in "
+                      "nats. A head's worth: the held-out loss and accuracy with its output zeroed (its columns of "
+                      "out_proj set to 0). %1.")
+                       .arg(QString::fromUtf8(train::kHeadRoleRule)));
+    auto* pick = new QHBoxLayout;
+    auto* label = new QLabel(tr("<b>Heads of</b>"));
+    label->setBuddy(variant_);
+    pick->addWidget(label);
+    pick->addWidget(variant_);
+    pick->addWidget(study_);
+    pick->addWidget(save_);
+    pick->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(pick);
+    layout->addWidget(intact_);
+    layout->addWidget(table_);
+    layout->addWidget(rule_);
+    connect(variant_, &QComboBox::currentIndexChanged, this, &SweepHeadsTable::showVariant);
+    // Shown before anything is trained too, saying what will come here: a lesson points at it ahead.
+    showVariant();
+    connect(study_, &QPushButton::clicked, this, [this] { Q_EMIT studyRequested(shownRun()); });
+    connect(save_, &QPushButton::clicked, this, [this] { Q_EMIT saveRequested(shownRun()); });
+}
+
+void SweepHeadsTable::setResults(const SweepResults& results)
+{
+    if (results == results_)
+        return;
+    const QVariant wanted = variant_->currentData();
+    results_ = results;
+    {
+        const QSignalBlocker block(variant_);
+        variant_->clear();
+        for (int i = 0; i < static_cast<int>(results_.runs.size()); ++i) {
+            const SweepRun& r = results_.runs[static_cast<std::size_t>(i)];
+            if (!r.report.empty())
+                variant_->addItem(tr("%1 head%2, seed %3").arg(r.heads).arg(r.heads == 1 ? "" : "s").arg(r.seed), i);
+        }
+        const int keep = variant_->findData(wanted);
+        variant_->setCurrentIndex(keep >= 0 ? keep : 0);
+    }
+    variant_->setEnabled(variant_->count() > 0);
+    showVariant();
+}
+
+int SweepHeadsTable::shownRun() const
+{
+    const int index = variant_->currentData().isValid() ? variant_->currentData().toInt() : -1;
+    return index >= 0 && index < static_cast<int>(results_.runs.size()) ? index : -1;
+}
+
+void SweepHeadsTable::showVariant()
+{
+    const int index = shownRun();
+    if (index < 0) {
+        table_->setRowCount(0);
+        intact_->setText(tr("Once a sweep has finished, each trained variant's heads are measured here, one by one."));
+        study_->setEnabled(false);
+        save_->setEnabled(false);
+        return;
+    }
+    const SweepRun& run = results_.runs[static_cast<std::size_t>(index)];
+    // Weights are kept for runs trained in this window; a session file's results have none.
+    const bool weights = run.params != nullptr;
+    study_->setEnabled(weights);
+    save_->setEnabled(weights);
+    const QString none = tr("Results read from a session file keep no weights: train again to study or save a model.");
+    study_->setStatusTip(weights ? QString() : none);
+    save_->setStatusTip(weights ? QString() : none);
+    study_->setAccessibleDescription(weights ? study_->toolTip() : none);
+    save_->setAccessibleDescription(weights ? save_->toolTip() : none);
+    if (!run.evals.empty())
+        intact_->setText(tr("As trained: held-out loss %1, accuracy %2. Zeroing a head the model relies on costs "
+                            "much more than zeroing one it could lose.")
+                             .arg(run.evals.back().loss, 0, 'f', 3)
+                             .arg(run.evals.back().accuracy, 0, 'f', 3));
+    table_->setRowCount(static_cast<int>(run.report.size()));
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const train::HeadStats& h = run.report[static_cast<std::size_t>(row)];
+        const QStringList values = {QString::number(h.layer),
+                                    QString::number(h.head),
+                                    QString::number(h.shares.previous, 'f', 2),
+                                    QString::number(h.shares.first, 'f', 2),
+                                    QString::number(h.shares.self, 'f', 2),
+                                    QString::number(h.shares.induction, 'f', 2),
+                                    QString::number(h.shares.entropy, 'f', 2),
+                                    QString::fromUtf8(train::role_name(h.role)),
+                                    QString::number(h.ablated.loss, 'f', 3),
+                                    QString::number(h.ablated.accuracy, 'f', 3)};
+        for (int c = 0; c < values.size(); ++c)
+            table_->setItem(
+                row, c, cell(values[c], c == 7 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter));
+    }
+    const int shown = std::min(table_->rowCount(), 12);
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() +
+                             shown * table_->verticalHeader()->defaultSectionSize() + 2 * table_->frameWidth() + 2);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,85 @@
+#include "features/tradeoffs/sweep_reading.h"
+
+#include <QObject>
+
+#include <algorithm>
+
+namespace attnlab::ui {
+
+namespace {
+
+constexpr double kLeastGap = 0.02; // accuracy: below it, seeds of one num_heads differ as much
+
+QString heads(std::int64_t h)
+{
+    return h == 1 ? QObject::tr("1 head") : QObject::tr("%1 heads").arg(h);
+}
+
+QString acc(const SweepRow& r)
+{
+    return QStringLiteral("%1").arg(r.accuracy.mean, 0, 'f', 2);
+}
+
+bool clearlyBelow(const SweepRow& row, const SweepRow& best)
+{
+    const double gap = std::max({kLeastGap, 2 * row.accuracy.std, 2 * best.accuracy.std});
+    return best.accuracy.mean - row.accuracy.mean > gap;
+}
+
+QString readRows(const std::vector<SweepRow>& rows)
+{
+    const auto best = std::max_element(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) {
+        return a.accuracy.mean < b.accuracy.mean;
+    });
+    QString text = QObject::tr("<b>Best:</b> %1 (head_dim %2), held-out accuracy %3 ± %4.")
+                       .arg(heads(best->heads))
+                       .arg(best->headDim)
+                       .arg(acc(*best))
+                       .arg(best->accuracy.std, 0, 'f', 2);
+    if (rows.size() < 2)
+        return text + QObject::tr(" Compare two head counts or more to see the trade-off.");
+    const SweepRow &few = rows.front(), &many = rows.back();
+    const bool fewWorse = &few != &*best && clearlyBelow(few, *best);
+    const bool manyWorse = &many != &*best && clearlyBelow(many, *best);
+    if (fewWorse && manyWorse)
+        text += QObject::tr(" <b>An inverted U:</b> %1 with %2, %3 with %4, %5 with %6.")
+                    .arg(acc(few), heads(few.heads), acc(*best), heads(best->heads), acc(many), heads(many.heads));
+    if (fewWorse)
+        text += QObject::tr(" <b>Too few heads cannot specialise:</b> each head puts its attention where its one "
+                            "softmax says, so with %1 per block the patterns the task needs (for induction, one head "
+                            "on the previous token and one on the token after the earlier copy) share a head.")
+                    .arg(heads(few.heads));
+    if (manyWorse && many.headDim == 1)
+        text += QObject::tr(" <b>head_dim 1 is too narrow:</b> each query and key is one number, so every query "
+                            "ranks the keys in the same order (or its reverse) and no head can point each token at "
+                            "its own predecessor, the previous-token pattern copying needs.");
+    else if (manyWorse)
+        text += QObject::tr(" <b>Narrow heads fall behind:</b> at head_dim %1 each head's queries and keys have only "
+                            "%1 numbers to tell positions apart.")
+                    .arg(many.headDim);
+    if (!fewWorse && !manyWorse)
+        text += QObject::tr(" Every head count is within twice the spread over seeds (and %1) of the best: at these "
+                            "settings the number of heads changes the accuracy little.")
+                    .arg(kLeastGap);
+    if (few.msPerStep > 0 && many.msPerStep > 0)
+        text += QObject::tr(" A step took %1 ms with %2 and %3 ms with %4.")
+                    .arg(few.msPerStep, 0, 'f', 2)
+                    .arg(heads(few.heads))
+                    .arg(many.msPerStep, 0, 'f', 2)
+                    .arg(heads(many.heads));
+    return text;
+}
+
+} // namespace
+
+QString sweepReading(const SweepResults& results, const std::vector<SweepRow>& rows)
+{
+    if (rows.empty())
+        return {};
+    QString text = readRows(rows);
+    if (results.cancelled)
+        text += QObject::tr(" <i>The sweep was stopped: only the seeds that finished count.</i>");
+    return text;
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,72 @@
+#include "features/tradeoffs/sweep_table.h"
+
+#include <QHeaderView>
+
+namespace attnlab::ui {
+
+SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
+{
+    setColumnCount(7);
+    // Two-line headers, each column as wide as its header or its numbers: stretched to a projector's narrow
+    // page beside the lessons dock, the headers were cut ("eld-out los"); a table wider than that scrolls.
+    setHorizontalHeaderLabels({tr("num_heads"), tr("head_dim"), tr("seeds"), tr("held-out\nloss"),
+                               tr("held-out\naccuracy"), tr("steps to\n90%"), tr("ms per\nstep")});
+    const QStringList tips = {
+        tr("Heads per attention block; every block of the model has this many."),
+        tr("emb / num_heads: the width of each head's queries, keys and values."),
+        tr("Seeds that finished all their steps, of those asked for; only they count in the row."),
+        tr("Mean cross-entropy over the task's held-out positions after the last step, in eval mode; mean ± "
+           "sample std over the finished seeds."),
+        tr("Share of the task's held-out scored positions whose most likely token is the target, after the last "
+           "step; mean ± sample std over the finished seeds."),
+        tr("The first held-out measurement reaching 90% of that run's best accuracy; mean over seeds."),
+        tr("Wall time of one step's forward, backward and AdamW on one engine thread, evaluations left out; mean "
+           "over seeds. The runs train side by side, one per core."),
+    };
+    for (int c = 0; c < tips.size(); ++c)
+        horizontalHeaderItem(c)->setToolTip(tips[c]);
+    verticalHeader()->setVisible(false);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    setTabKeyNavigation(false);
+    setAccessibleName(tr("Sweep results per num_heads"));
+    setAccessibleDescription(
+        tr("One row per num_heads with a finished seed: held-out loss and accuracy, steps to "
+           "90% of the best accuracy, ms per step; each column's header says how it was obtained."));
+}
+
+void SweepTable::setRows(const std::vector<SweepRow>& rows)
+{
+    setRowCount(static_cast<int>(rows.size()));
+    for (int r = 0; r < rowCount(); ++r) {
+        const SweepRow& w = rows[static_cast<std::size_t>(r)];
+        const QStringList cells = {
+            QString::number(w.heads),
+            QString::number(w.headDim),
+            QStringLiteral("%1 of %2").arg(w.seedsDone).arg(w.seedsAsked),
+            QStringLiteral("%1 ± %2").arg(w.loss.mean, 0, 'f', 3).arg(w.loss.std, 0, 'f', 3),
+            QStringLiteral("%1 ± %2").arg(w.accuracy.mean, 0, 'f', 3).arg(w.accuracy.std, 0, 'f', 3),
+            QString::number(w.stepsTo90, 'f', 0),
+            QString::number(w.msPerStep, 'f', 2),
+        };
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* it = new QTableWidgetItem(cells[c]);
+            it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            it->setToolTip(horizontalHeaderItem(c)->toolTip());
+            setItem(r, c, it);
+        }
+    }
+}
+
+QString SweepTable::howText(std::int64_t evalEvery)
+{
+    return tr("Held-out loss and accuracy: after the last step, over the task's held-out sequences (the same for "
+              "every seed and num_heads), eval mode, mean ± sample std over the finished seeds. Steps to 90%: the "
+              "first held-out measurement (one every %1 steps) reaching 90% of the run's best. ms per step: forward, "
+              "backward and AdamW on one engine thread, measured by the trainer.")
+        .arg(evalEvery);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,19 @@
+#pragma once
+// A sweep's table: per num_heads, the final held-out loss and accuracy (mean ± std over the finished
+// seeds), steps to 90% of the best accuracy and ms per step, each column's header saying how it was
+// obtained; howText() is the same, as the line under the table.
+#include "features/tradeoffs/sweep_results.h"
+
+#include <QTableWidget>
+
+namespace attnlab::ui {
+
+class SweepTable : public QTableWidget {
+    Q_OBJECT
+public:
+    explicit SweepTable(QWidget* parent = nullptr);
+    void setRows(const std::vector<SweepRow>& rows);
+    static QString howText(std::int64_t evalEvery);
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,155 @@
+// The guided lesson "Why several heads, and why not too many?": it trains the book's GPT in the app on
+// the induction task for four head counts (the Session's SweepJob), then reads what the runs reached.
+// Every number a check says comes from the sweep's results and core's head report, never from the lesson.
+#include "model/model_job.h"
+#include "features/session.h"
+#include "features/tradeoffs/sweep_job.h"
+#include "shell/lessons_detail.h"
+#include "features/tradeoffs/tradeoffs_state.h"
+#include "model/trace_state.h"
+#include "model/view_model.h"
+
+namespace attnlab::ui {
+
+namespace {
+
+// Small enough to finish well within a minute on two cores, large enough for the curve to bend (1, 2, 4, 32 heads
+// reached 0.70, 0.88, 0.86 and 0.24 held-out accuracy here).
+SweepSettings lessonSweep()
+{
+    SweepSettings s = sweepDefaults("induction");
+    s.heads = {1, 2, 4, 32};
+    s.seeds = 1;
+    s.steps = 1000;
+    return s;
+}
+
+void showTrained(const LessonContext& c)
+{
+    c.session->view()->setTab(ViewMode::Tradeoffs);
+    c.session->view()->setTradeoffsSection(TradeoffsSection::Trained);
+}
+
+// The rows of a finished sweep with at least two head counts, or a sentence saying what is missing.
+std::optional<std::vector<SweepRow>> finishedRows(const Session& s, QString* why)
+{
+    const SweepJob* job = s.feature<TradeoffsState>()->sweep();
+    if (job->busy()) {
+        *why = QObject::tr("Still training: %1 of %2 steps.").arg(job->stepsDone()).arg(job->stepsTotal());
+        return std::nullopt;
+    }
+    const std::vector<SweepRow> rows = sweepTable(job->results());
+    if (rows.size() < 2) {
+        *why = QObject::tr("Train at least two head counts first (Show me trains 1, 2, 4 and 32).");
+        return std::nullopt;
+    }
+    return rows;
+}
+
+// The finished run with the highest final held-out accuracy, -1 when none.
+int bestRun(const SweepResults& r)
+{
+    int best = -1;
+    for (int i = 0; i < static_cast<int>(r.runs.size()); ++i) {
+        const SweepRun& run = r.runs[static_cast<std::size_t>(i)];
+        if (run.finished && !run.evals.empty() &&
+            (best < 0 || run.evals.back().accuracy > r.runs[static_cast<std::size_t>(best)].evals.back().accuracy))
+            best = i;
+    }
+    return best;
+}
+
+QString heads(std::int64_t n)
+{
+    return n == 1 ? QObject::tr("1 head") : QObject::tr("%1 heads").arg(n);
+}
+
+} // namespace
+
+std::vector<LessonActions> severalHeadsActions()
+{
+    return {
+        {[](const LessonContext& c) {
+             showTrained(c);
+             if (!c.session->feature<TradeoffsState>()->sweep()->busy())
+                 c.session->feature<TradeoffsState>()->sweep()->start(lessonSweep());
+         },
+         [](const LessonContext& c) {
+             QString why;
+             const auto rows = finishedRows(*c.session, &why);
+             if (!rows)
+                 return fail(why);
+             return pass(QObject::tr("%1 head counts trained in %2 s.")
+                             .arg(rows->size())
+                             .arg(c.session->feature<TradeoffsState>()->sweep()->results().wallSeconds, 0, 'f', 0));
+         },
+         {widgetTarget("sweep-train"), widgetTarget("sweep-curves")}},
+        {showTrained,
+         [](const LessonContext& c) {
+             QString why;
+             const auto rows = finishedRows(*c.session, &why);
+             if (!rows)
+                 return fail(why);
+             const SweepRow* best = &rows->front();
+             for (const SweepRow& r : *rows)
+                 best = r.accuracy.mean > best->accuracy.mean ? &r : best;
+             const SweepRow& fewest = rows->front();
+             const SweepRow& most = rows->back();
+             return pass(QObject::tr("%1 did best (accuracy %2); %3 reached %4 and %5, head_dim %6, %7.")
+                             .arg(heads(best->heads))
+                             .arg(best->accuracy.mean, 0, 'f', 2)
+                             .arg(heads(fewest.heads))
+                             .arg(fewest.accuracy.mean, 0, 'f', 2)
+                             .arg(heads(most.heads))
+                             .arg(most.headDim)
+                             .arg(most.accuracy.mean, 0, 'f', 2));
+         },
+         {widgetTarget("sweep-table"), widgetTarget("sweep-reading")}},
+        {showTrained,
+         [](const LessonContext& c) {
+             QString why;
+             if (!finishedRows(*c.session, &why))
+                 return fail(why);
+             const SweepResults& r = c.session->feature<TradeoffsState>()->sweep()->results();
+             const int best = bestRun(r);
+             const SweepRun& run = r.runs[static_cast<std::size_t>(best)];
+             const train::HeadStats *previous = nullptr, *induction = nullptr;
+             for (const train::HeadStats& h : run.report) {
+                 if (h.layer == 0 && (!previous || h.shares.previous > previous->shares.previous))
+                     previous = &h;
+                 if (h.layer == 1 && (!induction || h.shares.induction > induction->shares.induction))
+                     induction = &h;
+             }
+             if (!previous || !induction)
+                 return fail(QObject::tr("The best variant has no heads measured; train with two layers."));
+             return pass(QObject::tr("With %1: layer 0 head %2 puts %3 on the previous letter; layer 1 head "
+                                     "%4 has induction score %5. Zeroing the first leaves accuracy %6.")
+                             .arg(heads(run.heads))
+                             .arg(previous->head)
+                             .arg(previous->shares.previous, 0, 'f', 2)
+                             .arg(induction->head)
+                             .arg(induction->shares.induction, 0, 'f', 2)
+                             .arg(previous->ablated.accuracy, 0, 'f', 2));
+         },
+         {widgetTarget("sweep-heads-variant"), widgetTarget("sweep-heads-table")}},
+        {[](const LessonContext& c) {
+             const int best = bestRun(c.session->feature<TradeoffsState>()->sweep()->results());
+             if (best >= 0 && c.session->feature<TradeoffsState>()->studySweepRun(best).isEmpty())
+                 return;
+             showTrained(c); // nothing to study yet: the check says what to do
+         },
+         [](const LessonContext& c) {
+             const Session& s = *c.session;
+             const auto m = s.trace()->modelJob()->model();
+             if (!s.trace()->usesOpenedModel() || !m || m->reader != TextReader::Letters)
+                 return fail(QObject::tr("Press Study This Model under a trained variant's heads."));
+             return pass(QObject::tr("%1 is the model under study: %2 layers × %3 heads, reading letters.")
+                             .arg(QString::fromStdString(m->model->name))
+                             .arg(m->model->settings.n_layers)
+                             .arg(m->model->settings.n_heads));
+         },
+         {widgetTarget("sweep-study")}},
+    };
+}
+
+} // namespace attnlab::ui
