@@ -160,7 +160,7 @@ Gpt2Forward gpt2_forward(const GptModel& m, double eps, const std::vector<std::i
     return out;
 }
 
-std::uint64_t gpt2_forward_bytes(const GptSettings& s, std::int64_t tokens, const Gpt2ForwardOptions& options)
+std::uint64_t gpt2_forward_bytes(const GptConfig& s, std::int64_t tokens, const Gpt2ForwardOptions& options)
 {
     using Real = long double; // absurd requests saturate instead of wrapping around
     const Real T = static_cast<Real>(std::max<std::int64_t>(tokens, 0)), d = static_cast<Real>(s.emb_dim),
@@ -187,7 +187,7 @@ void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const Gpt2Forw
 {
     std::uint64_t run = gpt2_forward_bytes(plan.settings, tokens, options);
     if (dump) { // the writer copies each stage, the largest one twice over at its peak (experiment_check.cpp)
-        const GptSettings& s = plan.settings;
+        const GptConfig& s = plan.settings;
         const Config c{ModuleKind::MultiHeadAttention, s.emb_dim, s.emb_dim, s.context_length, 0.0, s.n_heads, true};
         const TraceFootprint f = trace_footprint(c, {1, tokens});
         run += 2 * f.largest_stage + 1280 * f.stage_count + 3 * f.name_bytes;

@@ -50,7 +50,7 @@ Gpt2Forward gpt2_forward(const GptModel& model, double eps, const std::vector<st
                          const Gpt2ForwardOptions& options = {});
 
 // Bytes the forward holds at its peak beyond the weights, from the shapes alone.
-std::uint64_t gpt2_forward_bytes(const GptSettings& settings, std::int64_t tokens, const Gpt2ForwardOptions& options);
+std::uint64_t gpt2_forward_bytes(const GptConfig& settings, std::int64_t tokens, const Gpt2ForwardOptions& options);
 // Opening `plan` and running the forward on `tokens`: one sentence with both numbers when it exceeds
 // the budget (or the machine), nothing allocated; quiet when it fits. With `dump`, the copies writing one
 // layer's trace makes are counted too.

@@ -4,6 +4,7 @@
 // not re-implemented here: each block's MultiHeadAttention runs through trace_forward, so the stages
 // the app shows for a trained layer are the engine's own.
 #include "call/config.h"
+#include "gpt/gpt_config.h"
 #include "io/weights.h"
 #include "tensor/tensor.h"
 
@@ -14,19 +15,10 @@
 
 namespace attnlab {
 
-struct GptSettings {
-    std::int64_t vocab_size = 0;
-    std::int64_t emb_dim = 0;
-    std::int64_t n_layers = 0;
-    std::int64_t n_heads = 0;
-    std::int64_t context_length = 0;
-    bool qkv_bias = false;
-};
-
 struct GptModel {
     std::string path;
     std::string name; // file name without ".safetensors", e.g. "verdict-gpt-h4"
-    GptSettings settings;
+    GptConfig settings;
     std::map<std::string, std::string> metadata;
     StateDict weights; // every stored tensor, F32, by the book's state_dict name
 

@@ -273,7 +273,7 @@ void TestUiSweep::trainedVariantIsStudiedInEveryTab()
     QCOMPARE(s.view(), ViewMode::Overview);
     QCOMPARE(s.headCount(), 4);
     // The weights in the file are the run's: the first block's query weights, element for element.
-    const GptLayout layout = gpt_layout(GptShape{16, 32, 8, 2, 4, 0.0, false});
+    const GptLayout layout = gpt_layout(GptConfig{16, 32, 8, 2, 4, 0.0, false});
     for (const ParamEntry& e : layout.entries) {
         if (e.name != "trf_blocks.0.att.W_query.weight")
             continue;
