@@ -6,7 +6,7 @@
 // seeded weights instead (and seeded input when d_in no longer matches), and fit_note() says why.
 #include "call/config.h"
 #include "forward/experiment.h"
-#include "gpt/gpt_model.h"
+#include "gpt/gpt_forward.h"
 #include "text/tokenizer.h"
 
 #include <memory>

@@ -3,7 +3,7 @@
 // finished, settings refused inline before anything trains, results that reopen with the session, and
 // curves that read in every theme.
 #include "common/theme_list.h"
-#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_forward.h"
 #include "gpt/gpt_model.h"
 #include "gpt/gpt_text.h"
 #include "model/model_job.h"
