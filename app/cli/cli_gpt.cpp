@@ -9,7 +9,7 @@
 #include "io/atomic_file.h"
 #include "forward/trace.h"
 #include "gpt/gpt2_checkpoint.h"
-#include "gpt/gpt_model.h"
+#include "gpt/gpt_forward.h"
 #include "gpt/gpt_text.h"
 #include "gpt/model_paths.h"
 #include "tensor/error.h"

@@ -1,12 +1,12 @@
 // GPT-2 checkpoints from the command line: `run --model PATH` dumps one layer's attention input x and
-// every stage, from the whole forward (core/gpt/gpt2_forward.h), and `--top` prints the five likeliest next
+// every stage, from the whole forward (core/gpt/gpt_forward.h), and `--top` prints the five likeliest next
 // ids; `inspect PATH` says what a checkpoint holds and how it would be read, the transfer code included.
 #include "cli/cli_commands.h"
 #include "cli/cli_json.h"
 
 #include "forward/experiment.h"
 #include "gpt/gpt2_checkpoint.h"
-#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_forward.h"
 #include "io/atomic_file.h"
 #include "io/safetensors.h"
 #include "tensor/error.h"
@@ -87,14 +87,14 @@ int run_gpt2_checkpoint(const Args& a, const std::string& path)
     if (layer >= plan.settings.n_layers)
         throw Error("--layer " + std::to_string(layer) + " does not exist; " + plan.name + " has layers 0 to " +
                     std::to_string(plan.settings.n_layers - 1) + ".");
-    Gpt2ForwardOptions options;
+    GptForwardOptions options;
     options.full_traces = {layer};
     options.last_layer = top ? -1 : layer; // only the dump is wanted: the later blocks need not run
     check_gpt2_memory(plan, static_cast<std::int64_t>(ids.size()), options, budget, !out.empty());
     if (!out.empty())
         check_write_target(out); // refused before the pass, not after
     const GptModel model = load_gpt2_checkpoint(plan, budget);
-    const Gpt2Forward result = gpt2_forward(model, plan.layer_norm_eps, ids, options);
+    const GptForward result = gpt_forward(model, plan.layer_norm_eps, ids, options);
     const Trace& trace = *result.layers.at(static_cast<std::size_t>(layer)).trace;
     if (!out.empty())
         write_dump(out, trace,

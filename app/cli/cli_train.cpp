@@ -100,7 +100,7 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
                          {"curve", curve},
                          {"heads", heads_json(reports[i])}});
     }
-    const GptShape& s = results[v.runs.front()].settings.shape;
+    const GptConfig& s = results[v.runs.front()].settings.shape;
     const Spread l = spread(loss), a = spread(acc), t = spread(to90), m = spread(ms);
     return {{"n_heads", v.heads},         {"head_dim", s.emb_dim / v.heads}, {"val_loss_mean", l.mean},
             {"val_loss_std", l.std},      {"val_accuracy_mean", a.mean},     {"val_accuracy_std", a.std},

@@ -31,8 +31,8 @@ struct Gpt2Plan {
     std::string config_path; // the config.json read, "" when there is none
     std::string name;        // the folder's name for model.safetensors, else the file's stem
     Gpt2Layout layout = Gpt2Layout::HuggingFace;
-    std::string prefix;   // "" or "transformer."
-    GptSettings settings; // qkv_bias true for GPT-2
+    std::string prefix; // "" or "transformer."
+    GptConfig settings; // qkv_bias true for GPT-2
     double layer_norm_eps = 1e-5;
     bool tied_head = true;           // logits through the token embedding (no separate lm_head / out_head)
     std::string heads_from;          // where n_head came from: "config.json", "metadata", "n_embd / 64"

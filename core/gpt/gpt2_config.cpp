@@ -96,7 +96,7 @@ std::int64_t metadata_heads(const SafetensorsFile& file)
 
 void apply_gpt2_config(Gpt2Plan& p, const SafetensorsFile& file)
 {
-    GptSettings& s = p.settings;
+    GptConfig& s = p.settings;
     const fs::path beside = fs::path(p.file).parent_path() / "config.json";
     std::error_code ec;
     json config = json::object();

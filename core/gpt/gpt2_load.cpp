@@ -62,6 +62,7 @@ GptModel load_gpt2_checkpoint(const Gpt2Plan& plan, std::uint64_t budget)
     m.path = plan.file;
     m.name = plan.name;
     m.settings = plan.settings;
+    m.context_length_name = "n_positions";
     for (const auto& [key, value] : file.metadata)
         m.metadata[key] = value;
     const std::int64_t d = plan.settings.emb_dim;

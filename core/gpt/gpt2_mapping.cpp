@@ -9,7 +9,7 @@ namespace attnlab {
 
 std::string describe_gpt2_plan(const Gpt2Plan& p)
 {
-    const GptSettings& s = p.settings;
+    const GptConfig& s = p.settings;
     char eps[32];
     std::snprintf(eps, sizeof eps, "%g", p.layer_norm_eps);
     std::string dtypes;

@@ -61,7 +61,7 @@ void add(Gpt2Plan& p, const std::string& name, Shape shape, Use use, std::vector
 
 void plan_hf(Gpt2Plan& p, bool head)
 {
-    const GptSettings& s = p.settings;
+    const GptConfig& s = p.settings;
     const std::int64_t d = s.emb_dim;
     const std::string& x = p.prefix;
     add(p, x + "wte.weight", {s.vocab_size, d}, Use::Copy, {"tok_emb.weight"});
@@ -91,7 +91,7 @@ void plan_hf(Gpt2Plan& p, bool head)
 
 void plan_book(Gpt2Plan& p, bool head)
 {
-    const GptSettings& s = p.settings;
+    const GptConfig& s = p.settings;
     const std::int64_t d = s.emb_dim;
     add(p, "tok_emb.weight", {s.vocab_size, d}, Use::Copy, {"tok_emb.weight"});
     add(p, "pos_emb.weight", {s.context_length, d}, Use::Copy, {"pos_emb.weight"});

@@ -59,7 +59,7 @@ TextInput text_input(const ExperimentSpec& spec)
     return t;
 }
 
-bool trained_weights_fit(const Config& c, const GptSettings& m)
+bool trained_weights_fit(const Config& c, const GptConfig& m)
 {
     return c.kind == ModuleKind::MultiHeadAttention && c.d_in == m.emb_dim && c.d_out == m.emb_dim &&
            c.num_heads == m.n_heads && c.qkv_bias == m.qkv_bias;
@@ -67,7 +67,7 @@ bool trained_weights_fit(const Config& c, const GptSettings& m)
 
 std::optional<std::string> fit_note(const Config& c, const GptModel& model)
 {
-    const GptSettings& m = model.settings;
+    const GptConfig& m = model.settings;
     if (trained_weights_fit(c, m))
         return std::nullopt;
     const std::string emb = std::to_string(m.emb_dim);

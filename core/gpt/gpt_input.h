@@ -6,7 +6,7 @@
 // seeded weights instead (and seeded input when d_in no longer matches), and fit_note() says why.
 #include "call/config.h"
 #include "forward/experiment.h"
-#include "gpt/gpt_model.h"
+#include "gpt/gpt_forward.h"
 #include "text/tokenizer.h"
 
 #include <memory>
@@ -38,7 +38,7 @@ TextInput text_input(const ExperimentSpec& spec);
 
 // Whether the model's trained attention weights fit `config` (MultiHeadAttention, d_in = d_out =
 // emb_dim, the model's num_heads and qkv_bias; context_length and dropout do not change the weights).
-bool trained_weights_fit(const Config& config, const GptSettings& model);
+bool trained_weights_fit(const Config& config, const GptConfig& model);
 // One sentence saying why they do not fit and what the module uses instead; nullopt when they fit.
 std::optional<std::string> fit_note(const Config& config, const GptModel& model);
 

@@ -22,7 +22,7 @@ std::int64_t setting(const SafetensorsFile& file, const std::string& who, const 
 }
 
 // Every parameter the book's GPTModel registers (the causal masks are buffers, not stored).
-std::vector<std::pair<std::string, Shape>> expected_tensors(const GptSettings& s)
+std::vector<std::pair<std::string, Shape>> expected_tensors(const GptConfig& s)
 {
     const std::int64_t d = s.emb_dim;
     std::vector<std::pair<std::string, Shape>> out = {{"tok_emb.weight", {s.vocab_size, d}},
@@ -81,7 +81,7 @@ GptModel load_gpt_model(const std::string& path)
     model.name = std::filesystem::path(path).stem().string();
     for (const auto& [key, value] : file.metadata)
         model.metadata[key] = value;
-    GptSettings& s = model.settings;
+    GptConfig& s = model.settings;
     s.vocab_size = setting(file, who, "vocab_size");
     s.emb_dim = setting(file, who, "emb_dim");
     s.n_layers = setting(file, who, "n_layers");

@@ -1,9 +1,9 @@
 #pragma once
 // The book's chapter 4 GPTModel as the files in resources/models hold it (state_dict names, settings
-// in __metadata__), and its forward pass in F32 up to one layer's attention. The attention itself is
-// not re-implemented here: each block's MultiHeadAttention runs through trace_forward, so the stages
-// the app shows for a trained layer are the engine's own.
+// in __metadata__), and each block's attention as the engine's MultiHeadAttention. Its forward, for this
+// and every other source of the same model, is gpt_forward.h.
 #include "call/config.h"
+#include "gpt/gpt_config.h"
 #include "io/weights.h"
 #include "tensor/tensor.h"
 
@@ -14,19 +14,12 @@
 
 namespace attnlab {
 
-struct GptSettings {
-    std::int64_t vocab_size = 0;
-    std::int64_t emb_dim = 0;
-    std::int64_t n_layers = 0;
-    std::int64_t n_heads = 0;
-    std::int64_t context_length = 0;
-    bool qkv_bias = false;
-};
-
 struct GptModel {
     std::string path;
     std::string name; // file name without ".safetensors", e.g. "verdict-gpt-h4"
-    GptSettings settings;
+    GptConfig settings;
+    // The name its source gives context_length, for messages: a GPT-2 checkpoint's config says "n_positions".
+    std::string context_length_name = "context_length";
     std::map<std::string, std::string> metadata;
     StateDict weights; // every stored tensor, F32, by the book's state_dict name
 
@@ -43,17 +36,5 @@ GptModel load_gpt_model(const std::string& path);
 Config gpt_attention_config(const GptModel& model);
 // Block `layer`'s attention parameters under the module's own names (W_query.weight, ..., out_proj.bias).
 StateDict gpt_attention_weights(const GptModel& model, int layer);
-
-struct GptLayerInput {
-    Tensor x;          // (1, T, emb_dim): embeddings through blocks < layer, then that block's norm1
-    Config config;     // gpt_attention_config(model)
-    StateDict weights; // gpt_attention_weights(model, layer)
-};
-
-// Throws Error when the layer does not exist, an id is outside the vocabulary, or the ids are empty
-// or longer than context_length.
-GptLayerInput gpt_layer_input(const GptModel& model, const std::vector<std::int64_t>& ids, int layer);
-// The whole model: (1, T, vocab_size) logits.
-Tensor gpt_logits(const GptModel& model, const std::vector<std::int64_t>& ids);
 
 } // namespace attnlab

@@ -66,7 +66,7 @@ const std::size_t* GptNet::ragged_starts() const
 
 AttentionDims GptNet::attention_dims(std::size_t layer) const
 {
-    const GptShape& s = layout_.shape;
+    const GptConfig& s = layout_.shape;
     AttentionDims dims{batch_,
                        tokens_,
                        static_cast<std::size_t>(s.n_heads),
@@ -115,7 +115,7 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
 {
     size_buffers(batch, tokens);
     ids_ = ids;
-    const GptShape& s = layout_.shape;
+    const GptConfig& s = layout_.shape;
     dropout_ = dropout && s.drop_rate > 0.0;
     const double p = s.drop_rate;
     const std::size_t n = batch * tokens, d = static_cast<std::size_t>(s.emb_dim);
@@ -263,7 +263,7 @@ const std::vector<float>& GptNet::attention_weights(std::size_t layer) const
 
 void GptNet::backward(const std::vector<float>& params, std::vector<float>& grads)
 {
-    const GptShape& s = layout_.shape;
+    const GptConfig& s = layout_.shape;
     grads.assign(layout_.total, 0.0f);
     const std::size_t n = batch_ * tokens_, d = static_cast<std::size_t>(s.emb_dim);
     const std::size_t vocab = static_cast<std::size_t>(s.vocab_size);
@@ -320,7 +320,7 @@ void GptNet::backward(const std::vector<float>& params, std::vector<float>& grad
 
 void GptNet::project_qkv(const std::vector<float>& params, std::size_t layer)
 {
-    const GptShape& s = layout_.shape;
+    const GptConfig& s = layout_.shape;
     const std::size_t n = rows_, d = static_cast<std::size_t>(s.emb_dim);
     const BlockParams& o = layout_.blocks[layer];
     Block& b = blocks_[layer];
@@ -340,7 +340,7 @@ void GptNet::project_qkv(const std::vector<float>& params, std::size_t layer)
 void GptNet::project_qkv_backward(const std::vector<float>& params, std::vector<float>& grads, std::size_t layer)
 {
     // dqkv_ holds d(loss)/d(q | k | v); dh_ receives d(loss)/d(norm1 output).
-    const GptShape& s = layout_.shape;
+    const GptConfig& s = layout_.shape;
     const std::size_t n = rows_, d = static_cast<std::size_t>(s.emb_dim);
     const BlockParams& o = layout_.blocks[layer];
     const Block& b = blocks_[layer];

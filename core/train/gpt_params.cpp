@@ -8,7 +8,7 @@
 
 namespace attnlab {
 
-void check_gpt_shape(const GptShape& s)
+void check_gpt_config(const GptConfig& s)
 {
     const auto positive = [](std::int64_t v, const char* name) {
         if (v < 1)
@@ -32,9 +32,9 @@ const ParamEntry* GptLayout::find(const std::string& name) const
     return it == entries.end() ? nullptr : &*it;
 }
 
-GptLayout gpt_layout(const GptShape& shape)
+GptLayout gpt_layout(const GptConfig& shape)
 {
-    check_gpt_shape(shape);
+    check_gpt_config(shape);
     GptLayout layout;
     layout.shape = shape;
     const std::int64_t d = shape.emb_dim, v = shape.vocab_size;
@@ -79,7 +79,7 @@ GptLayout gpt_layout(const GptShape& shape)
 
 std::vector<float> init_gpt_params(const GptLayout& layout, TorchGenerator& gen)
 {
-    const GptShape& s = layout.shape;
+    const GptConfig& s = layout.shape;
     const std::size_t d = static_cast<std::size_t>(s.emb_dim);
     std::vector<float> p(layout.total, 0.0f);
     NormalCache cache; // manual_seed clears the generator's cached normal

@@ -2,6 +2,7 @@
 // The parameters of the book's chapter 4 GPTModel as one flat buffer, each tensor at an offset under its
 // state_dict name (tok_emb.weight, trf_blocks.0.att.W_query.weight, ..., out_head.weight), in the order
 // model.state_dict() lists them. The trainer, AdamW and the files all walk this one table.
+#include "gpt/gpt_config.h"
 #include "tensor/torch_random.h"
 
 #include <cstddef>
@@ -11,22 +12,9 @@
 
 namespace attnlab {
 
-// The cfg dict of GPTModel(cfg); emb_dim is also each block's d_out.
-struct GptShape {
-    std::int64_t vocab_size = 16;
-    std::int64_t context_length = 32;
-    std::int64_t emb_dim = 32;
-    std::int64_t n_layers = 2;
-    std::int64_t n_heads = 4;
-    double drop_rate = 0.0;
-    bool qkv_bias = false;
-
-    std::int64_t head_dim() const { return emb_dim / n_heads; }
-};
-
 // Throws Error with one sentence when GPTModel(cfg) could not be built or trained: sizes below 1,
 // emb_dim not divisible by n_heads (the book's assert), drop_rate outside [0, 1).
-void check_gpt_shape(const GptShape& shape);
+void check_gpt_config(const GptConfig& config);
 
 struct ParamEntry {
     std::string name;
@@ -42,7 +30,7 @@ struct BlockParams {
 };
 
 struct GptLayout {
-    GptShape shape;
+    GptConfig shape;
     std::vector<ParamEntry> entries; // state_dict order, the attention masks (buffers) left out
     std::size_t total = 0;
     std::size_t tok_emb = 0, pos_emb = 0, final_scale = 0, final_shift = 0, out_head = 0;
@@ -51,7 +39,7 @@ struct GptLayout {
     const ParamEntry* find(const std::string& name) const;
 };
 
-GptLayout gpt_layout(const GptShape& shape);
+GptLayout gpt_layout(const GptConfig& shape);
 
 // torch.manual_seed(seed); GPTModel(cfg): the embeddings' normal_, every Linear's kaiming-uniform weight
 // and bias, the LayerNorms' ones and zeros, drawn in the constructor's order. `gen` is left where torch's

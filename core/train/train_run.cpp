@@ -27,7 +27,7 @@ double activation_bytes(const RunSettings& s)
 
 void check_run(const RunSettings& s)
 {
-    check_gpt_shape(s.shape);
+    check_gpt_config(s.shape);
     check_task(s.task, s.shape.vocab_size, s.shape.context_length);
     if (s.steps < 1)
         throw Error("--steps is " + std::to_string(s.steps) + "; a run needs at least 1 step.");

@@ -20,7 +20,7 @@ class GptNet;
 
 struct RunSettings {
     std::string task = "induction";
-    GptShape shape;
+    GptConfig shape;
     std::int64_t steps = 2000;
     std::int64_t batch = 64;
     AdamWSettings optimizer{3e-3, 0.9, 0.999, 1e-8, 0.01};

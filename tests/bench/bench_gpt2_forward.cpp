@@ -6,7 +6,7 @@
 //   tests/bench/gpt2_forward.sh                  # makes a GPT-2-small-sized random checkpoint, then runs this
 //   bench_gpt2_forward CHECKPOINT [--tokens T] [--repeat R] [--threads N]...   [--smoke]
 #include "gpt/gpt2_checkpoint.h"
-#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_forward.h"
 #include "tensor/error.h"
 #include "tensor/threads.h"
 
@@ -84,10 +84,10 @@ int main(int argc, char** argv)
         for (int n : threads) {
             set_engine_threads(n);
             std::vector<double> ms;
-            gpt2_forward(model, plan.layer_norm_eps, ids); // warm-up: first-touch pages, GEMM buffers
+            gpt_forward(model, plan.layer_norm_eps, ids); // warm-up: first-touch pages, GEMM buffers
             for (int r = 0; r < repeat; ++r) {
                 const double start = now_ms();
-                const Gpt2Forward out = gpt2_forward(model, plan.layer_norm_eps, ids);
+                const GptForward out = gpt_forward(model, plan.layer_norm_eps, ids);
                 ms.push_back(now_ms() - start);
                 if (out.next.empty())
                     return 1;

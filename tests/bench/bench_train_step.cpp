@@ -22,7 +22,7 @@ using namespace attnlab::train;
 
 int main(int argc, char** argv)
 {
-    GptShape shape;
+    GptConfig shape;
     long batch = 64, repeat = 100;
     for (int i = 1; i + 1 < argc; i += 2) {
         const long v = std::strtol(argv[i + 1], nullptr, 10);

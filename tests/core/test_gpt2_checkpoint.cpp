@@ -5,7 +5,7 @@
 #include "common/errors.h"
 #include "common/golden_compare.h"
 #include "gpt/gpt2_checkpoint.h"
-#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_forward.h"
 #include "io/safetensors.h"
 
 #include <QTemporaryDir>
@@ -86,11 +86,11 @@ void TestGpt2Checkpoint::matches_pytorch()
     const Gpt2Plan plan = plan_gpt2_checkpoint(path.toStdString());
     QCOMPARE(plan.settings.n_layers, layers);
     const GptModel model = load_gpt2_checkpoint(plan, kBudget);
-    Gpt2ForwardOptions options;
+    GptForwardOptions options;
     for (int l = 0; l < layers; ++l)
         options.full_traces.push_back(l);
     options.all_logits = true;
-    const Gpt2Forward out = gpt2_forward(model, plan.layer_norm_eps, ids_of(ref), options);
+    const GptForward out = gpt_forward(model, plan.layer_norm_eps, ids_of(ref), options);
     QCOMPARE(static_cast<int>(out.layers.size()), layers);
     int compared = 0;
     for (int l = 0; l < layers; ++l) {
@@ -125,9 +125,9 @@ void TestGpt2Checkpoint::keeps_only_what_is_asked()
 {
     const Gpt2Plan plan = plan_gpt2_checkpoint(kData + "hf-f32");
     const GptModel model = load_gpt2_checkpoint(plan, kBudget);
-    const Gpt2Forward all = gpt2_forward(model, plan.layer_norm_eps, {464, 2068, 7586});
+    const GptForward all = gpt_forward(model, plan.layer_norm_eps, {464, 2068, 7586});
     QCOMPARE(all.layers.size(), std::size_t{3});
-    for (const Gpt2LayerRecord& r : all.layers) {
+    for (const GptLayerRecord& r : all.layers) {
         QVERIFY(!r.trace);
         QCOMPARE(r.x.shape(), (Shape{1, 3, 8}));
         QCOMPARE(r.attn_weights.shape(), (Shape{1, 2, 3, 3}));
@@ -135,18 +135,18 @@ void TestGpt2Checkpoint::keeps_only_what_is_asked()
     QCOMPARE(all.logits.shape(), (Shape{1, 1, 50257})); // the last token's row only
     QCOMPARE(all.next.size(), std::size_t{5});
     QVERIFY(all.next[0].logit >= all.next[4].logit && all.next[0].probability > 0 && all.next[0].probability <= 1);
-    const Gpt2Forward one =
-        gpt2_forward(model, plan.layer_norm_eps, {464, 2068, 7586}, {.full_traces = {1}, .last_layer = 1});
+    const GptForward one =
+        gpt_forward(model, plan.layer_norm_eps, {464, 2068, 7586}, {.full_traces = {1}, .last_layer = 1});
     QCOMPARE(one.layers.size(), std::size_t{2});
     QVERIFY(one.layers[1].trace && !one.layers[0].trace && !one.logits.defined());
-    QVERIFY(gpt2_forward_bytes(plan.settings, 1024, {}) <
-            gpt2_forward_bytes(plan.settings, 1024, {.full_traces = {0, 1, 2}}));
+    QVERIFY(gpt_forward_bytes(plan.settings, 1024, {}) <
+            gpt_forward_bytes(plan.settings, 1024, {.full_traces = {0, 1, 2}}));
     // Out of range: an id, a layer, too many tokens.
-    QVERIFY(testing::error_of([&] { gpt2_forward(model, 1e-5, {50257}); }).contains("outside"));
-    QVERIFY(testing::error_of([&] { gpt2_forward(model, 1e-5, {1}, {.last_layer = 3}); }).contains("layers 0 to 2"));
+    QVERIFY(testing::error_of([&] { gpt_forward(model, 1e-5, {50257}); }).contains("outside"));
+    QVERIFY(testing::error_of([&] { gpt_forward(model, 1e-5, {1}, {.last_layer = 3}); }).contains("layers 0 to 2"));
     QVERIFY(
-        testing::error_of([&] { gpt2_forward(model, 1e-5, std::vector<std::int64_t>(17, 1)); }).contains("at most 16"));
-    QVERIFY(testing::error_of([&] { gpt2_forward(model, 1e-5, {}); }).contains("no token ids"));
+        testing::error_of([&] { gpt_forward(model, 1e-5, std::vector<std::int64_t>(17, 1)); }).contains("at most 16"));
+    QVERIFY(testing::error_of([&] { gpt_forward(model, 1e-5, {}); }).contains("no token ids"));
 }
 
 void TestGpt2Checkpoint::plans_from_the_header()
@@ -327,9 +327,9 @@ void TestGpt2Checkpoint::reads_bfloat16()
     const Gpt2Plan plan = plan_gpt2_checkpoint(bf16);
     QCOMPARE(plan.dtypes, std::vector<std::string>{"BF16"});
     const std::vector<std::int64_t> ids = {464, 2068, 7586, 21831};
-    const Gpt2Forward a = gpt2_forward(load_gpt2_checkpoint(plan, kBudget), 1e-5, ids, {.full_traces = {2}});
-    const Gpt2Forward b =
-        gpt2_forward(load_gpt2_checkpoint(plan_gpt2_checkpoint(f32), kBudget), 1e-5, ids, {.full_traces = {2}});
+    const GptForward a = gpt_forward(load_gpt2_checkpoint(plan, kBudget), 1e-5, ids, {.full_traces = {2}});
+    const GptForward b =
+        gpt_forward(load_gpt2_checkpoint(plan_gpt2_checkpoint(f32), kBudget), 1e-5, ids, {.full_traces = {2}});
     QCOMPARE(a.logits.to_vector(), b.logits.to_vector());
     QCOMPARE(a.layers[2].trace->find("context.merged")->tensor.to_vector(),
              b.layers[2].trace->find("context.merged")->tensor.to_vector());

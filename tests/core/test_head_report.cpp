@@ -199,7 +199,7 @@ void TestHeadReport::matches_pytorch()
     QFETCH(QString, file);
     const SafetensorsFile f = read_safetensors(ATTNLAB_TEST_DATA_DIR "/heads/" + file.toStdString() + ".safetensors");
     const auto meta = [&](const char* k) { return std::stoll(f.meta(k)); };
-    GptShape shape;
+    GptConfig shape;
     shape.vocab_size = meta("vocab_size");
     shape.context_length = meta("context_length");
     shape.emb_dim = meta("emb_dim");

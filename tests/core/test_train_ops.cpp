@@ -225,7 +225,7 @@ void TestTrainOps::model_matches_autograd()
     QFETCH(QString, file);
     const SafetensorsFile f = read_safetensors(data_path(file.toStdString()));
     const auto meta = [&](const char* k) { return std::stoll(f.meta(k)); };
-    GptShape shape;
+    GptConfig shape;
     shape.vocab_size = meta("vocab_size");
     shape.context_length = meta("context_length");
     shape.emb_dim = meta("emb_dim");
@@ -286,7 +286,7 @@ void TestTrainOps::scored_rows_match_all_rows()
     QFETCH(double, drop_rate);
     QFETCH(bool, empty_rows);
     QFETCH(int, heads);
-    GptShape shape;
+    GptConfig shape;
     shape.n_heads = heads;
     shape.qkv_bias = qkv_bias;
     shape.drop_rate = drop_rate;
@@ -406,7 +406,7 @@ void TestTrainOps::last_block_tail_matches_a_forward()
     QFETCH(int, heads);
     QFETCH(bool, qkv_bias);
     QFETCH(int, rows);
-    GptShape shape;
+    GptConfig shape;
     shape.n_layers = layers;
     shape.n_heads = heads;
     shape.qkv_bias = qkv_bias;
@@ -435,7 +435,7 @@ void TestTrainOps::last_block_tail_matches_a_forward()
     QVERIFY(tail.loss != before.loss);
     QCOMPARE(net.forward_last_block_tail(params).loss, before.loss);
 
-    GptShape dropped = shape;
+    GptConfig dropped = shape;
     dropped.drop_rate = 0.1;
     GptNet with_dropout(gpt_layout(dropped));
     TorchGenerator gen(1);

@@ -1,10 +1,10 @@
 // A whole GPT-2 checkpoint in the window: the tiny Hugging Face one (tests/data/gpt2, 3 layers x 2 heads)
-// opens through the dialog, its layer's trace is gpt2_forward's, the overview shows layers x heads and a
+// opens through the dialog, its layer's trace is gpt_forward's, the overview shows layers x heads and a
 // click opens a head in the heatmaps; a bad file is said inline and the state stays; the chips show "␣".
 #include "common/close_values.h"
 #include "common/session_fixtures.h"
 #include "gpt/gpt2_checkpoint.h"
-#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_forward.h"
 #include "model/model_job.h"
 #include "common/session_parts.h"
 #include "features/overview/head_grid_widget.h"
@@ -146,7 +146,7 @@ void TestUiGpt2Model::opened_layer_is_the_forward()
     s.document()->setGptLayer(layer);
     QVERIFY(testing::waitUntilSettled(s));
     const OpenedModel& m = *s.trace()->modelJob()->model();
-    const Gpt2Forward f = gpt2_forward(*m.model, m.plan.layer_norm_eps, tinyIds(s), {.full_traces = {layer}});
+    const GptForward f = gpt_forward(*m.model, m.plan.layer_norm_eps, tinyIds(s), {.full_traces = {layer}});
     const Tensor& expected = f.layers[static_cast<std::size_t>(layer)].attn_weights;
     const Tensor& shown = s.trace()->trace()->find("attn_weights")->tensor;
     QCOMPARE(shown.shape(), expected.shape());

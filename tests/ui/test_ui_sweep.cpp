@@ -3,7 +3,7 @@
 // finished, settings refused inline before anything trains, results that reopen with the session, and
 // curves that read in every theme.
 #include "common/theme_list.h"
-#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_forward.h"
 #include "gpt/gpt_model.h"
 #include "gpt/gpt_text.h"
 #include "model/model_job.h"
@@ -276,7 +276,7 @@ void TestUiSweep::trainedVariantIsStudiedInEveryTab()
     QCOMPARE(s.view()->tab(), ViewMode::Overview);
     QCOMPARE(s.view()->headCount(), 4);
     // The weights in the file are the run's: the first block's query weights, element for element.
-    const GptLayout layout = gpt_layout(GptShape{16, 32, 8, 2, 4, 0.0, false});
+    const GptLayout layout = gpt_layout(GptConfig{16, 32, 8, 2, 4, 0.0, false});
     for (const ParamEntry& e : layout.entries) {
         if (e.name != "trf_blocks.0.att.W_query.weight")
             continue;

@@ -4,7 +4,7 @@
 // inline, with the chips saying the same, and nothing is run on it.
 #include "common/session_fixtures.h"
 #include "gpt/gpt2_checkpoint.h"
-#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_forward.h"
 #include "gpt/gpt_text.h"
 #include "text/letter_tokens.h"
 #include "model/model_job.h"
@@ -101,7 +101,7 @@ void TestUiTaskModel::layer_is_the_forward_on_the_letters()
     QVERIFY(testing::waitUntilSettled(s));
     const OpenedModel& m = *s.trace()->modelJob()->model();
     const std::vector<std::int64_t> ids = letter_tokenize(s.document()->inputText().toStdString(), 16).ids;
-    const Gpt2Forward f = gpt2_forward(*m.model, m.plan.layer_norm_eps, ids, {.full_traces = {1}});
+    const GptForward f = gpt_forward(*m.model, m.plan.layer_norm_eps, ids, {.full_traces = {1}});
     const Tensor& shown = s.trace()->trace()->find("attn_weights")->tensor;
     QCOMPARE(shown.shape(), f.layers[1].attn_weights.shape());
     // Equal up to the order of float sums: the Session's run is on a worker thread, where OpenBLAS may

@@ -1,6 +1,6 @@
 #include "model/model_job.h"
 
-#include "gpt/gpt2_forward.h"
+#include "gpt/gpt_forward.h"
 #include "model/job_failure.h"
 #include "model/latest_worker.h"
 #include "tensor/error.h"
@@ -13,14 +13,14 @@ namespace attnlab::ui {
 namespace {
 
 // What the overview keeps of a forward: the full weights go, a thumbnail and four numbers per head stay.
-std::shared_ptr<const LayerAttention> summarise(const GptModel& model, const Gpt2Forward& f,
+std::shared_ptr<const LayerAttention> summarise(const GptModel& model, const GptForward& f,
                                                 const std::vector<std::int64_t>& ids, bool repeated)
 {
     auto out = std::make_shared<LayerAttention>();
     out->model = model.name;
     out->ids = ids;
     out->repeated = repeated;
-    for (const Gpt2LayerRecord& layer : f.layers) {
+    for (const GptLayerRecord& layer : f.layers) {
         const std::vector<HeadMeasures> measures = head_measures(layer.attn_weights);
         const std::vector<std::optional<double>> induction = induction_scores(layer.attn_weights, ids);
         std::vector<LayerAttention::Head> heads;
@@ -107,7 +107,7 @@ void ModelJob::request(LatestWorker* worker, const ModelRun& run, bool overview)
             std::vector<std::int64_t> ids = run.ids;
             if (run.repeated)
                 ids.insert(ids.end(), run.ids.begin(), run.ids.end());
-            Gpt2ForwardOptions options;
+            GptForwardOptions options;
             if (run.traceLayer)
                 options.full_traces = {*run.traceLayer};
             options.last_layer = static_cast<int>(run.model->settings.n_layers) - 1; // no logits: not shown
@@ -116,7 +116,7 @@ void ModelJob::request(LatestWorker* worker, const ModelRun& run, bool overview)
                 options.progress = [done](int layers) { *done = layers; };
             if (run.plan)
                 check_gpt2_memory(*run.plan, static_cast<std::int64_t>(ids.size()), options, run.budget);
-            Gpt2Forward f = gpt2_forward(*run.model, run.eps, ids, options);
+            GptForward f = gpt_forward(*run.model, run.eps, ids, options);
             result.layers = summarise(*run.model, f, ids, run.repeated);
             if (run.traceLayer)
                 result.trace = std::make_shared<const Trace>(

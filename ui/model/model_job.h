@@ -2,7 +2,7 @@
 // A GPT opened whole -- a GPT-2 checkpoint from Hugging Face or the book's chapter 5 model -- and its
 // forward passes, both off the GUI thread. Opening reads the weights (after checking they fit) and the
 // tokenizer beside them; the model opened before stays until the new one is in, so a file that fails
-// leaves the window as it was. A run is gpt2_forward on the text: every layer's attention, reduced to what
+// leaves the window as it was. A run is gpt_forward on the text: every layer's attention, reduced to what
 // the overview shows (thumbnails and measures), and the chosen layer's whole trace, which the Session
 // shows as its own. Runs go through a LatestWorker: the newest text wins, a stale run is cancelled.
 #include "forward/trace.h"

@@ -1,0 +1,58 @@
+// What gpt_forward needs in memory, from the shapes alone, and the check a GPT-2 checkpoint is put through
+// before a byte of it is read.
+#include "forward/experiment.h"
+#include "forward/experiment_check.h"
+#include "gpt/gpt2_checkpoint.h"
+#include "gpt/gpt_forward.h"
+#include "tensor/error.h"
+
+#include <algorithm>
+#include <limits>
+#include <thread>
+
+namespace attnlab {
+
+std::uint64_t gpt_forward_bytes(const GptConfig& s, std::int64_t tokens, const GptForwardOptions& options)
+{
+    using Real = long double; // absurd requests saturate instead of wrapping around
+    const Real T = static_cast<Real>(std::max<std::int64_t>(tokens, 0)), d = static_cast<Real>(s.emb_dim),
+               h = static_cast<Real>(s.n_heads), V = static_cast<Real>(s.vocab_size);
+    const Config c{ModuleKind::MultiHeadAttention, s.emb_dim, s.emb_dim, s.context_length, 0.0, s.n_heads, true};
+    const Real trace = static_cast<Real>(estimate_memory_bytes(c, {1, tokens}));
+    const Real layers = options.last_layer == -1 ? static_cast<Real>(s.n_layers) : options.last_layer + 1;
+    const Real kept = layers * 4 * (T * d + h * T * T) + static_cast<Real>(options.full_traces.size()) * trace;
+    // The residual stream, two normed copies, the MLP's hidden rows, the logits kept and their ordering.
+    const Real work = 4 * (4 * T * d + 4 * T * d) + (options.all_logits ? T : 1) * V * 4 + V * 8;
+    // Large tensors come in 2 MiB blocks (buffer_pool.h), and the GEMM library packs the MLP's rows into
+    // per-thread buffers, as experiment_check.cpp counts them.
+    const Real blocks = (2 * layers + 2 * static_cast<Real>(stage_count(c))) * (2 << 20);
+    const Real threads = std::max(1u, std::thread::hardware_concurrency());
+    const Real gemm = std::min(threads * (32 << 20), 2 * 4 * T * 4 * d);
+    const Real total = kept + trace + work + blocks + gemm;
+    return total < static_cast<Real>(std::numeric_limits<std::uint64_t>::max())
+               ? static_cast<std::uint64_t>(total)
+               : std::numeric_limits<std::uint64_t>::max();
+}
+
+void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const GptForwardOptions& options,
+                       std::uint64_t budget, bool dump)
+{
+    std::uint64_t run = gpt_forward_bytes(plan.settings, tokens, options);
+    if (dump) { // the writer copies each stage, the largest one twice over at its peak (experiment_check.cpp)
+        const GptConfig& s = plan.settings;
+        const Config c{ModuleKind::MultiHeadAttention, s.emb_dim, s.emb_dim, s.context_length, 0.0, s.n_heads, true};
+        const TraceFootprint f = trace_footprint(c, {1, tokens});
+        run += 2 * f.largest_stage + 1280 * f.stage_count + 3 * f.name_bytes;
+    }
+    const std::uint64_t load = gpt2_load_bytes(plan);
+    const std::uint64_t need = load > UINT64_MAX - run ? UINT64_MAX : load + run;
+    const std::uint64_t machine = machine_memory_bytes(), limit = std::min(budget, machine);
+    if (need > limit)
+        throw Error("'" + plan.file + "' on " + std::to_string(tokens) + " tokens needs about " + format_bytes(need) +
+                    " (" + format_bytes(plan.weight_bytes) + " of weights as F32, " + format_bytes(run) +
+                    " for the forward), more than the " + format_bytes(limit) +
+                    (machine < budget ? " this machine has" : " memory budget") +
+                    ", so nothing was read; use fewer tokens, a smaller GPT-2 or a larger --max-memory.");
+}
+
+} // namespace attnlab
