@@ -137,7 +137,7 @@ Gpt2Forward gpt2_forward(const GptModel& m, double eps, const std::vector<std::i
         Gpt2LayerRecord record;
         record.x = to_tensor(layer_norm(x, m, b + "norm1", e));
         Trace trace = trace_forward(config, gpt_attention_weights(m, layer), record.x, {.cancel = options.cancel});
-        const Stage* weights = trace.find("attn_weights");
+        const Stage* weights = trace.find(stage::attn_weights);
         record.attn_weights = weights->view_of.empty() ? weights->tensor : weights->tensor.clone();
         const Tensor attended = trace.output().contiguous();
         x += ConstMap(attended.data(), T, m.settings.emb_dim);
