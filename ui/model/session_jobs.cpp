@@ -139,7 +139,7 @@ const TransferResult& Session::gpt2TransferResult() const
 
 const std::vector<HeadMeasures>& Session::headMeasures() const
 {
-    const Stage* w = trace_ && usesTextInput() ? trace_->find("attn_weights") : nullptr;
+    const Stage* w = trace_ && usesTextInput() ? trace_->find(stage::attn_weights) : nullptr;
     if (!w) {
         measures_ = {};
         return measures_.measures;

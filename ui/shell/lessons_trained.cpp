@@ -40,7 +40,7 @@ std::vector<LessonActions> trainedHeadsActions()
          },
          [](const LessonContext& c) {
              const auto trace = c.session->trace();
-             const Stage* w = trace ? trace->find("attn_weights") : nullptr;
+             const Stage* w = trace ? trace->find(stage::attn_weights) : nullptr;
              if (!c.session->usesTextInput() || !w || w->tensor.size(1) < 2)
                  return fail(QObject::tr("Show a trained model with several heads on a sentence first."));
              const std::vector<HeadMeasures>& m = c.session->headMeasures();
