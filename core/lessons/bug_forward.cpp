@@ -4,7 +4,7 @@
 #include "lessons/bugs.h"
 
 #include "tensor/error.h"
-#include "forward/module_source.h"
+#include "forward/stage_recorder.h"
 #include "tensor/tensor_ops.h"
 
 #include <cmath>
@@ -13,39 +13,6 @@
 namespace attnlab {
 
 namespace {
-
-// Records the stage the run is at with the table's facts; expected shapes are the book's, whatever
-// the mistaken code holds.
-class Recorder {
-public:
-    Recorder(BugTrace& trace, const Config& book, InputShape input) : trace_(trace), book_(book), input_(input) {}
-
-    // Names the stage about to be computed, so a failure can be attributed to it.
-    void begin(const std::string& name) { current_ = name; }
-    const std::string& current() const { return current_; }
-
-    // Returns the tensor by value (a shared handle): a reference into `stages` would dangle once the
-    // vector grows.
-    Tensor add(Tensor tensor, const std::string& view_of = {})
-    {
-        Stage s;
-        s.name = current_;
-        static_cast<StageFacts&>(s) = stage_facts(s.name);
-        s.code_line = source_line(ModuleKind::MultiHeadAttention, s.name);
-        s.axes = stage_axes(*s.row, book_);
-        s.expected_shape = axes_shape(s.axes, book_, input_);
-        s.view_of = view_of;
-        s.tensor = std::move(tensor);
-        trace_.stages.push_back(std::move(s));
-        return trace_.stages.back().tensor;
-    }
-
-private:
-    BugTrace& trace_;
-    const Config& book_;
-    InputShape input_;
-    std::string current_ = stage::x;
-};
 
 const Tensor* find_param(const StateDict& w, const std::string& name)
 {
@@ -83,7 +50,7 @@ std::string constructor_error(const Config& c)
     return {};
 }
 
-void forward(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, Bug bug)
+void forward(StageRecorder& rec, const Config& c, const StateDict& w, const Tensor& x, Bug bug)
 {
     const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.d_out / c.num_heads;
     rec.begin(stage::x);
@@ -172,7 +139,7 @@ BugTrace run_with_bug(const Config& book, const StateDict& weights, const Tensor
         return trace;
     }
     // Expected shapes are the book's: what the student expects to see at each stage.
-    Recorder rec(trace, book, InputShape{x.size(0), x.size(1)});
+    StageRecorder rec(trace.stages, book, ModuleKind::MultiHeadAttention, InputShape{x.size(0), x.size(1)});
     try {
         forward(rec, trace.config, weights_for(trace.config, book, weights), x, bug);
     } catch (const Error& e) {
