@@ -5,6 +5,7 @@
 #include "cli/cli_json.h"
 
 #include "call/call_parser.h"
+#include "forward/stage_names.h"
 #include "designs/design_layout.h"
 #include "designs/equivalence.h"
 #include "tensor/error.h"
@@ -161,7 +162,8 @@ int cmd_equivalence(const std::vector<std::string>& argv)
                                          {"wrapper_call", canonical_call(e.wrapper)},
                                          {"input_shape", e.x.shape()},
                                          {"seed", spec.seed},
-                                         {"compared", "wrapper output vs integrated context.merged (before out_proj)"},
+                                         {"compared", "wrapper output vs integrated " +
+                                                          std::string(stage::context_merged) + " (before out_proj)"},
                                          {"max_abs_diff", e.max_abs_diff},
                                          {"output_max_abs_diff", e.output_max_abs_diff},
                                          {"tolerance", kEquivalenceTolerance},
@@ -172,7 +174,7 @@ int cmd_equivalence(const std::vector<std::string>& argv)
         char line[160];
         std::cout << canonical_call(e.integrated) << "\nsliced into " << canonical_call(e.wrapper) << "\ninput "
                   << shape_to_string(e.x.shape()) << ", seed " << spec.seed << "\n\n";
-        std::snprintf(line, sizeof line, "max |wrapper output - context.merged|          = %.3g (%s %.0e)\n",
+        std::snprintf(line, sizeof line, "max |wrapper output - %s|          = %.3g (%s %.0e)\n", stage::context_merged,
                       e.max_abs_diff, e.equivalent() ? "below" : "NOT below", kEquivalenceTolerance);
         std::cout << line;
         std::snprintf(line, sizeof line, "max |out_proj(wrapper output) - module output| = %.3g\n\n",
@@ -185,7 +187,8 @@ int cmd_equivalence(const std::vector<std::string>& argv)
         }
     }
     if (!e.equivalent())
-        throw Error("the wrapper's output differs from context.merged by " + std::to_string(e.max_abs_diff) +
+        throw Error("the wrapper's output differs from " + std::string(stage::context_merged) + " by " +
+                    std::to_string(e.max_abs_diff) +
                     ", above the 1e-05 tolerance, so the two designs disagree on this input.");
     return 0;
 }

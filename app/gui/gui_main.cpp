@@ -7,6 +7,7 @@
 #include "shell/shown_value.h"
 #include "shell/presentation.h"
 #include "call/call_parser.h"
+#include "forward/stage_names.h"
 #include "render/heatmap_source.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
@@ -114,7 +115,9 @@ int runApp(GuardedApplication& app)
          QStringLiteral("C")},
         {QStringLiteral("tokens"), QStringLiteral("Tokens in the input."), QStringLiteral("T")},
         {QStringLiteral("batch"), QStringLiteral("Sequences in the batch."), QStringLiteral("B")},
-        {QStringLiteral("stage"), QStringLiteral("Show this stage, e.g. queries.view or attn_weights."),
+        {QStringLiteral("stage"),
+         QStringLiteral("Show this stage, e.g. %1 or %2.")
+             .arg(QLatin1String(stage::queries_view), QLatin1String(stage::attn_weights)),
          QStringLiteral("NAME")},
         {QStringLiteral("head"), QStringLiteral("Select this head (from 0)."), QStringLiteral("N")},
         {QStringLiteral("view"),

@@ -84,9 +84,28 @@ std::string call_text(const Config& c, bool positional)
 
 } // namespace
 
+// The wrapper's ModuleList attribute: its heads' stage and parameter names start "heads.{h}.".
+constexpr std::string_view kHeads = "heads.";
+
 std::string head_prefix(std::int64_t head)
 {
-    return "heads." + std::to_string(head) + ".";
+    return std::string(kHeads) + std::to_string(head) + ".";
+}
+
+std::optional<HeadPrefix> find_head_prefix(std::string_view name)
+{
+    if (!name.starts_with(kHeads))
+        return std::nullopt;
+    const std::size_t digits_start = kHeads.size(), dot = name.find('.', digits_start);
+    if (dot == std::string_view::npos || dot == digits_start)
+        return std::nullopt;
+    int head = 0;
+    for (char c : name.substr(digits_start, dot - digits_start)) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        head = head * 10 + (c - '0');
+    }
+    return HeadPrefix{head, dot + 1};
 }
 
 std::string module_class_name(ModuleKind kind)

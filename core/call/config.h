@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attnlab {
@@ -24,6 +25,13 @@ enum class ModuleKind {
 
 // "heads.3.": the wrapper's ModuleList entry for one head, as stage and parameter names start.
 std::string head_prefix(std::int64_t head);
+// The head a name starts with a head_prefix for ("heads.3.attn_weights": 3), and the length of that
+// prefix; nullopt when the name has none.
+struct HeadPrefix {
+    int head = 0;
+    std::size_t length = 0;
+};
+std::optional<HeadPrefix> find_head_prefix(std::string_view name);
 std::string module_class_name(ModuleKind kind); // "MultiHeadAttention"
 std::optional<ModuleKind> module_kind_from_name(const std::string& name);
 // Slot names of the constructor, in positional order, e.g. d_in, d_out, context_length, ...

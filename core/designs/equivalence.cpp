@@ -109,7 +109,7 @@ Equivalence check_equivalence(const Config& integrated, const StateDict& weights
     options.cancel = cancel;
     const Trace whole = trace_forward(integrated, weights, x, options);
     const Trace split = trace_forward(e.wrapper, e.wrapper_weights, x, options);
-    e.merged = whole.find("context.merged")->tensor;
+    e.merged = whole.find(stage::context_merged)->tensor;
     e.concatenated = split.output();
     e.max_abs_diff = max_abs_diff(e.merged, e.concatenated);
     const Tensor rebuilt = ops::linear(e.concatenated, weights.at("out_proj.weight"), &weights.at("out_proj.bias"));

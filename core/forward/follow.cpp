@@ -86,17 +86,17 @@ std::vector<Found> copies_of(const Trace& trace, const Found& f)
     if (trace.config.kind != ModuleKind::MultiHeadAttentionWrapper || f.stage->tensor.dim() < 1)
         return out;
     const std::int64_t d = trace.config.d_out;
-    if (f.stage->base_name == "context" && f.stage->head >= 0) {
-        if (const Stage* output = trace.find("output")) {
+    if (f.stage->base_name == stage::context && f.stage->head >= 0) {
+        if (const Stage* output = trace.find(stage::output)) {
             Index i = f.index;
             i.back() += f.stage->head * d;
             out.push_back({output, i});
         }
-    } else if (f.stage->name == "output") {
+    } else if (f.stage->name == stage::output) {
         Index i = f.index;
         const std::int64_t head = i.back() / d;
         i.back() %= d;
-        if (const Stage* context = trace.find(head_prefix(head) + "context"))
+        if (const Stage* context = trace.find(head_prefix(head) + stage::context))
             out.push_back({context, i});
     }
     return out;

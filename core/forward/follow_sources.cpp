@@ -38,7 +38,7 @@ Index without_last(const Index& index)
 
 std::string weight_role(std::string_view base)
 {
-    return base == "queries" ? "W_query" : base == "keys" ? "W_key" : "W_value";
+    return base == stage::queries ? "W_query" : base == stage::keys ? "W_key" : "W_value";
 }
 
 ElementSources projection(const Trace& trace, const std::string& prefix, std::string_view base, const Index& idx)
@@ -47,7 +47,7 @@ ElementSources projection(const Trace& trace, const std::string& prefix, std::st
     const std::int64_t j = idx.back();
     ElementSources s;
     s.combine = Combine::Linear;
-    s.operands.push_back({"x", false, along(with_last(idx, 0), -1, c.d_in)});
+    s.operands.push_back({stage::x, false, along(with_last(idx, 0), -1, c.d_in)});
     const std::string w = prefix + weight_role(base);
     if (c.kind == ModuleKind::SelfAttentionV1) { // x @ W, W (d_in, d_out)
         s.operands.push_back({w, true, along({0, j}, 0, c.d_in)});
@@ -104,27 +104,27 @@ ElementSources element_sources(const Trace& trace, const Stage& stage, const Ind
     const std::string_view base = stage.base_name;
     const bool mha = c.kind == ModuleKind::MultiHeadAttention, simple = c.kind == ModuleKind::SimpleSelfAttention;
     const auto name = [&](std::string_view b) { return prefix + std::string(b); };
-    if (base == "x")
+    if (base == stage::x)
         return {Combine::Input, {}, 1.0, 0, false, "x is the module's input: given, not computed."};
-    if (base == "queries" || base == "keys" || base == "values")
+    if (base == stage::queries || base == stage::keys || base == stage::values)
         return projection(trace, prefix, base, idx);
     const std::int64_t T = stage.tensor.size(-1);
-    if (base == "attn_scores") {
+    if (base == stage::attn_scores) {
         if (simple)
-            return dot_rows("x", "x", idx, c.d_in);
-        return mha ? dot_rows("queries.heads", "keys.heads", idx, c.d_out / c.num_heads)
-                   : dot_rows(name("queries"), name("keys"), idx, c.d_out);
+            return dot_rows(stage::x, stage::x, idx, c.d_in);
+        return mha ? dot_rows(stage::queries_heads, stage::keys_heads, idx, c.d_out / c.num_heads)
+                   : dot_rows(name(stage::queries), name(stage::keys), idx, c.d_out);
     }
-    if (base == "attn_scores.masked") {
-        ElementSources s{Combine::Mask, {{name("attn_scores"), false, {idx}}}, 1.0, 0, false, {}};
+    if (base == stage::attn_scores_masked) {
+        ElementSources s{Combine::Mask, {{name(stage::attn_scores), false, {idx}}}, 1.0, 0, false, {}};
         s.masked_out = idx.back() > idx[idx.size() - 2];
         s.explanation = s.masked_out ? "the causal mask: a key after the query is set to -inf."
                                      : "the causal mask leaves this score as it is (the key is not after the query).";
         return s;
     }
-    if (base == "attn_weights") {
+    if (base == stage::attn_weights) {
         const std::string row =
-            trace.find(name("attn_scores.masked")) ? name("attn_scores.masked") : name("attn_scores");
+            trace.find(name(stage::attn_scores_masked)) ? name(stage::attn_scores_masked) : name(stage::attn_scores);
         ElementSources s;
         s.combine = Combine::Softmax;
         s.operands = {{row, false, along(idx, -1, T)}};
@@ -137,42 +137,42 @@ ElementSources element_sources(const Trace& trace, const Stage& stage, const Ind
             ".";
         return s;
     }
-    if (base == "attn_weights.dropout") {
+    if (base == stage::attn_weights_dropout) {
         ElementSources s{
-            Combine::Dropout, {{name("attn_weights"), false, {idx}}}, 1.0 / (1.0 - c.dropout), 0, false, {}};
+            Combine::Dropout, {{name(stage::attn_weights), false, {idx}}}, 1.0 / (1.0 - c.dropout), 0, false, {}};
         s.explanation =
             "dropout: the weight, dropped to 0 or kept and scaled by 1 / (1 - " + std::to_string(c.dropout) + ").";
         return s;
     }
-    if (base == "output" && mha) {
+    if (base == stage::output && mha) {
         const std::int64_t j = idx.back();
         ElementSources s;
         s.combine = Combine::Linear;
-        s.operands = {{"context.merged", false, along(with_last(idx, 0), -1, c.d_out)},
+        s.operands = {{stage::context_merged, false, along(with_last(idx, 0), -1, c.d_out)},
                       {"out_proj.weight", true, along({j, 0}, 1, c.d_out)},
                       {"out_proj.bias", true, {{j}}}};
-        s.explanation = "the output projection: the row of context.merged times row " + std::to_string(j) +
-                        " of out_proj.weight, plus out_proj.bias.";
+        s.explanation = "the output projection: the row of " + std::string(stage::context_merged) + " times row " +
+                        std::to_string(j) + " of out_proj.weight, plus out_proj.bias.";
         return s;
     }
-    if (base == "output") { // the wrapper: torch.cat of the heads' contexts
+    if (base == stage::output) { // the wrapper: torch.cat of the heads' contexts
         Index i = idx;
         const std::int64_t head = i.back() / c.d_out;
         i.back() %= c.d_out;
         return {Combine::SameNumber,
-                {{head_prefix(head) + "context", false, {i}}},
+                {{head_prefix(head) + stage::context, false, {i}}},
                 1.0,
                 0,
                 false,
                 "torch.cat(..., dim=-1) copied head " + std::to_string(head) + "'s context here."};
     }
     const std::string weights =
-        trace.find(name("attn_weights.dropout")) ? name("attn_weights.dropout") : name("attn_weights");
+        trace.find(name(stage::attn_weights_dropout)) ? name(stage::attn_weights_dropout) : name(stage::attn_weights);
     const Stage* w = trace.find(weights);
-    if (w && base == "context.heads")
-        return weighted_sum(weights, "values.heads", idx, w->tensor.size(-1));
-    if (w && base == "context")
-        return weighted_sum(weights, simple ? "x" : name("values"), idx, w->tensor.size(-1));
+    if (w && base == stage::context_heads)
+        return weighted_sum(weights, stage::values_heads, idx, w->tensor.size(-1));
+    if (w && base == stage::context)
+        return weighted_sum(weights, simple ? stage::x : name(stage::values), idx, w->tensor.size(-1));
     throw Error("the stage " + stage.name + " has no rule for its sources.");
 }
 

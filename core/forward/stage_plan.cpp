@@ -173,7 +173,7 @@ TraceFootprint trace_footprint(const Config& config, InputShape input)
     } catch (const std::exception&) {
         // No shapes exist for this config; validate() refuses it before anything is allocated.
     }
-    const std::vector<Axis> x_axes = stage_axes(*stage_row("x"), config);
+    const std::vector<Axis> x_axes = stage_axes(*stage_row(stage::x), config);
     const Real x = elements(x_axes, config, input);
     f.weights = saturate(weights);
     f.weight_data = saturate(weight_data);

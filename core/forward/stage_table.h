@@ -4,6 +4,7 @@
 // produces it, and the sentence the stepper shows under it. The traced forward, the bug lesson's
 // forward, the plan, the source view, the first-divergence order and the captions all read this table.
 #include "call/config.h"
+#include "forward/stage_names.h"
 #include "tensor/tensor.h"
 
 #include <optional>

@@ -1,5 +1,6 @@
 // Runs the book's modules stage by stage and records each stage as PyTorch would hold it.
 #include "forward/attention_kernels.h"
+#include "forward/stage_recorder.h"
 #include "tensor/tensor_ops.h"
 #include "tensor/error.h"
 #include "tensor/torch_random.h"
@@ -11,46 +12,13 @@ namespace attnlab {
 
 namespace {
 
-// Stage boundaries are where a cancel is honoured: the trace under construction is local to
-// trace_forward, so throwing here leaves nothing half-recorded behind.
+// Stage boundaries are where a cancel is honoured (StageRecorder::add checks too): the trace under
+// construction is local to trace_forward, so throwing here leaves nothing half-recorded behind.
 void stop_if_cancelled(const ForwardOptions& options)
 {
     if (options.cancel && options.cancel->load(std::memory_order_relaxed))
         throw Cancelled();
 }
-
-// Records stages under their canonical names with the table's facts and axes. `module` is the
-// module whose forward records them: the head's CausalAttention for a wrapper's heads.
-class Recorder {
-public:
-    Recorder(Trace& trace, const Config& module, InputShape input, const ForwardOptions& options,
-             std::string prefix = {})
-        : trace_(trace), module_(module), input_(input), options_(options), prefix_(std::move(prefix))
-    {
-    }
-    // Returns a handle on the same storage (never a reference into the growing stage list).
-    Tensor add(const std::string& name, Tensor tensor, const std::string& view_of = {})
-    {
-        stop_if_cancelled(options_);
-        Stage s;
-        s.name = prefix_ + name;
-        static_cast<StageFacts&>(s) = stage_facts(s.name);
-        s.code_line = source_line(trace_.config.kind, s.name);
-        s.axes = stage_axes(*s.row, module_);
-        s.expected_shape = axes_shape(s.axes, trace_.config, input_);
-        s.view_of = view_of.empty() ? std::string{} : prefix_ + view_of;
-        s.tensor = std::move(tensor);
-        trace_.stages.push_back(std::move(s));
-        return trace_.stages.back().tensor;
-    }
-
-private:
-    Trace& trace_;
-    const Config& module_;
-    InputShape input_;
-    const ForwardOptions& options_;
-    std::string prefix_;
-};
 
 // Adds the time until the end of its scope to one PhaseTimes field (nothing when not profiling).
 class PhaseTimer {
@@ -89,7 +57,7 @@ Tensor dropout(const Tensor& weights, double p, TorchGenerator& gen)
 }
 
 // One CausalAttention / SelfAttention head over x; returns the context stage's tensor.
-Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std::string& wp, const Tensor& x,
+Tensor single_head(StageRecorder& rec, const Config& c, const StateDict& w, const std::string& wp, const Tensor& x,
                    const ForwardOptions& options, TorchGenerator& gen)
 {
     const bool batched = c.is_batched();
@@ -104,9 +72,9 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
         v = linear(x, param(w, wp + "W_value.weight"), optional_param(w, wp + "W_value.bias", c.qkv_bias));
     }
     // Recorded in the book's statement order: keys before queries.
-    rec.add("keys", k);
-    rec.add("queries", q);
-    rec.add("values", v);
+    rec.add(stage::keys, k);
+    rec.add(stage::queries, q);
+    rec.add(stage::values, v);
 
     const HeadLayout layout{batched ? x.size(0) : 1, 1, x.size(-2), c.d_out};
     const std::int64_t T = layout.tokens;
@@ -116,26 +84,26 @@ Tensor single_head(Recorder& rec, const Config& c, const StateDict& w, const std
     Tensor masked = causal ? Tensor::empty(score_shape) : Tensor();
     attention_heads(q.data(), k.data(), v.data(), layout, causal,
                     {scores.data(), causal ? masked.data() : nullptr, attn.data(), drop ? nullptr : context.data()});
-    rec.add("attn_scores", scores);
+    rec.add(stage::attn_scores, scores);
     if (causal)
-        rec.add("attn_scores.masked", masked);
-    rec.add("attn_weights", attn);
+        rec.add(stage::attn_scores_masked, masked);
+    rec.add(stage::attn_weights, attn);
     if (drop) {
-        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, gen));
+        attn = rec.add(stage::attn_weights_dropout, dropout(attn, c.dropout, gen));
         attention_context(attn.data(), v.data(), layout, context.data(), causal);
     }
-    return rec.add("context", context);
+    return rec.add(stage::context, context);
 }
 
 // Section 3.3: attention without trainable weights; the scores are not scaled.
-void simple_self_attention(Recorder& rec, const Tensor& x)
+void simple_self_attention(StageRecorder& rec, const Tensor& x)
 {
-    const Tensor scores = rec.add("attn_scores", ops::matmul(x, x.transpose(0, 1)));
-    const Tensor weights = rec.add("attn_weights", ops::softmax(scores, -1));
-    rec.add("context", ops::matmul(weights, x));
+    const Tensor scores = rec.add(stage::attn_scores, ops::matmul(x, x.transpose(0, 1)));
+    const Tensor weights = rec.add(stage::attn_weights, ops::softmax(scores, -1));
+    rec.add(stage::context, ops::matmul(weights, x));
 }
 
-void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, const ForwardOptions& options,
+void multi_head(StageRecorder& rec, const Config& c, const StateDict& w, const Tensor& x, const ForwardOptions& options,
                 TorchGenerator& gen)
 {
     const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.head_dim();
@@ -151,14 +119,14 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
         v = linear(x, param(w, "W_value.weight"), optional_param(w, "W_value.bias", c.qkv_bias));
     }
     // Recorded in the book's statement order, which is not the same in each group of three.
-    using Role = std::pair<const char*, const Tensor*>;
-    const Role key{"keys", &k}, query{"queries", &q}, value{"values", &v};
+    using Role = std::pair<stage::Projection, const Tensor*>;
+    const Role key{stage::key_projection, &k}, query{stage::query_projection, &q}, value{stage::value_projection, &v};
     for (const auto& [role, projected] : {key, query, value})
-        rec.add(role, *projected);
+        rec.add(role.computed, *projected);
     for (const auto& [role, projected] : {key, value, query})
-        rec.add(std::string(role) + ".view", projected->view({b, T, H, hd}), role);
+        rec.add(role.split, projected->view({b, T, H, hd}), role.computed);
     for (const auto& [role, projected] : {key, query, value})
-        rec.add(std::string(role) + ".heads", projected->view({b, T, H, hd}).transpose(1, 2), role);
+        rec.add(role.heads_first, projected->view({b, T, H, hd}).transpose(1, 2), role.computed);
 
     const HeadLayout layout{b, H, T, hd};
     Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}),
@@ -184,11 +152,11 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
         prof->softmax += core_times.softmax;
         prof->context += core_times.context;
     }
-    rec.add("attn_scores", scores);
-    rec.add("attn_scores.masked", masked);
-    rec.add("attn_weights", attn);
+    rec.add(stage::attn_scores, scores);
+    rec.add(stage::attn_scores_masked, masked);
+    rec.add(stage::attn_weights, attn);
     if (drop) {
-        attn = rec.add("attn_weights.dropout", dropout(attn, c.dropout, gen));
+        attn = rec.add(stage::attn_weights_dropout, dropout(attn, c.dropout, gen));
         PhaseTimer t(sink(&PhaseTimes::context));
         attention_context(attn.data(), v.data(), layout, context.data(), true);
     }
@@ -201,10 +169,10 @@ void multi_head(Recorder& rec, const Config& c, const StateDict& w, const Tensor
         PhaseTimer t(sink(&PhaseTimes::out_proj));
         output = linear(merged, param(w, "out_proj.weight"), &param(w, "out_proj.bias"));
     }
-    rec.add("context.heads", context);
-    rec.add("context.transposed", context.transpose(1, 2), "context.heads");
-    rec.add("context.merged", merged);
-    rec.add("output", output);
+    rec.add(stage::context_heads, context);
+    rec.add(stage::context_transposed, context.transpose(1, 2), stage::context_heads);
+    rec.add(stage::context_merged, merged);
+    rec.add(stage::output, output);
 }
 
 void check_input(const Config& c, const Tensor& x)
@@ -246,8 +214,8 @@ Trace trace_forward(const Config& requested, const StateDict& weights, const Ten
     trace.stages.reserve(static_cast<std::size_t>(stage_count(config, options.training && config.dropout > 0.0)));
     TorchGenerator fallback(options.dropout_seed);
     TorchGenerator& gen = options.generator ? *options.generator : fallback;
-    Recorder top(trace, trace.config, input, options);
-    top.add("x", x);
+    StageRecorder top(trace.stages, trace.config, config.kind, input, {}, options.cancel);
+    top.add(stage::x, x);
     if (config.kind == ModuleKind::SimpleSelfAttention) {
         simple_self_attention(top, x);
     } else if (config.kind == ModuleKind::MultiHeadAttention) {
@@ -257,7 +225,7 @@ Trace trace_forward(const Config& requested, const StateDict& weights, const Ten
         head.kind = ModuleKind::CausalAttention;
         std::vector<Tensor> contexts;
         for (std::int64_t h = 0; h < config.num_heads; ++h) {
-            Recorder rec(trace, head, input, options, head_prefix(h));
+            StageRecorder rec(trace.stages, head, config.kind, input, head_prefix(h), options.cancel);
             // The heads run one after another, so each head's mask continues the same stream.
             contexts.push_back(single_head(rec, head, weights, head_prefix(h), x, options, gen));
         }
@@ -268,7 +236,7 @@ Trace trace_forward(const Config& requested, const StateDict& weights, const Ten
             MapMatrix dst(out.data() + h * d, rows, d, Eigen::OuterStride<>(config.num_heads * d));
             dst = ConstMapMatrix(contexts[static_cast<std::size_t>(h)].data(), rows, d, Eigen::OuterStride<>(d));
         }
-        top.add("output", out);
+        top.add(stage::output, out);
     } else {
         single_head(top, config, weights, "", x, options, gen);
     }

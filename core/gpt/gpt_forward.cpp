@@ -1,6 +1,7 @@
 // The GPT forward in eval mode on one sequence, rows as tokens. Only the attention runs through the
 // engine (trace_forward); LayerNorm, GELU and the linear layers are the book's chapter 4 modules,
 // written out here once on row-major matrices with the engine's GEMM.
+#include "forward/stage_names.h"
 #include "gpt/gpt_forward.h"
 
 #include "tensor/eigen_types.h"
@@ -135,7 +136,7 @@ GptForward gpt_forward(const GptModel& m, double eps, const std::vector<std::int
         GptLayerRecord record;
         record.x = to_tensor(layer_norm(x, m, b + "norm1", e));
         Trace trace = trace_forward(config, gpt_attention_weights(m, layer), record.x, {.cancel = options.cancel});
-        const Stage* weights = trace.find("attn_weights");
+        const Stage* weights = trace.find(stage::attn_weights);
         record.attn_weights = weights->view_of.empty() ? weights->tensor : weights->tensor.clone();
         const Tensor attended = trace.output().contiguous();
         x += ConstMap(attended.data(), T, m.settings.emb_dim);

@@ -4,7 +4,7 @@
 #include "lessons/bugs.h"
 
 #include "tensor/error.h"
-#include "forward/module_source.h"
+#include "forward/stage_recorder.h"
 #include "tensor/tensor_ops.h"
 
 #include <cmath>
@@ -13,39 +13,6 @@
 namespace attnlab {
 
 namespace {
-
-// Records the stage the run is at with the table's facts; expected shapes are the book's, whatever
-// the mistaken code holds.
-class Recorder {
-public:
-    Recorder(BugTrace& trace, const Config& book, InputShape input) : trace_(trace), book_(book), input_(input) {}
-
-    // Names the stage about to be computed, so a failure can be attributed to it.
-    void begin(const std::string& name) { current_ = name; }
-    const std::string& current() const { return current_; }
-
-    // Returns the tensor by value (a shared handle): a reference into `stages` would dangle once the
-    // vector grows.
-    Tensor add(Tensor tensor, const std::string& view_of = {})
-    {
-        Stage s;
-        s.name = current_;
-        static_cast<StageFacts&>(s) = stage_facts(s.name);
-        s.code_line = source_line(ModuleKind::MultiHeadAttention, s.name);
-        s.axes = stage_axes(*s.row, book_);
-        s.expected_shape = axes_shape(s.axes, book_, input_);
-        s.view_of = view_of;
-        s.tensor = std::move(tensor);
-        trace_.stages.push_back(std::move(s));
-        return trace_.stages.back().tensor;
-    }
-
-private:
-    BugTrace& trace_;
-    const Config& book_;
-    InputShape input_;
-    std::string current_ = "x";
-};
 
 const Tensor* find_param(const StateDict& w, const std::string& name)
 {
@@ -83,56 +50,57 @@ std::string constructor_error(const Config& c)
     return {};
 }
 
-void forward(Recorder& rec, const Config& c, const StateDict& w, const Tensor& x, Bug bug)
+void forward(StageRecorder& rec, const Config& c, const StateDict& w, const Tensor& x, Bug bug)
 {
     const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.d_out / c.num_heads;
-    rec.begin("x");
+    rec.begin(stage::x);
     rec.add(x);
-    const char* roles[] = {"queries", "keys", "values"};
+    const stage::Projection roles[] = {stage::query_projection, stage::key_projection, stage::value_projection};
     const char* prefix[] = {"W_query", "W_key", "W_value"};
     Tensor proj[3], viewed[3], split_heads[3];
     for (int i = 0; i < 3; ++i) {
-        rec.begin(roles[i]);
+        rec.begin(roles[i].computed);
         const std::string p = prefix[i];
         proj[i] =
             rec.add(ops::linear(x, need_param(w, p + ".weight"), c.qkv_bias ? &need_param(w, p + ".bias") : nullptr));
     }
     const Shape view_shape = bug == Bug::ViewHeadsFirst ? Shape{b, H, T, hd} : Shape{b, T, H, hd};
     for (int i = 0; i < 3; ++i) {
-        rec.begin(std::string(roles[i]) + ".view");
-        viewed[i] = rec.add(ops::view(proj[i], view_shape), roles[i]);
+        rec.begin(roles[i].split);
+        viewed[i] = rec.add(ops::view(proj[i], view_shape), roles[i].computed);
     }
     const bool transpose_heads = bug != Bug::SkipHeadTranspose && bug != Bug::ViewHeadsFirst;
     for (int i = 0; i < 3; ++i) {
-        rec.begin(std::string(roles[i]) + ".heads");
-        split_heads[i] = rec.add(transpose_heads ? viewed[i].transpose(1, 2) : viewed[i], roles[i]);
+        rec.begin(roles[i].heads_first);
+        split_heads[i] = rec.add(transpose_heads ? viewed[i].transpose(1, 2) : viewed[i], roles[i].computed);
     }
     const Tensor &q = split_heads[0], &k = split_heads[1], &v = split_heads[2];
 
-    rec.begin("attn_scores");
+    rec.begin(stage::attn_scores);
     const Tensor scores = rec.add(ops::matmul(q, k.transpose(2, 3)));
-    rec.begin("attn_scores.masked");
+    rec.begin(stage::attn_scores_masked);
     const Tensor mask = ops::slice2d(ops::triu_ones(c.context_length, bug == Bug::MaskDiagonal0 ? 0 : 1), T, T);
     const Tensor masked = bug == Bug::SkipMask
-                              ? rec.add(scores, "attn_scores")
+                              ? rec.add(scores, stage::attn_scores)
                               : rec.add(ops::masked_fill(scores, mask, -std::numeric_limits<float>::infinity()));
-    rec.begin("attn_weights");
+    rec.begin(stage::attn_weights);
     // Python computes the scale in double (an int ** 0.5); the float tensor is then divided by it.
     const double scale = std::sqrt(static_cast<double>(bug == Bug::ScaleByDOut ? c.d_out : k.size(-1)));
     const Tensor weights =
         rec.add(ops::softmax(ops::divide(masked, static_cast<float>(scale)), bug == Bug::SoftmaxWrongDim ? -2 : -1));
 
-    rec.begin("context.heads");
+    rec.begin(stage::context_heads);
     const Tensor context = rec.add(ops::matmul(weights, v));
-    rec.begin("context.transposed");
-    const Tensor transposed = bug == Bug::MergeWithoutTranspose ? rec.add(context, "context.heads")
-                                                                : rec.add(context.transpose(1, 2), "context.heads");
-    rec.begin("context.merged");
+    rec.begin(stage::context_transposed);
+    const Tensor transposed = bug == Bug::MergeWithoutTranspose
+                                  ? rec.add(context, stage::context_heads)
+                                  : rec.add(context.transpose(1, 2), stage::context_heads);
+    rec.begin(stage::context_merged);
     const Tensor merged =
         rec.add(ops::view(bug == Bug::SkipContiguous ? transposed : transposed.contiguous(), {b, T, c.d_out}));
-    rec.begin("output");
+    rec.begin(stage::output);
     if (bug == Bug::SkipOutProj)
-        rec.add(merged, "context.merged");
+        rec.add(merged, stage::context_merged);
     else
         rec.add(ops::linear(merged, need_param(w, "out_proj.weight"), find_param(w, "out_proj.bias")));
 }
@@ -171,7 +139,7 @@ BugTrace run_with_bug(const Config& book, const StateDict& weights, const Tensor
         return trace;
     }
     // Expected shapes are the book's: what the student expects to see at each stage.
-    Recorder rec(trace, book, InputShape{x.size(0), x.size(1)});
+    StageRecorder rec(trace.stages, book, ModuleKind::MultiHeadAttention, InputShape{x.size(0), x.size(1)});
     try {
         forward(rec, trace.config, weights_for(trace.config, book, weights), x, bug);
     } catch (const Error& e) {

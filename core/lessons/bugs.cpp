@@ -18,57 +18,58 @@ const std::vector<BugInfo> kCatalogue = {
      "head_dim) and queries @ keys.transpose(2, 3) compares heads with heads inside each token: the scores come out "
      "(b, num_tokens, num_heads, num_heads). The causal mask is num_tokens x num_tokens, so masked_fill_ then fails "
      "unless the sizes happen to fit.",
-     "queries.heads"},
+     stage::queries_heads},
     {Bug::ViewHeadsFirst, "view-heads-first", "view straight to (b, num_heads, num_tokens, head_dim)",
      "queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)",
      "queries = queries.view(b, self.num_heads, num_tokens, self.head_dim)   <- and no transpose",
      "view only re-reads the same memory in a new shape: asking for (b, num_heads, num_tokens, head_dim) cuts the "
      "tokens' rows, laid end to end, into head-sized pieces in token order, so each 'head' holds pieces of different "
      "tokens. Every later shape looks right and the values are wrong, so a shape check alone will not catch it.",
-     "queries.view"},
+     stage::queries_view},
     {Bug::SkipMask, "skip-mask", "No causal mask", "attn_scores.masked_fill_(mask_bool, -torch.inf)",
      "# attn_scores.masked_fill_(mask_bool, -torch.inf)   <- removed",
      "Without masked_fill_ nothing hides the later tokens: every token attends to the tokens after it, which a causal "
-     "language model must never see. The shapes stay right; attn_scores.masked is simply attn_scores.",
-     "attn_scores.masked"},
+     "language model must never see. The shapes stay right; " +
+         std::string(stage::attn_scores_masked) + " is simply " + stage::attn_scores + ".",
+     stage::attn_scores_masked},
     {Bug::MaskDiagonal0, "mask-diagonal-0", "The mask also covers the diagonal",
      "self.register_buffer(\"mask\", torch.triu(torch.ones(context_length, context_length), diagonal=1))",
      "self.register_buffer(\"mask\", torch.triu(torch.ones(context_length, context_length), diagonal=0))",
      "triu(..., diagonal=0) masks the diagonal as well, so no token may attend to itself. The first token has nothing "
      "left: its whole row is -inf, softmax turns it into NaN, and the NaN spreads into that token's context and "
      "output.",
-     "attn_scores.masked"},
+     stage::attn_scores_masked},
     {Bug::ScaleByDOut, "scale-by-d_out", "Scores scaled by sqrt(d_out)",
      "attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)",
      "attn_weights = torch.softmax(attn_scores / self.d_out**0.5, dim=-1)",
      "Each head's dot product runs over head_dim features, so the book scales by sqrt(head_dim); dividing by "
      "sqrt(d_out) shrinks the scores further and the softmax comes out flatter than it should. With one head, "
      "head_dim equals d_out and nothing changes.",
-     "attn_weights"},
+     stage::attn_weights},
     {Bug::SoftmaxWrongDim, "softmax-wrong-dim", "Softmax over the wrong axis",
      "attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)",
      "attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-2)",
      "dim=-2 normalises each column (over the queries) instead of each row (over the keys), so a token's attention "
      "weights no longer sum to 1; the shape is unchanged, only the values tell.",
-     "attn_weights"},
+     stage::attn_weights},
     {Bug::SkipContiguous, "skip-contiguous", "view without contiguous()",
      "context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)",
      "context_vec = context_vec.view(b, num_tokens, self.d_out)",
      "transpose(1, 2) only swaps strides, so the head contexts are not contiguous and view cannot merge num_heads "
      "and head_dim into one axis: PyTorch refuses (unless one of the axes involved has size 1). contiguous() first "
      "copies the data into the transposed order (reshape would do the same).",
-     "context.merged"},
+     stage::context_merged},
     {Bug::MergeWithoutTranspose, "merge-without-transpose", "Heads merged without transposing back",
      "context_vec = (attn_weights @ values).transpose(1, 2)", "context_vec = attn_weights @ values",
      "Without transpose(1, 2) the contexts are still (b, num_heads, num_tokens, head_dim) when view merges them into "
      "(b, num_tokens, d_out); view reads memory in head order, so each output row is stitched from one head's rows "
      "of several tokens. The final shape is right, the values are not.",
-     "context.transposed"},
+     stage::context_transposed},
     {Bug::SkipOutProj, "skip-out-proj", "No output projection", "context_vec = self.out_proj(context_vec)",
      "# context_vec = self.out_proj(context_vec)   <- removed",
      "Without out_proj the heads' contexts are returned side by side, never mixed by the final projection. out_proj "
      "maps d_out to d_out, so the shape is the same and only the values differ.",
-     "output"},
+     stage::output},
     {Bug::SwapDInDOut, "swap-d_in-d_out", "d_in and d_out swapped in the call",
      "MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads)",
      "MultiHeadAttention(d_out, d_in, context_length, dropout, num_heads)",
@@ -126,7 +127,8 @@ Bug bug_from_name(std::string_view name)
 std::vector<std::string> buggy_source(Bug bug)
 {
     std::vector<std::string> src = module_source(ModuleKind::MultiHeadAttention);
-    const char* roles[] = {"queries", "keys", "values"};
+    // The book's variables, which the stages are named after.
+    const char* roles[] = {stage::queries, stage::keys, stage::values};
     switch (bug) {
     case Bug::SkipHeadTranspose:
     case Bug::ViewHeadsFirst:

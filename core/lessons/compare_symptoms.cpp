@@ -117,13 +117,13 @@ std::string relaid_layout(const BookReference& ref, const RecordingDivergence& d
     std::string text = "your " + var + (d.line > 0 ? " (line " + std::to_string(d.line) + ")" : std::string()) +
                        " holds the book's " + d.relaid + " " + (held ? shape_to_string(held->shape) : std::string()) +
                        " read straight into " + shape_to_string(d.recorded_shape) + ", ";
-    const auto ends_with = [&](const std::string& tail) {
-        return d.stage.size() >= tail.size() && d.stage.compare(d.stage.size() - tail.size(), tail.size(), tail) == 0;
-    };
-    if (ends_with("context.transposed"))
-        return text + "head by head, so each row mixes one head's tokens: transpose(1, 2) back to (b, num_tokens, "
-                      "num_heads, head_dim) before merging the heads, as the book's context.transposed does.";
-    if (ends_with(".heads"))
+    const StageFacts missing = stage_facts(d.stage);
+    if (missing.base_name == stage::context_transposed)
+        return text +
+               "head by head, so each row mixes one head's tokens: transpose(1, 2) back to (b, num_tokens, "
+               "num_heads, head_dim) before merging the heads, as the book's " +
+               stage::context_transposed + " does.";
+    if (missing.layout == LayoutOp::HeadsFirst || missing.base_name == stage::context_heads) // the "*.heads" stages
         return text +
                "token by token, so each head mixes tokens: view to (b, num_tokens, num_heads, head_dim) and "
                "then transpose(1, 2), as the book's " +
@@ -141,8 +141,8 @@ std::string divergence_symptom(const Recording& rec, const BookReference& ref, c
     if (!d.relaid.empty())
         return relaid_layout(ref, d);
     const std::string prefix = d.scope.empty() ? std::string() : d.scope + ".";
-    const ReferenceStage* masked = ref.find(prefix + "attn_scores.masked");
-    const ReferenceStage* weights = ref.find(prefix + "attn_weights");
+    const ReferenceStage* masked = ref.find(prefix + stage::attn_scores_masked);
+    const ReferenceStage* weights = ref.find(prefix + stage::attn_weights);
     if (!masked || !masked->value || !weights || !weights->value)
         return {};
     const RecordedEvent& first = rec.events[static_cast<std::size_t>(d.event)];

@@ -95,7 +95,7 @@ StageQuestion question_for(const Trace& trace, std::string_view name)
         q.prompt += " Is it contiguous, and does it share storage with " + s->derived_from + "?";
     }
     // Cell by cell on a short input; on a long one the pattern is the same and the question would be a wall.
-    if (s->base_name == "attn_scores.masked" && input.num_tokens <= kMaskAskedUpTo) {
+    if (s->matrix == AttentionMatrix::MaskedScores && input.num_tokens <= kMaskAskedUpTo) {
         q.asks_mask = true;
         q.tokens = input.num_tokens;
         q.prompt += " Which (query, key) positions does the mask hide?";

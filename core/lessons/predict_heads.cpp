@@ -24,7 +24,7 @@ std::optional<HeadQuestion> head_question_for(const Trace& trace, std::string_vi
                                               const std::vector<HeadMeasures>& measures)
 {
     const Stage* s = trace.find(std::string(stage));
-    if (!s || s->base_name != "attn_weights" || s->head >= 0 || s->tensor.dim() != 4 || measures.size() < 2 ||
+    if (!s || s->matrix != AttentionMatrix::Weights || s->head >= 0 || s->tensor.dim() != 4 || measures.size() < 2 ||
         static_cast<std::int64_t>(measures.size()) != s->tensor.size(1))
         return std::nullopt;
     HeadQuestion q;

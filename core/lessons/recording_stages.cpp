@@ -10,15 +10,15 @@ namespace {
 
 std::vector<std::string> single_head_feeds(const std::string& s, const std::string& p, bool causal)
 {
-    const std::string scores_next = causal ? p + "attn_scores.masked" : p + "attn_weights";
-    if (s == p + "queries" || s == p + "keys")
-        return {p + "attn_scores"};
-    if (s == p + "values" || s == p + "attn_weights")
-        return {p + "context"};
-    if (s == p + "attn_scores")
+    const std::string scores_next = causal ? p + stage::attn_scores_masked : p + stage::attn_weights;
+    if (s == p + stage::queries || s == p + stage::keys)
+        return {p + stage::attn_scores};
+    if (s == p + stage::values || s == p + stage::attn_weights)
+        return {p + stage::context};
+    if (s == p + stage::attn_scores)
         return {scores_next};
-    if (s == p + "attn_scores.masked")
-        return {p + "attn_weights"};
+    if (s == p + stage::attn_scores_masked)
+        return {p + stage::attn_weights};
     return {};
 }
 
@@ -26,31 +26,32 @@ std::vector<std::string> single_head_feeds(const std::string& s, const std::stri
 std::vector<std::string> feeds_of(const std::string& s, ModuleKind kind)
 {
     if (kind == ModuleKind::MultiHeadAttention) {
-        static const std::map<std::string, std::vector<std::string>> flow = {{"queries", {"queries.view"}},
-                                                                             {"keys", {"keys.view"}},
-                                                                             {"values", {"values.view"}},
-                                                                             {"queries.view", {"queries.heads"}},
-                                                                             {"keys.view", {"keys.heads"}},
-                                                                             {"values.view", {"values.heads"}},
-                                                                             {"queries.heads", {"attn_scores"}},
-                                                                             {"keys.heads", {"attn_scores"}},
-                                                                             {"values.heads", {"context.heads"}},
-                                                                             {"attn_scores", {"attn_scores.masked"}},
-                                                                             {"attn_scores.masked", {"attn_weights"}},
-                                                                             {"attn_weights", {"context.heads"}},
-                                                                             {"context.heads", {"context.transposed"}},
-                                                                             {"context.transposed", {"context.merged"}},
-                                                                             {"context.merged", {"output"}}};
+        static const std::map<std::string, std::vector<std::string>> flow = {
+            {stage::queries, {stage::queries_view}},
+            {stage::keys, {stage::keys_view}},
+            {stage::values, {stage::values_view}},
+            {stage::queries_view, {stage::queries_heads}},
+            {stage::keys_view, {stage::keys_heads}},
+            {stage::values_view, {stage::values_heads}},
+            {stage::queries_heads, {stage::attn_scores}},
+            {stage::keys_heads, {stage::attn_scores}},
+            {stage::values_heads, {stage::context_heads}},
+            {stage::attn_scores, {stage::attn_scores_masked}},
+            {stage::attn_scores_masked, {stage::attn_weights}},
+            {stage::attn_weights, {stage::context_heads}},
+            {stage::context_heads, {stage::context_transposed}},
+            {stage::context_transposed, {stage::context_merged}},
+            {stage::context_merged, {stage::output}}};
         const auto it = flow.find(s);
         return it == flow.end() ? std::vector<std::string>{} : it->second;
     }
     if (kind == ModuleKind::MultiHeadAttentionWrapper) {
-        const std::size_t dot = s.find('.', 6); // "heads.{h}." prefix
-        if (!s.starts_with("heads.") || dot == std::string::npos)
+        const auto head = find_head_prefix(s);
+        if (!head)
             return {};
-        if (s.ends_with(".context"))
-            return {"output"};
-        return single_head_feeds(s, s.substr(0, dot + 1), true);
+        if (s.substr(head->length) == stage::context)
+            return {stage::output};
+        return single_head_feeds(s, s.substr(0, head->length), true);
     }
     return single_head_feeds(s, "", kind == ModuleKind::CausalAttention);
 }
@@ -83,30 +84,31 @@ BookReference build_book_stages(BookReference ref)
     ref.weights = weights;
     const double scale =
         std::sqrt(static_cast<double>(c.kind == ModuleKind::MultiHeadAttention ? c.head_dim() : c.d_out));
-    for (const Stage& stage : trace.stages) {
-        if (stage.name == "x")
+    for (const Stage& traced : trace.stages) {
+        if (traced.name == stage::x)
             continue;
-        ReferenceStage s{stage.name, stage.tensor.shape(),         Values::of(stage.tensor),
-                         {},         feeds_of(stage.name, c.kind), stage.code_line};
+        ReferenceStage s{traced.name, traced.tensor.shape(),         Values::of(traced.tensor),
+                         {},          feeds_of(traced.name, c.kind), traced.code_line};
         s.forms.push_back(*s.value);
-        if (stage.name.ends_with("attn_scores") || stage.name.ends_with("attn_scores.masked"))
+        if (traced.matrix == AttentionMatrix::Scores || traced.matrix == AttentionMatrix::MaskedScores)
             s.forms.push_back(divided(*s.value, scale));
-        if (stage.name == "output" && !ref.has_out_proj) {
+        if (traced.name == stage::output && !ref.has_out_proj) {
             s.value.reset();
             s.forms.clear();
         }
-        if (stage.name.ends_with("keys") && c.kind != ModuleKind::MultiHeadAttention)
-            ref.extras[stage.name + ".T"] = transposed_last(stage.tensor);
-        if (stage.name == "keys.heads")
-            ref.extras["keys.heads.T"] = transposed_last(stage.tensor);
+        if (traced.base_name == stage::keys && c.kind != ModuleKind::MultiHeadAttention)
+            ref.extras[traced.name + ".T"] = transposed_last(traced.tensor);
+        if (traced.name == stage::keys_heads)
+            ref.extras[traced.name + ".T"] = transposed_last(traced.tensor);
         ref.stages.push_back(std::move(s));
     }
-    if (c.kind == ModuleKind::MultiHeadAttention)
-        ref.chains = {{"queries", "queries.view", "queries.heads"},
-                      {"keys", "keys.view", "keys.heads"},
-                      {"values", "values.view", "values.heads"},
-                      {"context.heads", "context.transposed", "context.merged"}};
-    ref.extras["x"] = Values::of(ref.x);
+    if (c.kind == ModuleKind::MultiHeadAttention) {
+        ref.chains.clear();
+        for (const stage::Projection& p : {stage::query_projection, stage::key_projection, stage::value_projection})
+            ref.chains.push_back({p.computed, p.split, p.heads_first});
+        ref.chains.push_back({stage::context_heads, stage::context_transposed, stage::context_merged});
+    }
+    ref.extras[stage::x] = Values::of(ref.x);
     return ref;
 }
 

@@ -1,7 +1,7 @@
-// The stage table is the one declaration of every stage: each stage any module records has a row
-// with a caption and a line of code, the bug lesson's forward records the same names and axes as
-// the traced one, the first-divergence order is the table's, and the pre-allocation refusals are
-// said once.
+// The stage table is the one declaration of every stage: its rows are the name constants, each stage
+// any module records has a row with a caption and a line of code, a wrapper head's prefix reads back
+// as its head, the bug lesson's forward records the same names and axes as the traced one, the
+// first-divergence order is the table's, and the pre-allocation refusals are said once.
 #include "forward/experiment.h"
 #include "forward/trace.h"
 #include "io/weights.h"
@@ -76,6 +76,37 @@ private Q_SLOTS:
             if (row.layout != LayoutOp::None)
                 QVERIFY(stage_row(row.derived_from));
         }
+    }
+
+    void the_constants_are_the_tables_rows()
+    {
+        const auto& table = stage_table();
+        QCOMPARE(table.size(), stage::all.size());
+        for (std::size_t i = 0; i < table.size(); ++i)
+            QCOMPARE(std::string(table[i].base_name), std::string(stage::all[i]));
+        // Spelled as the golden README and PyTorch's reference scripts spell them.
+        QCOMPARE(std::string(stage::attn_scores_masked), std::string("attn_scores.masked"));
+        QCOMPARE(std::string(stage::context_transposed), std::string("context.transposed"));
+        QCOMPARE(std::string(stage::key_projection.split), std::string("keys.view"));
+        QCOMPARE(std::string(stage::value_projection.heads_first), std::string("values.heads"));
+    }
+
+    void a_head_prefix_reads_back_as_its_head()
+    {
+        const std::string name = head_prefix(12) + stage::attn_weights;
+        QCOMPARE(name, std::string("heads.12.attn_weights"));
+        const auto found = find_head_prefix(name);
+        QVERIFY(found);
+        QCOMPARE(found->head, 12);
+        QCOMPARE(found->length, head_prefix(12).size());
+        for (const char* none : {"attn_weights", "heads.x.keys", "heads..keys", "heads.3", "head.3.keys", ""})
+            QVERIFY2(!find_head_prefix(none), none);
+        const StageFacts facts = stage_facts(head_prefix(3) + stage::attn_scores_masked);
+        QCOMPARE(facts.head, 3);
+        QCOMPARE(facts.base_name, std::string(stage::attn_scores_masked));
+        QVERIFY(facts.matrix == AttentionMatrix::MaskedScores);
+        QCOMPARE(stage_facts(stage::keys_heads).derived_from, std::string(stage::keys_view));
+        QCOMPARE(stage_facts(stage::keys_heads).head, -1);
     }
 
     void the_bug_forward_records_the_traced_names_and_axes()

@@ -1,6 +1,7 @@
 // What the settings mean and running them through the forward pass: asking the worker (forward_job.h), taking in
 // what it delivers, and the user's Cancel / Compute. The last good trace is replaced only by a newer good trace, never
 // by an error or a cancel.
+#include "forward/stage_names.h"
 #include "model/trace_state.h"
 
 #include "forward/experiment_check.h"
@@ -126,7 +127,7 @@ void TraceState::adoptResult(const ForwardResult& result)
 
 const std::vector<HeadMeasures>& TraceState::headMeasures(int batch) const
 {
-    const Stage* w = trace_ && document_->usesTextInput() ? trace_->find("attn_weights") : nullptr;
+    const Stage* w = trace_ && document_->usesTextInput() ? trace_->find(stage::attn_weights) : nullptr;
     if (!w) {
         measures_ = {};
         return measures_.measures;

@@ -26,7 +26,7 @@ Show preset(const char* id)
     return [id](const LessonContext& c) { c.session->document()->applyPreset(*findPreset(QLatin1String(id))); };
 }
 
-Show stage(const char* name, const char* presetId = "gpt2-small")
+Show showStage(const char* name, const char* presetId = "gpt2-small")
 {
     return [name, presetId](const LessonContext& c) {
         if (c.session->document()->config().kind != ModuleKind::MultiHeadAttention || c.session->trace()->hasErrors())
@@ -103,25 +103,25 @@ std::map<QString, std::vector<Actions>> actionTable()
            },
            {widgetTarget("num_heads"), widgetTarget("head-dim")}}}},
         {QStringLiteral("follow-tensors"),
-         {{stage("queries"),
-           atStage("queries", QObject::tr("Yes: one wide projection, %1 (%2).")),
+         {{showStage(stage::queries),
+           atStage(stage::queries, QObject::tr("Yes: one wide projection, %1 (%2).")),
            {diagramTarget("blocks"), codeTarget("queries = self.W_query(x)")}},
-          {stage("attn_scores"),
-           atStage("attn_scores", QObject::tr("Yes: one tokens × tokens matrix per head, %1.")),
+          {showStage(stage::attn_scores),
+           atStage(stage::attn_scores, QObject::tr("Yes: one tokens × tokens matrix per head, %1.")),
            {diagramTarget("blocks"), codeTarget("attn_scores = queries @ keys.transpose(2, 3)")}},
-          {stage("output"),
-           atStage("output", QObject::tr("Yes: back to (b, num_tokens, d_out) = %1.")),
+          {showStage(stage::output),
+           atStage(stage::output, QObject::tr("Yes: back to (b, num_tokens, d_out) = %1.")),
            {diagramTarget("blocks"), codeTarget("context_vec = self.out_proj(context_vec)")}}}},
         {QStringLiteral("view-transpose"),
-         {{stage("queries.view"),
-           atStage("queries.view", notContiguousAfter),
+         {{showStage(stage::queries_view),
+           atStage(stage::queries_view, notContiguousAfter),
            {diagramTarget("strides"), diagramTarget("badges"),
             codeTarget("queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)")}},
-          {stage("queries.heads"),
-           atStage("queries.heads", notContiguousAfter),
+          {showStage(stage::queries_heads),
+           atStage(stage::queries_heads, notContiguousAfter),
            {diagramTarget("strides"), diagramTarget("badges"), codeTarget("queries = queries.transpose(1, 2)")}},
-          {stage("context.transposed"),
-           atStage("context.transposed", notContiguousAfter),
+          {showStage(stage::context_transposed),
+           atStage(stage::context_transposed, notContiguousAfter),
            {diagramTarget("badges"), codeTarget("context_vec = (attn_weights @ values).transpose(1, 2)")}}}},
         {QStringLiteral("wrapper-integrated"),
          {{[](const LessonContext& c) {

@@ -1,5 +1,6 @@
 // The guided lesson on a trained model's heads: every check reads the session and its trace (the
 // measures are computed by core, never written into the lesson).
+#include "forward/stage_names.h"
 #include "features/session.h"
 #include "shell/lessons_detail.h"
 #include "gpt/head_measures.h"
@@ -44,7 +45,7 @@ std::vector<LessonActions> trainedHeadsActions()
          },
          [](const LessonContext& c) {
              const auto trace = c.session->trace()->trace();
-             const Stage* w = trace ? trace->find("attn_weights") : nullptr;
+             const Stage* w = trace ? trace->find(stage::attn_weights) : nullptr;
              if (!c.session->document()->usesTextInput() || !w || w->tensor.size(1) < 2)
                  return fail(QObject::tr("Show a trained model with several heads on a sentence first."));
              const std::vector<HeadMeasures>& m = c.session->trace()->headMeasures(c.session->view()->batchIndex());

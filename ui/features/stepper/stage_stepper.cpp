@@ -68,7 +68,7 @@ StageStepper::StageStepper(StepperState* state, QWidget* parent) : QWidget(paren
 QSize StageStepper::sizeHint() const
 {
     const QFontMetrics names(list_->font());
-    int widest = names.horizontalAdvance(QStringLiteral("context.transposed")); // before the first trace
+    int widest = names.horizontalAdvance(QLatin1String(stage::context_transposed)); // before the first trace
     for (int i = 0; i < list_->count(); ++i)
         widest = std::max(widest, names.horizontalAdvance(list_->item(i)->text()));
     const int list = widest + 2 * list_->frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 12;

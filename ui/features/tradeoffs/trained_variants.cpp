@@ -44,7 +44,7 @@ TrainedVariants computeTrainedVariants(const std::string& text, int layer)
             try {
                 const GptLayerInput in = gpt_layer_input(*model, ids, layer);
                 v.trace = std::make_shared<const Trace>(trace_forward(in.config, in.weights, in.x));
-                v.measures = head_measures(v.trace->find("attn_weights")->tensor);
+                v.measures = head_measures(v.trace->find(stage::attn_weights)->tensor);
             } catch (const std::exception& e) {
                 v.error = QString::fromUtf8(e.what());
             }
