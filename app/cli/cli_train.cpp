@@ -10,6 +10,7 @@
 #include "tensor/error.h"
 #include "train/run_files.h"
 #include "train/sweep.h"
+#include "train/sweep_spec.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,15 +29,12 @@ using json = nlohmann::ordered_json;
 using namespace attnlab;
 using namespace attnlab::train;
 
-std::vector<std::int64_t> head_list(const Args& a, std::int64_t emb)
+// --heads as given, repeats kept; absent: none, which the sweep reads as every divisor of emb.
+std::vector<std::int64_t> parse_heads(const Args& a)
 {
     std::vector<std::int64_t> heads;
-    if (!a.has("heads")) { // every divisor: head_dim from emb down to 1
-        for (std::int64_t h = 1; h <= emb; ++h)
-            if (emb % h == 0)
-                heads.push_back(h);
+    if (!a.has("heads"))
         return heads;
-    }
     std::stringstream in(a.text("heads"));
     std::string item;
     while (std::getline(in, item, ','))
@@ -65,7 +63,7 @@ std::string fixed(double v, int digits)
     return buf;
 }
 
-std::string seed_list(const std::vector<std::uint64_t>& seeds) // "0,1,2", as the shipped models say it
+std::string seeds_text(const std::vector<std::uint64_t>& seeds) // "0,1,2", as the shipped models say it
 {
     std::string out;
     for (std::uint64_t s : seeds)
@@ -115,49 +113,36 @@ int cmd_train(const std::vector<std::string>& argv)
            {"task", "vocab", "context", "emb", "layers", "heads", "seeds", "seed", "steps", "batch", "lr",
             "weight-decay", "save", "dump-run"},
            {"json"});
-    const std::string task = a.required("task");
-    const TaskSettings d = task_defaults(task);
+    SweepSpec spec = sweep_defaults(a.required("task"));
     if (a.has("seeds") && a.has("seed"))
         throw UsageError("give --seeds N or --seed S, not both.");
-    RunSettings base;
-    base.task = task;
-    base.shape.vocab_size = a.integer("vocab", d.vocab, INT64_MIN, INT64_MAX);
-    base.shape.context_length = a.integer("context", d.context, INT64_MIN, INT64_MAX);
-    base.shape.emb_dim = a.integer("emb", d.emb, 1, 1 << 16);
-    base.shape.n_layers = a.integer("layers", d.layers, 1, 1024);
-    base.shape.drop_rate = d.drop_rate;
-    base.steps = a.integer("steps", d.steps, INT64_MIN, INT64_MAX);
-    base.batch = a.integer("batch", d.batch, INT64_MIN, INT64_MAX);
-    base.optimizer.lr = parse_real(a, "lr", d.lr);
-    base.optimizer.weight_decay = parse_real(a, "weight-decay", d.weight_decay);
-    base.record_batches = a.has("dump-run");
-    // Twenty held-out measurements a run, at most one every 100 steps: enough for the curve and "steps to
-    // 90%", few enough to cost a few percent of the training time.
-    base.eval_every = std::clamp<std::int64_t>(base.steps / 20, 1, 100);
-    check_task(task, base.shape.vocab_size, base.shape.context_length);
-    const std::vector<std::int64_t> heads = head_list(a, base.shape.emb_dim);
-    std::vector<std::uint64_t> seeds;
+    spec.vocab = a.integer("vocab", spec.vocab, INT64_MIN, INT64_MAX);
+    spec.context = a.integer("context", spec.context, INT64_MIN, INT64_MAX);
+    spec.emb = a.integer("emb", spec.emb, 1, 1 << 16);
+    spec.layers = a.integer("layers", spec.layers, 1, 1024);
+    spec.steps = a.integer("steps", spec.steps, INT64_MIN, INT64_MAX);
+    spec.batch = a.integer("batch", spec.batch, INT64_MIN, INT64_MAX);
+    spec.lr = parse_real(a, "lr", spec.lr);
+    spec.weight_decay = parse_real(a, "weight-decay", spec.weight_decay);
+    spec.record_batches = a.has("dump-run");
+    check_task(spec.task, spec.vocab, spec.context); // the task's refusal comes before a bad --heads
+    spec.heads = parse_heads(a);
     if (a.has("seed"))
-        seeds.push_back(static_cast<std::uint64_t>(a.integer("seed", 0, 0, INT64_MAX)));
+        spec.first_seed = static_cast<std::uint64_t>(a.integer("seed", 0, 0, INT64_MAX));
     else
-        for (std::int64_t s = 0, n = a.integer("seeds", 1, 1, 1000); s < n; ++s)
-            seeds.push_back(static_cast<std::uint64_t>(s));
+        spec.seeds = a.integer("seeds", 1, 1, 1000);
+    const std::vector<std::int64_t> heads = spec.head_list();
+    const std::vector<std::uint64_t> seeds = spec.seed_list();
     if (a.has("dump-run") && (heads.size() != 1 || seeds.size() != 1))
         throw Error("--dump-run records one run; give one --heads value and one --seed.");
     if (a.has("save") && heads.size() != 1)
         throw Error("--save keeps one model; give one --heads value (the first seed's model is saved).");
-    std::vector<RunSettings> runs;
+    const std::vector<RunSettings> runs = spec.expand();
     std::vector<Variant> variants;
-    for (std::int64_t h : heads) {
-        Variant v{h, {}};
-        for (std::uint64_t seed : seeds) {
-            RunSettings r = base;
-            r.shape.n_heads = h;
-            r.seed = seed;
-            check_run(r);
-            v.runs.push_back(runs.size());
-            runs.push_back(r);
-        }
+    for (std::size_t k = 0; k < heads.size(); ++k) { // expand()'s order: heads outer, seeds inner
+        Variant v{heads[k], {}};
+        for (std::size_t j = 0; j < seeds.size(); ++j)
+            v.runs.push_back(k * seeds.size() + j);
         variants.push_back(v);
     }
     for (const char* target : {"save", "dump-run"})
@@ -181,7 +166,7 @@ int cmd_train(const std::vector<std::string>& argv)
         save_trained_model(a.text("save"), results.front(),
                            {{"val_loss", fixed(results.front().final_eval().loss, 4)},
                             {"val_accuracy", fixed(results.front().final_eval().accuracy, 4)},
-                            {"seeds", seed_list(seeds)},
+                            {"seeds", seeds_text(seeds)},
                             {"val_loss_mean", fixed(row["val_loss_mean"].get<double>(), 4)},
                             {"val_loss_std", fixed(row["val_loss_std"].get<double>(), 4)},
                             {"val_accuracy_mean", fixed(row["val_accuracy_mean"].get<double>(), 4)},
@@ -191,19 +176,19 @@ int cmd_train(const std::vector<std::string>& argv)
     const std::string how = "held-out loss and accuracy: mean cross-entropy and share of correct next-token guesses "
                             "over the task's held-out positions after the last step, eval mode; mean +- sample std "
                             "over seeds; steps to 90%: first held-out measurement (every " +
-                            std::to_string(base.eval_every) +
+                            std::to_string(spec.eval_every()) +
                             " steps) reaching 90% of "
                             "the best; ms per step: wall time of forward, backward and AdamW, one engine thread";
     if (a.flag("json")) {
-        json out = {{"task", task},
-                    {"vocab_size", base.shape.vocab_size},
-                    {"context_length", base.shape.context_length},
-                    {"emb_dim", base.shape.emb_dim},
-                    {"n_layers", base.shape.n_layers},
-                    {"steps", base.steps},
-                    {"batch", base.batch},
-                    {"lr", base.optimizer.lr},
-                    {"weight_decay", base.optimizer.weight_decay},
+        json out = {{"task", spec.task},
+                    {"vocab_size", spec.vocab},
+                    {"context_length", spec.context},
+                    {"emb_dim", spec.emb},
+                    {"n_layers", spec.layers},
+                    {"steps", spec.steps},
+                    {"batch", spec.batch},
+                    {"lr", spec.lr},
+                    {"weight_decay", spec.weight_decay},
                     {"seeds", seeds},
                     {"threads", threads},
                     {"wall_seconds", wall},
@@ -213,10 +198,10 @@ int cmd_train(const std::vector<std::string>& argv)
         std::cout << json_text(out) << "\n";
         return 0;
     }
-    std::cout << "task " << task << ": vocab " << base.shape.vocab_size << ", context " << base.shape.context_length
-              << ", emb " << base.shape.emb_dim << ", " << base.shape.n_layers << " layers, " << base.steps
-              << " steps of batch " << base.batch << ", lr " << base.optimizer.lr << ", " << seeds.size()
-              << " seed(s); " << fixed(wall, 1) << " s on " << threads << " threads\n";
+    std::cout << "task " << spec.task << ": vocab " << spec.vocab << ", context " << spec.context << ", emb "
+              << spec.emb << ", " << spec.layers << " layers, " << spec.steps << " steps of batch " << spec.batch
+              << ", lr " << spec.lr << ", " << seeds.size() << " seed(s); " << fixed(wall, 1) << " s on " << threads
+              << " threads\n";
     std::printf("heads  head_dim  held-out loss     held-out accuracy  steps to 90%%  ms/step\n");
     for (const json& r : table)
         std::printf("%5d  %8d  %.3f +- %.3f    %.3f +- %.3f     %12.0f  %7.2f\n", r["n_heads"].get<int>(),

@@ -1,27 +1,41 @@
 #include "features/tradeoffs/sweep_results.h"
 
-#include "call/config.h"
-#include "tensor/error.h"
-
 #include <algorithm>
 
 namespace attnlab::ui {
 
+train::SweepSpec SweepSettings::spec() const
+{
+    train::SweepSpec s;
+    s.task = task;
+    s.vocab = vocab;
+    s.context = context;
+    s.emb = emb;
+    s.layers = layers;
+    s.heads = heads;
+    s.seeds = seeds; // seeded 0, 1, ...
+    s.steps = steps;
+    s.batch = batch;
+    s.lr = lr;
+    s.weight_decay = weightDecay;
+    return s;
+}
+
 std::vector<std::int64_t> SweepSettings::headList() const
 {
-    return heads.empty() && emb > 0 ? divisors(emb) : heads;
+    return spec().head_list();
 }
 
 std::int64_t SweepSettings::evalEvery() const
 {
-    return std::clamp<std::int64_t>(steps / 20, 1, 100);
+    return spec().eval_every();
 }
 
 SweepSettings sweepDefaults(const std::string& task)
 {
-    const train::TaskSettings d = train::task_defaults(task);
-    SweepSettings s;
-    s.task = task;
+    const train::SweepSpec d = train::sweep_defaults(task);
+    SweepSettings s; // the window's own seed count
+    s.task = d.task;
     s.vocab = d.vocab;
     s.context = d.context;
     s.emb = d.emb;
@@ -53,33 +67,7 @@ std::optional<std::vector<std::int64_t>> parseHeadList(const QString& text, QStr
 
 std::vector<train::RunSettings> sweepRuns(const SweepSettings& s)
 {
-    train::RunSettings base;
-    base.task = s.task;
-    base.shape.vocab_size = s.vocab;
-    base.shape.context_length = s.context;
-    base.shape.emb_dim = s.emb;
-    base.shape.n_layers = s.layers;
-    base.shape.drop_rate = train::task_defaults(s.task).drop_rate;
-    base.steps = s.steps;
-    base.batch = s.batch;
-    base.optimizer.lr = s.lr;
-    base.optimizer.weight_decay = s.weightDecay;
-    base.eval_every = s.evalEvery();
-    if (s.seeds < 1)
-        throw Error("seeds is " + std::to_string(s.seeds) + "; a sweep needs at least 1 seed.");
-    std::vector<std::int64_t> heads = s.headList();
-    if (heads.empty()) // emb below 1 has no divisors: core says why with the shape it refuses
-        heads.push_back(1);
-    std::vector<train::RunSettings> runs;
-    for (std::int64_t h : heads)
-        for (int seed = 0; seed < s.seeds; ++seed) {
-            train::RunSettings r = base;
-            r.shape.n_heads = h;
-            r.seed = static_cast<std::uint64_t>(seed);
-            train::check_run(r);
-            runs.push_back(r);
-        }
-    return runs;
+    return s.spec().expand();
 }
 
 bool SweepResults::operator==(const SweepResults& o) const

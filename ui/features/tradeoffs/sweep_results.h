@@ -5,6 +5,7 @@
 // page, the session file and the tests share one value.
 #include "train/head_report.h"
 #include "train/sweep.h"
+#include "train/sweep_spec.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -27,6 +28,7 @@ struct SweepSettings {
     double lr = 3e-3, weightDecay = 0.01;
     bool operator==(const SweepSettings&) const = default;
 
+    train::SweepSpec spec() const;              // the same request as core's sweep, which expands it
     std::vector<std::int64_t> headList() const; // heads, or every divisor of emb
     std::int64_t evalEvery() const;             // as the CLI measures: twenty times a run, at most every 100 steps
 };
@@ -35,8 +37,8 @@ struct SweepSettings {
 SweepSettings sweepDefaults(const std::string& task);
 // "1, 2, 4" -> {1, 2, 4}; blank -> {} (every divisor). nullopt and *error set to one sentence otherwise.
 std::optional<std::vector<std::int64_t>> parseHeadList(const QString& text, QString* error);
-// One RunSettings per num_heads x seed, in that order, each checked by core: throws Error with core's
-// sentence (check_run) for the first that could not train.
+// One RunSettings per num_heads x seed, in that order, each checked by core (SweepSpec::expand): throws
+// Error with core's sentence (check_run) for the first that could not train.
 std::vector<train::RunSettings> sweepRuns(const SweepSettings& settings);
 
 struct SweepRun {
