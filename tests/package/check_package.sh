@@ -31,8 +31,13 @@ expected=(
     usr/share/attention-lab/training/train_verdict_gpt.py usr/share/attention-lab/text/the-verdict.txt
     usr/share/attention-lab/tokenizers/gpt2/encoder.json usr/share/attention-lab/tokenizers/gpt2/vocab.bpe
     usr/share/attention-lab/tokenizers/gpt2/LICENSE usr/share/attention-lab/tokenizers/gpt2/README.md
-    usr/share/doc/attention-lab/README.md
+    usr/share/doc/attention-lab/README.md usr/share/doc/attention-lab/docs/README.md
 )
+# The manual: every page of the source tree's docs/, where the man pages' SEE ALSO says it is.
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+for page in "$tree"/docs/*.md; do
+    expected+=("usr/share/doc/attention-lab/docs/$(basename "$page")")
+done
 for path in "${expected[@]}"; do
     grep -qxF "./$path" <<<"$listing" || fail "the package has no /$path."
 done
@@ -97,6 +102,10 @@ appstreamcli validate --no-net "$root/usr/share/metainfo/org.example.AttentionLa
 for page in "$root"/usr/share/man/man1/*.1.gz; do
     warnings=$(zcat "$page" | LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z 2>&1)
     [ -z "$warnings" ] || fail "groff warns about $(basename "$page"): $warnings"
+    # SEE ALSO names the manual's index: it must be a file the package installs.
+    manual=$(zcat "$page" | sed 's/\\-/-/g' | grep -o '/usr/share/doc/attention-lab/[^ ]*\.md' | head -n1 || true)
+    [ -n "$manual" ] && [ -f "$root$manual" ] ||
+        fail "$(basename "$page") names no installed manual in SEE ALSO (${manual:-none})."
 done
 
 step "the Python files"
