@@ -64,7 +64,8 @@ configure-app: deps
 	@if [ -f $(BUILD_DIR)/build.ninja ]; then echo "[time] configure: skipped, $(BUILD_DIR) is configured"; \
 	else $(TIMED) configure $(CONFIGURE) -DATTNLAB_BUILD_TESTS=OFF; fi
 
-# Everything: the app, the CLI, the ~36 test programs and the benchmarks.
+# Everything: the app, the CLI, the test programs (a few, each holding the test units of one label and need) and
+# the benchmarks.
 build: configure
 	@$(TIMED) --build $(BUILD_DIR)
 

@@ -66,7 +66,7 @@ std::string describe_char(char c)
     if (c == '\'')
         return "\"'\"";
     if (c >= 0x20 && c < 0x7f)
-        return "'" + std::string(1, c) + "'";
+        return std::string{'\'', c, '\''};
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "'\\x%02x'", static_cast<unsigned>(static_cast<unsigned char>(c)));
     return buffer;
@@ -121,8 +121,14 @@ std::string unknown_class_message(const std::string& name)
             best = names.back();
         }
     }
-    return "'" + clip(name) + "' is not one of the attention classes this lab knows (" + list_words(names, " or ") +
-           ")" + (best.empty() ? "" : "; did you mean " + best + "?") + (best.empty() ? "." : "");
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + a temporary std::string.
+    std::string message = "'";
+    message += clip(name);
+    message += "' is not one of the attention classes this lab knows (";
+    message += list_words(names, " or ");
+    message += ")";
+    message += best.empty() ? "." : "; did you mean " + best + "?";
+    return message;
 }
 
 std::string unknown_keyword_message(ModuleKind kind, const std::string& keyword)

@@ -34,7 +34,7 @@ std::string python_float_repr(double value)
     if (point <= -4 || point > 16) {
         out += digits[0];
         if (count > 1)
-            out += "." + digits.substr(1);
+            out.append(".").append(digits, 1);
         const int magnitude = std::abs(exponent);
         out += exponent < 0 ? "e-" : "e+";
         if (magnitude < 10)

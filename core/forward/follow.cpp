@@ -162,7 +162,7 @@ std::string offset_text(const ElementPlace& p)
 {
     std::string s = std::to_string(p.storage_offset) + " =";
     if (p.tensor_offset)
-        s += " " + std::to_string(p.tensor_offset) + " +";
+        s.append(" ").append(std::to_string(p.tensor_offset)).append(" +");
     for (std::size_t a = 0; a < p.index.size(); ++a)
         s += (a ? " + " : " ") + std::to_string(p.index[a]) + "×" + std::to_string(p.strides[a]);
     return s;

@@ -40,20 +40,22 @@ enum class StageScope { Simple, Single, Integrated, Wrapper };
 
 using StageText = std::string (*)(const Config& config);
 
+// Every member has a default ({} where nothing else), so the table's designated initialisers may leave any out
+// (GCC's -Wmissing-field-initializers names the members without one).
 struct StageRow {
     std::string_view base_name; // without the wrapper's "heads.{h}." prefix
     StageRole role = StageRole::Input;
-    std::optional<AttentionMatrix> matrix;
+    std::optional<AttentionMatrix> matrix{};
     LayoutOp layout = LayoutOp::None;
-    std::string_view derived_from; // the base name this stage re-lays out; empty when it computes
+    std::string_view derived_from{}; // the base name this stage re-lays out; empty when it computes
     // The axes in each scope; empty where the stage is not recorded. The Single scope's leading b is
     // dropped for the modules that take (T, d_in).
-    std::vector<Axis> simple, single, integrated, wrapper;
+    std::vector<Axis> simple{}, single{}, integrated{}, wrapper{};
     bool causal_only = false;   // the mask and dropout only exist in causal modules
     bool training_only = false; // dropout: recorded only when it acts
     int statement = 0;          // position in the book's statement order (keys before queries)
     // The first text found among these names the line of the book's forward that produces the stage.
-    std::vector<std::string_view> source_text;
+    std::vector<std::string_view> source_text{};
     StageText caption = nullptr; // one or two sentences with the config's numbers
     StageText formula = nullptr; // the one-line arithmetic; null when there is none
 };

@@ -69,7 +69,7 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep)
 
 std::string order_text(const std::vector<std::string>& slots)
 {
-    return "(" + join(slots, ", ") + ")";
+    return std::string("(").append(join(slots, ", ")).append(")");
 }
 
 std::string render(const std::string& call, const std::vector<ContractValue>& values,

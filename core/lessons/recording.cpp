@@ -44,7 +44,8 @@ std::string non_finite_field(std::string_view text)
         }
         for (const std::string_view token : {"NaN", "-Infinity", "Infinity"})
             if (text.substr(i).starts_with(token))
-                return (last_key.empty() ? std::string("a value") : "\"" + printable_name(last_key) + "\"") +
+                return (last_key.empty() ? std::string("a value")
+                                         : std::string("\"").append(printable_name(last_key)).append("\"")) +
                        " holds " + std::string(token);
     }
     return {};

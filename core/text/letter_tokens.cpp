@@ -41,7 +41,7 @@ std::string letter_text(const std::vector<std::int64_t>& ids)
 {
     std::string out;
     for (std::int64_t id : ids)
-        out += (out.empty() ? "" : " ") + letter_token(id);
+        out.append(out.empty() ? "" : " ").append(letter_token(id));
     return out;
 }
 

@@ -51,14 +51,14 @@ void TraceState::refreshDiagnostics()
             diagnostics_.push_back(*memory);
     if (engineError_)
         diagnostics_.push_back(*engineError_);
-    if (cancelled_)
-        diagnostics_.push_back({DiagnosticCode::Cancelled,
-                                Severity::Warning,
-                                std::nullopt,
-                                "computing these settings was cancelled, so the result shown is of the previous "
-                                "settings; press Compute to run them.",
-                                {},
-                                {}});
+    if (cancelled_) {
+        // Filled in place: GCC 12 warned falsely (-Warray-bounds) on copying a braced temporary's string in.
+        Diagnostic& cancelled = diagnostics_.emplace_back();
+        cancelled.code = DiagnosticCode::Cancelled;
+        cancelled.severity = Severity::Warning;
+        cancelled.message = "computing these settings was cancelled, so the result shown is of the previous "
+                            "settings; press Compute to run them.";
+    }
 }
 
 void TraceState::settingsEdited()
