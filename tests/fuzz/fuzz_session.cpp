@@ -1,6 +1,7 @@
 // libFuzzer harness for the session reader (File > Open, --open): any bytes are either refused with one
 // sentence, or read into a state that writes out as a session which reads back to the same bytes -- no
 // exception, crash, hang or sanitizer report on the way.
+#include "features/session_state.h"
 #include "model/session_file.h"
 
 #include <QByteArray>
