@@ -159,6 +159,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         session_->whenSettled(this, showDiagnostics);
     });
     lessons_ = new LessonsPanel(session_, window_);
+    room_ = new DiagramRoom(window_->stepperView()->diagram(), this);
     dock_ = new QDockWidget(tr("Guided lessons"), window_);
     dock_->setObjectName(QStringLiteral("lessons-dock"));
     dock_->setWidget(lessons_);
@@ -172,7 +173,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             this,
             [this] {
                 if (const LessonStep* step = lessons_->currentStep(); step && dock_->isVisible())
-                    scrollTargetsIntoView(window_, *step);
+                    scrollTargetsIntoView(window_, *room_, *step);
             },
             Qt::QueuedConnection);
     };
@@ -188,7 +189,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     connect(dock_, &QDockWidget::visibilityChanged, this, wantSettings);
     connect(dock_, &QDockWidget::visibilityChanged, this, [this] {
         if (dock_->isHidden())
-            releaseLessonRoom(window_);
+            room_->give(nullptr);
     });
     connect(lessons_, &LessonsPanel::shownMe, this, [this, showTargets] { session_->whenSettled(this, showTargets); });
     connect(files_, &FileActions::message, window_,

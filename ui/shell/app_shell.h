@@ -12,6 +12,7 @@ class QDockWidget;
 namespace attnlab::ui {
 
 class CompareActions;
+class DiagramRoom;
 class ExportActions;
 class FileActions;
 class LessonsPanel;
@@ -62,6 +63,7 @@ private:
     PresentationMode* presentation_;
     LessonsPanel* lessons_;
     QDockWidget* dock_;
+    DiagramRoom* room_;
 };
 
 } // namespace attnlab::ui

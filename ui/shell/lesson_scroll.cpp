@@ -28,6 +28,8 @@ std::vector<QScrollArea*> enclosingAreas(QWidget* w)
     return out;
 }
 
+} // namespace
+
 // A step pointing at the diagram's strides or badges: the diagram's pane of the splitter it shares with
 // the code is kept as tall as the drawing needs with its text at the window's type (on a projector beside
 // the lessons dock it otherwise shrinks whole, under the type), the other panes giving way down to their
@@ -36,78 +38,53 @@ std::vector<QScrollArea*> enclosingAreas(QWidget* w)
 // to scroll would put the code out of view, so a drawing that needs more stays whole and smaller. A
 // minimum rather than a size, kept right as the window settles (the splitter's resizes); other steps
 // give the pane back. The code's line stays in view (SourceView).
-class DiagramRoom : public QObject {
-public:
-    DiagramRoom(QSplitter* splitter, QWidget* pane) : QObject(splitter), splitter_(splitter), pane_(pane)
-    {
-        setObjectName(QStringLiteral("lesson-diagram-room"));
-        splitter->installEventFilter(this);
-    }
-    // `compact`: the height without the stage's sentence, taken where the splitter has no room for `paneHeight`.
-    void want(int paneHeight, int compact)
-    {
-        want_ = paneHeight;
-        compact_ = compact;
-        apply();
-    }
+DiagramRoom::DiagramRoom(ShapeDiagramWidget* diagram, QObject* parent) : QObject(parent), diagram_(diagram) {}
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override
-    {
-        if (watched == splitter_ && event->type() == QEvent::Resize)
-            apply();
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    void apply()
-    {
-        int room = splitter_->height();
-        for (int i = 0; i < splitter_->count(); ++i)
-            if (splitter_->widget(i) != pane_)
-                room -= splitter_->widget(i)->minimumSizeHint().height() + splitter_->handleWidth();
-        const int height = want_ > 0 && want_ <= room ? want_ : compact_ > 0 && compact_ <= room ? compact_ : 0;
-        if (pane_->minimumHeight() != height)
-            pane_->setMinimumHeight(height);
-    }
-
-    QSplitter* splitter_;
-    QWidget* pane_;
-    int want_ = 0;
-    int compact_ = 0;
-};
-
-void giveDiagramItsHeight(QWidget* window, const LessonStep* step)
+void DiagramRoom::give(const LessonStep* step)
 {
-    auto* diagram = window->findChild<ShapeDiagramWidget*>(QStringLiteral("shape-diagram"));
-    if (!diagram)
+    if (!diagram_)
         return;
-    QWidget* pane = diagram;
-    QSplitter* splitter = nullptr;
-    for (; pane->parentWidget(); pane = pane->parentWidget())
-        if (splitter = qobject_cast<QSplitter*>(pane->parentWidget());
-            splitter && splitter->orientation() == Qt::Vertical)
-            break;
-    if (!splitter || !pane->parentWidget())
-        return;
-    auto* room = dynamic_cast<DiagramRoom*>(
-        splitter->findChild<QObject*>(QStringLiteral("lesson-diagram-room"), Qt::FindDirectChildrenOnly));
-    if (!room)
-        room = new DiagramRoom(splitter, pane);
+    if (!splitter_) {
+        if (!step)
+            return; // never given room: nothing to take back
+        QWidget* pane = diagram_;
+        for (; pane->parentWidget(); pane = pane->parentWidget())
+            if (auto* s = qobject_cast<QSplitter*>(pane->parentWidget()); s && s->orientation() == Qt::Vertical) {
+                splitter_ = s;
+                pane_ = pane;
+                splitter_->installEventFilter(this);
+                break;
+            }
+        if (!splitter_)
+            return;
+    }
     bool wanted = false;
     for (const LessonTarget& t : step ? step->targets : std::vector<LessonTarget>{})
         wanted |= t.kind == LessonTarget::Kind::DiagramPart;
-    const int need = wanted && diagram->isVisible() ? diagram->heightAtType() : 0;
-    const int compact = wanted && diagram->isVisible() ? diagram->heightAtType(false) : 0;
-    const int around = pane->height() - diagram->height();
-    room->want(need > 0 ? need + around : 0, compact > 0 ? compact + around : 0);
+    const int need = wanted && diagram_->isVisible() ? diagram_->heightAtType() : 0;
+    const int compact = wanted && diagram_->isVisible() ? diagram_->heightAtType(false) : 0;
+    const int around = pane_->height() - diagram_->height();
+    want_ = need > 0 ? need + around : 0;
+    compact_ = compact > 0 ? compact + around : 0;
+    apply();
 }
 
-} // namespace
-
-void releaseLessonRoom(QWidget* window)
+bool DiagramRoom::eventFilter(QObject* watched, QEvent* event)
 {
-    giveDiagramItsHeight(window, nullptr);
+    if (watched == splitter_ && event->type() == QEvent::Resize)
+        apply();
+    return QObject::eventFilter(watched, event);
+}
+
+void DiagramRoom::apply()
+{
+    int room = splitter_->height();
+    for (int i = 0; i < splitter_->count(); ++i)
+        if (splitter_->widget(i) != pane_)
+            room -= splitter_->widget(i)->minimumSizeHint().height() + splitter_->handleWidth();
+    const int height = want_ > 0 && want_ <= room ? want_ : compact_ > 0 && compact_ <= room ? compact_ : 0;
+    if (pane_->minimumHeight() != height)
+        pane_->setMinimumHeight(height);
 }
 
 QWidget* shownLessonTarget(QWidget* window, const QString& name)
@@ -120,9 +97,9 @@ QWidget* shownLessonTarget(QWidget* window, const QString& name)
     return nullptr;
 }
 
-void scrollTargetsIntoView(QWidget* window, const LessonStep& step)
+void scrollTargetsIntoView(QWidget* window, DiagramRoom& room, const LessonStep& step)
 {
-    giveDiagramItsHeight(window, &step);
+    room.give(&step);
     // Layouts still pending (a page just shown, a progress bar that appeared, the diagram's room) would
     // move the targets after they were measured: settle them first.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
