@@ -96,11 +96,11 @@ void placeUnit(const Unit& u, std::size_t column, QPointF at, double s, const De
         if (const Block* b = u.biases[i]) {
             const QRectF br(x + kBiasGap, at.y(), m.biasWidth, static_cast<double>(b->shape[0]) * s);
             const QString bname = QString::fromStdString(b->name);
-            shapes.push_back({DesignShape::Kind::Bias, br, column, b->role, static_cast<int>(b->head), 0, bname});
+            shapes.push_back({DesignShape::Kind::Bias, br, column, b->role, static_cast<int>(b->head), 0, bname, true});
             for (const HeadSlice& h : b->head_slices)
                 shapes.push_back({DesignShape::Kind::Slice,
                                   QRectF(br.left(), br.top() + h.begin * s, br.width(), (h.end - h.begin) * s), column,
-                                  b->role, static_cast<int>(h.head), 0, bname});
+                                  b->role, static_cast<int>(h.head), 0, bname, true});
             x = br.right();
         }
         x += m.roleGap;

@@ -19,9 +19,10 @@ struct DesignShape {
     QRectF rect;
     std::size_t column = 0;
     Role role = Role::Query;
-    int head = -1;      // the head that owns it (wrapper blocks, slices); -1 when shared
-    int slicedAxis = 0; // Slice: 0 = rows of a weight or bias, 1 = columns (out_proj reads head h)
-    QString name;       // state_dict name of the block (slices: the block they cut)
+    int head = -1;       // the head that owns it (wrapper blocks, slices); -1 when shared
+    int slicedAxis = 0;  // Slice: 0 = rows of a weight or bias, 1 = columns (out_proj reads head h)
+    QString name;        // state_dict name of the block (slices: the block they cut)
+    bool ofBias = false; // a bias or a slice of one: the geometry knows, so no painter parses `name`
 };
 
 struct DesignColumn {

@@ -74,7 +74,7 @@ QColor DesignLayoutPainter::fillColor(const DesignShape& s) const
     const QColor c = headColor(s.head, heads);
     if (s.kind == DesignShape::Kind::Slice && s.slicedAxis == 1)
         return mixColors(c, Qt::white, 0.45); // out_proj's columns read head h; they are not head h's own
-    if (s.kind == DesignShape::Kind::Bias || (s.kind == DesignShape::Kind::Slice && s.name.endsWith("bias")))
+    if (s.ofBias)
         return c.darker(135);
     return c;
 }
@@ -255,8 +255,7 @@ void DesignLayoutPainter::paintHeader(QPainter& p, const DesignColumn& col, cons
     const QColor bg = rs.background;
     rs.drawText(p, QRectF(col.header.left(), col.header.top(), col.header.width(), line * 1.4),
                 Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(design_title(d.design)), rs.text, bg);
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(fontPx_ - 2);
+    const QFont mono = pixelCodeFont(fontPx_ - 2);
     p.setFont(mono);
     const QString call =
         d.exists ? QString::fromStdString(positional_call(d.config)) : QStringLiteral("(cannot be built)");
