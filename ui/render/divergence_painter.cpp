@@ -1,5 +1,7 @@
 #include "render/divergence_painter.h"
 
+#include "render/text_fit.h"
+
 #include <QCoreApplication>
 #include <QFontMetricsF>
 
@@ -7,20 +9,6 @@
 #include <cmath>
 
 namespace attnlab::ui {
-
-namespace {
-
-QFont pixelFont(double px, bool bold = false, bool mono = false)
-{
-    QFont f;
-    if (mono)
-        f.setFamily(QStringLiteral("DejaVu Sans Mono"));
-    f.setPixelSize(std::max(9, static_cast<int>(std::lround(px))));
-    f.setBold(bold);
-    return f;
-}
-
-} // namespace
 
 class DivergencePainter::Pass {
 public:
@@ -81,7 +69,7 @@ QString DivergencePainter::statusText(DivergenceStatus status)
 double DivergencePainter::Pass::paintHeader(QPainter& p, const QRectF& rect) const
 {
     const double s = scale_;
-    const QFont title = pixelFont(26 * s, true, true);
+    const QFont title = pixelCodeFont(26 * s, true);
     const double h = QFontMetricsF(title).height();
     p.setFont(title);
     style_.drawText(p, QRectF(rect.left(), rect.top(), rect.width(), h), Qt::AlignLeft | Qt::AlignVCenter,
@@ -151,7 +139,7 @@ double DivergencePainter::Pass::paintMessage(QPainter& p, double top, const QRec
                                              const QColor& fill) const
 {
     const double s = scale_, pad = 12 * s;
-    const QFont titleFont = pixelFont(17 * s, true), body = pixelFont(17 * s, false, mono);
+    const QFont titleFont = pixelFont(17 * s, true), body = mono ? pixelCodeFont(17 * s) : pixelFont(17 * s);
     // The title wraps like the text: on a narrow card it ran past the box's edge and was cut.
     p.setFont(titleFont);
     const double th =

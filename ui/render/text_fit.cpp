@@ -13,6 +13,19 @@ QFont pixelFont(double px, bool bold)
     return f;
 }
 
+QString codeFamily()
+{
+    return QStringLiteral("DejaVu Sans Mono");
+}
+
+QFont pixelCodeFont(double px, bool bold)
+{
+    QFont f = pixelFont(px, bold);
+    f.setFamily(codeFamily());
+    f.setStyleHint(QFont::Monospace);
+    return f;
+}
+
 FittedText fitTitle(const QString& title, QFont font, double width)
 {
     const int px = font.pixelSize() > 0 ? font.pixelSize() : 16;

@@ -12,6 +12,9 @@
 namespace attnlab::ui {
 
 QFont pixelFont(double px, bool bold = false); // rounded, never under 9 px
+// The one monospaced face code, calls and numbers are set in (bundled with Debian's fonts-dejavu-core).
+QString codeFamily();
+QFont pixelCodeFont(double px, bool bold = false); // pixelFont in codeFamily()
 
 // A title in `font`, shrunk (to 3/4 of its size at most) and then elided until it fits `width`.
 struct FittedText {

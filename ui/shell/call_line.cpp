@@ -1,3 +1,4 @@
+#include "widgets/code_font.h"
 #include "shell/call_line.h"
 
 #include "widgets/themed.h"
@@ -32,9 +33,7 @@ CallLine::CallLine(Session* session, QWidget* parent) : QLineEdit(parent), sessi
 {
     setObjectName(QStringLiteral("call-line"));
     setAccessibleName(tr("Constructor call"));
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(22);
-    setFont(mono);
+    setFont(codeFont(1.0, 22));
     setPlaceholderText(QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
     connect(this, &QLineEdit::textEdited, session_->document(), &DocumentModel::setCallText);
     followParts(session_->parts(), this, [this](ChangeFlags flags) {
@@ -108,9 +107,7 @@ namespace attnlab::ui {
 CallErrorLabel::CallErrorLabel(Session* session, QWidget* parent) : QLabel(parent), session_(session)
 {
     setObjectName(QStringLiteral("call-error"));
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setStyleHint(QFont::Monospace);
-    setFont(mono); // the caret lines up only in a fixed-width face
+    setFont(codeFont()); // the caret lines up only in a fixed-width face
     setTextFormat(Qt::PlainText);
     setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A swap's sentence is long: it wraps within the window rather than widening it (the call and the

@@ -1,5 +1,7 @@
 #include "widgets/code_font.h"
 
+#include "render/text_fit.h"
+
 #include <QApplication>
 #include <QEvent>
 #include <QWidget>
@@ -39,7 +41,8 @@ private:
 
 QFont codeFont(double relative, int floorPx)
 {
-    QFont f(QStringLiteral("DejaVu Sans Mono"));
+    QFont f(codeFamily());
+    f.setStyleHint(QFont::Monospace);
     const int base = std::max(QApplication::font().pixelSize(), 9);
     f.setPixelSize(std::max({9, floorPx, static_cast<int>(std::lround(base * relative))}));
     return f;

@@ -1,3 +1,4 @@
+#include "widgets/code_font.h"
 #include "features/debug/compare_actions.h"
 
 #include "features/debug/recording_compare.h"
@@ -138,7 +139,7 @@ void CompareActions::showRecorderHelp()
     auto* code = new QPlainTextEdit(recorderSnippet());
     code->setObjectName(QStringLiteral("recorder-snippet"));
     code->setReadOnly(true);
-    code->setFont(QFont(QStringLiteral("DejaVu Sans Mono")));
+    code->setFont(codeFont());
     code->setFixedHeight(code->fontMetrics().lineSpacing() * 5);
     const QString installed = installedRecorderPath();
     auto* where = new QLabel(installed.isEmpty()

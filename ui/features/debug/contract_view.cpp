@@ -1,3 +1,4 @@
+#include "render/text_fit.h"
 #include "lessons/contract.h"
 
 #include "features/debug/contract_view.h"
@@ -162,7 +163,7 @@ QWidget* ContractView::findingCard(const ContractFinding& f)
         auto* button = new QPushButton(tr("Use the corrected call:  %1").arg(fixed));
         button->setObjectName(QStringLiteral("use-corrected-call-") + code);
         button->setToolTip(tr("Put this call in the session's call line."));
-        button->setStyleSheet(QStringLiteral("font-family: 'DejaVu Sans Mono'; font-weight: bold; padding: 6px;"));
+        button->setStyleSheet(QStringLiteral("font-family: '%1'; font-weight: bold; padding: 6px;").arg(codeFamily()));
         connect(button, &QPushButton::clicked, this, [this, fixed] {
             state_->document()->setContractCall(std::nullopt); // the session now holds the corrected call; show it
             state_->document()->setCallText(fixed);

@@ -1,3 +1,4 @@
+#include "render/text_fit.h"
 #include "lessons/contract.h"
 
 #include "features/debug/slot_chips.h"
@@ -76,15 +77,15 @@ void SlotChips::setReport(const ContractReport& report)
             border = style.warning, fill = style.warningFill;
         }
         const QColor ink = style.readable(border, fill), text = style.readable(style.text, fill);
-        auto* chip =
-            new QLabel(QStringLiteral("<div style='color:%5; font-size:%6px'>%1</div>"
-                                      "<div style='color:%2; font-size:%7px'><b>%3</b></div>"
-                                      "<div style='font-family:DejaVu Sans Mono; font-size:%8px'><b>%4</b></div>")
-                           .arg(how, cssColor(ink), slot.isEmpty() ? tr("no slot") : slot, value,
-                                cssColor(style.readable(style.muted, fill)))
-                           .arg(px * 4 / 5)
-                           .arg(px)
-                           .arg(px * 3 / 2));
+        auto* chip = new QLabel(QStringLiteral("<div style='color:%5; font-size:%6px'>%1</div>"
+                                               "<div style='color:%2; font-size:%7px'><b>%3</b></div>"
+                                               "<div style='font-family:%9; font-size:%8px'><b>%4</b></div>")
+                                    .arg(how, cssColor(ink), slot.isEmpty() ? tr("no slot") : slot, value,
+                                         cssColor(style.readable(style.muted, fill)))
+                                    .arg(px * 4 / 5)
+                                    .arg(px)
+                                    .arg(px * 3 / 2)
+                                    .arg(codeFamily()));
         chip->setObjectName(QStringLiteral("chip-%1").arg(slot.isEmpty() ? QStringLiteral("none") : slot));
         chip->setAccessibleName(
             QStringLiteral("%1 = %2").arg(slot.isEmpty() ? tr("no slot") : slot, QString::fromStdString(v.text)));

@@ -1,3 +1,4 @@
+#include "render/text_fit.h"
 #include "features/debug/transfer_view.h"
 
 #include "features/debug/debug_state.h"
@@ -218,8 +219,9 @@ void TransferView::refresh()
     showTransferBadge(badge_, result);
     QString text = QString::fromStdString(result.message).toHtmlEscaped();
     if (!result.pytorch_error.empty())
-        text += QStringLiteral("<br><span style='font-family:DejaVu Sans Mono; color:%2'>RuntimeError: %1</span>")
-                    .arg(QString::fromStdString(result.pytorch_error).toHtmlEscaped(), cssColor(style.differs));
+        text += QStringLiteral("<br><span style='font-family:%3; color:%2'>RuntimeError: %1</span>")
+                    .arg(QString::fromStdString(result.pytorch_error).toHtmlEscaped(), cssColor(style.differs),
+                         codeFamily());
     message_->setText(text);
 
     // The checkpoint's lines as the boxes write them: the split, then one assignment per part.

@@ -1,3 +1,4 @@
+#include "widgets/code_font.h"
 #include "features/heatmaps/heatmaps_view.h"
 
 #include "widgets/flow_layout.h"
@@ -87,9 +88,7 @@ HeatmapsView::HeatmapsView(HeatmapsState* state, QWidget* parent) : QWidget(pare
     heading_->setWordWrap(true);
     hover_ = new QLabel(tr("Hover over a cell for its query, key and exact value."));
     hover_->setObjectName(QStringLiteral("hover-readout"));
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setPixelSize(17);
-    hover_->setFont(mono);
+    hover_->setFont(codeFont(1.0, 17));
 
     grid_ = new QWidget;
     gridLayout_ = new QGridLayout(grid_);
