@@ -122,6 +122,39 @@ private Q_SLOTS:
         }
     }
 
+    // Steps meet their actions by id: every heading carries one, once, and every action names a heading.
+    void lessonTextsAndActionsMeetById()
+    {
+        const QStringList problems = lessonTableProblems();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        for (const Lesson& l : lessons())
+            for (const LessonStep& s : l.steps) {
+                QVERIFY2(!s.id.isEmpty(), qPrintable(l.id + ": " + s.title));
+                QVERIFY2(!s.title.contains(QLatin1Char('{')), qPrintable(l.id + ": " + s.title));
+            }
+    }
+
+    // A section added in front of the others shifts nothing: the ids, not the positions, pair them.
+    void anAddedSectionKeepsEveryStepsId()
+    {
+        const QString text = QStringLiteral("# T\n\n## One {#one}\nbody one\n\n## Two  {#two}\nbody two\n");
+        const QString added = QStringLiteral("# T\n\n## New\nnew\n") + text.mid(4);
+        QString title;
+        const auto before = splitLessonMarkdown(text, &title);
+        QCOMPARE(title, QStringLiteral("T"));
+        QCOMPARE(before.size(), std::size_t{2});
+        QCOMPARE(before[1].id, QStringLiteral("two"));
+        QCOMPARE(before[1].title, QStringLiteral("Two"));
+        QCOMPARE(before[1].text, QStringLiteral("body two"));
+        const auto after = splitLessonMarkdown(added, nullptr);
+        QCOMPARE(after.size(), std::size_t{3});
+        QVERIFY(after[0].id.isEmpty());
+        QCOMPARE(after[0].title, QStringLiteral("New"));
+        QCOMPARE(after[1].id, QStringLiteral("one"));
+        QCOMPARE(after[2].id, QStringLiteral("two"));
+        QCOMPARE(after[2].text, QStringLiteral("body two"));
+    }
+
     void gpt2SplitLessonChecksWhatTheStudentDid()
     {
         Session session;

@@ -11,7 +11,10 @@
 #include "model/view_model.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QWidget>
+
+#include <algorithm>
 
 namespace attnlab::ui {
 
@@ -78,11 +81,13 @@ std::map<QString, std::vector<Actions>> actionTable()
     const auto notContiguousAfter = QObject::tr("Yes: the shape is %1 and the tensor is %2.");
     return {
         {QStringLiteral("gpt2-split"),
-         {{preset("gpt2-small"),
+         {{QStringLiteral("fill-slots"),
+           preset("gpt2-small"),
            gpt2Small,
            {widgetTarget("d_in"), widgetTarget("d_out"), widgetTarget("context_length"), widgetTarget("num_heads"),
             widgetTarget("head-dim")}},
-          {[](const LessonContext& c) { c.session->document()->setSlot(Slot::num_heads, 10); },
+          {QStringLiteral("break-split"),
+           [](const LessonContext& c) { c.session->document()->setSlot(Slot::num_heads, 10); },
            [](const LessonContext& c) {
                for (const auto& d : c.session->trace()->diagnostics())
                    if (d.code == DiagnosticCode::HeadSplit)
@@ -90,7 +95,8 @@ std::map<QString, std::vector<Actions>> actionTable()
                return fail(QObject::tr("Type a num_heads that does not divide d_out (10, say) to see the refusal."));
            },
            {widgetTarget("call-line"), widgetTarget("diagnostic-*"), widgetTarget("fix-*")}},
-          {[](const LessonContext& c) { c.session->document()->setSlot(Slot::num_heads, 12); },
+          {QStringLiteral("mend-split"),
+           [](const LessonContext& c) { c.session->document()->setSlot(Slot::num_heads, 12); },
            [](const LessonContext& c) {
                const Config& k = c.session->document()->config();
                if (!k.heads_split_d_out())
@@ -103,28 +109,35 @@ std::map<QString, std::vector<Actions>> actionTable()
            },
            {widgetTarget("num_heads"), widgetTarget("head-dim")}}}},
         {QStringLiteral("follow-tensors"),
-         {{showStage(stage::queries),
+         {{QStringLiteral("wide-projection"),
+           showStage(stage::queries),
            atStage(stage::queries, QObject::tr("Yes: one wide projection, %1 (%2).")),
            {diagramTarget("blocks"), codeTarget("queries = self.W_query(x)")}},
-          {showStage(stage::attn_scores),
+          {QStringLiteral("scores-per-head"),
+           showStage(stage::attn_scores),
            atStage(stage::attn_scores, QObject::tr("Yes: one tokens × tokens matrix per head, %1.")),
            {diagramTarget("blocks"), codeTarget("attn_scores = queries @ keys.transpose(2, 3)")}},
-          {showStage(stage::output),
+          {QStringLiteral("back-to-d-out"),
+           showStage(stage::output),
            atStage(stage::output, QObject::tr("Yes: back to (b, num_tokens, d_out) = %1.")),
            {diagramTarget("blocks"), codeTarget("context_vec = self.out_proj(context_vec)")}}}},
         {QStringLiteral("view-transpose"),
-         {{showStage(stage::queries_view),
+         {{QStringLiteral("view-relabels"),
+           showStage(stage::queries_view),
            atStage(stage::queries_view, notContiguousAfter),
            {diagramTarget("strides"), diagramTarget("badges"),
             codeTarget("queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)")}},
-          {showStage(stage::queries_heads),
+          {QStringLiteral("transpose-swaps"),
+           showStage(stage::queries_heads),
            atStage(stage::queries_heads, notContiguousAfter),
            {diagramTarget("strides"), diagramTarget("badges"), codeTarget("queries = queries.transpose(1, 2)")}},
-          {showStage(stage::context_transposed),
+          {QStringLiteral("contiguous-first"),
+           showStage(stage::context_transposed),
            atStage(stage::context_transposed, notContiguousAfter),
            {diagramTarget("badges"), codeTarget("context_vec = (attn_weights @ values).transpose(1, 2)")}}}},
         {QStringLiteral("wrapper-integrated"),
-         {{[](const LessonContext& c) {
+         {{QStringLiteral("stack-heads"),
+           [](const LessonContext& c) {
                c.session->document()->applyPreset(*findPreset(QStringLiteral("book")));
                c.session->document()->setModuleKind(ModuleKind::MultiHeadAttentionWrapper);
                c.session->view()->setTab(ViewMode::Stepper);
@@ -137,7 +150,8 @@ std::map<QString, std::vector<Actions>> actionTable()
                    QObject::tr("The wrapper returns %1 features per token: num_heads × d_out.").arg(k.output_width()));
            },
            {widgetTarget("module-class"), diagramTarget("blocks")}},
-          {[](const LessonContext& c) { c.session->view()->setTab(ViewMode::Designs); },
+          {QStringLiteral("split-projection"),
+           [](const LessonContext& c) { c.session->view()->setTab(ViewMode::Designs); },
            [](const LessonContext& c) {
                return c.session->view()->tab() == ViewMode::Designs
                           ? pass(QObject::tr("This is the side-by-side comparison of the two designs."))
@@ -145,7 +159,8 @@ std::map<QString, std::vector<Actions>> actionTable()
            },
            {widgetTarget("design-layout")}}}},
         {QStringLiteral("first-divergence"),
-         {{debugSection(DebugSection::Bugs),
+         {{QStringLiteral("first-stage"),
+           debugSection(DebugSection::Bugs),
            [](const LessonContext& c) {
                if (c.session->view()->tab() != ViewMode::Debug ||
                    c.session->view()->debugSection() != DebugSection::Bugs)
@@ -161,7 +176,8 @@ std::map<QString, std::vector<Actions>> actionTable()
            {widgetTarget("divergence-verdict"), widgetTarget("book-stages"), widgetTarget("buggy-stages"),
             widgetTarget("divergence-diagram")}}}},
         {QStringLiteral("argument-contract"),
-         {{[](const LessonContext& c) {
+         {{QStringLiteral("slot-by-slot"),
+           [](const LessonContext& c) {
                c.session->document()->setCallText(QStringLiteral("MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
            },
            [](const LessonContext& c) {
@@ -172,7 +188,8 @@ std::map<QString, std::vector<Actions>> actionTable()
                return pass(QObject::tr("Every value is in its slot: context_length 1024, num_heads 12."));
            },
            {widgetTarget("call-line")}},
-          {debugSection(DebugSection::Contract),
+          {QStringLiteral("slots-named"),
+           debugSection(DebugSection::Contract),
            [](const LessonContext& c) {
                return c.session->view()->tab() == ViewMode::Debug
                           ? pass(QObject::tr("Here each value is named by the slot it fills."))
@@ -180,7 +197,8 @@ std::map<QString, std::vector<Actions>> actionTable()
            },
            {widgetTarget("contract-call"), widgetTarget("contract-chips")}}}},
         {QStringLiteral("weight-transfer"),
-         {{debugSection(DebugSection::Transfer),
+         {{QStringLiteral("three-lines"),
+           debugSection(DebugSection::Transfer),
            [](const LessonContext& c) {
                const TransferResult& r = c.session->feature<DebugState>()->transferResult();
                return r.status == TransferStatus::Match
@@ -201,35 +219,77 @@ Lesson loadLesson(const QString& id, const std::vector<Actions>& actions)
     QFile file(QStringLiteral(":/lessons/%1.md").arg(id));
     if (!file.open(QIODevice::ReadOnly))
         return lesson;
-    const auto sections = splitLessonMarkdown(QString::fromUtf8(file.readAll()), &lesson.title);
-    for (std::size_t i = 0; i < sections.size(); ++i) {
-        LessonStep step{sections[i].first, sections[i].second, {}, {}, {}};
-        if (i < actions.size()) {
-            step.showMe = actions[i].show;
-            step.check = actions[i].check;
-            step.targets = actions[i].targets;
+    for (LessonSection& section : splitLessonMarkdown(QString::fromUtf8(file.readAll()), &lesson.title)) {
+        LessonStep step{section.id, std::move(section.title), std::move(section.text), {}, {}, {}};
+        const auto a =
+            std::find_if(actions.begin(), actions.end(), [&](const Actions& x) { return x.step == step.id; });
+        if (!step.id.isEmpty() && a != actions.end()) {
+            step.showMe = a->show;
+            step.check = a->check;
+            step.targets = a->targets;
         }
         lesson.steps.push_back(std::move(step));
     }
     return lesson;
 }
 
+const QStringList& lessonOrder()
+{
+    static const QStringList order{"gpt2-split",         "follow-tensors",   "view-transpose",
+                                   "wrapper-integrated", "first-divergence", "argument-contract",
+                                   "weight-transfer",    "trained-heads",    "several-heads"};
+    return order;
+}
+
 } // namespace
 
-std::vector<std::pair<QString, QString>> splitLessonMarkdown(const QString& markdown, QString* title)
+std::vector<LessonSection> splitLessonMarkdown(const QString& markdown, QString* title)
 {
-    std::vector<std::pair<QString, QString>> steps;
+    static const QRegularExpression withId(QStringLiteral("^(.*\\S)\\s*\\{#([a-z0-9-]+)\\}$"));
+    std::vector<LessonSection> steps;
     for (const QString& line : markdown.split(QLatin1Char('\n'))) {
-        if (line.startsWith(QLatin1String("## ")))
-            steps.emplace_back(line.mid(3).trimmed(), QString());
-        else if (line.startsWith(QLatin1String("# ")) && title)
+        if (line.startsWith(QLatin1String("## "))) {
+            const QString heading = line.mid(3).trimmed();
+            const QRegularExpressionMatch m = withId.match(heading);
+            steps.push_back(m.hasMatch() ? LessonSection{m.captured(2), m.captured(1), {}}
+                                         : LessonSection{{}, heading, {}});
+        } else if (line.startsWith(QLatin1String("# ")) && title)
             *title = line.mid(2).trimmed();
         else if (!steps.empty())
-            steps.back().second += line + QLatin1Char('\n');
+            steps.back().text += line + QLatin1Char('\n');
     }
     for (auto& s : steps)
-        s.second = s.second.trimmed();
+        s.text = s.text.trimmed();
     return steps;
+}
+
+QStringList lessonTableProblems()
+{
+    QStringList problems;
+    const auto table = actionTable();
+    for (const QString& id : lessonOrder()) {
+        QFile file(QStringLiteral(":/lessons/%1.md").arg(id));
+        if (!file.open(QIODevice::ReadOnly)) {
+            problems << QStringLiteral("lesson %1: no resources/lessons/%1.md").arg(id);
+            continue;
+        }
+        QStringList seen;
+        for (const LessonSection& s : splitLessonMarkdown(QString::fromUtf8(file.readAll()), nullptr)) {
+            if (s.id.isEmpty())
+                problems << QStringLiteral("lesson %1: step \"%2\" has no {#id} after its heading").arg(id, s.title);
+            else if (seen.contains(s.id))
+                problems << QStringLiteral("lesson %1: step id %2 is given twice").arg(id, s.id);
+            seen << s.id;
+        }
+        const auto actions = table.find(id);
+        if (actions == table.end())
+            continue;
+        for (const Actions& a : actions->second)
+            if (!seen.contains(a.step))
+                problems << QStringLiteral("lesson %1: actions for step %2, which its text does not have (steps: %3)")
+                                .arg(id, a.step, seen.join(QStringLiteral(", ")));
+    }
+    return problems;
 }
 
 bool stepPointsInto(const LessonStep& step, const QWidget* container)
@@ -251,12 +311,9 @@ bool stepPointsInto(const LessonStep& step, const QWidget* container)
 const std::vector<Lesson>& lessons()
 {
     static const std::vector<Lesson> all = [] {
-        const QStringList order{"gpt2-split",         "follow-tensors",   "view-transpose",
-                                "wrapper-integrated", "first-divergence", "argument-contract",
-                                "weight-transfer",    "trained-heads",    "several-heads"};
         const auto table = actionTable();
         std::vector<Lesson> out;
-        for (const QString& id : order)
+        for (const QString& id : lessonOrder())
             out.push_back(loadLesson(id, table.at(id)));
         return out;
     }();

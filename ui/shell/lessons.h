@@ -40,7 +40,8 @@ struct LessonTarget {
 };
 
 struct LessonStep {
-    QString title; // the "## " heading of the section
+    QString id;    // "fill-slots": the {#id} its "## " heading ends with, which its actions name
+    QString title; // the "## " heading of the section, without the id
     QString text;  // the section's Markdown body
     std::function<void(const LessonContext&)> showMe;
     std::function<CheckResult(const LessonContext&)> check;
@@ -60,7 +61,18 @@ QStringList lessonIds();
 // True when one of the step's targets is a widget inside `container` (of `window`'s widgets).
 bool stepPointsInto(const LessonStep& step, const QWidget* container);
 
-// Splits a lesson's Markdown into its title ("# ") and steps ("## "): pairs of heading and body.
-std::vector<std::pair<QString, QString>> splitLessonMarkdown(const QString& markdown, QString* title);
+// One "## Heading {#id}" section of a lesson's Markdown.
+struct LessonSection {
+    QString id; // empty when the heading has no {#id}
+    QString title;
+    QString text;
+};
+// Splits a lesson's Markdown into its title ("# ") and steps ("## ").
+std::vector<LessonSection> splitLessonMarkdown(const QString& markdown, QString* title);
+
+// Where the lesson texts and their actions do not meet, one sentence each: a step without an id, an id
+// given twice, actions naming a step no text has. Steps are paired with their actions by id, so an added
+// section shifts nothing, but a misspelt id would leave a step without its Show me: the tests ask this.
+QStringList lessonTableProblems();
 
 } // namespace attnlab::ui

@@ -8,6 +8,7 @@
 namespace attnlab::ui {
 
 struct LessonActions {
+    QString step; // the id of the step these act for ("## Heading {#id}" in the lesson's Markdown)
     std::function<void(const LessonContext&)> show;
     std::function<CheckResult(const LessonContext&)> check;
     std::vector<LessonTarget> targets;

@@ -25,7 +25,8 @@ bool weightsDoNotFit(const Session& s)
 std::vector<LessonActions> trainedHeadsActions()
 {
     return {
-        {[](const LessonContext& c) { c.session->trace()->useTrainedModel(4, 1); },
+        {QStringLiteral("feed-sentence"),
+         [](const LessonContext& c) { c.session->trace()->useTrainedModel(4, 1); },
          [](const LessonContext& c) {
              const Session& s = *c.session;
              if (!s.document()->usesTextInput())
@@ -38,7 +39,8 @@ std::vector<LessonActions> trainedHeadsActions()
          },
          {widgetTarget("text-input-enabled"), widgetTarget("text-input-variant"), widgetTarget("text-input-layer"),
           widgetTarget("text-input-tokens")}},
-        {[](const LessonContext& c) {
+        {QStringLiteral("tell-heads-apart"),
+         [](const LessonContext& c) {
              if (!c.session->document()->usesTextInput())
                  c.session->trace()->useTrainedModel(4, 1);
              c.session->view()->setTab(ViewMode::Heatmaps);
@@ -62,14 +64,16 @@ std::vector<LessonActions> trainedHeadsActions()
                              .arg(m[focused].entropy, 0, 'f', 2));
          },
          {cellsTarget("head-heatmap-0"), cellsTarget("head-heatmap-3")}},
-        {[](const LessonContext& c) { c.session->document()->setSlot(Slot::d_out, 64); },
+        {QStringLiteral("change-d-out"),
+         [](const LessonContext& c) { c.session->document()->setSlot(Slot::d_out, 64); },
          [](const LessonContext& c) {
              return weightsDoNotFit(*c.session)
                         ? pass(QObject::tr("The trained weights no longer fit; Ctrl+Z brings them back."))
                         : fail(QObject::tr("Change d_out (or num_heads) away from the model's own call."));
          },
          {widgetTarget("call-line"), widgetTarget("diagnostic-*")}},
-        {[](const LessonContext& c) {
+        {QStringLiteral("compare-heads"),
+         [](const LessonContext& c) {
              c.session->view()->setTab(ViewMode::Tradeoffs);
              c.session->view()->setTradeoffsSection(TradeoffsSection::Measured);
          },

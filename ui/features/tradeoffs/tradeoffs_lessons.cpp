@@ -69,7 +69,8 @@ QString heads(std::int64_t n)
 std::vector<LessonActions> severalHeadsActions()
 {
     return {
-        {[](const LessonContext& c) {
+        {QStringLiteral("train-four"),
+         [](const LessonContext& c) {
              showTrained(c);
              if (!c.session->feature<TradeoffsState>()->sweep()->busy())
                  c.session->feature<TradeoffsState>()->sweep()->start(lessonSweep());
@@ -84,7 +85,8 @@ std::vector<LessonActions> severalHeadsActions()
                              .arg(c.session->feature<TradeoffsState>()->sweep()->results().wallSeconds, 0, 'f', 0));
          },
          {widgetTarget("sweep-train"), widgetTarget("sweep-curves")}},
-        {showTrained,
+        {QStringLiteral("read-table"),
+         showTrained,
          [](const LessonContext& c) {
              QString why;
              const auto rows = finishedRows(*c.session, &why);
@@ -105,7 +107,8 @@ std::vector<LessonActions> severalHeadsActions()
                              .arg(most.accuracy.mean, 0, 'f', 2));
          },
          {widgetTarget("sweep-table"), widgetTarget("sweep-reading")}},
-        {showTrained,
+        {QStringLiteral("each-head"),
+         showTrained,
          [](const LessonContext& c) {
              QString why;
              if (!finishedRows(*c.session, &why))
@@ -132,7 +135,8 @@ std::vector<LessonActions> severalHeadsActions()
                              .arg(previous->ablated.accuracy, 0, 'f', 2));
          },
          {widgetTarget("sweep-heads-variant"), widgetTarget("sweep-heads-table")}},
-        {[](const LessonContext& c) {
+        {QStringLiteral("every-tab"),
+         [](const LessonContext& c) {
              const int best = bestRun(c.session->feature<TradeoffsState>()->sweep()->results());
              if (best >= 0 && c.session->feature<TradeoffsState>()->studySweepRun(best).isEmpty())
                  return;
