@@ -1,6 +1,6 @@
 #pragma once
 // The app's one window: settings and diagnostics on the left, the call line on top, and the pages of the
-// registry (pages/page_registry.h) as tabs.
+// registry (features/registry.h) as tabs.
 #include "features/registry.h"
 
 #include <QMainWindow>
