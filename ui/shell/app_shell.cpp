@@ -5,6 +5,7 @@
 #include "shell/export_actions.h"
 #include "shell/file_actions.h"
 #include "shell/lesson_scroll.h"
+#include "shell/user_guide.h"
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
@@ -344,6 +345,18 @@ void AppShell::buildMenus()
     }
 
     QMenu* help = bar->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, [this] {
+        if (!guide_) { // one guide, raised when asked again
+            guide_ = new UserGuide(window_);
+            guide_->setAttribute(Qt::WA_DeleteOnClose);
+        }
+        guide_->show();
+        guide_->raise();
+        guide_->activateWindow();
+    });
+    guide->setObjectName(QStringLiteral("action-user-guide"));
+    guide->setShortcut(QKeySequence::HelpContents);
+    help->addSeparator();
     compare_->populateHelpMenu(help);
     help->addSeparator();
     QAction* about = help->addAction(tr("&About Attention Lab"), this, [this] { showAboutBox(window_); });

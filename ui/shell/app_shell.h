@@ -4,6 +4,7 @@
 // state and geometry kept between runs (QSettings). gui_main.cpp calls the three hooks below; the
 // window itself knows nothing of them.
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 class QCommandLineParser;
@@ -13,6 +14,7 @@ namespace attnlab::ui {
 
 class CompareActions;
 class DiagramRoom;
+class UserGuide;
 class ExportActions;
 class FileActions;
 class LessonsPanel;
@@ -64,6 +66,7 @@ private:
     LessonsPanel* lessons_;
     QDockWidget* dock_;
     DiagramRoom* room_;
+    QPointer<UserGuide> guide_;
 };
 
 } // namespace attnlab::ui
