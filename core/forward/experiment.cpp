@@ -1,4 +1,5 @@
 #include "forward/experiment.h"
+#include "forward/stage_names.h"
 
 #include "forward/experiment_check.h"
 #include "gpt/gpt_input.h"
@@ -30,7 +31,7 @@ Experiment prepare(const ExperimentSpec& spec)
     SafetensorsFile input_file;
     if (spec.input == InputSource::File) {
         input_file = open_safetensors(spec.input_path); // only x is read
-        const Tensor* x = input_file.find("x");
+        const Tensor* x = input_file.find(stage::x);
         if (!x)
             throw Error(spec.input_path + " has no tensor 'x' to use as the input.");
         if (x->dim() < 2)
@@ -78,7 +79,7 @@ Experiment prepare(const ExperimentSpec& spec)
     switch (spec.input) {
     case InputSource::Random: e.x = random_input(c, e.spec.batch, e.spec.num_tokens, spec.seed + 1); break;
     case InputSource::Book: e.x = book_input(c, e.spec.batch); break;
-    case InputSource::File: e.x = *input_file.find("x"); break;
+    case InputSource::File: e.x = *input_file.find(stage::x); break;
     case InputSource::Text: break; // prepare_text_experiment set it
     }
     return e;

@@ -1,6 +1,7 @@
 // Reading a module's constructor slots back out of its weights: every projection must agree on
 // (d_out, d_in), so the first one fixes them and each other one is checked against it.
 #include "io/weights_inspect.h"
+#include "forward/stage_names.h"
 
 #include "tensor/error.h"
 
@@ -20,7 +21,7 @@ std::string file_label(const SafetensorsFile& file)
 // Tensors the app and the golden files keep beside the weights: the input and the expected stages.
 bool is_weight(const std::string& name)
 {
-    return name != "x" && !name.starts_with("expected.");
+    return name != stage::x && !name.starts_with("expected.");
 }
 
 // Shapes come from the header: inspecting a file reads none of its tensor data.

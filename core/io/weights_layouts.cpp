@@ -1,5 +1,6 @@
 // Loading a StateDict from a file in one of the two layouts, checking every name and shape against the call.
 #include "io/weights.h"
+#include "forward/stage_names.h"
 
 #include "tensor/error.h"
 
@@ -28,7 +29,7 @@ std::string names_summary(const SafetensorsFile& file)
 {
     std::vector<std::string> names;
     for (const SafetensorsEntry& entry : file.entries)
-        if (entry.name != "x" && !entry.name.starts_with("expected.") && !entry.name.ends_with("mask"))
+        if (entry.name != stage::x && !entry.name.starts_with("expected.") && !entry.name.ends_with("mask"))
             names.push_back(entry.name.empty() ? "a tensor with an empty name" : printable_name(entry.name));
     if (names.empty())
         return "it holds no parameter tensors";

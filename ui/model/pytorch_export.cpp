@@ -1,4 +1,5 @@
 #include "model/pytorch_export.h"
+#include "forward/stage_names.h"
 
 #include "call/python_repr.h"
 #include "forward/book_sources.h"
@@ -74,7 +75,7 @@ void exportWeightsAndInput(const ExperimentSpec& spec, const QString& path)
     std::vector<std::pair<std::string, Tensor>> tensors;
     for (const ParameterSpec& p : parameter_specs(spec.config))
         tensors.emplace_back(p.name, experiment.weights.at(p.name));
-    tensors.emplace_back("x", experiment.x);
+    tensors.emplace_back(stage::x, experiment.x);
     write_safetensors(path.toStdString(), tensors,
                       {{"call", positional_call(spec.config)},
                        {"layout", "torch"},
