@@ -1,4 +1,5 @@
 #include "shell/app_shell.h"
+#include "widgets/lesson_target.h"
 #include "features/debug/compare_actions.h"
 #include "shell/about_box.h"
 
@@ -162,7 +163,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     lessons_ = new LessonsPanel(session_, window_);
     room_ = new DiagramRoom(window_->stepperView()->diagram(), this);
     dock_ = new QDockWidget(tr("Guided lessons"), window_);
-    dock_->setObjectName(QStringLiteral("lessons-dock"));
+    nameTarget(dock_, QStringLiteral("lessons-dock"));
     dock_->setWidget(lessons_);
     dock_->setAccessibleName(tr("Guided lessons"));
     dock_->setToolTip(tr("Short lessons that set the app up for you and check what you tried."));
@@ -210,7 +211,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         const bool on = presentation_->presenting();
         window_->menuBar()->setVisible(!on);
         window_->statusBar()->setVisible(!on);
-        if (auto* text = window_->findChild<TextInputPanel*>()) {
+        if (TextInputPanel* text = window_->textInputPanel()) {
             const LessonStep* step = lessons_->currentStep();
             const bool pointed = step && !dock_->isHidden() && stepPointsInto(*step, text);
             text->setVisible(!on || session_->document()->usesTextInput() || pointed);
@@ -373,8 +374,9 @@ void AppShell::buildMenus()
                 window_->addAction(a);
         }
     };
-    for (QMenu* menu : bar->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly))
-        keysOf(menu);
+    for (QAction* a : bar->actions())
+        if (a->menu())
+            keysOf(a->menu());
 }
 
 void AppShell::saveSessionWhenComputed(const QString& path, bool exitAfter)

@@ -1,4 +1,5 @@
 #include "widgets/code_font.h"
+#include "widgets/lesson_target.h"
 #include "shell/call_line.h"
 
 #include "widgets/themed.h"
@@ -31,7 +32,7 @@ QString slotDescription(const QString& slot)
 
 CallLine::CallLine(Session* session, QWidget* parent) : QLineEdit(parent), session_(session)
 {
-    setObjectName(QStringLiteral("call-line"));
+    nameTarget(this, QStringLiteral("call-line"));
     setAccessibleName(tr("Constructor call"));
     setFont(codeFont(1.0, 22));
     setPlaceholderText(QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)"));
@@ -106,7 +107,7 @@ namespace attnlab::ui {
 
 CallErrorLabel::CallErrorLabel(Session* session, QWidget* parent) : QLabel(parent), session_(session)
 {
-    setObjectName(QStringLiteral("call-error"));
+    nameTarget(this, QStringLiteral("call-error"));
     setFont(codeFont()); // the caret lines up only in a fixed-width face
     setTextFormat(Qt::PlainText);
     setTextInteractionFlags(Qt::TextSelectableByMouse);

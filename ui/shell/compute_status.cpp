@@ -1,4 +1,5 @@
 #include "shell/compute_status.h"
+#include "widgets/lesson_target.h"
 
 #include "features/session.h"
 #include "model/trace_state.h"
@@ -13,17 +14,17 @@ namespace attnlab::ui {
 
 ComputeStatus::ComputeStatus(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
-    setObjectName(QStringLiteral("compute-status"));
+    nameTarget(this, QStringLiteral("compute-status"));
     progress_ = new QProgressBar;
     progress_->setRange(0, 0); // indeterminate: the engine reports no progress, only that it works
     progress_->setMaximumWidth(120);
     progress_->setFormat(QString());
     computing_ = new QLabel;
     action_ = new QPushButton;
-    action_->setObjectName(QStringLiteral("compute-action"));
+    nameTarget(action_, QStringLiteral("compute-action"));
     action_->setToolTip(tr("Cancel the computation (Esc), or retry it."));
     status_ = new ElidedLabel(parent);
-    status_->setObjectName(QStringLiteral("trace-status"));
+    nameTarget(status_, QStringLiteral("trace-status"));
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(progress_);

@@ -1,4 +1,5 @@
 #include "shell/config_panel.h"
+#include "widgets/lesson_target.h"
 
 #include "model/presets.h"
 #include "widgets/themed.h"
@@ -22,7 +23,7 @@ namespace attnlab::ui {
 ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
     preset_ = new QComboBox;
-    preset_->setObjectName(QStringLiteral("preset"));
+    nameTarget(preset_, QStringLiteral("preset"));
     preset_->setAccessibleName(tr("Preset"));
     preset_->setToolTip(tr("A listing from chapter 3 or a GPT-2 size: sets the module and every field below."));
     // Long preset titles must not widen the settings column; the open list shows them in full.
@@ -32,7 +33,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     for (const Preset& p : presets())
         preset_->addItem(p.title, p.id);
     module_ = new QComboBox;
-    module_->setObjectName(QStringLiteral("module-class"));
+    nameTarget(module_, QStringLiteral("module-class"));
     module_->setAccessibleName(tr("Module"));
     module_->setToolTip(tr("Which of the book's attention classes to construct."));
     module_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -45,7 +46,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     form_ = new QFormLayout;
     form_->setLabelAlignment(Qt::AlignRight);
     lastValid_ = new QLabel;
-    lastValid_->setObjectName(QStringLiteral("config-last-valid"));
+    nameTarget(lastValid_, QStringLiteral("config-last-valid"));
     lastValid_->setWordWrap(true);
     lastValid_->setTextFormat(Qt::PlainText);
     form_->addRow(lastValid_);
@@ -55,7 +56,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     addSpin(Slot::d_out, tr("Width each token is projected to; the heads share it."), 0, 1 << 16);
     addSpin(Slot::num_heads, tr("Number of attention heads; d_out must divide evenly by it."), 0, 4096);
     headDim_ = new QLabel;
-    headDim_->setObjectName(QStringLiteral("head-dim"));
+    nameTarget(headDim_, QStringLiteral("head-dim"));
     headDim_->setWordWrap(true);
     form_->addRow(headDim_);
     addSpin(Slot::context_length, tr("Longest input the causal mask covers."), 0, 1 << 20);
@@ -69,14 +70,14 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     connect(dropout, &QDoubleSpinBox::valueChanged, this,
             [this](double v) { session_->document()->setSlot(Slot::dropout, v); });
     training_ = new QCheckBox(tr("training mode"));
-    training_->setObjectName(QStringLiteral("training"));
+    nameTarget(training_, QStringLiteral("training"));
     training_->setToolTip(tr("model.train(): dropout zeroes attention weights (the After dropout heatmap)."));
     form_->addRow(QString(), training_);
     connect(training_, &QCheckBox::toggled, session_->document(), &DocumentModel::setTraining);
     // Seeds as the book calls torch.manual_seed: before constructing the module, and (optionally)
     // again right before the forward, as it does before its dropout example.
     seed_ = new QSpinBox;
-    seed_->setObjectName(QStringLiteral("seed"));
+    nameTarget(seed_, QStringLiteral("seed"));
     seed_->setRange(0, std::numeric_limits<int>::max());
     seed_->setPrefix(QStringLiteral("torch.manual_seed("));
     seed_->setSuffix(QStringLiteral(")"));
@@ -85,7 +86,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     connect(seed_, &QSpinBox::valueChanged, this,
             [this](int v) { session_->document()->setSeed(static_cast<std::uint64_t>(v)); });
     dropoutSeed_ = new QSpinBox;
-    dropoutSeed_->setObjectName(QStringLiteral("dropout-seed"));
+    nameTarget(dropoutSeed_, QStringLiteral("dropout-seed"));
     dropoutSeed_->setRange(-1, std::numeric_limits<int>::max());
     dropoutSeed_->setSpecialValueText(tr("continue the stream"));
     dropoutSeed_->setToolTip(tr("torch.manual_seed called again right before the forward, which re-seeds dropout's "
@@ -102,7 +103,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
                                                    : std::optional<std::uint64_t>(static_cast<std::uint64_t>(v)));
     });
     bias_ = new QCheckBox(QStringLiteral("qkv_bias"));
-    bias_->setObjectName(QStringLiteral("qkv_bias"));
+    nameTarget(bias_, QStringLiteral("qkv_bias"));
     bias_->setToolTip(tr("Whether the query, key and value projections (nn.Linear) carry a bias."));
     form_->addRow(QString(), bias_);
     connect(bias_, &QCheckBox::toggled, this,
@@ -138,7 +139,7 @@ void ConfigPanel::addSpin(Slot slot, const QString& tip, int min, int max)
     auto* spin = new QSpinBox;
     spin->setRange(min, max);
     spin->setToolTip(tip);
-    spin->setObjectName(QString::fromStdString(name));
+    nameTarget(spin, QString::fromStdString(name));
     spin->setGroupSeparatorShown(false);
     spins_[name] = spin;
     form_->addRow(QString::fromStdString(name), spin);

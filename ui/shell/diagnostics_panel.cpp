@@ -1,4 +1,5 @@
 #include "shell/diagnostics_panel.h"
+#include "widgets/lesson_target.h"
 
 #include "widgets/themed.h"
 
@@ -31,7 +32,7 @@ std::pair<QColor, QColor> accent(const RenderStyle& style, Severity severity)
 QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
 {
     auto* frame = new QFrame;
-    frame->setObjectName(QString::fromStdString("diagnostic-" + diagnostic_code_name(d.code)));
+    nameTarget(frame, QString::fromStdString("diagnostic-" + diagnostic_code_name(d.code)));
     const auto [ink, fill] = accent(style, d.severity);
     frame->setStyleSheet(
         QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: %3; border-radius: 4px; }"
@@ -51,7 +52,7 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
         // A swap is fixed by the whole call, as the contract tab offers it: one click, the same text.
         const QString call = QString::fromStdString(d.call_fix);
         auto* button = new QPushButton(QObject::tr("Write it in the book's order"));
-        button->setObjectName(QStringLiteral("fix-call"));
+        nameTarget(button, QStringLiteral("fix-call"));
         button->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // the column's width, never wider
         button->setToolTip(QObject::tr("Replace the call with %1").arg(call));
         button->setAccessibleDescription(button->toolTip());
@@ -65,7 +66,7 @@ QWidget* card(Session* session, const Diagnostic& d, const RenderStyle& style)
         for (const Fix& fix : d.fixes) {
             const QString slot = QString::fromStdString(slot_name(fix.slot));
             auto* button = new QPushButton(QStringLiteral("%1 = %2").arg(slot).arg(fix.value));
-            button->setObjectName(QStringLiteral("fix-%1-%2").arg(slot).arg(fix.value));
+            nameTarget(button, QStringLiteral("fix-%1-%2").arg(slot).arg(fix.value));
             button->setToolTip(QObject::tr("Set %1 to %2").arg(slot).arg(fix.value));
             button->setFocusPolicy(Qt::TabFocus); // reached by Tab; a click leaves the focus in the field being edited
             QObject::connect(button, &QPushButton::clicked, session,
@@ -110,7 +111,7 @@ void DiagnosticsPanel::rebuild()
                 cards_->addWidget(card(session_, d, style));
     if (session_->trace()->diagnostics().empty()) {
         auto* ok = new QLabel(tr("✓ The call is valid."));
-        ok->setObjectName(QStringLiteral("diagnostics-ok"));
+        nameTarget(ok, QStringLiteral("diagnostics-ok"));
         ok->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(cssColor(style.same)));
         cards_->addWidget(ok);
     }

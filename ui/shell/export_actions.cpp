@@ -1,4 +1,5 @@
 #include "shell/export_actions.h"
+#include "widgets/lesson_target.h"
 
 #include "shell/exporters.h"
 #include "render/heatmap_source.h"
@@ -140,7 +141,7 @@ QString ExportActions::askPath(const QString& title, const QString& suffix, cons
     if (print) { // Qt's own dialog, so the box can sit under the file name
         dialog.setOption(QFileDialog::DontUseNativeDialog);
         printBox = new QCheckBox(tr("&Print colours: dark ink on white, whatever the theme"));
-        printBox->setObjectName(QStringLiteral("export-print-colours"));
+        nameTarget(printBox, QStringLiteral("export-print-colours"));
         printBox->setToolTip(tr("Leave unticked to export the colours of the theme in use."));
         if (auto* grid = qobject_cast<QGridLayout*>(dialog.layout()))
             grid->addWidget(printBox, grid->rowCount(), 0, 1, grid->columnCount());

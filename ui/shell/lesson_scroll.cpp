@@ -1,4 +1,5 @@
 #include "shell/lesson_scroll.h"
+#include "widgets/lesson_target.h"
 
 #include "shell/lessons.h"
 
@@ -89,12 +90,7 @@ void DiagramRoom::apply()
 
 QWidget* shownLessonTarget(QWidget* window, const QString& name)
 {
-    const bool prefix = name.endsWith(QLatin1Char('*'));
-    const QString stem = prefix ? name.chopped(1) : name;
-    for (QWidget* w : window->findChildren<QWidget*>())
-        if ((prefix ? w->objectName().startsWith(stem) : w->objectName() == stem) && w->isVisible())
-            return w;
-    return nullptr;
+    return lessonTarget(window, name, true);
 }
 
 void scrollTargetsIntoView(QWidget* window, DiagramRoom& room, const LessonStep& step)

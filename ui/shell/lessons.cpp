@@ -1,4 +1,5 @@
 #include "shell/lessons.h"
+#include "widgets/lesson_target.h"
 
 #include "shell/lessons_detail.h"
 
@@ -294,17 +295,9 @@ QStringList lessonTableProblems()
 
 bool stepPointsInto(const LessonStep& step, const QWidget* container)
 {
-    if (!container)
-        return false;
-    for (const LessonTarget& t : step.targets) {
-        if (t.kind != LessonTarget::Kind::Widget)
-            continue;
-        const bool prefix = t.name.endsWith(QLatin1Char('*'));
-        const QString name = prefix ? t.name.chopped(1) : t.name;
-        for (const QWidget* w : container->findChildren<QWidget*>())
-            if (prefix ? w->objectName().startsWith(name) : w->objectName() == name)
-                return true;
-    }
+    for (const LessonTarget& t : step.targets)
+        if (t.kind == LessonTarget::Kind::Widget && lessonTarget(container, t.name, false))
+            return true;
     return false;
 }
 

@@ -1,4 +1,5 @@
 #include "shell/lessons_panel.h"
+#include "widgets/lesson_target.h"
 
 #include "features/session.h"
 #include "widgets/themed.h"
@@ -30,7 +31,7 @@ QPushButton* button(const QString& text, const QString& name, const QString& tip
 LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent)
     : QWidget(parent), context_{session, window}
 {
-    setObjectName(QStringLiteral("lessons-panel"));
+    nameTarget(this, QStringLiteral("lessons-panel"));
     choice_ = new QComboBox;
     choice_->setAccessibleName(tr("Lesson"));
     choice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -53,7 +54,7 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
     result_ = new QLabel;
     result_->setWordWrap(true);
     result_->setAccessibleName(tr("Check result"));
-    result_->setObjectName(QStringLiteral("lesson-result"));
+    nameTarget(result_, QStringLiteral("lesson-result"));
 
     auto* nav = new QHBoxLayout;
     nav->addWidget(previous_);

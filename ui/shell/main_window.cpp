@@ -1,4 +1,5 @@
 #include "shell/main_window.h"
+#include "widgets/lesson_target.h"
 
 #include "shell/call_line.h"
 #include "shell/compute_status.h"
@@ -63,7 +64,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFixedWidth(370);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setObjectName(QStringLiteral("settings-column"));
+    nameTarget(scroll, QStringLiteral("settings-column"));
 
     tabs_ = new ViewTabs;
     for (const FeatureInfo& info : featureRegistry()) {
@@ -72,7 +73,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         // On a 1280×720 projector with presentation type a page can be larger than its room: it
         // scrolls instead of pushing the window past the screen or cutting off what it shows.
         auto* area = new QScrollArea;
-        area->setObjectName(QStringLiteral("page-scroll"));
+        nameTarget(area, QStringLiteral("page-scroll"));
         area->setWidget(page);
         area->setWidgetResizable(true);
         area->setFrameShape(QFrame::NoFrame);
@@ -93,7 +94,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
     right->addLayout(callRow);
     auto* central = new QWidget;
     right->addWidget(new CallErrorLabel(session_, central)); // a parent first: it shows and hides itself
-    right->addWidget(new TextInputPanel(session_));
+    textInput_ = new TextInputPanel(session_);
+    right->addWidget(textInput_);
     right->addWidget(tabs_, 1);
 
     auto* layout = new QHBoxLayout(central);

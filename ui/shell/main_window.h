@@ -22,6 +22,7 @@ class DiagnosticsPanel;
 class HeatmapsView;
 class Session;
 class StepperView;
+class TextInputPanel;
 class TradeoffsView;
 
 class MainWindow : public QMainWindow {
@@ -31,6 +32,7 @@ public:
     CallLine* callLine() const { return callLine_; }
     ConfigPanel* configPanel() const { return config_; }
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
+    TextInputPanel* textInputPanel() const { return textInput_; }
     QWidget* page(ViewMode view) const { return pages_[static_cast<std::size_t>(view)]; }
     template <class Page> Page* page(ViewMode view) const { return qobject_cast<Page*>(page(view)); }
     bool pagesBusy() const; // the Session's work some page shows (the registry's busy hooks) is still running
@@ -54,6 +56,7 @@ private:
     CallLine* callLine_;
     ConfigPanel* config_;
     DiagnosticsPanel* diagnostics_;
+    TextInputPanel* textInput_ = nullptr;
     std::vector<QWidget*> pages_; // by ViewMode, which is also the tab's index
     QTabWidget* tabs_;
     ComputeStatus* computeStatus_;

@@ -1,4 +1,5 @@
 #include "shell/open_model_dialog.h"
+#include "widgets/lesson_target.h"
 
 #include "forward/experiment.h"
 #include "forward/experiment_check.h"
@@ -22,29 +23,29 @@ namespace attnlab::ui {
 OpenModelDialog::OpenModelDialog(Session* session, const QString& path, QWidget* parent)
     : QDialog(parent), session_(session)
 {
-    setObjectName(QStringLiteral("open-model-dialog"));
+    nameTarget(this, QStringLiteral("open-model-dialog"));
     setWindowTitle(tr("Open Model"));
     path_ = new QLineEdit;
-    path_->setObjectName(QStringLiteral("open-model-path"));
+    nameTarget(path_, QStringLiteral("open-model-path"));
     path_->setAccessibleName(tr("Checkpoint"));
     path_->setPlaceholderText(tr("A folder with model.safetensors and config.json, or a .safetensors file"));
     auto* file = new QPushButton(tr("&File…"));
     auto* folder = new QPushButton(tr("F&older…"));
     summary_ = new QLabel;
-    summary_->setObjectName(QStringLiteral("open-model-summary"));
+    nameTarget(summary_, QStringLiteral("open-model-summary"));
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     memory_ = new QLabel;
-    memory_->setObjectName(QStringLiteral("open-model-memory"));
+    nameTarget(memory_, QStringLiteral("open-model-memory"));
     memory_->setWordWrap(true);
     code_ = new QPlainTextEdit;
-    code_->setObjectName(QStringLiteral("open-model-code"));
+    nameTarget(code_, QStringLiteral("open-model-code"));
     code_->setAccessibleName(tr("The weight transfer as code"));
     code_->setReadOnly(true);
     code_->setLineWrapMode(QPlainTextEdit::NoWrap);
     useCodeFont(code_, 0.9);
     error_ = new QLabel;
-    error_->setObjectName(QStringLiteral("open-model-error"));
+    nameTarget(error_, QStringLiteral("open-model-error"));
     error_->setWordWrap(true);
     error_->setForegroundRole(QPalette::BrightText);
     error_->setAutoFillBackground(false);

@@ -1,4 +1,5 @@
 #include "shell/text_input_panel.h"
+#include "widgets/lesson_target.h"
 
 #include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_input.h"
@@ -33,31 +34,31 @@ constexpr int kVerdictLayers = 2; // every GPT trained on The Verdict
 
 TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
-    setObjectName(QStringLiteral("text-input-panel"));
+    nameTarget(this, QStringLiteral("text-input-panel"));
     enabled_ = new QCheckBox; // its label and tooltip name the GPT the text goes through (sync)
-    enabled_->setObjectName(QStringLiteral("text-input-enabled"));
+    nameTarget(enabled_, QStringLiteral("text-input-enabled"));
     variant_ = new QComboBox;
-    variant_->setObjectName(QStringLiteral("text-input-variant"));
+    nameTarget(variant_, QStringLiteral("text-input-variant"));
     variant_->setAccessibleName(tr("Trained model"));
     for (int h : shipped_gpt_heads())
         variant_->addItem(h == 1 ? tr("1 head") : tr("%1 heads").arg(h), h);
     layer_ = new QComboBox;
-    layer_->setObjectName(QStringLiteral("text-input-layer"));
+    nameTarget(layer_, QStringLiteral("text-input-layer"));
     layer_->setAccessibleName(tr("Layer"));
     layer_->setToolTip(tr("Whose attention to study: the first or the second of the model's two layers."));
     for (int l = 0; l < kVerdictLayers; ++l)
         layer_->addItem(tr("layer %1").arg(l), l);
     about_ = new QLabel;
-    about_->setObjectName(QStringLiteral("text-input-about"));
+    nameTarget(about_, QStringLiteral("text-input-about"));
     about_->setWordWrap(true); // never widens the window
     text_ = new QLineEdit;
-    text_->setObjectName(QStringLiteral("text-input-text"));
+    nameTarget(text_, QStringLiteral("text-input-text"));
     text_->setMaxLength(static_cast<int>(kLongestText)); // a paste beyond it is cut, as QLineEdit does
     text_->setAccessibleName(tr("Input sentence"));
     text_->setToolTip(tr("The sentence the model reads; its tokens appear below, one chip each."));
     text_->setPlaceholderText(tr("Type a sentence; words the story never uses become <|unk|>."));
     chips_ = new TokenChips;
-    chips_->setObjectName(QStringLiteral("text-input-chips"));
+    nameTarget(chips_, QStringLiteral("text-input-chips"));
     chips_->setAccessibleName(tr("Tokens of the sentence"));
     chips_->setFocusPolicy(Qt::TabFocus); // a screen reader's user reaches the tokens and hears them
 
@@ -74,7 +75,7 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     layout->addLayout(row);
     layout->addWidget(text_);
     tokens_ = new QScrollArea;
-    tokens_->setObjectName(QStringLiteral("text-input-tokens"));
+    nameTarget(tokens_, QStringLiteral("text-input-tokens"));
     tokens_->setWidget(chips_);
     tokens_->setWidgetResizable(true);
     tokens_->setFrameShape(QFrame::NoFrame);

@@ -1,4 +1,5 @@
 #include "shell/user_guide.h"
+#include "widgets/lesson_target.h"
 
 #include <QDesktopServices>
 #include <QDialogButtonBox>
@@ -55,12 +56,12 @@ QUrl guideTarget(const QUrl& page, const QUrl& link)
 
 UserGuide::UserGuide(QWidget* parent) : QDialog(parent), browser_(new GuideBrowser), note_(new QLabel)
 {
-    setObjectName(QStringLiteral("user-guide"));
+    nameTarget(this, QStringLiteral("user-guide"));
     setWindowTitle(tr("Attention Lab User Guide"));
-    browser_->setObjectName(QStringLiteral("user-guide-text"));
+    nameTarget(browser_, QStringLiteral("user-guide-text"));
     browser_->setOpenLinks(false); // links are followed here: a page of the manual, or a web address outside
     connect(browser_, &QTextBrowser::anchorClicked, this, &UserGuide::follow);
-    note_->setObjectName(QStringLiteral("user-guide-note"));
+    nameTarget(note_, QStringLiteral("user-guide-note"));
     note_->setWordWrap(true);
     note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);

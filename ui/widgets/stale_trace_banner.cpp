@@ -1,4 +1,5 @@
 #include "widgets/stale_trace_banner.h"
+#include "widgets/lesson_target.h"
 
 #include "widgets/themed.h"
 
@@ -9,7 +10,7 @@ namespace attnlab::ui {
 StaleTraceBanner::StaleTraceBanner(std::vector<QWidget*> dimmed, QWidget* parent)
     : QLabel(parent), dimmed_(std::move(dimmed))
 {
-    setObjectName(QStringLiteral("stale-trace"));
+    nameTarget(this, QStringLiteral("stale-trace"));
     setWordWrap(true);
     setTextFormat(Qt::PlainText);
     setAccessibleName(tr("Last valid trace"));

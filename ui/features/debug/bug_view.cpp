@@ -1,4 +1,5 @@
 #include "features/debug/bug_view.h"
+#include "widgets/lesson_target.h"
 
 #include "features/debug/bug_lesson.h"
 #include "features/debug/debug_state.h"
@@ -36,7 +37,7 @@ BugView::BugView(DebugState* state, QWidget* parent) : QWidget(parent)
 {
     lesson_ = state->bugLesson(); // the session owns the lesson's state
     picker_ = new QComboBox;
-    picker_->setObjectName(QStringLiteral("bug-picker"));
+    nameTarget(picker_, QStringLiteral("bug-picker"));
     picker_->setAccessibleName(tr("Bug"));
     // As wide as the page gives it, not as its longest entry: that made every debugging section wider
     // than a projector's page.
@@ -47,19 +48,19 @@ BugView::BugView(DebugState* state, QWidget* parent) : QWidget(parent)
         picker_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(b.name), QString::fromStdString(b.title)),
                          static_cast<int>(b.bug));
     diff_ = new QLabel;
-    diff_->setObjectName(QStringLiteral("bug-diff"));
+    nameTarget(diff_, QStringLiteral("bug-diff"));
     diff_->setTextFormat(Qt::RichText);
     useCodeFont(diff_);
     diff_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     diff_->setWordWrap(true); // a long line wraps at projector type instead of widening the page
     explanation_ = new QLabel;
-    explanation_->setObjectName(QStringLiteral("bug-explanation"));
+    nameTarget(explanation_, QStringLiteral("bug-explanation"));
     explanation_->setWordWrap(true);
     input_ = new QLabel;
-    input_->setObjectName(QStringLiteral("bug-input"));
+    nameTarget(input_, QStringLiteral("bug-input"));
     input_->setWordWrap(true);
     verdict_ = new QLabel;
-    verdict_->setObjectName(QStringLiteral("divergence-verdict"));
+    nameTarget(verdict_, QStringLiteral("divergence-verdict"));
     verdict_->setWordWrap(true);
     lists_ = new StageCompareLists(lesson_);
     diagram_ = new DivergenceWidget(lesson_);

@@ -1,4 +1,5 @@
 #include "widgets/code_font.h"
+#include "widgets/lesson_target.h"
 #include "features/debug/compare_actions.h"
 
 #include "features/debug/recording_compare.h"
@@ -137,7 +138,7 @@ void CompareActions::showRecorderHelp()
                                 "give it (PyTorch 1.13 or 2.x, nothing else needed):"));
     intro->setWordWrap(true);
     auto* code = new QPlainTextEdit(recorderSnippet());
-    code->setObjectName(QStringLiteral("recorder-snippet"));
+    nameTarget(code, QStringLiteral("recorder-snippet"));
     code->setReadOnly(true);
     code->setFont(codeFont());
     code->setFixedHeight(code->fontMetrics().lineSpacing() * 5);
@@ -148,7 +149,7 @@ void CompareActions::showRecorderHelp()
                                  : tr("The recorder is installed at <code>%1</code>: copy it next to your notebook, or "
                                       "save a copy with the button below.")
                                        .arg(installed.toHtmlEscaped()));
-    where->setObjectName(QStringLiteral("recorder-location"));
+    nameTarget(where, QStringLiteral("recorder-location"));
     where->setWordWrap(true);
     where->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* then = new QLabel(tr("Then open <code>mine.safetensors</code> with <b>File &gt; Compare With My Code…</b>."));

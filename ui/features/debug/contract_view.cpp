@@ -1,4 +1,5 @@
 #include "render/text_fit.h"
+#include "widgets/lesson_target.h"
 #include "lessons/contract.h"
 
 #include "features/debug/contract_view.h"
@@ -44,19 +45,19 @@ ContractView::ContractView(DebugState* state, QWidget* parent) : QWidget(parent)
                                 "integers, so nothing stops a value from landing in the wrong slot."));
     intro->setWordWrap(true);
     call_ = new QLineEdit;
-    call_->setObjectName(QStringLiteral("contract-call"));
+    nameTarget(call_, QStringLiteral("contract-call"));
     call_->setAccessibleName(tr("Call to check"));
     call_->setToolTip(
         tr("A constructor call to read slot by slot; it does not change the session until you apply it."));
     useCodeFont(call_);
     call_->setPlaceholderText(tr("paste a constructor call, e.g. MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
     reset_ = new QPushButton(tr("↺ The session's call"));
-    reset_->setObjectName(QStringLiteral("contract-reset"));
+    nameTarget(reset_, QStringLiteral("contract-reset"));
     reset_->setToolTip(tr("Check the session's own call again."));
     width_ = new QSpinBox;
-    width_->setObjectName(QStringLiteral("contract-width"));
+    nameTarget(width_, QStringLiteral("contract-width"));
     tokens_ = new QSpinBox;
-    tokens_->setObjectName(QStringLiteral("contract-tokens"));
+    nameTarget(tokens_, QStringLiteral("contract-tokens"));
     width_->setAccessibleName(tr("Input width, x.shape[-1]"));
     width_->setToolTip(tr("The last dimension of the input the call is checked against: d_in must equal it."));
     tokens_->setAccessibleName(tr("Input tokens, x.shape[-2]"));
@@ -64,7 +65,7 @@ ContractView::ContractView(DebugState* state, QWidget* parent) : QWidget(parent)
     for (auto* spin : {width_, tokens_})
         spin->setRange(1, 1 << 20);
     chips_ = new SlotChips;
-    chips_->setObjectName(QStringLiteral("contract-chips"));
+    nameTarget(chips_, QStringLiteral("contract-chips"));
 
     auto* callRow = new QHBoxLayout;
     callRow->addWidget(call_, 1);
@@ -137,7 +138,7 @@ QWidget* ContractView::noteCard(const QString& title, const QString& text, const
 {
     const RenderStyle style = styleFor(this);
     auto* frame = new QFrame;
-    frame->setObjectName(name);
+    nameTarget(frame, name);
     frame->setStyleSheet(QStringLiteral("QFrame#%1 { border-left: 6px solid %2; background: %3; "
                                         "border-radius: 4px; } QFrame#%1 QLabel { color: %4; }")
                              .arg(name, cssColor(accent), cssColor(fill), cssColor(style.readable(style.text, fill))));
@@ -145,7 +146,7 @@ QWidget* ContractView::noteCard(const QString& title, const QString& text, const
     auto* label =
         new QLabel(QStringLiteral("<b style='color:%1; font-size:18px'>%2</b><br>%3")
                        .arg(cssColor(style.readable(accent, fill)), title.toHtmlEscaped(), text.toHtmlEscaped()));
-    label->setObjectName(name + QStringLiteral("-text"));
+    nameTarget(label, name + QStringLiteral("-text"));
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(label);
@@ -161,7 +162,7 @@ QWidget* ContractView::findingCard(const ContractFinding& f)
     if (!f.suggested_call.empty()) {
         const QString fixed = QString::fromStdString(f.suggested_call);
         auto* button = new QPushButton(tr("Use the corrected call:  %1").arg(fixed));
-        button->setObjectName(QStringLiteral("use-corrected-call-") + code);
+        nameTarget(button, QStringLiteral("use-corrected-call-") + code);
         button->setToolTip(tr("Put this call in the session's call line."));
         button->setStyleSheet(QStringLiteral("font-family: '%1'; font-weight: bold; padding: 6px;").arg(codeFamily()));
         connect(button, &QPushButton::clicked, this, [this, fixed] {
@@ -197,12 +198,12 @@ void ContractView::refresh()
     if (!report.error && report.findings.empty() && !has_error(report.diagnostics)) {
         auto* ok = new QLabel(
             tr("✓ Every value fills the slot the book's %1 gives it.").arg(QString::fromStdString(report.class_name)));
-        ok->setObjectName(QStringLiteral("contract-ok"));
+        nameTarget(ok, QStringLiteral("contract-ok"));
         ok->setStyleSheet(QStringLiteral("color: %1; font-weight: bold; font-size: 18px;").arg(cssColor(style.same)));
         cards_->addWidget(ok);
         if (call_->text() != state_->document()->callText()) {
             auto* apply = new QPushButton(tr("Use this call in the session"));
-            apply->setObjectName(QStringLiteral("contract-apply"));
+            nameTarget(apply, QStringLiteral("contract-apply"));
             apply->setToolTip(tr("Put the call checked here in the session's call line."));
             connect(apply, &QPushButton::clicked, this, [this] {
                 const QString call = call_->text();

@@ -1,4 +1,5 @@
 #include "features/debug/debug_view.h"
+#include "widgets/lesson_target.h"
 
 #include "features/debug/debug_state.h"
 #include "features/debug/bug_view.h"
@@ -27,7 +28,7 @@ DebugView::DebugView(DebugState* state, QWidget* parent) : QWidget(parent)
     transfer_ = new TransferView(state);
     yourCode_ = new YourCodeView(state->yourCode()->comparison());
     sections_ = new QTabWidget;
-    sections_->setObjectName(QStringLiteral("debug-sections"));
+    nameTarget(sections_, QStringLiteral("debug-sections"));
     sections_->setDocumentMode(true);
     sections_->addTab(contract_, tr("The argument contract"));
     sections_->addTab(bugs_, tr("Injected bugs: the first divergence"));

@@ -1,4 +1,5 @@
 #include "features/debug/divergence_widget.h"
+#include "widgets/lesson_target.h"
 
 #include "render/render_style.h"
 
@@ -11,7 +12,7 @@ namespace attnlab::ui {
 
 DivergenceWidget::DivergenceWidget(BugLesson* lesson, QWidget* parent) : QWidget(parent), lesson_(lesson)
 {
-    setObjectName(QStringLiteral("divergence-diagram"));
+    nameTarget(this, QStringLiteral("divergence-diagram"));
     setMinimumSize(320, 300);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);

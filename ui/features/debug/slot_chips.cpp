@@ -1,4 +1,5 @@
 #include "render/text_fit.h"
+#include "widgets/lesson_target.h"
 #include "lessons/contract.h"
 
 #include "features/debug/slot_chips.h"
@@ -86,7 +87,7 @@ void SlotChips::setReport(const ContractReport& report)
                                     .arg(px)
                                     .arg(px * 3 / 2)
                                     .arg(codeFamily()));
-        chip->setObjectName(QStringLiteral("chip-%1").arg(slot.isEmpty() ? QStringLiteral("none") : slot));
+        nameTarget(chip, QStringLiteral("chip-%1").arg(slot.isEmpty() ? QStringLiteral("none") : slot));
         chip->setAccessibleName(
             QStringLiteral("%1 = %2").arg(slot.isEmpty() ? tr("no slot") : slot, QString::fromStdString(v.text)));
         chip->setAlignment(Qt::AlignCenter);

@@ -1,4 +1,5 @@
 #include "features/debug/stage_compare_lists.h"
+#include "widgets/lesson_target.h"
 
 #include "features/debug/bug_lesson.h"
 #include "render/divergence_painter.h"
@@ -85,7 +86,7 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
 {
     auto makeList = [&](const QString& name) {
         auto* list = new QListWidget;
-        list->setObjectName(name);
+        nameTarget(list, name);
         // In the window's type: a projector's page beside the lessons dock holds the two lists side by
         // side because the stage is named once, in the book's rows.
         useCodeFont(list);
@@ -120,7 +121,7 @@ StageCompareLists::StageCompareLists(BugLesson* lesson, QWidget* parent) : QWidg
                                     DivergenceStatus::Error, DivergenceStatus::NotReached})
         marks << DivergencePainter::statusText(status);
     auto* legend = new QLabel(marks.join(QStringLiteral("   ")));
-    legend->setObjectName(QStringLiteral("stage-marks-legend"));
+    nameTarget(legend, QStringLiteral("stage-marks-legend"));
     legend->setWordWrap(true);
     layout->addWidget(legend, 2, 0, 1, 2);
     connect(lesson_, &BugLesson::changed, this, &StageCompareLists::rebuild);

@@ -1,4 +1,5 @@
 #include "render/text_fit.h"
+#include "widgets/lesson_target.h"
 #include "features/debug/transfer_view.h"
 
 #include "features/debug/debug_state.h"
@@ -21,7 +22,7 @@ namespace {
 QLabel* wrapped(const QString& name)
 {
     auto* label = new QLabel;
-    label->setObjectName(name);
+    nameTarget(label, name);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
@@ -65,8 +66,8 @@ TransferView::TransferView(DebugState* state, QWidget* parent) : QWidget(parent)
     intro->setWordWrap(true);
     dIn_ = new QSpinBox;
     dOut_ = new QSpinBox;
-    dIn_->setObjectName(QStringLiteral("transfer-d_in"));
-    dOut_->setObjectName(QStringLiteral("transfer-d_out"));
+    nameTarget(dIn_, QStringLiteral("transfer-d_in"));
+    nameTarget(dOut_, QStringLiteral("transfer-d_out"));
     dIn_->setAccessibleName(QStringLiteral("d_in"));
     dOut_->setAccessibleName(QStringLiteral("d_out"));
     dIn_->setToolTip(tr("Input width of both modules."));
@@ -90,15 +91,15 @@ TransferView::TransferView(DebugState* state, QWidget* parent) : QWidget(parent)
         const QString name = QString::fromStdString(role_name(role));
         include_[i] = new QCheckBox(tr("include this line"));
         transpose_[i] = new QCheckBox(tr("with .T"));
-        include_[i]->setObjectName(QStringLiteral("include-") + name);
-        transpose_[i]->setObjectName(QStringLiteral("transpose-") + name);
+        nameTarget(include_[i], QStringLiteral("include-") + name);
+        nameTarget(transpose_[i], QStringLiteral("transpose-") + name);
         include_[i]->setAccessibleName(tr("include the %1 line").arg(name));
         transpose_[i]->setAccessibleName(tr("%1 with .T").arg(name));
         include_[i]->setToolTip(tr("Copy %1 from the v2 module into the v1 module.").arg(name));
         transpose_[i]->setToolTip(
             tr("Transpose %1's weight as it is copied: nn.Linear stores (d_out, d_in).").arg(name));
         code_[i] = new QLabel;
-        code_[i]->setObjectName(QStringLiteral("transfer-code-") + name);
+        nameTarget(code_[i], QStringLiteral("transfer-code-") + name);
         useCodeFont(code_[i]);
         for (auto* box : {include_[i], transpose_[i]})
             connect(box, &QCheckBox::toggled, this, [this, role] {
@@ -115,7 +116,7 @@ TransferView::TransferView(DebugState* state, QWidget* parent) : QWidget(parent)
     }
     lines->setColumnStretch(2, 1);
     badge_ = new QLabel;
-    badge_->setObjectName(QStringLiteral("transfer-badge"));
+    nameTarget(badge_, QStringLiteral("transfer-badge"));
     message_ = wrapped(QStringLiteral("transfer-message"));
     auto* verdict = new QHBoxLayout;
     verdict->addWidget(badge_, 0, Qt::AlignTop);
@@ -159,12 +160,12 @@ QWidget* TransferView::gpt2Box()
                                  .arg(3 * kGpt2Width));
     intro->setWordWrap(true);
     gpt2Code_ = new QLabel;
-    gpt2Code_->setObjectName(QStringLiteral("gpt2-code"));
+    nameTarget(gpt2Code_, QStringLiteral("gpt2-code"));
     gpt2Code_->setWordWrap(true); // at projector type its lines are wider than the pane
     useCodeFont(gpt2Code_, 0.85); // its longest line has no space to wrap at: at full type it widened the page
     gpt2Code_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     gpt2Badge_ = new QLabel;
-    gpt2Badge_->setObjectName(QStringLiteral("gpt2-badge"));
+    nameTarget(gpt2Badge_, QStringLiteral("gpt2-badge"));
     gpt2Message_ = wrapped(QStringLiteral("gpt2-message"));
     auto* verdict = new QHBoxLayout;
     verdict->addWidget(gpt2Badge_, 0, Qt::AlignTop);

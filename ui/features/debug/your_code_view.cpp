@@ -1,4 +1,5 @@
 #include "features/debug/your_code_view.h"
+#include "widgets/lesson_target.h"
 
 #include "lessons/bugs.h"
 #include "features/debug/recording_compare.h"
@@ -32,7 +33,7 @@ QString shapeText(const Shape& s)
 QTableWidget* makeTable(const QStringList& headers, const QString& name)
 {
     auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
-    t->setObjectName(name);
+    nameTarget(t, name);
     t->setTabKeyNavigation(false); // Tab leaves the table; the arrows move inside it
     t->setHorizontalHeaderLabels(headers);
     t->verticalHeader()->hide();
@@ -64,10 +65,10 @@ YourCodeView::YourCodeView(RecordingCompare* model, QWidget* parent) : QWidget(p
     title_ = new QLabel(tr("Record your own module with the three lines of <b>Help &gt; Record Your Module…</b>, then "
                            "open the file with <b>File &gt; Compare With My Code…</b>: its forward is matched to the "
                            "book's stages by value, and the first stage it never reaches is shown here."));
-    title_->setObjectName(QStringLiteral("your-code-title"));
+    nameTarget(title_, QStringLiteral("your-code-title"));
     title_->setWordWrap(true);
     message_ = new QLabel;
-    message_->setObjectName(QStringLiteral("your-code-message"));
+    nameTarget(message_, QStringLiteral("your-code-message"));
     message_->setWordWrap(true);
     message_->hide();
     // Item views read their description from accessibleDescription, not from a tooltip.
@@ -82,7 +83,7 @@ YourCodeView::YourCodeView(RecordingCompare* model, QWidget* parent) : QWidget(p
     useCodeFont(lines_, 0.9);
     useCodeFont(stages_, 0.9);
     summary_ = new QLabel;
-    summary_->setObjectName(QStringLiteral("your-code-summary"));
+    nameTarget(summary_, QStringLiteral("your-code-summary"));
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -1,4 +1,5 @@
 #include "features/designs/designs_view.h"
+#include "widgets/lesson_target.h"
 
 #include "features/designs/design_layout_widget.h"
 #include "features/designs/equivalence_job.h"
@@ -35,9 +36,9 @@ DesignsView::DesignsView(DesignsState* state, QWidget* parent) : QWidget(parent)
                            "head that uses it; thin strips are biases; the dashed square is the causal mask."));
     intro_->setWordWrap(true);
     layout_ = new DesignLayoutWidget;
-    layout_->setObjectName(QStringLiteral("design-layout"));
+    nameTarget(layout_, QStringLiteral("design-layout"));
     equivalence_ = new QLabel;
-    equivalence_->setObjectName(QStringLiteral("equivalence"));
+    nameTarget(equivalence_, QStringLiteral("equivalence"));
     equivalence_->setWordWrap(true);
     equivalence_->setTextFormat(Qt::RichText);
     equivalence_->setFrameShape(QFrame::StyledPanel);

@@ -1,4 +1,5 @@
 #include "widgets/code_font.h"
+#include "widgets/lesson_target.h"
 #include "features/heatmaps/heatmaps_view.h"
 
 #include "widgets/flow_layout.h"
@@ -59,7 +60,7 @@ HeatmapsView::HeatmapsView(HeatmapsState* state, QWidget* parent) : QWidget(pare
          {AttentionMatrix::Scores, AttentionMatrix::MaskedScores, AttentionMatrix::Weights, AttentionMatrix::Dropout}) {
         auto* b = new QPushButton(heatmapKindTitle(k));
         b->setCheckable(true);
-        b->setObjectName(QStringLiteral("heatmap-kind-%1").arg(static_cast<int>(k)));
+        nameTarget(b, QStringLiteral("heatmap-kind-%1").arg(static_cast<int>(k)));
         b->setToolTip(tr("Show every head's %1").arg(heatmapKindTitle(k)));
         kinds_->addButton(b, static_cast<int>(k));
         top->addWidget(b);
@@ -72,7 +73,7 @@ HeatmapsView::HeatmapsView(HeatmapsState* state, QWidget* parent) : QWidget(pare
     top->addWidget(pair(batchLabel, batch_));
     auto* scaleLabel = new QLabel(tr("colour scale:"));
     scaleChoice_ = new QComboBox;
-    scaleChoice_->setObjectName(QStringLiteral("heatmap-scale"));
+    nameTarget(scaleChoice_, QStringLiteral("heatmap-scale"));
     scaleChoice_->setAccessibleName(tr("Colour scale"));
     scaleLabel->setBuddy(scaleChoice_);
     for (HeatmapScaleMode m :
@@ -87,7 +88,7 @@ HeatmapsView::HeatmapsView(HeatmapsState* state, QWidget* parent) : QWidget(pare
     heading_ = new QLabel;
     heading_->setWordWrap(true);
     hover_ = new QLabel(tr("Hover over a cell for its query, key and exact value."));
-    hover_->setObjectName(QStringLiteral("hover-readout"));
+    nameTarget(hover_, QStringLiteral("hover-readout"));
     hover_->setFont(codeFont(1.0, 17));
 
     grid_ = new QWidget;
@@ -99,7 +100,7 @@ HeatmapsView::HeatmapsView(HeatmapsState* state, QWidget* parent) : QWidget(pare
     connect(large_, &HeatmapWidget::currentCellChanged, state_, [this](int row, int col) {
         state_->view()->setHeatmapCell({row, col});
     });
-    large_->setObjectName(QStringLiteral("selected-heatmap"));
+    nameTarget(large_, QStringLiteral("selected-heatmap"));
     connect(large_, &HeatmapWidget::hovered, hover_,
             [this](const HeatmapHit& cell) { hover_->setText(describeHeatmapCell(cell)); });
 
@@ -188,7 +189,7 @@ void HeatmapsView::rebuild()
     for (int h = 0; h < heads; ++h) {
         if (h >= static_cast<int>(small_.size())) {
             auto* w = new HeatmapWidget;
-            w->setObjectName(QStringLiteral("head-heatmap-%1").arg(h));
+            nameTarget(w, QStringLiteral("head-heatmap-%1").arg(h));
             w->setCursor(Qt::PointingHandCursor);
             w->setAccessibleName(tr("Head %1").arg(h));
             w->setAccessibleDescription(tr("Head %1's attention matrix, queries as rows and keys as columns. Arrow "

@@ -1,4 +1,5 @@
 #include "features/overview/head_grid_widget.h"
+#include "widgets/lesson_target.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -10,7 +11,7 @@ namespace attnlab::ui {
 
 HeadGridWidget::HeadGridWidget(QWidget* parent) : QWidget(parent)
 {
-    setObjectName(QStringLiteral("overview-grid"));
+    nameTarget(this, QStringLiteral("overview-grid"));
     setAccessibleName(tr("Every layer's heads"));
     setMouseTracking(false);
     setFocusPolicy(Qt::StrongFocus);

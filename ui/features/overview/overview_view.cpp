@@ -1,4 +1,5 @@
 #include "features/overview/overview_view.h"
+#include "widgets/lesson_target.h"
 
 #include "model/model_job.h"
 #include "features/overview/overview_state.h"
@@ -90,13 +91,13 @@ QString tipOf(const Head& h, int layer, int head)
 
 OverviewView::OverviewView(OverviewState* state, QWidget* parent) : QWidget(parent), state_(state)
 {
-    setObjectName(QStringLiteral("overview-view"));
+    nameTarget(this, QStringLiteral("overview-view"));
     heading_ = new QLabel;
-    heading_->setObjectName(QStringLiteral("overview-heading"));
+    nameTarget(heading_, QStringLiteral("overview-heading"));
     heading_->setWordWrap(true);
     heading_->installEventFilter(this);
     sort_ = new QComboBox;
-    sort_->setObjectName(QStringLiteral("overview-sort"));
+    nameTarget(sort_, QStringLiteral("overview-sort"));
     sort_->setAccessibleName(tr("Order the heads by"));
     sort_->addItem(tr("Layers × heads"), static_cast<int>(Measure::None));
     sort_->addItem(tr("Previous-token share"), static_cast<int>(Measure::Previous));
@@ -105,21 +106,21 @@ OverviewView::OverviewView(OverviewState* state, QWidget* parent) : QWidget(pare
     sort_->addItem(tr("Entropy (lowest first)"), static_cast<int>(Measure::Entropy));
     sort_->setToolTip(tr("Rank the heads by what they do; the threshold fades the heads that do less of it."));
     threshold_ = new QDoubleSpinBox;
-    threshold_->setObjectName(QStringLiteral("overview-threshold"));
+    nameTarget(threshold_, QStringLiteral("overview-threshold"));
     threshold_->setAccessibleName(tr("Threshold"));
     threshold_->setRange(0.0, 10.0);
     threshold_->setSingleStep(0.05);
     threshold_->setDecimals(2);
     threshold_->setToolTip(tr("Heads at least this (entropy: at most this) stay bright; the others fade."));
     repeat_ = new QCheckBox(tr("Repeat the text"));
-    repeat_->setObjectName(QStringLiteral("overview-repeat"));
+    nameTarget(repeat_, QStringLiteral("overview-repeat"));
     repeat_->setToolTip(tr("Read the text twice over: a head that looks at the token after the same token's "
                            "earlier occurrence -- an induction head -- shows as a stripe beside the diagonal."));
     progress_ = new QProgressBar;
-    progress_->setObjectName(QStringLiteral("overview-progress"));
+    nameTarget(progress_, QStringLiteral("overview-progress"));
     progress_->setFormat(tr("layer %v of %m"));
     cancel_ = new QPushButton(tr("Cancel"));
-    cancel_->setObjectName(QStringLiteral("overview-cancel"));
+    nameTarget(cancel_, QStringLiteral("overview-cancel"));
     grid_ = new HeadGridWidget;
     scroll_ = new QScrollArea;
     scroll_->setWidget(grid_);

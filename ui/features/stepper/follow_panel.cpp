@@ -1,4 +1,5 @@
 #include "features/stepper/follow_panel.h"
+#include "widgets/lesson_target.h"
 
 #include "features/stepper/stepper_state.h"
 #include "features/stepper/tensor_grid.h"
@@ -52,13 +53,13 @@ QString followedText(const StepperState& state)
 FollowPanel::FollowPanel(StepperState* state, QWidget* parent) : QWidget(parent), state_(state)
 {
     text_ = new QLabel;
-    text_->setObjectName(QStringLiteral("follow-text"));
+    nameTarget(text_, QStringLiteral("follow-text"));
     text_->setWordWrap(true); // never widens the pane
     text_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     text_->setFocusPolicy(Qt::TabFocus); // reachable by keyboard, read by a screen reader
     text_->setAccessibleName(tr("Followed element"));
     clear_ = new QPushButton(tr("Let go"));
-    clear_->setObjectName(QStringLiteral("follow-clear"));
+    nameTarget(clear_, QStringLiteral("follow-clear"));
     clear_->setToolTip(tr("Stop following the selected number."));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);

@@ -1,4 +1,5 @@
 #include "features/stepper/predict_card.h"
+#include "widgets/lesson_target.h"
 
 #include "features/stepper/stepper_state.h"
 #include "model/study_model.h"
@@ -20,7 +21,7 @@ namespace {
 QComboBox* yesNo(const QString& name)
 {
     auto* box = new QComboBox;
-    box->setObjectName(name);
+    nameTarget(box, name);
     box->addItem(QObject::tr("choose"));
     box->addItem(QObject::tr("yes"), true);
     box->addItem(QObject::tr("no"), false);
@@ -67,9 +68,9 @@ QString verdictText(const StepperState& state)
 
 PredictCard::PredictCard(StepperState* state, QWidget* parent) : QWidget(parent), state_(state)
 {
-    setObjectName(QStringLiteral("predict-card"));
+    nameTarget(this, QStringLiteral("predict-card"));
     prompt_ = new QLabel;
-    prompt_->setObjectName(QStringLiteral("predict-prompt"));
+    nameTarget(prompt_, QStringLiteral("predict-prompt"));
     prompt_->setWordWrap(true);
     QFont big = prompt_->font();
     big.setPixelSize(big.pixelSize() > 0 ? big.pixelSize() * 3 / 2 : 24);
@@ -78,11 +79,11 @@ PredictCard::PredictCard(StepperState* state, QWidget* parent) : QWidget(parent)
     form_ = new QWidget;
     fields_ = new QGridLayout(form_);
     check_ = new QPushButton(tr("Check"));
-    check_->setObjectName(QStringLiteral("predict-check"));
+    nameTarget(check_, QStringLiteral("predict-check"));
     check_->setToolTip(tr("Check the answer axis by axis, then show the stage (Enter)."));
     check_->setDefault(true);
     reveal_ = new QPushButton(tr("Reveal"));
-    reveal_->setObjectName(QStringLiteral("predict-reveal"));
+    nameTarget(reveal_, QStringLiteral("predict-reveal"));
     reveal_->setToolTip(tr("Show the stage without an answer (the next key: Right, Space, PageDown)."));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(check_);
@@ -128,7 +129,7 @@ void PredictCard::rebuild()
     shape->addWidget(new QLabel(QStringLiteral("(")));
     for (std::size_t a = 0; a < q->axes.size(); ++a) {
         auto* field = new QLineEdit;
-        field->setObjectName(QStringLiteral("predict-axis-%1").arg(a));
+        nameTarget(field, QStringLiteral("predict-axis-%1").arg(a));
         field->setPlaceholderText(tr("dim %1").arg(a));
         field->setAccessibleName(tr("Size of dimension %1").arg(a));
         field->setToolTip(tr("A whole number, or an axis name: %1").arg(offered.join(QStringLiteral(", "))));
@@ -164,7 +165,7 @@ void PredictCard::rebuild()
         for (int i = 0; i < q->tokens; ++i)
             for (int j = 0; j < q->tokens; ++j) {
                 auto* cell = new QToolButton;
-                cell->setObjectName(QStringLiteral("predict-mask-%1-%2").arg(i).arg(j));
+                nameTarget(cell, QStringLiteral("predict-mask-%1-%2").arg(i).arg(j));
                 cell->setCheckable(true);
                 cell->setText(QStringLiteral("%1,%2").arg(i).arg(j));
                 cell->setAccessibleName(tr("Query %1, key %2 hidden").arg(i).arg(j));
@@ -176,7 +177,7 @@ void PredictCard::rebuild()
     }
     if (heads) {
         head_ = new QComboBox;
-        head_->setObjectName(QStringLiteral("predict-head"));
+        nameTarget(head_, QStringLiteral("predict-head"));
         head_->setAccessibleName(QString::fromStdString(heads->prompt));
         head_->addItem(tr("choose"));
         for (std::size_t h = 0; h < heads->previous.size(); ++h)

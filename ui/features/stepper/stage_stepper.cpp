@@ -1,4 +1,5 @@
 #include "features/stepper/stage_stepper.h"
+#include "widgets/lesson_target.h"
 
 #include "features/stepper/stepper_state.h"
 #include "widgets/code_font.h"
@@ -20,7 +21,7 @@ namespace attnlab::ui {
 StageStepper::StageStepper(StepperState* state, QWidget* parent) : QWidget(parent), state_(state)
 {
     list_ = new QListWidget;
-    list_->setObjectName(QStringLiteral("stage-list"));
+    nameTarget(list_, QStringLiteral("stage-list"));
     list_->setAccessibleName(tr("Stages of forward()"));
     list_->setAccessibleDescription(
         tr("Every stage of the forward pass in order; choose one to see its shape, code and values."));
@@ -28,8 +29,8 @@ StageStepper::StageStepper(StepperState* state, QWidget* parent) : QWidget(paren
     useCodeFont(list_);
     previous_ = new QPushButton(tr("◀ Previous"));
     next_ = new QPushButton(tr("Next ▶"));
-    previous_->setObjectName(QStringLiteral("previous-stage"));
-    next_->setObjectName(QStringLiteral("next-stage"));
+    nameTarget(previous_, QStringLiteral("previous-stage"));
+    nameTarget(next_, QStringLiteral("next-stage"));
     previous_->setToolTip(tr("Previous stage (Left, PageUp)"));
     next_->setToolTip(tr("Next stage (Right, Space, PageDown)"));
     for (auto* b : {previous_, next_})

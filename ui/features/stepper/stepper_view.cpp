@@ -1,4 +1,5 @@
 #include "features/stepper/stepper_view.h"
+#include "widgets/lesson_target.h"
 
 #include "features/stepper/follow_panel.h"
 #include "features/stepper/predict_card.h"
@@ -25,9 +26,9 @@ StepperView::StepperView(StepperState* state, QWidget* parent) : QWidget(parent)
 {
     stepper_ = new StageStepper(state);
     diagram_ = new ShapeDiagramWidget(state);
-    diagram_->setObjectName(QStringLiteral("shape-diagram"));
+    nameTarget(diagram_, QStringLiteral("shape-diagram"));
     source_ = new SourceView(state);
-    source_->setObjectName(QStringLiteral("source-view"));
+    nameTarget(source_, QStringLiteral("source-view"));
     grid_ = new TensorGrid(state);
 
     auto* lower = new QSplitter(Qt::Horizontal);
@@ -38,7 +39,7 @@ StepperView::StepperView(StepperState* state, QWidget* parent) : QWidget(parent)
     lower->setStretchFactor(0, 1);
     lower->setStretchFactor(1, 1);
     follow_ = new FollowPanel(state);
-    follow_->setObjectName(QStringLiteral("follow-panel"));
+    nameTarget(follow_, QStringLiteral("follow-panel"));
     auto* top = new QWidget; // the diagram, and under it the number followed through the stages
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
@@ -56,13 +57,13 @@ StepperView::StepperView(StepperState* state, QWidget* parent) : QWidget(parent)
     // tally and the last answer's verdicts stay in view above the stage once it shows.
     predict_ = new PredictCard(state);
     tally_ = new QLabel;
-    tally_->setObjectName(QStringLiteral("predict-tally"));
+    nameTarget(tally_, QStringLiteral("predict-tally"));
     verdict_ = new QLabel;
-    verdict_->setObjectName(QStringLiteral("predict-verdict"));
+    nameTarget(verdict_, QStringLiteral("predict-verdict"));
     verdict_->setWordWrap(true);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* reset = new QPushButton(tr("Reset tally"));
-    reset->setObjectName(QStringLiteral("predict-reset"));
+    nameTarget(reset, QStringLiteral("predict-reset"));
     reset->setToolTip(tr("Forget every answer: each stage asks again."));
     connect(reset, &QPushButton::clicked, state->study(), &StudyModel::resetPredictions);
     tallyRow_ = new QWidget;

@@ -1,4 +1,5 @@
 #include "features/stepper/tensor_grid.h"
+#include "widgets/lesson_target.h"
 
 #include "render/colormap.h"
 
@@ -62,8 +63,8 @@ TensorGrid::TensorGrid(StepperState* state, QWidget* parent) : QWidget(parent), 
 {
     batch_ = new QSpinBox;
     head_ = new QSpinBox;
-    batch_->setObjectName(QStringLiteral("grid-batch"));
-    head_->setObjectName(QStringLiteral("grid-head"));
+    nameTarget(batch_, QStringLiteral("grid-batch"));
+    nameTarget(head_, QStringLiteral("grid-head"));
     batch_->setToolTip(tr("Which sequence of the batch the table shows."));
     head_->setToolTip(tr("Which head the table shows (the stages that have heads)."));
     summary_ = new QLabel;
@@ -104,7 +105,7 @@ TensorGrid::TensorGrid(StepperState* state, QWidget* parent) : QWidget(parent), 
     layout->addWidget(summary_);
     layout->addWidget(table_, 1);
     auto* scroll = new QScrollArea;
-    scroll->setObjectName(QStringLiteral("values-scroll"));
+    nameTarget(scroll, QStringLiteral("values-scroll"));
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

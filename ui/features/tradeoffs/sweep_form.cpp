@@ -1,4 +1,5 @@
 #include "features/tradeoffs/sweep_form.h"
+#include "widgets/lesson_target.h"
 
 #include "widgets/flow_layout.h"
 
@@ -15,7 +16,7 @@ namespace {
 QSpinBox* spin(const char* name, int most, const QString& tip)
 {
     auto* s = new QSpinBox;
-    s->setObjectName(QLatin1String(name));
+    nameTarget(s, QLatin1String(name));
     s->setRange(0, most); // 0 is typed as easily as any number: core says why it cannot train
     s->setToolTip(tip);
     s->setAccessibleName(QLatin1String(name));
@@ -35,7 +36,7 @@ QString headsText(const std::vector<std::int64_t>& heads)
 SweepForm::SweepForm(QWidget* parent) : QWidget(parent)
 {
     task_ = new QComboBox;
-    task_->setObjectName(QStringLiteral("sweep-task"));
+    nameTarget(task_, QStringLiteral("sweep-task"));
     task_->setAccessibleName(tr("task"));
     for (const std::string& name : train::task_names())
         task_->addItem(QString::fromStdString(name));
@@ -47,12 +48,12 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent)
     steps_ = spin("sweep-steps", 1000000, tr("AdamW steps per run."));
     batch_ = spin("sweep-batch", 100000, tr("Sequences per step."));
     heads_ = new QLineEdit;
-    heads_->setObjectName(QStringLiteral("sweep-heads"));
+    nameTarget(heads_, QStringLiteral("sweep-heads"));
     heads_->setAccessibleName(tr("num_heads to compare"));
     heads_->setPlaceholderText(tr("every divisor of emb"));
     heads_->setToolTip(tr("Head counts to compare, e.g. 1, 2, 4; empty: every divisor of emb, down to head_dim 1."));
     lr_ = new QLineEdit;
-    lr_->setObjectName(QStringLiteral("sweep-lr"));
+    nameTarget(lr_, QStringLiteral("sweep-lr"));
     lr_->setAccessibleName(tr("learning rate"));
     lr_->setToolTip(tr("AdamW's learning rate."));
     // Label and field pairs that wrap: in a grid of four columns the form was wider than the page beside

@@ -1,4 +1,5 @@
 #include "features/tradeoffs/sweep_heads_table.h"
+#include "widgets/lesson_target.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -25,17 +26,17 @@ SweepHeadsTable::SweepHeadsTable(QWidget* parent)
     : QWidget(parent), variant_(new QComboBox), study_(new QPushButton(tr("Study This Model"))),
       save_(new QPushButton(tr("Save Model…"))), table_(new QTableWidget), intact_(new QLabel), rule_(new QLabel)
 {
-    study_->setObjectName(QStringLiteral("sweep-study"));
+    nameTarget(study_, QStringLiteral("sweep-study"));
     study_->setToolTip(tr("Open this trained variant as the model under study: the stepper, the heatmaps, the "
                           "overview and Predict First show its heads on a sequence of its task."));
-    save_->setObjectName(QStringLiteral("sweep-save-model"));
+    nameTarget(save_, QStringLiteral("sweep-save-model"));
     save_->setToolTip(tr("Save this trained variant as a .safetensors file that File > Open Model and "
                          "attention-lab-cli run --model open."));
-    variant_->setObjectName(QStringLiteral("sweep-heads-variant"));
+    nameTarget(variant_, QStringLiteral("sweep-heads-variant"));
     variant_->setAccessibleName(tr("Trained variant whose heads are shown"));
     variant_->setAccessibleDescription(tr("Pick a trained variant, by num_heads and seed, to list its heads measured "
                                           "one by one."));
-    table_->setObjectName(QStringLiteral("sweep-heads-table"));
+    nameTarget(table_, QStringLiteral("sweep-heads-table"));
     table_->setAccessibleName(tr("The variant's heads, measured"));
     table_->setAccessibleDescription(tr("One row per layer and head: shares of attention on held-out sequences, the "
                                         "role they give, and the held-out loss and accuracy with that head zeroed."));

@@ -1,4 +1,5 @@
 #include "features/tradeoffs/sweep_panel.h"
+#include "widgets/lesson_target.h"
 
 #include "features/tradeoffs/tradeoffs_state.h"
 #include "features/tradeoffs/sweep_job.h"
@@ -57,39 +58,39 @@ SweepPanel::SweepPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent)
     intro->setWordWrap(true);
     form_ = new SweepForm;
     train_ = new QPushButton(tr("Train"));
-    train_->setObjectName(QStringLiteral("sweep-train"));
+    nameTarget(train_, QStringLiteral("sweep-train"));
     train_->setToolTip(tr("Train every num_heads × seed of these settings (the other tabs keep working)."));
     cancel_ = new QPushButton(tr("Cancel"));
-    cancel_->setObjectName(QStringLiteral("sweep-cancel"));
+    nameTarget(cancel_, QStringLiteral("sweep-cancel"));
     cancel_->setToolTip(tr("Stop every run at its next step; the runs that finished stay in the table."));
     progress_ = new QProgressBar;
-    progress_->setObjectName(QStringLiteral("sweep-progress"));
+    nameTarget(progress_, QStringLiteral("sweep-progress"));
     progress_->setRange(0, 1000);
     progress_->setTextVisible(false);
     progress_->setAccessibleName(tr("Sweep progress"));
     status_ = new QLabel;
-    status_->setObjectName(QStringLiteral("sweep-status"));
+    nameTarget(status_, QStringLiteral("sweep-status"));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(train_);
     buttons->addWidget(cancel_);
     buttons->addWidget(progress_, 1);
     buttons->addWidget(status_, 2);
     error_ = new QLabel;
-    error_->setObjectName(QStringLiteral("sweep-error"));
+    nameTarget(error_, QStringLiteral("sweep-error"));
     error_->setWordWrap(true);
     error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->hide();
     // The theme's warning ink, again after every theme switch.
     followPalette(error_, [this] { inkError(); });
     curves_ = new SweepCurvesWidget;
-    curves_->setObjectName(QStringLiteral("sweep-curves"));
+    nameTarget(curves_, QStringLiteral("sweep-curves"));
     table_ = new SweepTable;
-    table_->setObjectName(QStringLiteral("sweep-table"));
+    nameTarget(table_, QStringLiteral("sweep-table"));
     how_ = new QLabel;
-    how_->setObjectName(QStringLiteral("sweep-how"));
+    nameTarget(how_, QStringLiteral("sweep-how"));
     how_->setWordWrap(true);
     reading_ = new QLabel;
-    reading_->setObjectName(QStringLiteral("sweep-reading"));
+    nameTarget(reading_, QStringLiteral("sweep-reading"));
     reading_->setWordWrap(true);
     reading_->setTextFormat(Qt::RichText);
     headsReport_ = new QVBoxLayout;

@@ -1,4 +1,5 @@
 #include "features/tradeoffs/timing_panel.h"
+#include "widgets/lesson_target.h"
 
 #include "features/tradeoffs/tradeoffs_state.h"
 #include "features/tradeoffs/timings_job.h"
@@ -16,10 +17,10 @@ namespace attnlab::ui {
 TimingPanel::TimingPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent), state_(state)
 {
     button_ = new QPushButton;
-    button_->setObjectName(QStringLiteral("measure-times"));
+    nameTarget(button_, QStringLiteral("measure-times"));
     button_->setToolTip(tr("Run the forward pass for each head count on this machine and time it."));
     result_ = new QLabel(tr("Times are measured only when asked: press the button (it takes a moment)."));
-    result_->setObjectName(QStringLiteral("measured-times"));
+    nameTarget(result_, QStringLiteral("measured-times"));
     result_->setWordWrap(true);
     result_->setTextFormat(Qt::RichText);
     auto* layout = new QVBoxLayout(this);

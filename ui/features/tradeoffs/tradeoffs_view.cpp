@@ -1,4 +1,5 @@
 #include "features/tradeoffs/tradeoffs_view.h"
+#include "widgets/lesson_target.h"
 #include "widgets/flow_layout.h"
 
 #include "render/number_format.h"
@@ -34,10 +35,10 @@ TradeoffsView::TradeoffsView(TradeoffsState* state, QWidget* parent) : QWidget(p
     heading_ = new QLabel;
     heading_->setWordWrap(true);
     chart_ = new TradeoffChartWidget;
-    chart_->setObjectName(QStringLiteral("tradeoff-chart"));
+    nameTarget(chart_, QStringLiteral("tradeoff-chart"));
     chart_->setAccessibleName(tr("Trade-off chart"));
     table_ = new TradeoffTable;
-    table_->setObjectName(QStringLiteral("tradeoff-table"));
+    nameTarget(table_, QStringLiteral("tradeoff-table"));
     widthsLabel_ = new QLabel;
     widthsRow_ = new FlowLayout; // wraps: seven width buttons in one row made the tab wider than the page
     widthsRow_->addWidget(widthsLabel_);
@@ -154,7 +155,7 @@ void TradeoffsView::refreshWidths()
     widthsLabel_->setText(tr("<b>Keep num_heads = %1</b>; d_out can be:").arg(h));
     for (const WidthOption& o : options) {
         auto* b = new QPushButton(QString::number(o.d_out));
-        b->setObjectName(QStringLiteral("width-%1").arg(o.d_out));
+        nameTarget(b, QStringLiteral("width-%1").arg(o.d_out));
         b->setToolTip(tr("head_dim %1 · %2 parameters").arg(o.head_dim).arg(groupedCount(o.parameters)));
         b->setAccessibleName(tr("d_out %1").arg(o.d_out));
         b->setCheckable(true);

@@ -1,4 +1,5 @@
 #include "features/tradeoffs/trained_variants_panel.h"
+#include "widgets/lesson_target.h"
 
 #include "features/tradeoffs/tradeoffs_state.h"
 #include "features/tradeoffs/trained_variants.h"
@@ -19,7 +20,7 @@ namespace attnlab::ui {
 TrainedVariantsPanel::TrainedVariantsPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent), state_(state)
 {
     losses_ = new QLabel;
-    losses_->setObjectName(QStringLiteral("trained-losses"));
+    nameTarget(losses_, QStringLiteral("trained-losses"));
     losses_->setTextFormat(Qt::RichText);
     caption_ = new QLabel;
     caption_->setWordWrap(true);
