@@ -106,6 +106,21 @@ constexpr SafetensorsOptions kOptions{true, kRecordingMaxTensorBytes};
 
 } // namespace
 
+int RecordedScope::forward_offset() const
+{
+    int line = 0, found = 0;
+    for (std::size_t start = 0; start <= source.size(); ++line) {
+        const std::size_t end = std::min(source.find('\n', start), source.size());
+        const std::size_t text = source.find_first_not_of(" \t", start);
+        const std::size_t after = text + 11; // "def forward" then "(" or a space, not "forward_hook"
+        if (text < end && source.compare(text, 11, "def forward") == 0 && after < end &&
+            (source[after] == '(' || source[after] == ' ' || source[after] == '\t'))
+            found = line; // the last one, as Python keeps the last definition
+        start = end + 1;
+    }
+    return found;
+}
+
 Recording parse_recording(const std::string& bytes, const std::string& path)
 {
     return from_file(parse_safetensors(bytes, path, kOptions), path);

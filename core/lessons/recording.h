@@ -47,6 +47,10 @@ struct RecordedScope {
     std::string file;
     int first_line = 1;
     std::string source; // the class's source text, first_line being its first line
+
+    // The line of `source` (counted from 0) where `def forward` begins: what was recorded, where __init__
+    // only sets up the weights; 0 when the source has none.
+    int forward_offset() const;
 };
 
 struct Recording {

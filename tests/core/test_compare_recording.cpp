@@ -25,6 +25,8 @@ private Q_SLOTS:
     void num_heads_given_or_asked();
     void refusals_data();
     void refusals();
+    void forward_offset_data();
+    void forward_offset();
 };
 
 void TestCompareRecording::every_case_data()
@@ -240,6 +242,34 @@ void TestCompareRecording::refusals()
         QVERIFY2(message.contains(says), qPrintable(message));
         QVERIFY2(message.count(". ") == 0 && message.size() < 400, qPrintable(message)); // one sentence
     }
+}
+
+// Your Code lists a module from its forward on: the recording's scope says where that begins.
+void TestCompareRecording::forward_offset_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("offset");
+    QTest::newRow("init-then-forward")
+        << "class M(nn.Module):\n    def __init__(self):\n        pass\n    def forward(self, x):\n        return x"
+        << 3;
+    QTest::newRow("no-forward") << "class M(nn.Module):\n    pass\n" << 0;
+    QTest::newRow("tab-indented") << "class M:\n\tdef forward(self, x):\n\t\treturn x\n" << 1;
+    QTest::newRow("redefined-last-wins")
+        << "class M:\n  def forward(self, x): return x\n  def forward(self, x): return 2 * x\n"
+        << 2;
+    QTest::newRow("comment-and-hook-are-not-forward")
+        << "class M:\n  # def forward below\n  def forward_hook(self): pass\n"
+        << 0;
+    QTest::newRow("empty") << "" << 0;
+}
+
+void TestCompareRecording::forward_offset()
+{
+    QFETCH(QString, source);
+    QFETCH(int, offset);
+    attnlab::RecordedScope scope;
+    scope.source = source.toStdString();
+    QCOMPARE(scope.forward_offset(), offset);
 }
 
 QTEST_GUILESS_MAIN(TestCompareRecording)

@@ -153,7 +153,7 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
     for (const DesignShape& s : g.shapes) {
         const bool own =
             s.kind == DesignShape::Kind::Weight || (s.kind == DesignShape::Kind::Slice && s.slicedAxis == 0);
-        if (s.head < 0 || s.role != Role::Query || !own || s.name.endsWith(QLatin1String("bias")))
+        if (s.head < 0 || s.role != Role::Query || !own || s.ofBias)
             continue;
         QString label = headShortLabel(s.head);
         QFont f = font;

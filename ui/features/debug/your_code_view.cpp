@@ -129,10 +129,7 @@ void YourCodeView::fillLines()
     if (!s)
         return;
     const QStringList text = QString::fromStdString(s->source).split('\n');
-    int from = 0; // the forward is what was recorded; __init__ only sets up the weights
-    for (int i = 0; i < text.size(); ++i)
-        if (text[i].trimmed().startsWith(QLatin1String("def forward")))
-            from = i;
+    const int from = s->forward_offset();
     const int indent = from < text.size() ? static_cast<int>(text[from].indexOf(QLatin1String("def"))) : 0;
     for (int i = from; i < text.size(); ++i) {
         if (text[i].trimmed().isEmpty() && i + 1 == text.size())
