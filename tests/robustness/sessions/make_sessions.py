@@ -130,7 +130,7 @@ edited("overflow-in-call", "does not fit in 64 bits",
 
 # Names the app does not know.
 edited("unknown-module-class", "the session's \"call\" does not parse", setting("call", "Transformer(d_in=3)"))
-edited("unknown-tab", '"tab" must be one of stepper, heatmaps, debug, designs, tradeoffs, overview, not the string "graphs"',
+edited("unknown-tab", '"tab" must be one of stepper, heatmaps, debug, designs, tradeoffs, overview',
        view("tab", "graphs"))
 edited("unknown-heatmap", '"heatmap" must be one of scores', view("heatmap", "probabilities"))
 edited("unknown-input", '"input" must be "book", "random" or "text", not the string "file"', setting("input", "file"))
