@@ -130,7 +130,7 @@ edited("overflow-in-call", "does not fit in 64 bits",
 
 # Names the app does not know.
 edited("unknown-module-class", "the session's \"call\" does not parse", setting("call", "Transformer(d_in=3)"))
-edited("unknown-tab", '"tab" must be one of stepper, heatmaps, debug, designs, tradeoffs, overview',
+edited("unknown-tab", '"tab" must be one of stepper, heatmaps, debug, designs, tradeoffs, overview … not the string "graphs"',
        view("tab", "graphs"))
 edited("unknown-heatmap", '"heatmap" must be one of scores', view("heatmap", "probabilities"))
 edited("unknown-input", '"input" must be "book", "random" or "text", not the string "file"', setting("input", "file"))
@@ -155,6 +155,6 @@ cases.append(("a-directory.attnlab.json", "it is a directory, not a session file
 
 with open(os.path.join(HERE, "cases.tsv"), "w") as f:
     f.write("# Written by make_sessions.py; run by tests/ui/test_ui_session_corpus.cpp.\n")
-    f.write("# file\tphrase the one-sentence refusal must contain (empty: the file opens)\n")
+    f.write("# file\tphrase the one-sentence refusal must contain, parts split by ' … ' in order (empty: the file opens)\n")
     for name, phrase in cases:
         f.write(f"{name}\t{phrase}\n")
