@@ -3,7 +3,8 @@
 # how long each phase took ([time] lines): packages, configure, build (with its number of build steps).
 BUILD_DIR ?= build
 PACKAGES := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-svg-dev libgl-dev libeigen3-dev \
-            nlohmann-json3-dev libopenblas-dev libpcre2-dev fonts-dejavu-core xvfb xauth desktop-file-utils ccache
+            nlohmann-json3-dev libopenblas-dev libpcre2-dev fonts-dejavu-core xvfb xauth desktop-file-utils ccache \
+            qt6-httpserver-dev qt6-websockets-dev libqrencode-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TIMED := cmake/timed.sh
 # `make run RUN_ARGS="--preset gpt2-small"` passes options to the app.
@@ -16,7 +17,8 @@ ROBUSTNESS_PACKAGES := clang libclang-rt-14-dev
 # validates the AppStream metainfo (appstream) and the man pages (groff-base); `make format-check` (CI) asks
 # clang-format whether every C++ file is laid out as .clang-format says. python3-regex runs OpenAI's GPT-2 encoder
 # (tests/reference/gpt2_bpe_reference.py), the reference the C++ tokenizer's test data comes from.
-TEST_PACKAGES := python3-torch python3-regex appstream groff-base clang-format
+# chromium and chromium-driver: Ask the Class's student page is answered in a real headless browser.
+TEST_PACKAGES := python3-torch python3-regex appstream groff-base clang-format chromium chromium-driver
 # `make package`: CPack's DEB generator works the dependencies out with dpkg-shlibdeps (dpkg-dev), which
 # needs file(1) to find the binaries. The package is built in its own tree, for any x86-64 (no -march=native)
 # and without the tests.

@@ -11,6 +11,7 @@
 #include "render/heatmap_source.h"
 #include "shell/main_window.h"
 #include "model/presets.h"
+#include "features/poll/poll_actions.h"
 #include "features/session.h"
 #include "tensor/threads.h"
 #include "features/debug/compare_actions.h"
@@ -144,6 +145,7 @@ int runApp(GuardedApplication& app)
     addWeightsOptions(parser); // --weights, --layer, --weights-dialog (ui/shell/weights_actions.h)
     addCompareOptions(parser); // --compare FILE (ui/shell/compare_actions.h)
     addTextOptions(parser);    // --model, --text (ui/shell/text_options.h)
+    addPollOptions(parser);    // --ask-class and its --class-* (ui/features/poll/poll_actions.h)
     parser.process(app);
     // One core stays with the GUI thread: on a two-core laptop a second engine thread (and its
     // OpenMP spin-wait) would starve painting, and small edits gain nothing from it.
@@ -262,6 +264,8 @@ int runApp(GuardedApplication& app)
     AppShell shell(&window, &session, parser); // menus, sessions, undo, presentation, lessons
     if (theme)
         shell.presentation()->useForThisRun(*theme);
+    if (QString error; !shell.poll()->startFromCommandLine(parser, &error))
+        refuse(error);
     exitAfterFirstFrameWhenAsked(&window); // the start-up benchmark's probe
     window.show();
     // The picture is taken once the Session is settled -- the trace, what the shown tab computes besides

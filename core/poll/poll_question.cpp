@@ -180,9 +180,11 @@ Question from_choices(const std::string& prompt, const std::vector<std::string>&
 Answer read_answer(const Question& question, const Answer& raw)
 {
     Answer out;
-    for (const auto& [key, value] : raw)
+    for (const auto& entry : raw) { // not a structured binding: clang 14 cannot capture one in the lambda
+        const std::string& key = entry.first;
         if (std::none_of(question.fields.begin(), question.fields.end(), [&](const Field& f) { return f.name == key; }))
             throw Error("This question has no field \"" + key.substr(0, kLongestValue) + "\".");
+    }
     for (const Field& f : question.fields) {
         const auto it = raw.find(f.name);
         if (it == raw.end())

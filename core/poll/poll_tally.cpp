@@ -43,6 +43,11 @@ Answer Tally::record(const std::string& device, int round, const Answer& raw)
     return answer;
 }
 
+bool Tally::has(int round, const std::string& device) const
+{
+    return answers(round).count(device) > 0;
+}
+
 std::size_t Tally::answered(int round) const
 {
     return answers(round).size();

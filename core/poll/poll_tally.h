@@ -34,6 +34,7 @@ public:
     Answer record(const std::string& device, int round, const Answer& raw);
 
     std::size_t answered(int round) const;
+    bool has(int round, const std::string& device) const; // whether `device` answered in `round`
     // The values given for `field` in `round`, most often given first, then the right one, then by value.
     std::vector<ValueCount> distribution(int round, const std::string& field) const;
     // The share of devices in `round` whose every field is right.

@@ -18,14 +18,14 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -D
     -DATTNLAB_BUILD_GUI=ON -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_NATIVE=OFF \
     -DCMAKE_DISABLE_FIND_PACKAGE_OpenMP=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1" >/dev/null
 # The GUI is configured for the session reader, whose harness links the UI library; only the harnesses are built.
-cmake --build "$build" -j "$jobs" --target fuzz_call_parser fuzz_safetensors fuzz_recording fuzz_text_input fuzz_session
+cmake --build "$build" -j "$jobs" --target fuzz_call_parser fuzz_safetensors fuzz_recording fuzz_text_input fuzz_session fuzz_poll_answer
 echo "fuzz build: $(($(date +%s) - start)) s"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 status=0
 for target in call_parser:call:512 safetensors:safetensors:4096 recording:recording:16384 text_input:text:2048 \
-    session:session:8192; do
+    session:session:8192 poll_answer:poll:9000; do
     IFS=: read -r name corpus max_len <<<"$target"
     work="$build/corpus-$corpus" # new inputs go here; the committed seeds stay as they are
     mkdir -p "$work"

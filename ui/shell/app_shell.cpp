@@ -1,5 +1,6 @@
 #include "shell/app_shell.h"
 #include "widgets/lesson_target.h"
+#include "features/poll/poll_actions.h"
 #include "features/debug/compare_actions.h"
 #include "shell/about_box.h"
 
@@ -169,6 +170,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     dock_->setToolTip(tr("Short lessons that set the app up for you and check what you tried."));
     window_->addDockWidget(Qt::RightDockWidgetArea, dock_);
     dock_->hide();
+    poll_ = new PollActions(window_, session_, this);
+    window_->addDockWidget(Qt::RightDockWidgetArea, poll_->dock());
     // What the step points at is brought into view once its page has the step's results laid out.
     const auto showTargets = [this] {
         QMetaObject::invokeMethod(
@@ -334,6 +337,8 @@ void AppShell::buildMenus()
     toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     toggle->setToolTip(tr("Show or hide the guided lessons."));
     view->addAction(toggle);
+    view->addAction(poll_->toggleAction());
+    window_->addAction(poll_->toggleAction()); // its key works with the menu bar hidden (presentation)
 
     QMenu* lessonsMenu = bar->addMenu(tr("&Lessons"));
     for (const Lesson& l : lessons()) {

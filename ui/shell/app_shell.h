@@ -19,6 +19,7 @@ class ExportActions;
 class FileActions;
 class LessonsPanel;
 class MainWindow;
+class PollActions;
 class PresentationMode;
 class Session;
 class SettingsHistory;
@@ -48,6 +49,7 @@ public:
     PresentationMode* presentation() const { return presentation_; }
     LessonsPanel* lessonsPanel() const { return lessons_; }
     QDockWidget* lessonsDock() const { return dock_; }
+    PollActions* poll() const { return poll_; } // Ask the Class (features/poll/)
 
     static void rememberState(const MainWindow& window, const Session& session, bool geometry);
 
@@ -65,6 +67,7 @@ private:
     PresentationMode* presentation_;
     LessonsPanel* lessons_;
     QDockWidget* dock_;
+    PollActions* poll_;
     DiagramRoom* room_;
     QPointer<UserGuide> guide_;
 };

@@ -1,0 +1,547 @@
+// Ask the class, as the class's phones reach it: the answer reader's refusals row by row; the server over
+// loopback -- listening only between start and stop, the page and nothing else served, an answer counted in the
+// tally and the log once, whatever a hostile client sends refused with one sentence and nothing counted (no or
+// wrong token, bad JSON, invalid UTF-8, a 10 MB body, a closed or unknown question, 1,000 answers from one device,
+// 2,000 idle connections, one byte a second), and 200 devices answering 20 questions over two rounds while the
+// window steps stages: every answer in the tally and in the log, none twice.
+#include "common/raw_http.h"
+#include "common/session_fixtures.h"
+#include "features/poll/poll_request.h"
+#include "features/poll/poll_server.h"
+#include "features/poll/poll_state.h"
+#include "poll/poll_question.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+#include <utility>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+using namespace testing;
+
+namespace {
+
+const QByteArray kDevice = "d-0123456789abcdef";
+
+QByteArray answerBody(const QString& question, int round, const QByteArray& device, const QJsonObject& answers)
+{
+    return QJsonDocument(QJsonObject{{"question", question},
+                                     {"round", round},
+                                     {"device", QString::fromLatin1(device)},
+                                     {"answers", answers}})
+        .toJson(QJsonDocument::Compact);
+}
+
+QStringList logLines(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+// A poll over a trace of the book's toy, asking queries.view, logging to a file in `dir`.
+struct OpenPoll {
+    std::unique_ptr<Session> session;
+    PollState poll;
+    QString log;
+    QByteArray token;
+    quint16 port = 0;
+
+    bool open(const QTemporaryDir& dir, ConnectionBounds bounds = {})
+    {
+        session = std::make_unique<Session>();
+        session->document()->applyPreset(*findPreset(QStringLiteral("book")));
+        if (!QTest::qWaitFor([this] { return idle(*session); }, 30000))
+            return false;
+        log = dir.filePath(QStringLiteral("class.jsonl"));
+        PollOptions options;
+        options.logPath = log;
+        options.bounds = bounds;
+        QString error;
+        if (!poll.start(options, &error))
+            return false;
+        const auto trace = session->trace()->trace();
+        poll.ask(poll::from_stage(*trace, question_for(*trace, "queries.view")));
+        token = poll.joinAddress().section(QStringLiteral("?t="), 1).toLatin1();
+        port = QUrl(poll.joinAddress()).port();
+        return port != 0 && !token.isEmpty();
+    }
+    QByteArray api(const QByteArray& path) const { return "/api/" + path + "?t=" + token; }
+    QString id() const { return QString::fromStdString(poll.tally()->question().id); }
+};
+
+QJsonObject rightAnswer(const poll::Question& q)
+{
+    QJsonObject a;
+    for (const poll::Field& f : q.fields)
+        a.insert(QString::fromStdString(f.name), QString::fromStdString(f.right));
+    return a;
+}
+
+} // namespace
+
+class TestUiPoll : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void readsAnswers_data();
+    void readsAnswers();
+    void listensOnlyWhileOpen();
+    void countsAndLogsOnce();
+    void joinsByRoomCode();
+    void refusesHostileRequests_data();
+    void refusesHostileRequests();
+    void refusesTenMegabytes();
+    void refusesClosedQuestion();
+    void boundsOneDeviceFlood();
+    void survivesIdleConnections();
+    void closesSlowSender();
+    void classOfTwoHundred();
+};
+
+void TestUiPoll::readsAnswers_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("refusal"); // empty: read
+    const QByteArray good = R"({"question":"q","round":1,"device":"d-12345678","answers":{"a":"1"}})";
+    QTest::newRow("good") << good << QString();
+    QTest::newRow("with-name") << QByteArray(
+                                      R"({"question":"q","round":2,"device":"d-12345678","answers":{},"name":"Ada"})")
+                               << QString();
+    QTest::newRow("empty") << QByteArray() << "not a JSON object";
+    QTest::newRow("array") << QByteArray("[1,2]") << "not a JSON object";
+    QTest::newRow("truncated") << good.left(30) << "not a JSON object";
+    QTest::newRow("invalid-utf8")
+        << QByteArray("{\"question\":\"\xff\xfe\",\"round\":1,\"device\":\"d-12345678\",\"answers\":{}}")
+        << "not UTF-8";
+    QTest::newRow("overlong-utf8") << QByteArray("{\"question\":\"\xc0\xaf\",\"round\":1}") << "not UTF-8";
+    QTest::newRow("too-big") << QByteArray(kMostAnswerBytes + 1, ' ') << "at most 8192 bytes";
+    QTest::newRow("no-device") << QByteArray(R"({"question":"q","round":1,"answers":{}})") << "\"device\"";
+    QTest::newRow("device-markup") << QByteArray(R"({"question":"q","round":1,"device":"<b>d-1234</b>","answers":{}})")
+                                   << "device id";
+    QTest::newRow("round-0") << QByteArray(R"({"question":"q","round":0,"device":"d-12345678","answers":{}})")
+                             << "round";
+    QTest::newRow("round-half") << QByteArray(R"({"question":"q","round":1.5,"device":"d-12345678","answers":{}})")
+                                << "round";
+    QTest::newRow("round-text") << QByteArray(R"({"question":"q","round":"1","device":"d-12345678","answers":{}})")
+                                << "round";
+    QTest::newRow("answers-array") << QByteArray(R"({"question":"q","round":1,"device":"d-12345678","answers":[]})")
+                                   << "\"answers\"";
+    QTest::newRow("answer-number") << QByteArray(
+                                          R"({"question":"q","round":1,"device":"d-12345678","answers":{"a":1}})")
+                                   << "Each answer is text";
+    QTest::newRow("answer-long") << (R"({"question":"q","round":1,"device":"d-12345678","answers":{"a":")" +
+                                     QByteArray(401, '1') + "\"}}")
+                                 << "Each answer is text";
+    QByteArray many = R"({"question":"q","round":1,"device":"d-12345678","answers":{)";
+    for (int i = 0; i < 17; ++i)
+        many += (i ? "," : "") + QByteArray("\"f") + QByteArray::number(i) + "\":\"1\"";
+    QTest::newRow("seventeen-fields") << many + "}}"
+                                      << "at most 16 fields";
+    QTest::newRow("name-long") << (R"({"question":"q","round":1,"device":"d-12345678","answers":{},"name":")" +
+                                   QByteArray(41, 'a') + "\"}")
+                               << "longer than 40";
+}
+
+void TestUiPoll::readsAnswers()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, refusal);
+    QString error;
+    const auto read = readAnswerRequest(body, &error);
+    if (refusal.isEmpty()) {
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(read->device, QStringLiteral("d-12345678"));
+    } else {
+        QVERIFY(!read);
+        QVERIFY2(error.contains(refusal), qPrintable(error));
+        QVERIFY(error.endsWith(QLatin1Char('.')));
+        QCOMPARE(error.count(QLatin1String(". ")), 0); // one sentence
+    }
+}
+
+void TestUiPoll::listensOnlyWhileOpen()
+{
+    PollState poll;
+    QVERIFY(!poll.listening());
+    QVERIFY(poll.joinAddress().isEmpty());
+    QString error;
+    PollOptions elsewhere;
+    elsewhere.address = QHostAddress(QStringLiteral("192.0.2.1")); // TEST-NET-1: no machine's own
+    QVERIFY(!poll.start(elsewhere, &error));
+    QVERIFY2(error.contains(QLatin1String("not an address of this computer")), qPrintable(error));
+    PollOptions badCode;
+    badCode.code = QStringLiteral("<b>");
+    QVERIFY(!poll.start(badCode, &error));
+    QVERIFY2(error.contains(QLatin1String("4 to 8 letters or digits")), qPrintable(error));
+    QVERIFY(poll.start({}, &error));
+    const quint16 port = QUrl(poll.joinAddress()).port();
+    QVERIFY(QUrl(poll.joinAddress()).host() == QLatin1String("127.0.0.1"));
+    QCOMPARE(offThread([port] { return rawRequest(port, request("GET", "/")); }).status, 200);
+    QCOMPARE(offThread([port] { return rawRequest(port, request("GET", "/poll.js")); }).status, 200);
+    for (const QByteArray& path : {QByteArray("/../CMakeLists.txt"), QByteArray("/resources/poll/index.html"),
+                                   QByteArray("/%2e%2e/etc/passwd"), QByteArray("/poll/index.html")})
+        QCOMPARE(offThread([port, path] { return rawRequest(port, request("GET", path)); }).status, 404);
+    poll.stop();
+    QVERIFY(!poll.listening());
+    QCOMPARE(offThread([port] { return rawConnect(port); }), -1); // nothing listens any more
+}
+
+void TestUiPoll::countsAndLogsOnce()
+{
+    QTemporaryDir dir;
+    OpenPoll open;
+    QVERIFY(open.open(dir));
+    const quint16 port = open.port;
+    const QByteArray question =
+        offThread([&] { return rawRequest(port, request("GET", open.api("question") + "&d=" + kDevice)); }).body;
+    const QJsonObject state = QJsonDocument::fromJson(question).object();
+    QCOMPARE(state.value("state").toString(), QStringLiteral("open"));
+    QCOMPARE(state.value("question").toObject().value("id").toString(), open.id());
+    QVERIFY2(!question.contains("\"right\""), question.constData()); // the page never gets the answer
+    QCOMPARE(open.poll.present(), 1);
+
+    const QJsonObject right = rightAnswer(open.poll.tally()->question());
+    auto sent = offThread([&] {
+        return rawRequest(port, request("POST", open.api("answer"), answerBody(open.id(), 1, kDevice, right)));
+    });
+    QCOMPARE(sent.status, 200);
+    QCOMPARE(open.poll.tally()->answered(1), std::size_t(1));
+    QCOMPARE(open.poll.tally()->right_share(1), 1.0);
+    // Changed: counted once, as the latest; logged as it arrived.
+    QJsonObject changed = right;
+    changed.insert("axis-1", "num_heads");
+    sent = offThread([&] {
+        return rawRequest(port, request("POST", open.api("answer"), answerBody(open.id(), 1, kDevice, changed)));
+    });
+    QCOMPARE(sent.status, 200);
+    QCOMPARE(open.poll.tally()->answered(1), std::size_t(1));
+    QCOMPARE(open.poll.tally()->right_share(1), 0.0);
+    const QStringList lines = logLines(open.log);
+    QCOMPARE(lines.size(), 2);
+    const QJsonObject last = QJsonDocument::fromJson(lines.last().toUtf8()).object();
+    QCOMPARE(last.value("question").toString(), open.id());
+    QCOMPARE(last.value("round").toInt(), 1);
+    QCOMPARE(last.value("device").toString(), QString::fromLatin1(kDevice));
+    QCOMPARE(last.value("answer").toObject().value("axis-1").toString(), QStringLiteral("num_heads"));
+    // Vote again: round 2 counts apart, round 1 stays.
+    open.poll.voteAgain();
+    sent = offThread([&] {
+        return rawRequest(port, request("POST", open.api("answer"), answerBody(open.id(), 1, kDevice, right)));
+    });
+    QCOMPARE(sent.status, 409);
+    sent = offThread([&] {
+        return rawRequest(port, request("POST", open.api("answer"), answerBody(open.id(), 2, kDevice, right)));
+    });
+    QCOMPARE(sent.status, 200);
+    QCOMPARE(open.poll.tally()->right_share(2), 1.0);
+    QCOMPARE(open.poll.tally()->right_share(1), 0.0);
+    QVERIFY(open.poll.csv().contains("\"num_heads\",1,no"));
+}
+
+void TestUiPoll::joinsByRoomCode()
+{
+    PollState poll;
+    QString error;
+    PollOptions options;
+    options.code = QStringLiteral("k7p2");
+    QVERIFY(poll.start(options, &error));
+    QCOMPARE(poll.code(), QStringLiteral("K7P2"));
+    const quint16 port = QUrl(poll.joinAddress()).port();
+    const auto wrong =
+        offThread([port] { return rawRequest(port, request("POST", "/api/join", R"({"code":"AAAA"})")); });
+    QCOMPARE(wrong.status, 403);
+    const auto right =
+        offThread([port] { return rawRequest(port, request("POST", "/api/join", R"({"code":" k7p2 "})")); });
+    QCOMPARE(right.status, 200);
+    QCOMPARE(QJsonDocument::fromJson(right.body).object().value("token").toString(),
+             poll.joinAddress().section(QStringLiteral("?t="), 1));
+    // Guessing is bounded per address: six tries a minute.
+    int refused = 0;
+    for (int i = 0; i < 10; ++i)
+        refused += offThread([port] {
+                       return rawRequest(port, request("POST", "/api/join", R"({"code":"BBBB"})"));
+                   }).status == 429;
+    QCOMPARE(refused, 10 - (PollServer::kJoinTriesPerMinute - 2));
+}
+
+void TestUiPoll::refusesHostileRequests_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QByteArray>("target"); // "{api}" stands for "/api/answer?t=TOKEN"
+    QTest::addColumn<QByteArray>("body");   // "{id}" stands for the question's id
+    QTest::addColumn<int>("status");
+    const QByteArray ok =
+        R"({"question":"{id}","round":1,"device":"d-0123456789abcdef","answers":{"axis-0":"1","axis-1":"1","axis-2":"1","axis-3":"1","contiguous":"yes","shares-storage":"yes"}})";
+    QTest::newRow("no-token") << QByteArray("POST") << QByteArray("/api/answer") << ok << 403;
+    QTest::newRow("wrong-token") << QByteArray("POST") << QByteArray("/api/answer?t=0000") << ok << 403;
+    QTest::newRow("token-left-out") << QByteArray("POST") << QByteArray("/api/answer?x=1") << ok << 403;
+    QTest::newRow("question-no-token") << QByteArray("GET") << QByteArray("/api/question") << QByteArray() << 403;
+    QTest::newRow("malformed-json") << QByteArray("POST") << QByteArray("{api}") << QByteArray("{\"question\":") << 400;
+    QTest::newRow("invalid-utf8") << QByteArray("POST") << QByteArray("{api}")
+                                  << QByteArray(ok).replace("d-0123456789abcdef", "d-01234567\xff\xfe") << 400;
+    QTest::newRow("unknown-question") << QByteArray("POST") << QByteArray("{api}")
+                                      << QByteArray(ok).replace("{id}", "stage:nowhere") << 409;
+    QTest::newRow("wrong-round") << QByteArray("POST") << QByteArray("{api}")
+                                 << QByteArray(ok).replace("\"round\":1", "\"round\":2") << 409;
+    QTest::newRow("markup-value") << QByteArray("POST") << QByteArray("{api}")
+                                  << QByteArray(ok).replace("\"axis-0\":\"1\"", "\"axis-0\":\"<img src=x>\"") << 409;
+    QTest::newRow("extra-field") << QByteArray("POST") << QByteArray("{api}")
+                                 << QByteArray(ok).replace("\"contiguous\"", "\"extra\":\"1\",\"contiguous\"") << 409;
+    QTest::newRow("missing-field") << QByteArray("POST") << QByteArray("{api}")
+                                   << QByteArray(ok).replace("\"contiguous\":\"yes\",", "") << 409;
+    QTest::newRow("put") << QByteArray("PUT") << QByteArray("{api}") << ok << 405;
+    QTest::newRow("delete-page") << QByteArray("DELETE") << QByteArray("/") << QByteArray() << 405;
+    QTest::newRow("get-answer") << QByteArray("GET") << QByteArray("{api}") << QByteArray() << 405;
+}
+
+void TestUiPoll::refusesHostileRequests()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QByteArray, target);
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    QTemporaryDir dir;
+    OpenPoll open;
+    QVERIFY(open.open(dir));
+    target.replace("{api}", open.api("answer"));
+    body.replace("{id}", open.id().toUtf8());
+    const auto r = offThread([&] { return rawRequest(open.port, request(method, target, body)); });
+    QCOMPARE(r.status, status);
+    const QString sentence = QJsonDocument::fromJson(r.body).object().value("error").toString();
+    QVERIFY2(sentence.endsWith(QLatin1Char('.')) && !sentence.contains(QLatin1String(". ")), r.body.constData());
+    QCOMPARE(open.poll.tally()->answered(1), std::size_t(0));
+    QVERIFY(logLines(open.log).isEmpty());
+}
+
+void TestUiPoll::refusesTenMegabytes()
+{
+    QTemporaryDir dir;
+    OpenPoll open;
+    QVERIFY(open.open(dir));
+    const QByteArray huge = request("POST", open.api("answer"), QByteArray(10 * 1024 * 1024, 'x'));
+    const auto r = offThread([&] { return rawRequest(open.port, huge); });
+    QVERIFY2(r.status == 0 || r.status == 413, QByteArray::number(r.status).constData()); // cut off, or refused
+    QCOMPARE(open.poll.tally()->answered(1), std::size_t(0));
+    // The server goes on answering.
+    QCOMPARE(offThread([&] { return rawRequest(open.port, request("GET", open.api("question"))); }).status, 200);
+}
+
+void TestUiPoll::refusesClosedQuestion()
+{
+    QTemporaryDir dir;
+    OpenPoll open;
+    QVERIFY(open.open(dir));
+    open.poll.closeVoting();
+    const QByteArray body = answerBody(open.id(), 1, kDevice, rightAnswer(open.poll.tally()->question()));
+    const auto r = offThread([&] { return rawRequest(open.port, request("POST", open.api("answer"), body)); });
+    QCOMPARE(r.status, 409);
+    QVERIFY(r.body.contains("closed"));
+    QCOMPARE(QJsonDocument::fromJson(
+                 offThread([&] { return rawRequest(open.port, request("GET", open.api("question"))); }).body)
+                 .object()
+                 .value("state")
+                 .toString(),
+             QStringLiteral("closed"));
+}
+
+void TestUiPoll::boundsOneDeviceFlood()
+{
+    QTemporaryDir dir;
+    OpenPoll open;
+    QVERIFY(open.open(dir));
+    const QByteArray body = answerBody(open.id(), 1, kDevice, rightAnswer(open.poll.tally()->question()));
+    const QByteArray one = request("POST", open.api("answer"), body);
+    QElapsedTimer clock;
+    clock.start();
+    // 1,000 answers as fast as one connection sends them (a connection carries 256 KB, so a few connections).
+    const auto [accepted, refused] = offThread([&] {
+        int yes = 0, no = 0, sent = 0;
+        while (sent < 1000) {
+            const int fd = rawConnect(open.port);
+            if (fd < 0)
+                break;
+            for (int i = 0; i < 100 && sent < 1000; ++i, ++sent) {
+                if (!rawSend(fd, one))
+                    break;
+                const int status = rawRead(fd).status;
+                yes += status == 200;
+                no += status == 429;
+            }
+            ::close(fd);
+        }
+        return std::pair{yes, no};
+    });
+    const double seconds = clock.elapsed() / 1000.0;
+    QVERIFY2(accepted <= PollServer::kAnswerBurst + PollServer::kAnswersPerSecond * seconds + 1,
+             qPrintable(QStringLiteral("%1 accepted in %2 s").arg(accepted).arg(seconds)));
+    QVERIFY2(refused >= 900 - PollServer::kAnswersPerSecond * seconds, qPrintable(QString::number(refused)));
+    QCOMPARE(open.poll.tally()->answered(1), std::size_t(1));
+    QCOMPARE(logLines(open.log).size(), accepted);
+}
+
+void TestUiPoll::survivesIdleConnections()
+{
+    rlimit files{};
+    getrlimit(RLIMIT_NOFILE, &files);
+    files.rlim_cur = std::min<rlim_t>(files.rlim_max, 8192);
+    setrlimit(RLIMIT_NOFILE, &files);
+    if (files.rlim_cur < 4500)
+        QSKIP("This machine allows too few open files for 2,000 connections.");
+    QTemporaryDir dir;
+    OpenPoll open;
+    QVERIFY(open.open(dir));
+    const quint16 port = open.port;
+    std::vector<int> idle;
+    offThread([&] {
+        for (int i = 0; i < 2000; ++i)
+            if (const int fd = rawConnect(port, "127.0.0.1", 200); fd >= 0)
+                idle.push_back(fd);
+        return 0;
+    });
+    QTRY_VERIFY(open.poll.listening());
+    QCoreApplication::processEvents();
+    // Another device (another address) is still served while the 2,000 sit idle.
+    const auto r = offThread([&] { return rawRequest(port, request("GET", open.api("question")), "127.0.0.2"); });
+    QCOMPARE(r.status, 200);
+    for (int fd : idle)
+        ::close(fd);
+}
+
+void TestUiPoll::closesSlowSender()
+{
+    QTemporaryDir dir;
+    OpenPoll open;
+    ConnectionBounds bounds;
+    bounds.idleMs = 1500;
+    bounds.lifetimeMs = 3000;
+    QVERIFY(open.open(dir, bounds));
+    QElapsedTimer clock;
+    clock.start();
+    const QByteArray slow = request("GET", open.api("question"));
+    std::atomic<qint64> closedAt{-1};
+    std::thread sender([&] {
+        const int fd = rawConnect(open.port);
+        for (char c : slow) {
+            if (!rawSend(fd, QByteArray(1, c)) || clock.elapsed() > 10000)
+                break;
+            char probe;
+            if (::recv(fd, &probe, 1, MSG_DONTWAIT) == 0) // closed by the server
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+        }
+        closedAt = clock.elapsed();
+        ::close(fd);
+    });
+    // Meanwhile the others are served.
+    QCOMPARE(offThread([&] { return rawRequest(open.port, request("GET", open.api("question"))); }).status, 200);
+    QTRY_VERIFY_WITH_TIMEOUT(closedAt >= 0, 15000);
+    sender.join();
+    QVERIFY2(closedAt < 6000, qPrintable(QString::number(closedAt.load())));
+}
+
+void TestUiPoll::classOfTwoHundred()
+{
+    std::unique_ptr<Session> session;
+    std::unique_ptr<MainWindow> window;
+    openWindow(session, window, QStringLiteral("gpt2-small"));
+    QTemporaryDir dir;
+    PollState poll;
+    PollOptions options;
+    options.logPath = dir.filePath(QStringLiteral("class.jsonl"));
+    QString error;
+    QVERIFY2(poll.start(options, &error), qPrintable(error));
+    const quint16 port = QUrl(poll.joinAddress()).port();
+    const QByteArray token = poll.joinAddress().section(QStringLiteral("?t="), 1).toLatin1();
+    constexpr int kDevices = 200, kQuestions = 20, kRounds = 2, kThreads = 8;
+    std::atomic<bool> done{false};
+    std::atomic<int> accepted{0}, failed{0}, slowedDown{0};
+    // Each thread is 25 phones: it reads the open question and answers it for each of its phones not yet counted.
+    std::vector<std::thread> phones;
+    for (int t = 0; t < kThreads; ++t)
+        phones.emplace_back([&, t] {
+            std::set<QByteArray> answered; // "device question round"
+            KeptConnection connection{port};
+            bool tooFast = false;
+            while (!done) {
+                if (std::exchange(tooFast, false)) // as the page does: wait, then send again
+                    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+                const auto q = connection.ask(request("GET", "/api/question?t=" + token));
+                const QJsonObject state = QJsonDocument::fromJson(q.body).object();
+                const QJsonObject question = state.value("question").toObject();
+                if (state.value("state").toString() != QLatin1String("open")) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                    continue;
+                }
+                const int round = question.value("round").toInt();
+                const int choices =
+                    question.value("fields").toArray().at(0).toObject().value("choices").toArray().size();
+                for (int d = t; d < kDevices; d += kThreads) {
+                    const QByteArray device = "d-phone-" + QByteArray::number(d).rightJustified(4, '0');
+                    const QByteArray key =
+                        device + ' ' + question.value("id").toString().toUtf8() + ' ' + QByteArray::number(round);
+                    if (answered.count(key))
+                        continue;
+                    const QJsonObject answer{{"choice", QString::number((d + round) % choices)}};
+                    QElapsedTimer took;
+                    took.start();
+                    const auto r =
+                        connection.ask(request("POST", "/api/answer?t=" + token,
+                                               answerBody(question.value("id").toString(), round, device, answer)));
+                    if (r.status == 429) { // faster than a phone: this one tries again on the next pass
+                        ++slowedDown;
+                        tooFast = true;
+                    } else if (r.status == 200) {
+                        answered.insert(key);
+                        ++accepted;
+                    } else if (r.status != 409) { // 409: the teacher moved on meanwhile
+                        if (++failed < 5)
+                            qWarning("phone %d: %d %s after %lld ms (errno %d)", d, r.status, r.body.constData(),
+                                     took.elapsed(), errno);
+                    }
+                }
+            }
+        });
+    for (int q = 0; q < kQuestions; ++q) {
+        session->study()->nextStage(); // the window keeps stepping
+        poll.ask(poll::from_choices("Question " + std::to_string(q), {"a", "b", "c"}, 0));
+        for (int round = 1; round <= kRounds; ++round) {
+            if (round > 1)
+                poll.voteAgain();
+            QTRY_COMPARE_WITH_TIMEOUT(poll.tally()->answered(round), std::size_t(kDevices), 60000);
+        }
+    }
+    poll.closeVoting();
+    done = true;
+    for (std::thread& p : phones)
+        p.join();
+    qInfo("%d answers refused as too fast and sent again; %lld connections refused, %d open", slowedDown.load(),
+          poll.refusedConnections(), poll.openConnections());
+    QCOMPARE(failed.load(), 0);
+    QCOMPARE(accepted.load(), kDevices * kQuestions * kRounds);
+    const QStringList lines = logLines(options.logPath);
+    QCOMPARE(lines.size(), kDevices * kQuestions * kRounds);
+    std::set<QString> once;
+    for (const QString& line : lines) {
+        const QJsonObject o = QJsonDocument::fromJson(line.toUtf8()).object();
+        once.insert(o.value("device").toString() + o.value("question").toString() +
+                    QString::number(o.value("round").toInt()));
+    }
+    QCOMPARE(once.size(), std::size_t(kDevices * kQuestions * kRounds)); // none twice
+    QCOMPARE(poll.asked().size(), std::size_t(kQuestions));
+    for (const poll::Tally& t : poll.asked())
+        for (int round = 1; round <= kRounds; ++round)
+            QCOMPARE(t.answered(round), std::size_t(kDevices));
+}
+
+QTEST_MAIN(TestUiPoll)
+#include "test_ui_poll.moc"
