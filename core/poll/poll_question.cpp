@@ -2,6 +2,7 @@
 
 #include "forward/stage_table.h"
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <algorithm>
 #include <charconv>
@@ -9,6 +10,12 @@
 #include <utility>
 
 namespace attnlab::poll {
+
+std::string quoted(std::string_view text)
+{
+    std::string out = "\""; // appended, not "\"" + ...: GCC 12 warns falsely (-Wrestrict) of the operator+ form
+    return out.append(printable(text, 40)).append("\"");
+}
 
 namespace {
 
@@ -61,10 +68,10 @@ std::string read_cells(const Field& f, const std::string& value)
         const auto i = dash == std::string::npos ? std::nullopt : whole_number(std::string_view(item).substr(0, dash));
         const auto j = dash == std::string::npos ? std::nullopt : whole_number(std::string_view(item).substr(dash + 1));
         if (!i || !j || *i < 0 || *j < 0 || *i >= f.grid || *j >= f.grid)
-            throw Error("\"" + f.name + "\" lists cells as row-column pairs from 0-0 to " +
+            throw Error(quoted(f.name) + " lists cells as row-column pairs from 0-0 to " +
                         cell(f.grid - 1, f.grid - 1) + " joined by commas.");
         if (!cells.insert({*i, *j}).second)
-            throw Error("\"" + f.name + "\" names the cell " + item + " twice.");
+            throw Error(quoted(f.name) + " names the cell " + printable(item, 20) + " twice.");
         start = comma + 1;
     }
     std::string out;
@@ -183,12 +190,12 @@ Answer read_answer(const Question& question, const Answer& raw)
     for (const auto& entry : raw) { // not a structured binding: clang 14 cannot capture one in the lambda
         const std::string& key = entry.first;
         if (std::none_of(question.fields.begin(), question.fields.end(), [&](const Field& f) { return f.name == key; }))
-            throw Error("This question has no field \"" + key.substr(0, kLongestValue) + "\".");
+            throw Error("This question has no field " + quoted(key) + ".");
     }
     for (const Field& f : question.fields) {
         const auto it = raw.find(f.name);
         if (it == raw.end())
-            throw Error("The answer has no \"" + f.name + "\" (" + f.label + ").");
+            throw Error("The answer has no " + quoted(f.name) + " (" + printable(f.label, 40) + ").");
         const std::string value = trimmed(it->second);
         switch (f.kind) {
         case FieldKind::Size: {
@@ -197,26 +204,26 @@ Answer read_answer(const Question& question, const Answer& raw)
                 std::string names;
                 for (const auto& [name, size] : f.names)
                     names.append(names.empty() ? "" : ", ").append(name);
-                throw Error("\"" + f.name + "\" is a whole number from 0 or one of " + names + ".");
+                throw Error(quoted(f.name) + " is a whole number from 0 or one of " + printable(names, 200) + ".");
             }
             out[f.name] = v ? std::to_string(*v) : value;
             break;
         }
         case FieldKind::YesNo:
             if (value != "yes" && value != "no")
-                throw Error("\"" + f.name + "\" is yes or no.");
+                throw Error(quoted(f.name) + " is yes or no.");
             out[f.name] = value;
             break;
         case FieldKind::Choice: {
             const auto v = whole_number(value);
             if (!v || *v < 0 || *v >= static_cast<std::int64_t>(f.choices.size()))
-                throw Error("\"" + f.name + "\" is a choice from 0 to " + std::to_string(f.choices.size() - 1) + ".");
+                throw Error(quoted(f.name) + " is a choice from 0 to " + std::to_string(f.choices.size() - 1) + ".");
             out[f.name] = std::to_string(*v);
             break;
         }
         case FieldKind::Cells:
             if (value.size() > static_cast<std::size_t>(kLargestGrid * kLargestGrid * 6))
-                throw Error("\"" + f.name + "\" lists more cells than the grid has.");
+                throw Error(quoted(f.name) + " lists more cells than the grid has.");
             out[f.name] = read_cells(f, value);
             break;
         }

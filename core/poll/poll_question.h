@@ -19,7 +19,10 @@ enum class FieldKind {
     Cells,  // cells of a `grid` × `grid` square, answered as "i-j" pairs joined by commas ("" for none)
 };
 
-std::string_view kind_name(FieldKind kind); // "size", "yes-no", "choice", "cells": the API's words
+std::string_view kind_name(FieldKind kind);
+
+// Text from a phone or a file, as a refusal quotes it: in quotes, control bytes escaped, at most 40 characters.
+std::string quoted(std::string_view text); // "size", "yes-no", "choice", "cells": the API's words
 
 struct Field {
     std::string name;  // the answer's key: "axis-0", "contiguous", "shares-storage", "hidden", "choice"

@@ -27,7 +27,7 @@ const Field& Tally::field(const std::string& name) const
     for (const Field& f : question_.fields)
         if (f.name == name)
             return f;
-    throw Error("This question has no field \"" + name + "\".");
+    throw Error("This question has no field " + quoted(name) + ".");
 }
 
 Answer Tally::record(const std::string& device, int round, const Answer& raw)
@@ -74,9 +74,11 @@ double Tally::right_share(int round) const
     if (all.empty())
         return 0;
     std::size_t right = 0;
-    for (const auto& [device, answer] : all)
+    for (const auto& entry : all) { // not a structured binding: clang 14 cannot capture one in the lambda
+        const Answer& answer = entry.second;
         right += std::all_of(question_.fields.begin(), question_.fields.end(),
                              [&](const Field& f) { return is_right(f, answer.at(f.name)); });
+    }
     return static_cast<double>(right) / static_cast<double>(all.size());
 }
 

@@ -43,8 +43,10 @@ public:
     // "5 said num_heads (12) where axis 1 is num_tokens (16)".
     std::vector<std::string> wrong_said(int round, const std::string& field, std::size_t most = 3) const;
 
+    // Each device's latest canonical answer in `round` (throws Error for a round not opened).
+    const std::map<std::string, Answer>& answers(int round) const;
+
 private:
-    const std::map<std::string, Answer>& answers(int round) const; // throws for a round not opened
     const Field& field(const std::string& name) const;
 
     Question question_;

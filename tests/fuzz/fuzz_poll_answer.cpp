@@ -26,7 +26,8 @@ namespace {
 
 void oneSentence(const std::string& s)
 {
-    if (s.empty() || s.back() != '.' || s.find(". ") != std::string::npos)
+    // As the session reader's harness judges it: a sentence, short, on one line (a quoted value may hold ". ").
+    if (s.empty() || s.back() != '.' || s.size() > 600 || s.find('\n') != std::string::npos)
         fail("not one sentence:", s);
 }
 

@@ -95,6 +95,8 @@ private Q_SLOTS:
     void programOpensABadLayer_data();
     void programOpensABadLayer();
     void programRefusesAHugeText();
+    void pollOptionsRefused_data();
+    void pollOptionsRefused();
     void longValuesAreNotEchoedWhole_data();
     void longValuesAreNotEchoedWhole();
     void weightsReadOnlyWhatTheyUse_data();
@@ -254,6 +256,41 @@ void TestUiEntryPoints::programRefusesAHugeText()
                         tmp_.path());
     QCOMPARE(cli.code, 1);
     QVERIFY2(cli.err.contains(QLatin1String("--text: the text is")), qPrintable(cli.err));
+}
+
+void TestUiEntryPoints::pollOptionsRefused_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("port-without-poll") << QStringList{"--class-port", "8642"} << "--class-port needs --ask-class.";
+    QTest::newRow("log-without-poll") << QStringList{"--class-log", "x.jsonl"} << "--class-log needs --ask-class.";
+    QTest::newRow("port-too-big") << QStringList{"--ask-class", "--class-port", "70000"}
+                                  << "from 0 (any free port) to 65535";
+    QTest::newRow("port-negative") << QStringList{"--ask-class", "--class-port", "-1"}
+                                   << "from 0 (any free port) to 65535";
+    QTest::newRow("address-not-ip") << QStringList{"--ask-class", "--class-address", "nowhere"} << "an IP address";
+    QTest::newRow("address-not-here") << QStringList{"--ask-class", "--class-address", "192.0.2.77"}
+                                      << "not an address of this computer";
+    QTest::newRow("code-short") << QStringList{"--ask-class", "--class-code", "ab"} << "4 to 8 letters or digits";
+    QTest::newRow("code-markup") << QStringList{"--ask-class", "--class-code", "<b>x</b>"}
+                                 << "4 to 8 letters or digits";
+    QTest::newRow("code-long") << QStringList{"--ask-class", "--class-code", QString(100000, QLatin1Char('q'))}
+                               << "more characters";
+    QTest::newRow("log-in-no-folder") << QStringList{"--ask-class", "--class-log", "/nonexistent/x/class.jsonl"}
+                                      << "Could not open the class log";
+}
+
+void TestUiEntryPoints::pollOptionsRefused()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, says);
+    const QString shot = tmp_.filePath(QStringLiteral("poll.png"));
+    const testing::GuiRun run = testing::runGui(args + QStringList{"--screenshot", shot}, tmp_.path());
+    QCOMPARE(run.code, 1);
+    QVERIFY2(run.err.contains(says), qPrintable(run.err.left(300)));
+    QVERIFY2(run.err.size() < 400, qPrintable(run.err.left(300)));
+    QVERIFY(run.out.isEmpty()); // no join address printed: nothing listens
+    QVERIFY(!QFileInfo::exists(shot));
 }
 
 void TestUiEntryPoints::longValuesAreNotEchoedWhole_data()

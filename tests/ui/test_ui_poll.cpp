@@ -106,6 +106,9 @@ private Q_SLOTS:
     void survivesIdleConnections();
     void closesSlowSender();
     void classOfTwoHundred();
+    void sessionKeepsResults();
+    void sessionRefusesBadResults_data();
+    void sessionRefusesBadResults();
 };
 
 void TestUiPoll::readsAnswers_data()
@@ -131,6 +134,8 @@ void TestUiPoll::readsAnswers_data()
     QTest::newRow("round-0") << QByteArray(R"({"question":"q","round":0,"device":"d-12345678","answers":{}})")
                              << "round";
     QTest::newRow("round-half") << QByteArray(R"({"question":"q","round":1.5,"device":"d-12345678","answers":{}})")
+                                << "round";
+    QTest::newRow("round-huge") << QByteArray(R"({"question":"q","round":1e300,"device":"d-12345678","answers":{}})")
                                 << "round";
     QTest::newRow("round-text") << QByteArray(R"({"question":"q","round":"1","device":"d-12345678","answers":{}})")
                                 << "round";
@@ -541,6 +546,97 @@ void TestUiPoll::classOfTwoHundred()
     for (const poll::Tally& t : poll.asked())
         for (int round = 1; round <= kRounds; ++round)
             QCOMPARE(t.answered(round), std::size_t(kDevices));
+}
+
+void TestUiPoll::sessionKeepsResults()
+{
+    QTemporaryDir dir;
+    OpenPoll open;
+    QVERIFY(open.open(dir));
+    const poll::Question& q = open.poll.tally()->question();
+    for (int round = 1; round <= 2; ++round) {
+        if (round == 2)
+            open.poll.voteAgain();
+        for (int i = 0; i < 5; ++i) {
+            AnswerRequest a{open.id(), round, QStringLiteral("d-student-%1").arg(i), {}, {}};
+            for (const poll::Field& f : q.fields)
+                a.values[f.name] = f.right;
+            if (i >= round + 1)
+                a.values["axis-1"] = "7"; // a wrong size
+            QString error;
+            QVERIFY2(open.poll.answer(a, &error), qPrintable(error));
+        }
+    }
+    open.poll.ask(poll::from_choices("Which head looks back?", {"head 0", "head 1"}, 1));
+    QJsonObject file;
+    open.poll.saveSection(file);
+    QVERIFY(file.contains("class"));
+    QString error;
+    QVERIFY2(PollState::checkSection(file, &error), qPrintable(error));
+    PollState restored;
+    restored.restoreSection(file);
+    QCOMPARE(restored.asked().size(), std::size_t(2));
+    QVERIFY(!restored.tally()); // nothing is asked after a restore
+    QCOMPARE(restored.csv(), open.poll.csv());
+    QCOMPARE(restored.asked()[0].right_share(1), 0.4);
+    QCOMPARE(restored.asked()[0].right_share(2), 0.6);
+    QJsonObject again;
+    restored.saveSection(again);
+    QCOMPARE(again, file); // the same bytes again
+    // Nothing asked: no part in the file; a file without one clears the results.
+    QJsonObject none;
+    PollState().saveSection(none);
+    QVERIFY(none.isEmpty());
+    restored.restoreSection(none);
+    QVERIFY(restored.asked().empty());
+}
+
+void TestUiPoll::sessionRefusesBadResults_data()
+{
+    QTest::addColumn<QByteArray>("part");
+    QTest::addColumn<QString>("refusal");
+    const QByteArray field = R"({"name":"choice","label":"Which?","kind":"choice","choices":["a","b"],"right":"1"})";
+    const auto asked = [&](const QByteArray& f, const QByteArray& rounds) {
+        return R"({"asked":[{"question":{"id":"choice:q","prompt":"q","fields":[)" + f + R"(]},"rounds":)" + rounds +
+               "}]}";
+    };
+    QTest::newRow("good") << asked(field, R"([[{"choice":"0"}],[{"choice":"1"}]])") << QString();
+    QTest::newRow("not-an-object") << QByteArray("[]") << "not an object";
+    QTest::newRow("no-list") << QByteArray("{}") << "\"asked\"";
+    QTest::newRow("kind-unknown") << asked(QByteArray(field).replace("\"choice\",\"choices\"", "\"html\",\"choices\""),
+                                           "[[]]")
+                                  << "the kinds are";
+    QTest::newRow("right-not-a-choice") << asked(QByteArray(field).replace("\"right\":\"1\"", "\"right\":\"5\""),
+                                                 "[[]]")
+                                        << "";
+    QTest::newRow("no-rounds") << asked(field, "[]") << "1 to 99 rounds";
+    QTest::newRow("answer-not-canonical") << asked(field, R"([[{"choice":" 1"}]])") << "not written as the app writes";
+    QTest::newRow("answer-other-field") << asked(field, R"([[{"x":"1"}]])") << "no field";
+    QTest::newRow("cells-grid-9") << asked(R"({"name":"hidden","label":"h","kind":"cells","grid":9,"right":""})",
+                                           "[[]]")
+                                  << "from 1 to 8";
+    QTest::newRow("size-with-choices")
+        << asked(R"({"name":"axis-0","label":"a","kind":"size","choices":["a","b"],"right":"2"})", "[[]]")
+        << "parts another kind has";
+    QTest::newRow("field-twice") << asked(field + "," + field, "[[]]") << "twice";
+}
+
+void TestUiPoll::sessionRefusesBadResults()
+{
+    QFETCH(QByteArray, part);
+    QFETCH(QString, refusal);
+    const QJsonDocument doc = QJsonDocument::fromJson(part);
+    QVERIFY(!doc.isNull());
+    const QJsonObject file{{"class", doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array())}};
+    QString error;
+    const bool read = PollState::checkSection(file, &error);
+    if (QByteArray(QTest::currentDataTag()) == "good") {
+        QVERIFY2(read, qPrintable(error));
+        return;
+    }
+    QVERIFY(!read);
+    QVERIFY2(error.contains(refusal), qPrintable(error));
+    QVERIFY2(error.endsWith(QLatin1Char('.')) && !error.contains(QLatin1String(". ")), qPrintable(error));
 }
 
 QTEST_MAIN(TestUiPoll)

@@ -1,5 +1,6 @@
 #include "features/session.h"
 
+#include "features/poll/poll_state.h"
 #include "features/registry.h"
 #include "model/document_model.h"
 #include "model/study_model.h"
@@ -19,6 +20,7 @@ Session::Session(QObject* parent) : QObject(parent)
     parts_.study = new StudyModel(parts_.document, parts_.trace, parts_.view, this);
     for (const FeatureInfo& row : featureRegistry())
         features_.push_back(row.createState(parts_, this));
+    poll_ = new PollState(this);
     // Every change may be the last one of a burst: once nothing computes, settled() follows.
     const auto changed = [this] { queueSettleCheck(); };
     connect(parts_.document, &DocumentModel::changed, this, changed);

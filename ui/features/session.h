@@ -13,6 +13,8 @@
 
 namespace attnlab::ui {
 
+class PollState;
+
 class Session : public QObject {
     Q_OBJECT
 public:
@@ -34,6 +36,8 @@ public:
         return nullptr;
     }
     const std::vector<FeatureState*>& features() const { return features_; }
+    // Ask the class (features/poll/): a dock, not a tab; the class's results are part of the session file.
+    PollState* poll() const { return poll_; }
 
     // Everything asked for is computed -- the trace, the work the shown tab needs, the pictures -- and the views have
     // taken it in. --screenshot, --save-session, lesson checks and tests wait on settled(); computing() says whether
@@ -56,6 +60,7 @@ private:
 
     SessionParts parts_;
     std::vector<FeatureState*> features_; // by the registry's rows
+    PollState* poll_;
     bool settleQueued_ = false;
 };
 

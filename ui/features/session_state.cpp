@@ -1,5 +1,6 @@
 #include "features/session_state.h"
 
+#include "features/poll/poll_state.h"
 #include "features/registry.h"
 #include "features/session.h"
 #include "model/document_model.h"
@@ -18,6 +19,7 @@ const SessionFeatures& sessionFeatures()
             if (row.sectionKey)
                 f.sections.push_back({row.sectionKey, row.checkSection});
         }
+        f.sections.push_back({PollState::kSectionKey, PollState::checkSection}); // Ask the class: a dock, not a tab
         return f;
     }();
     return features;
@@ -33,6 +35,7 @@ SessionState captureState(const Session& session)
     s.checkpoint = session.trace()->openedCheckpoint();
     for (const FeatureState* feature : session.features())
         feature->saveSection(s.features);
+    session.poll()->saveSection(s.features);
     return s;
 }
 
@@ -64,6 +67,7 @@ void applyState(Session& session, const SessionState& state)
     session.study()->restorePredict(state.predict);
     for (FeatureState* feature : session.features())
         feature->restoreSection(state.features);
+    session.poll()->restoreSection(state.features);
     if (state.checkpoint.isEmpty())
         return place();
     // The settings once the checkpoint is in, as File > Open Model opens it: they name its layer.

@@ -7,6 +7,7 @@
 #include "model/trace_state.h"
 #include "poll/poll_question.h"
 #include "shell/exporters.h"
+#include "shell/shown_value.h"
 #include "tensor/error.h"
 
 #include <QAction>
@@ -44,7 +45,7 @@ void addPollOptions(QCommandLineParser& parser)
 }
 
 PollActions::PollActions(QWidget* window, Session* session, QObject* parent)
-    : QObject(parent), window_(window), session_(session), state_(new PollState(this))
+    : QObject(parent), window_(window), session_(session), state_(session->poll())
 {
     panel_ = new PollPanel(state_);
     auto* scroll = new QScrollArea;
@@ -166,9 +167,10 @@ bool PollActions::startFromCommandLine(const QCommandLineParser& parser, QString
     }
     PollOptions options;
     if (parser.isSet(QStringLiteral("class-address"))) {
-        const QString text = parser.value(QStringLiteral("class-address")).left(100);
+        const QString text = parser.value(QStringLiteral("class-address"));
         if (!options.address.setAddress(text)) {
-            *error = tr("--class-address takes an IP address of this computer such as 127.0.0.1, not '%1'.").arg(text);
+            *error = tr("--class-address takes an IP address of this computer such as 127.0.0.1, not '%1'.")
+                         .arg(shownValue(text));
             return false;
         }
     }
@@ -177,15 +179,17 @@ bool PollActions::startFromCommandLine(const QCommandLineParser& parser, QString
         const uint port = parser.value(QStringLiteral("class-port")).toUInt(&ok);
         if (!ok || port > 65535) {
             *error = tr("--class-port takes a whole number from 0 (any free port) to 65535, not '%1'.")
-                         .arg(parser.value(QStringLiteral("class-port")).left(40));
+                         .arg(shownValue(parser.value(QStringLiteral("class-port"))));
             return false;
         }
         options.port = static_cast<quint16>(port);
     }
     options.code = parser.value(QStringLiteral("class-code"));
     options.logPath = parser.value(QStringLiteral("class-log"));
-    if (!state_->start(options, error))
+    if (!state_->start(options, error)) {
+        *error = tr("--ask-class: %1").arg(*error);
         return false;
+    }
     std::printf("Ask the class: %s (room code %s)\n", qPrintable(state_->joinAddress()), qPrintable(state_->code()));
     std::fflush(stdout);
     dock_->show();

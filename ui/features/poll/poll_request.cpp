@@ -75,7 +75,7 @@ std::optional<AnswerRequest> readAnswerRequest(const QByteArray& body, QString* 
     }
     const QJsonValue round = o.value(QLatin1String("round"));
     const double n = round.toDouble(-1);
-    if (!round.isDouble() || n != static_cast<double>(static_cast<int>(n)) || n < 1 || n > 99) {
+    if (!round.isDouble() || n < 1 || n > 99 || n != static_cast<double>(static_cast<int>(n))) { // range first: no UB
         *error = QStringLiteral("The answer needs \"round\" as a whole number from 1 to 99.");
         return std::nullopt;
     }

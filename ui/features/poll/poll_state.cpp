@@ -1,7 +1,9 @@
 #include "features/poll/poll_state.h"
 
 #include "features/poll/poll_request.h"
+#include "features/poll/poll_results_json.h"
 #include "features/poll/poll_server.h"
+#include "shell/shown_value.h"
 #include "tensor/error.h"
 
 #include <QDateTime>
@@ -64,7 +66,7 @@ bool PollState::start(const PollOptions& options, QString* error)
         code = randomCode();
     if (code.size() < 4 || code.size() > 8 ||
         !std::all_of(code.begin(), code.end(), [](QChar c) { return c.unicode() < 128 && c.isLetterOrNumber(); })) {
-        *error = QStringLiteral("A room code is 4 to 8 letters or digits, not '%1'.").arg(options.code.left(40));
+        *error = QStringLiteral("A room code is 4 to 8 letters or digits, not '%1'.").arg(shownValue(options.code));
         return false;
     }
     if (!localAddress(options.address)) {
@@ -269,6 +271,39 @@ QByteArray PollState::csv() const
                                .join(QLatin1Char(',')) +
                            QLatin1Char('\n');
     return out.toUtf8();
+}
+
+void PollState::saveSection(QJsonObject& file) const
+{
+    if (!asked_.empty())
+        file.insert(QLatin1String(kSectionKey), resultsToJson(asked_));
+}
+
+void PollState::restoreSection(const QJsonObject& file)
+{
+    QString error;
+    auto results = file.contains(QLatin1String(kSectionKey))
+                       ? resultsFromJson(file.value(QLatin1String(kSectionKey)).toObject(), &error)
+                       : std::optional<std::vector<poll::Tally>>(std::vector<poll::Tally>{});
+    if (!results) // checked before anything was applied: not reached for a file that was read
+        return;
+    asked_ = std::move(*results);
+    current_ = -1;
+    accepting_ = shown_ = revealed_ = false;
+    present_.clear();
+    Q_EMIT changed();
+}
+
+bool PollState::checkSection(const QJsonObject& file, QString* error)
+{
+    const QJsonValue part = file.value(QLatin1String(kSectionKey));
+    if (part.isUndefined())
+        return true;
+    if (!part.isObject()) {
+        *error = QStringLiteral("The session's \"class\" is not an object.");
+        return false;
+    }
+    return resultsFromJson(part.toObject(), error).has_value();
 }
 
 } // namespace attnlab::ui

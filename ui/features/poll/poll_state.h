@@ -71,6 +71,13 @@ public:
     // Every question asked, every round, every value given: question,prompt,round,field,value,count,right.
     QByteArray csv() const;
 
+    // Its part of a session file, "class": the questions asked and each round's answers (poll_results_json.h);
+    // absent when nothing was asked. Restoring replaces the results and asks nothing (the server is untouched).
+    void saveSection(QJsonObject& file) const;
+    void restoreSection(const QJsonObject& file);
+    static bool checkSection(const QJsonObject& file, QString* error);
+    static constexpr const char* kSectionKey = "class";
+
     static constexpr int kMostQuestions = 500; // a term of lectures; the oldest are dropped beyond it
 
 Q_SIGNALS:
