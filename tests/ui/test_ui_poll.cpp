@@ -106,6 +106,7 @@ private Q_SLOTS:
     void survivesIdleConnections();
     void closesSlowSender();
     void classOfTwoHundred();
+    void namesOnlyWhenAsked();
     void sessionKeepsResults();
     void sessionRefusesBadResults_data();
     void sessionRefusesBadResults();
@@ -546,6 +547,46 @@ void TestUiPoll::classOfTwoHundred()
     for (const poll::Tally& t : poll.asked())
         for (int round = 1; round <= kRounds; ++round)
             QCOMPARE(t.answered(round), std::size_t(kDevices));
+}
+
+void TestUiPoll::namesOnlyWhenAsked()
+{
+    QTemporaryDir dir;
+    OpenPoll open;
+    QVERIFY(open.open(dir));
+    const QJsonObject right = rightAnswer(open.poll.tally()->question());
+    const auto named = [&](const QByteArray& device, const QString& name) {
+        QJsonObject o = QJsonDocument::fromJson(answerBody(open.id(), 1, device, right)).object();
+        o.insert("name", name);
+        return offThread([&] {
+                   return rawRequest(open.port, request("POST", open.api("answer"), QJsonDocument(o).toJson()));
+               })
+            .status;
+    };
+    // Off (the default): the page is told so, and a name sent anyway is kept nowhere.
+    const auto off = offThread([&] { return rawRequest(open.port, request("GET", open.api("question"))); });
+    QCOMPARE(QJsonDocument::fromJson(off.body).object().value("names").toBool(), false);
+    QCOMPARE(named("d-student-1", QStringLiteral("Ada")), 200);
+    QVERIFY(open.poll.namesAnswered().isEmpty());
+    QVERIFY(!logLines(open.log).last().contains(QLatin1String("Ada")));
+    // On: the page offers the box, the name is listed and logged.
+    open.poll.setNamesAsked(true);
+    const auto on = offThread([&] { return rawRequest(open.port, request("GET", open.api("question"))); });
+    QCOMPARE(QJsonDocument::fromJson(on.body).object().value("names").toBool(), true);
+    QCOMPARE(named("d-student-2", QStringLiteral("  Ben\n  Okafor ")), 200);
+    QCOMPARE(named("d-student-3", QString()), 200);
+    int unnamed = 0;
+    QCOMPARE(open.poll.namesAnswered(&unnamed), QStringList{QStringLiteral("Ben Okafor")});
+    QCOMPARE(unnamed, 2); // student 1 (sent while names were off) and student 3
+    QCOMPARE(QJsonDocument::fromJson(logLines(open.log).at(1).toUtf8()).object().value("name").toString(),
+             QStringLiteral("Ben Okafor"));
+    // Never in the session file.
+    QJsonObject file;
+    open.poll.saveSection(file);
+    QVERIFY(!QJsonDocument(file).toJson().contains("Ben"));
+    // Off again: forgotten.
+    open.poll.setNamesAsked(false);
+    QVERIFY(open.poll.namesAnswered().isEmpty());
 }
 
 void TestUiPoll::sessionKeepsResults()

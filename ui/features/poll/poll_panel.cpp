@@ -5,6 +5,7 @@
 #include "features/poll/tally_chart.h"
 #include "widgets/flow_layout.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -118,6 +119,12 @@ QWidget* PollPanel::buildRunning()
                          "steer the rest."));
     message_ = wrapped();
     message_->hide();
+    names_ = new QCheckBox(tr("Ask for names"));
+    names_->setToolTip(tr("Off, nothing about a student is kept but the answer. On, the page offers a name box; "
+                          "the names given show here and go to the log, never to the session file."));
+    connect(names_, &QCheckBox::toggled, poll_, &PollState::setNamesAsked);
+    named_ = wrapped();
+    named_->setObjectName(QStringLiteral("poll-named"));
     show_ = new QPushButton(tr("Show answers"));
     show_->setCheckable(true);
     again_ = new QPushButton(tr("Vote again"));
@@ -162,6 +169,8 @@ QWidget* PollPanel::buildRunning()
     layout->addWidget(hidden_);
     layout->addWidget(chart_);
     layout->addWidget(message_);
+    layout->addWidget(names_);
+    layout->addWidget(named_);
     layout->addStretch(1);
     layout->addLayout(asks);
     return page;
@@ -219,6 +228,17 @@ void PollPanel::refresh()
     hidden_->setVisible(t && !poll_->shown());
     // The bars need the room once shown; whoever has not joined by then still has the address and the code.
     qr_->setVisible(!poll_->shown());
+    {
+        const QSignalBlocker quiet(names_);
+        names_->setChecked(poll_->namesAsked());
+    }
+    int unnamed = 0;
+    const QStringList named = poll_->namesAnswered(&unnamed);
+    named_->setVisible(poll_->namesAsked() && t);
+    named_->setText(named.isEmpty() ? tr("No named answers yet.")
+                                    : tr("Answered: %1%2")
+                                          .arg(named.join(QStringLiteral(", ")),
+                                               unnamed ? tr(" and %n without a name", "", unnamed) : QString()));
     if (!poll_->logError().isEmpty())
         setAskError(poll_->logError());
     chart_->updateGeometry();

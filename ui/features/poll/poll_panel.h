@@ -4,6 +4,7 @@
 // the first answers do not steer the rest), and the teacher's steps: show, vote again, close, reveal.
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -39,7 +40,8 @@ private:
     QComboBox* address_;
     QSpinBox* port_;
     QLabel* startError_;
-    QLabel *qr_, *join_, *code_, *prompt_, *count_, *hidden_, *message_;
+    QLabel *qr_, *join_, *code_, *prompt_, *count_, *hidden_, *message_, *named_;
+    QCheckBox* names_;
     QPushButton *show_, *again_, *close_, *reveal_;
     TallyChart* chart_;
     bool refreshQueued_ = false;

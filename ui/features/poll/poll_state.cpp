@@ -182,6 +182,32 @@ void PollState::setShown(bool shown)
     Q_EMIT changed();
 }
 
+void PollState::setNamesAsked(bool asked)
+{
+    namesAsked_ = asked;
+    if (!asked)
+        names_.clear(); // turned off: what was given is forgotten
+    Q_EMIT changed();
+}
+
+QStringList PollState::namesAnswered(int* unnamed) const
+{
+    QStringList named;
+    int none = 0;
+    if (const poll::Tally* t = tally())
+        for (const auto& entry : t->answers(t->round())) {
+            const QString name = names_.value(QString::fromStdString(entry.first));
+            if (name.isEmpty())
+                ++none;
+            else
+                named << name;
+        }
+    named.sort(Qt::CaseInsensitive);
+    if (unnamed)
+        *unnamed = none;
+    return named;
+}
+
 void PollState::reveal()
 {
     accepting_ = false;
@@ -194,7 +220,7 @@ QJsonObject PollState::questionState(const QString& device)
 {
     const poll::Tally* t = tally();
     if (!t)
-        return {{"state", "none"}, {"answered", 0}, {"names", false}};
+        return {{"state", "none"}, {"answered", 0}, {"names", namesAsked_}};
     if (!device.isEmpty() && accepting_ && present_.size() < static_cast<qsizetype>(poll::Tally::kMostDevices) &&
         !present_.contains(device)) {
         present_.insert(device);
@@ -202,7 +228,7 @@ QJsonObject PollState::questionState(const QString& device)
     }
     return {{"state", accepting_ ? "open" : "closed"},
             {"answered", static_cast<int>(t->answered(t->round()))},
-            {"names", false},
+            {"names", namesAsked_},
             {"question", questionJson(t->question(), t->round())}};
 }
 
@@ -234,12 +260,15 @@ std::optional<QJsonObject> PollState::answer(const AnswerRequest& request, QStri
     QJsonObject values;
     for (const auto& [field, value] : counted)
         values.insert(QString::fromStdString(field), QString::fromStdString(value));
+    const QString name = namesAsked_ ? request.name : QString(); // not asked: not kept, whatever a page sends
     if (log_) {
-        const QJsonObject line{{"question", request.question},
-                               {"round", request.round},
-                               {"device", request.device},
-                               {"answer", values},
-                               {"at", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+        QJsonObject line{{"question", request.question},
+                         {"round", request.round},
+                         {"device", request.device},
+                         {"answer", values},
+                         {"at", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+        if (!name.isEmpty())
+            line.insert("name", name);
         const QByteArray bytes = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
         if (log_->write(bytes) != bytes.size() || !log_->flush()) {
             logError_ = QStringLiteral("The class log could not be written: %1.").arg(log_->errorString());
@@ -250,6 +279,8 @@ std::optional<QJsonObject> PollState::answer(const AnswerRequest& request, QStri
     }
     t.record(request.device.toStdString(), request.round, request.values);
     present_.insert(request.device);
+    if (!name.isEmpty() && (names_.contains(request.device) || names_.size() < 1000))
+        names_.insert(request.device, name);
     Q_EMIT changed();
     return values;
 }

@@ -10,10 +10,12 @@
 #include <QFile>
 #include <QHostAddress>
 #include <QJsonObject>
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -51,7 +53,13 @@ public:
     void closeVoting();                // no more answers this round
     void voteAgain();                  // the next round opens; the earlier ones stay beside it
     void setShown(bool shown);         // the distribution on the projector
-    void reveal();                     // the right answers marked (and the stage shown, by whoever asked it)
+    // Off by default: a phone's page then asks for no name and none is kept. On, the page offers a name box; a
+    // name given is kept with that device's answers for this run and written to the log, never to the session.
+    void setNamesAsked(bool asked);
+    bool namesAsked() const { return namesAsked_; }
+    // Who answered the open question's current round, by the names given (sorted; the unnamed counted apart).
+    QStringList namesAnswered(int* unnamed = nullptr) const;
+    void reveal(); // the right answers marked (and the stage shown, by whoever asked it)
 
     const poll::Tally* tally() const { return current_ < 0 ? nullptr : &asked_[static_cast<std::size_t>(current_)]; }
     bool accepting() const { return accepting_; }
@@ -92,7 +100,8 @@ private:
     QString code_, token_;
     std::vector<poll::Tally> asked_;
     int current_ = -1;
-    bool accepting_ = false, shown_ = false, revealed_ = false;
+    bool accepting_ = false, shown_ = false, revealed_ = false, namesAsked_ = false;
+    QHash<QString, QString> names_; // device -> name, while names are asked
     QSet<QString> present_;
 };
 
