@@ -184,6 +184,28 @@ Question from_choices(const std::string& prompt, const std::vector<std::string>&
     return out;
 }
 
+Question number_question(const std::string& id, const std::string& prompt, std::int64_t right,
+                         const std::string& explanation)
+{
+    Field f;
+    f.name = "number";
+    f.label = "Answer";
+    f.kind = FieldKind::Size; // a whole number; with no names offered, only a number
+    f.right = std::to_string(right);
+    f.explanation = explanation;
+    return {id, prompt, {std::move(f)}};
+}
+
+Question yes_no_question(const std::string& id, const std::string& prompt, bool right)
+{
+    Field f;
+    f.name = "yes-no";
+    f.label = "Answer";
+    f.kind = FieldKind::YesNo;
+    f.right = right ? "yes" : "no";
+    return {id, prompt, {std::move(f)}};
+}
+
 Answer read_answer(const Question& question, const Answer& raw)
 {
     Answer out;
@@ -204,7 +226,8 @@ Answer read_answer(const Question& question, const Answer& raw)
                 std::string names;
                 for (const auto& [name, size] : f.names)
                     names.append(names.empty() ? "" : ", ").append(name);
-                throw Error(quoted(f.name) + " is a whole number from 0 or one of " + printable(names, 200) + ".");
+                throw Error(quoted(f.name) + " is a whole number from 0" +
+                            (names.empty() ? std::string(".") : " or one of " + printable(names, 200) + "."));
             }
             out[f.name] = v ? std::to_string(*v) : value;
             break;

@@ -49,6 +49,12 @@ Question from_heads(const HeadQuestion& question);
 // A teacher's multiple choice: 2 to 8 non-empty choices, `right` one of them. Throws Error otherwise.
 Question from_choices(const std::string& prompt, const std::vector<std::string>& choices, int right);
 
+// A question with one whole number for an answer (a guided lesson's "what is head_dim?"), and one with yes or no.
+// `id` names where it comes from ("lesson:mend-split"); `explanation` says how the number comes about.
+Question number_question(const std::string& id, const std::string& prompt, std::int64_t right,
+                         const std::string& explanation);
+Question yes_no_question(const std::string& id, const std::string& prompt, bool right);
+
 // One student's answer, read against the question: every field present, each value of its kind, nothing
 // else. The values come back canonical (trimmed, cells sorted, a Size name kept as the name). Throws Error
 // with one sentence naming the field and what it accepts.

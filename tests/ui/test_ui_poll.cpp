@@ -8,10 +8,16 @@
 #include "common/session_fixtures.h"
 #include "features/poll/poll_request.h"
 #include "features/poll/poll_server.h"
+#include "features/poll/poll_actions.h"
 #include "features/poll/poll_state.h"
+#include "shell/app_shell.h"
+#include "shell/lesson_questions.h"
 #include "poll/poll_question.h"
 
+#include <QCommandLineParser>
+#include <QDockWidget>
 #include <QJsonArray>
+#include <QPushButton>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -107,6 +113,9 @@ private Q_SLOTS:
     void closesSlowSender();
     void classOfTwoHundred();
     void namesOnlyWhenAsked();
+    void lessonQuestions_data();
+    void lessonQuestions();
+    void lessonQuestionFromTheDock();
     void sessionKeepsResults();
     void sessionRefusesBadResults_data();
     void sessionRefusesBadResults();
@@ -587,6 +596,90 @@ void TestUiPoll::namesOnlyWhenAsked()
     // Off again: forgotten.
     open.poll.setNamesAsked(false);
     QVERIFY(open.poll.namesAnswered().isEmpty());
+}
+
+void TestUiPoll::lessonQuestions_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("numHeads"); // 0: the preset's
+    QTest::addColumn<bool>("wrapper");
+    QTest::addColumn<QString>("step");
+    QTest::addColumn<QString>("right"); // empty: no question
+    QTest::newRow("mend-split-gpt2") << "gpt2-small" << 0 << false << "mend-split"
+                                     << "64";
+    QTest::newRow("mend-split-16-heads") << "gpt2-small" << 16 << false << "mend-split"
+                                         << "48";
+    QTest::newRow("mend-split-not-split") << "gpt2-small" << 10 << false << "mend-split"
+                                          << "";
+    QTest::newRow("break-split-10") << "gpt2-small" << 10 << false << "break-split"
+                                    << "no";
+    QTest::newRow("break-split-12") << "gpt2-small" << 0 << false << "break-split"
+                                    << "yes";
+    QTest::newRow("contiguous-first") << "book" << 0 << false << "contiguous-first"
+                                      << "no";
+    QTest::newRow("stack-heads-book") << "book" << 0 << true << "stack-heads"
+                                      << "4";
+    QTest::newRow("stack-heads-not-wrapper") << "book" << 0 << false << "stack-heads"
+                                             << "";
+    QTest::newRow("shows-a-stage") << "book" << 0 << false << "wide-projection"
+                                   << ""; // asked as the shown stage
+}
+
+void TestUiPoll::lessonQuestions()
+{
+    QFETCH(QString, preset);
+    QFETCH(int, numHeads);
+    QFETCH(bool, wrapper);
+    QFETCH(QString, step);
+    QFETCH(QString, right);
+    Session session;
+    session.document()->applyPreset(*findPreset(preset));
+    if (numHeads)
+        session.document()->setSlot(Slot::num_heads, numHeads);
+    if (wrapper)
+        session.document()->setModuleKind(ModuleKind::MultiHeadAttentionWrapper);
+    const auto question = lessonClassQuestion(step, {&session, nullptr});
+    if (right.isEmpty()) {
+        QVERIFY(!question);
+        return;
+    }
+    QVERIFY(question);
+    QCOMPARE(question->id, "lesson:" + step.toStdString());
+    QCOMPARE(question->fields.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(question->fields[0].right), right);
+    // The right answer reads as right, another as wrong.
+    const poll::Answer canonical = poll::read_answer(*question, {{question->fields[0].name, right.toStdString()}});
+    QVERIFY(poll::is_right(question->fields[0], canonical.begin()->second));
+    QVERIFY(!poll::is_right(question->fields[0], right == QLatin1String("no")    ? "yes"
+                                                 : right == QLatin1String("yes") ? "no"
+                                                                                 : "1"));
+}
+
+void TestUiPoll::lessonQuestionFromTheDock()
+{
+    std::unique_ptr<Session> session;
+    std::unique_ptr<MainWindow> window;
+    openWindow(session, window, QStringLiteral("gpt2-small"));
+    QCommandLineParser parser;
+    addShellOptions(parser);
+    parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")});
+    QVERIFY(parser.parse({"attention-lab", "--guide", "gpt2-split", "--guide-step", "3", "--screenshot", "x.png"}));
+    AppShell shell(window.get(), session.get(), parser);
+    QVERIFY(waitUntilSettled(*session));
+    PollState& poll = *shell.poll()->state();
+    QString error;
+    QVERIFY2(poll.start({}, &error), qPrintable(error));
+    shell.poll()->dock()->show();
+    auto* ask = shell.poll()->dock()->findChild<QPushButton*>(QStringLiteral("poll-ask-lesson"));
+    QVERIFY(ask);
+    QTRY_VERIFY(ask->isVisible()); // the lesson step on screen (mend-split) has one right answer
+    ask->click();
+    QVERIFY(poll.tally());
+    QCOMPARE(poll.tally()->question().id, std::string("lesson:mend-split"));
+    QCOMPARE(poll.tally()->question().fields[0].right, std::string("64"));
+    // A step without one: the button goes.
+    shell.lessonsDock()->hide();
+    QTRY_VERIFY(!ask->isVisible());
 }
 
 void TestUiPoll::sessionKeepsResults()

@@ -1,4 +1,5 @@
-// Ask the Class on a 1280×720 projector in presentation mode, Light and Dark: the QR screen, the hidden tally
+// Ask the Class on a 1280×720 projector in presentation mode, Light, Dark and High Contrast: the QR screen, the hidden
+// tally
 // ("23 of 41 answered", no bars) and the revealed distribution with both rounds. The QR code, the room code,
 // the count and the teacher's buttons are on screen whole at the presentation type size; the bars appear only
 // once shown. With ATTNLAB_POLL_SHOTS=DIR set, each picture is saved there (docs/classroom.md shows them).
@@ -68,7 +69,7 @@ void TestUiPollProjector::readableOnTheProjector_data()
 {
     QTest::addColumn<QString>("theme");
     QTest::addColumn<QString>("moment"); // qr, hidden, revealed
-    for (const char* theme : {"light", "dark"})
+    for (const char* theme : {"light", "dark", "high-contrast"})
         for (const char* moment : {"qr", "hidden", "revealed"})
             QTest::newRow(qPrintable(QStringLiteral("%1-%2").arg(moment, theme))) << theme << moment;
 }

@@ -6,6 +6,7 @@
 
 #include "shell/export_actions.h"
 #include "shell/file_actions.h"
+#include "shell/lesson_questions.h"
 #include "shell/lesson_scroll.h"
 #include "shell/user_guide.h"
 #include "shell/lessons_panel.h"
@@ -172,6 +173,19 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     dock_->hide();
     poll_ = new PollActions(window_, session_, this);
     window_->addDockWidget(Qt::RightDockWidgetArea, poll_->dock());
+    // The lesson step on screen, when it has one right answer, is a question the class can be asked too.
+    poll_->setLessonQuestion([this]() -> std::optional<poll::Question> {
+        const LessonStep* step = lessons_->currentStep();
+        if (!step || dock_->isHidden())
+            return std::nullopt;
+        return lessonClassQuestion(step->id, {session_, window_});
+    });
+    connect(lessons_, &LessonsPanel::stepShown, poll_, &PollActions::lessonStepChanged);
+    connect(dock_, &QDockWidget::visibilityChanged, poll_, &PollActions::lessonStepChanged);
+    followParts(session_->parts(), poll_, [this](ChangeFlags flags) {
+        if (flags & ChangeFlag::Settings)
+            poll_->lessonStepChanged();
+    });
     // What the step points at is brought into view once its page has the step's results laid out.
     const auto showTargets = [this] {
         QMetaObject::invokeMethod(

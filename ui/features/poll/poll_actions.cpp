@@ -65,10 +65,12 @@ PollActions::PollActions(QWidget* window, Session* session, QObject* parent)
                           "class voted."));
     connect(panel_, &PollPanel::askStageRequested, this, &PollActions::askShownStage);
     connect(panel_, &PollPanel::askChoiceRequested, this, &PollActions::chooseAndAsk);
+    connect(panel_, &PollPanel::askLessonRequested, this, &PollActions::askLessonQuestion);
     connect(panel_, &PollPanel::exportRequested, this, &PollActions::exportCsv);
     connect(state_, &PollState::revealRequested, this, [this] {
         const poll::Tally* t = state_->tally();
-        if (t && t->question().id.rfind("choice:", 0) != 0)
+        // A stage's question (its shape, or which head) reveals that stage; a lesson's or a teacher's has none.
+        if (t && (t->question().id.rfind("stage:", 0) == 0 || t->question().id.rfind("heads:", 0) == 0))
             session_->study()->revealStage();
     });
 }
@@ -93,6 +95,29 @@ bool PollActions::askShownStage()
         state_->ask(poll::from_heads(*heads));
     else
         state_->ask(poll::from_stage(*trace, *question));
+    return true;
+}
+
+void PollActions::setLessonQuestion(LessonQuestion question)
+{
+    lessonQuestion_ = std::move(question);
+    lessonStepChanged();
+}
+
+void PollActions::lessonStepChanged()
+{
+    panel_->setLessonQuestionAvailable(lessonQuestion_ && lessonQuestion_().has_value());
+}
+
+bool PollActions::askLessonQuestion()
+{
+    const auto question = lessonQuestion_ ? lessonQuestion_() : std::nullopt;
+    if (!question) {
+        panel_->setAskError(tr("The lesson step on screen has no question with one right answer."));
+        return false;
+    }
+    panel_->setAskError({});
+    state_->ask(*question);
     return true;
 }
 

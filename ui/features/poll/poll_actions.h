@@ -3,7 +3,12 @@
 // questions come from what the window shows (the stage's Predict First question, the trained-heads question) or
 // from the teacher (a multiple choice), Reveal shows the stage as Predict First does, and the launch options
 // --ask-class, --class-address, --class-port, --class-code and --class-log open a poll at start.
+#include "poll/poll_question.h"
+
 #include <QObject>
+
+#include <functional>
+#include <optional>
 
 class QAction;
 class QCommandLineParser;
@@ -35,6 +40,13 @@ public:
     bool askShownStage();
     bool askChoice(const QString& prompt, const QStringList& choices, int right, QString* error);
 
+    // The guided lesson's step on screen, when it has a question with one right answer (the shell gives it: the
+    // lessons are the shell's); the dock offers "Ask the lesson's question" while it gives one.
+    using LessonQuestion = std::function<std::optional<poll::Question>()>;
+    void setLessonQuestion(LessonQuestion question);
+    void lessonStepChanged(); // the shell says the step on screen changed
+    bool askLessonQuestion();
+
 private:
     void chooseAndAsk();
     void exportCsv();
@@ -44,6 +56,7 @@ private:
     PollState* state_;
     PollPanel* panel_;
     QDockWidget* dock_;
+    LessonQuestion lessonQuestion_;
 };
 
 } // namespace attnlab::ui

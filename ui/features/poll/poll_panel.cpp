@@ -141,6 +141,11 @@ QWidget* PollPanel::buildRunning()
         steps->addWidget(b);
     auto* askStage = new QPushButton(tr("Ask the shown stage"));
     auto* askChoice = new QPushButton(tr("Multiple choice…"));
+    askLesson_ = new QPushButton(tr("Ask the lesson's question"));
+    askLesson_->setObjectName(QStringLiteral("poll-ask-lesson"));
+    askLesson_->setToolTip(tr("The guided lesson's step on screen has one right answer: ask the class for it."));
+    askLesson_->hide();
+    connect(askLesson_, &QPushButton::clicked, this, &PollPanel::askLessonRequested);
     auto* exportCsv = new QPushButton(tr("Export CSV…"));
     auto* stop = new QPushButton(tr("Stop the poll"));
     stop->setToolTip(tr("Stop listening; the class's answers so far stay."));
@@ -149,7 +154,7 @@ QWidget* PollPanel::buildRunning()
     connect(exportCsv, &QPushButton::clicked, this, &PollPanel::exportRequested);
     connect(stop, &QPushButton::clicked, poll_, &PollState::stop);
     auto* asks = new FlowLayout;
-    for (QPushButton* b : {askStage, askChoice, exportCsv, stop})
+    for (QPushButton* b : {askStage, askLesson_, askChoice, exportCsv, stop})
         asks->addWidget(b);
     chart_ = new TallyChart(poll_);
     // The QR code beside the address and the room code: a phone's camera, or a student typing from the back row.
@@ -192,6 +197,11 @@ void PollPanel::start()
 QSize PollPanel::sizeHint() const
 {
     return {fontMetrics().averageCharWidth() * 40, QWidget::sizeHint().height()};
+}
+
+void PollPanel::setLessonQuestionAvailable(bool available)
+{
+    askLesson_->setVisible(available);
 }
 
 void PollPanel::setAskError(const QString& sentence)

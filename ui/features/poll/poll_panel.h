@@ -21,12 +21,14 @@ class PollPanel : public QWidget {
 public:
     explicit PollPanel(PollState* poll, QWidget* parent = nullptr);
 
-    void setAskError(const QString& sentence); // why the shown stage cannot be asked, said inline
-    QSize sizeHint() const override;           // a third of a projector's width: the stage keeps the rest
+    void setAskError(const QString& sentence);       // why the shown stage cannot be asked, said inline
+    void setLessonQuestionAvailable(bool available); // "Ask the lesson's question" shown
+    QSize sizeHint() const override;                 // a third of a projector's width: the stage keeps the rest
 
 Q_SIGNALS:
     void askStageRequested();
     void askChoiceRequested();
+    void askLessonRequested();
     void exportRequested();
 
 private:
@@ -42,6 +44,7 @@ private:
     QLabel* startError_;
     QLabel *qr_, *join_, *code_, *prompt_, *count_, *hidden_, *message_, *named_;
     QCheckBox* names_;
+    QPushButton* askLesson_;
     QPushButton *show_, *again_, *close_, *reveal_;
     TallyChart* chart_;
     bool refreshQueued_ = false;

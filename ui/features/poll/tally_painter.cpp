@@ -11,6 +11,7 @@ namespace {
 
 struct Row {
     QString label;
+    QString bare;            // the label without the size a name stands for, where the label is too wide
     std::vector<int> counts; // per round
     bool right = false;
 };
@@ -26,20 +27,22 @@ std::vector<Row> rowsOf(const poll::Tally& tally, const poll::Field& field, int 
                 const auto i = static_cast<std::size_t>(label.toInt());
                 if (i < field.choices.size())
                     label = QString::fromStdString(field.choices[i]);
-            } else if (field.kind == poll::FieldKind::Size && field.names.count(v.value)) {
-                label += QStringLiteral(" (%1)").arg(field.names.at(v.value));
-            } else if (field.kind == poll::FieldKind::Cells && label.isEmpty()) {
-                label = QStringLiteral("none");
             }
+            if (field.kind == poll::FieldKind::Cells && label.isEmpty())
+                label = QStringLiteral("none");
+            const QString bare = label;
+            if (field.kind == poll::FieldKind::Size && field.names.count(v.value))
+                label += QStringLiteral(" (%1)").arg(field.names.at(v.value));
             auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.label == label; });
             if (it == rows.end()) {
-                rows.push_back({label, std::vector<int>(static_cast<std::size_t>(tally.round()), 0), v.right});
+                rows.push_back({label, bare, std::vector<int>(static_cast<std::size_t>(tally.round()), 0), v.right});
                 it = rows.end() - 1;
             }
             it->counts[static_cast<std::size_t>(round - 1)] += v.count;
         }
     if (static_cast<int>(rows.size()) > mostRows) {
-        Row other{QStringLiteral("other"), std::vector<int>(static_cast<std::size_t>(tally.round()), 0), false};
+        Row other{QStringLiteral("other"), QStringLiteral("other"),
+                  std::vector<int>(static_cast<std::size_t>(tally.round()), 0), false};
         for (auto it = rows.begin() + (mostRows - 1); it != rows.end(); ++it)
             for (std::size_t r = 0; r < other.counts.size(); ++r)
                 other.counts[r] += it->counts[r];
@@ -137,8 +140,9 @@ void paintTally(QPainter& p, const QRectF& rect, const poll::Tally& tally, const
             p.setFont(labelFont);
             p.setPen(text);
             const QFontMetricsF& lfm = mark ? boldFm : fm;
+            const qreal room = labelWidth - (mark ? lfm.horizontalAdvance(" ✓") : 0) - 2;
             const QString label =
-                lfm.elidedText(row.label, Qt::ElideRight, labelWidth - (mark ? lfm.horizontalAdvance(" ✓") : 0) - 2);
+                lfm.elidedText(lfm.horizontalAdvance(row.label) <= room ? row.label : row.bare, Qt::ElideRight, room);
             p.drawText(QRectF(rect.left(), y, labelWidth, h), Qt::AlignRight | Qt::AlignVCenter,
                        mark ? label + QStringLiteral(" ✓") : label);
             p.setFont(look.font);
