@@ -25,6 +25,8 @@
 
 #include <stdexcept>
 
+#include <sys/stat.h>
+
 using namespace attnlab;
 using namespace attnlab::ui;
 using testing::waitUntilSettled;
@@ -278,12 +280,24 @@ void TestUiEntryPoints::pollOptionsRefused_data()
                                << "more characters";
     QTest::newRow("log-in-no-folder") << QStringList{"--ask-class", "--class-log", "/nonexistent/x/class.jsonl"}
                                       << "Could not open the class log";
+    // A FIFO would have the app wait for a reader forever; a folder or a device is no log either.
+    QTest::newRow("log-fifo") << QStringList{"--ask-class", "--class-log", "{tmp}/class.fifo"} << "FIFO";
+    QTest::newRow("log-folder") << QStringList{"--ask-class", "--class-log", "{tmp}"} << "directory";
+    QTest::newRow("log-device") << QStringList{"--ask-class", "--class-log", "/dev/null"} << "not a regular file";
+    QTest::newRow("log-link") << QStringList{"--ask-class", "--class-log", "{tmp}/class.link"} << "symbolic link";
 }
 
 void TestUiEntryPoints::pollOptionsRefused()
 {
     QFETCH(QStringList, args);
     QFETCH(QString, says);
+    const QString fifo = tmp_.filePath(QStringLiteral("class.fifo")),
+                  link = tmp_.filePath(QStringLiteral("class.link"));
+    if (!QFileInfo::exists(fifo))
+        QCOMPARE(::mkfifo(qPrintable(fifo), 0600), 0);
+    if (!QFileInfo(link).isSymLink())
+        QVERIFY(QFile::link(tmp_.filePath(QStringLiteral("real.jsonl")), link));
+    args.replaceInStrings(QStringLiteral("{tmp}"), tmp_.path());
     const QString shot = tmp_.filePath(QStringLiteral("poll.png"));
     const testing::GuiRun run = testing::runGui(args + QStringList{"--screenshot", shot}, tmp_.path());
     QCOMPARE(run.code, 1);

@@ -3,10 +3,12 @@
 #include "features/poll/poll_request.h"
 #include "features/poll/poll_results_json.h"
 #include "features/poll/poll_server.h"
+#include "io/atomic_file.h"
 #include "shell/shown_value.h"
 #include "tensor/error.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QNetworkInterface>
 #include <QRandomGenerator>
@@ -81,8 +83,23 @@ bool PollState::start(const PollOptions& options, QString* error)
         return false;
     }
     if (!options.logPath.isEmpty()) {
+        // Appended to, so only a regular file or a new one: opening a FIFO for writing would wait for a reader
+        // forever, a device would take the answers somewhere else.
+        if (QFileInfo(options.logPath).isSymLink()) {
+            *error = QStringLiteral("Could not open the class log %1: it is a symbolic link; give the path of the "
+                                    "file it points to, or another name.")
+                         .arg(shownValue(options.logPath));
+            return false;
+        }
+        try {
+            check_write_target(options.logPath.toStdString());
+        } catch (const WriteError& e) {
+            *error = QStringLiteral("Could not open the class log %1: %2")
+                         .arg(shownValue(options.logPath), QString::fromStdString(e.reason()));
+            return false;
+        }
         auto log = std::make_unique<QFile>(options.logPath);
-        if (!log->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text)) {
+        if (!log->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)) {
             *error = QStringLiteral("Could not open the class log %1: %2.").arg(options.logPath, log->errorString());
             return false;
         }
@@ -270,8 +287,12 @@ std::optional<QJsonObject> PollState::answer(const AnswerRequest& request, QStri
         if (!name.isEmpty())
             line.insert("name", name);
         const QByteArray bytes = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
+        const qint64 kept = log_->size(); // every line before this one is flushed whole
         if (log_->write(bytes) != bytes.size() || !log_->flush()) {
             logError_ = QStringLiteral("The class log could not be written: %1.").arg(log_->errorString());
+            // A full disk takes part of a line: cut it off, so the log holds whole lines only (the answers counted).
+            log_->unsetError();
+            log_->resize(kept);
             *error = QStringLiteral("The teacher's computer could not keep this answer; try again.");
             Q_EMIT changed();
             return std::nullopt;
