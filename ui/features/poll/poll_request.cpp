@@ -1,20 +1,14 @@
 #include "features/poll/poll_request.h"
 
+#include "text/utf8.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
-#include <QStringDecoder>
 
 namespace attnlab::ui {
 
 namespace {
-
-bool validUtf8(const QByteArray& bytes)
-{
-    QStringDecoder decode(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-    (void)decode(bytes).operator QString();
-    return !decode.hasError();
-}
 
 std::optional<QString> text(const QJsonObject& o, const char* key, int most, bool needed, QString* error)
 {
@@ -52,7 +46,7 @@ std::optional<AnswerRequest> readAnswerRequest(const QByteArray& body, QString* 
             QStringLiteral("An answer is at most %1 bytes; this one has %2.").arg(kMostAnswerBytes).arg(body.size());
         return std::nullopt;
     }
-    if (!validUtf8(body)) {
+    if (first_utf8_problem(std::string_view(body.constData(), static_cast<std::size_t>(body.size())))) {
         *error = QStringLiteral("The answer is not UTF-8 text.");
         return std::nullopt;
     }
