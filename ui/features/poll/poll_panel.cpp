@@ -49,15 +49,17 @@ PollPanel::PollPanel(PollState* poll, QWidget* parent) : QWidget(parent), poll_(
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(pages_);
-    connect(poll_, &PollState::changed, this, [this] {
-        // 200 phones answering at once: the projector repaints ten times a second, not per answer.
-        if (!refreshQueued_) {
-            refreshQueued_ = true;
-            QTimer::singleShot(100, this, [this] {
-                refreshQueued_ = false;
-                refresh();
-            });
-        }
+    // What the teacher did shows at once; what the class does is gathered: with 200 phones answering at once the
+    // projector repaints ten times a second, not per answer.
+    connect(poll_, &PollState::changed, this, &PollPanel::refresh);
+    connect(poll_, &PollState::answersChanged, this, [this] {
+        if (refreshQueued_)
+            return;
+        refreshQueued_ = true;
+        QTimer::singleShot(100, this, [this] {
+            refreshQueued_ = false;
+            refresh();
+        });
     });
     refresh();
 }

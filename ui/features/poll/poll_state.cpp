@@ -241,7 +241,7 @@ QJsonObject PollState::questionState(const QString& device)
     if (!device.isEmpty() && accepting_ && present_.size() < static_cast<qsizetype>(poll::Tally::kMostDevices) &&
         !present_.contains(device)) {
         present_.insert(device);
-        Q_EMIT changed();
+        Q_EMIT answersChanged();
     }
     return {{"state", accepting_ ? "open" : "closed"},
             {"answered", static_cast<int>(t->answered(t->round()))},
@@ -302,7 +302,7 @@ std::optional<QJsonObject> PollState::answer(const AnswerRequest& request, QStri
     present_.insert(request.device);
     if (!name.isEmpty() && (names_.contains(request.device) || names_.size() < 1000))
         names_.insert(request.device, name);
-    Q_EMIT changed();
+    Q_EMIT answersChanged();
     return values;
 }
 

@@ -89,7 +89,8 @@ public:
     static constexpr int kMostQuestions = 500; // a term of lectures; the oldest are dropped beyond it
 
 Q_SIGNALS:
-    void changed();         // anything the projector shows
+    void changed();         // what the teacher did: started, asked, showed, voted again, revealed, stopped
+    void answersChanged();  // what the class did: a phone answered or opened the question (many a second)
     void revealRequested(); // Reveal: the page that asked shows its stage
 
 private:
