@@ -99,6 +99,10 @@ void TestUiPollProjector::readableOnTheProjector()
     QVERIFY2(poll.start({}, &error), qPrintable(error));
     shell.poll()->dock()->show();
     QVERIFY(shell.poll()->askShownStage());
+    // What the teacher did shows at once, not a repaint later: the running poll's page, the question asked.
+    auto* shownNow = window.findChild<QLabel*>(QStringLiteral("poll-count"));
+    QVERIFY(shownNow && shownNow->isVisibleTo(shell.poll()->dock()));
+    QCOMPARE(shownNow->text(), QStringLiteral("0 of 0 answered"));
     QVERIFY(!session.study()->stageRevealed()); // asked: the stage waits, as Predict First has it
     if (moment != QLatin1String("qr")) {
         classAnswers(poll, 41, 23, 12, 1);
