@@ -227,7 +227,7 @@ Answer read_answer(const Question& question, const Answer& raw)
                 for (const auto& [name, size] : f.names)
                     names.append(names.empty() ? "" : ", ").append(name);
                 throw Error(quoted(f.name) + " is a whole number from 0" +
-                            (names.empty() ? std::string(".") : " or one of " + printable(names, 200) + "."));
+                            (names.empty() ? std::string(".") : " or one of " + printable(names, 120) + "."));
             }
             out[f.name] = v ? std::to_string(*v) : value;
             break;

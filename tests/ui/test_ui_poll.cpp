@@ -752,6 +752,18 @@ void TestUiPoll::sessionRefusesBadResults_data()
     QTest::newRow("size-with-choices")
         << asked(R"({"name":"axis-0","label":"a","kind":"size","choices":["a","b"],"right":"2"})", "[[]]")
         << "parts another kind has";
+    // Found by fuzz_session: an axis name of control bytes, listed whole in a refusal of 1,100 characters.
+    QTest::newRow("axis-name-control-bytes")
+        << asked(R"({"name":"axis-0","label":"a","kind":"size","names":{"b\u0000\u0010":2},"right":"2"})",
+                 R"([[{"axis-0":"c"}]])")
+        << "an axis name that is not 1 to 64 letters";
+    QTest::newRow("axis-name-long") << asked(R"({"name":"axis-0","label":"a","kind":"size","names":{")" +
+                                                 QByteArray(65, 'n') + R"(":2},"right":"2"})",
+                                             "[[]]")
+                                    << "an axis name that is not 1 to 64 letters";
+    QTest::newRow("field-name-space") << asked(QByteArray(field).replace("\"name\":\"choice\"", "\"name\":\"a b\""),
+                                               "[[]]")
+                                      << "a field whose name is not 1 to 64";
     QTest::newRow("field-twice") << asked(field + "," + field, "[[]]") << "twice";
 }
 

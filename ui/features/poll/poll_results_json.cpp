@@ -77,6 +77,18 @@ std::vector<std::string> readTexts(const QJsonObject& o, const char* key, int mo
     return out;
 }
 
+// The app names fields and axes as identifiers ("axis-0", "num_heads"); anything else in a file was not written by
+// it, and would be quoted in the refusals of every answer the field reads.
+bool isPlainName(const QString& name)
+{
+    if (name.isEmpty() || name.size() > 64)
+        return false;
+    for (const QChar c : name)
+        if (!(c.isLetterOrNumber() && c.unicode() < 0x80) && c != QLatin1Char('_') && c != QLatin1Char('-'))
+            return false;
+    return true;
+}
+
 poll::Field fieldFromJson(const QJsonValue& value, const std::string& where)
 {
     if (!value.isObject())
@@ -84,6 +96,8 @@ poll::Field fieldFromJson(const QJsonValue& value, const std::string& where)
     const QJsonObject o = value.toObject();
     poll::Field f;
     f.name = readText(o, "name", true, where);
+    if (!isPlainName(QString::fromStdString(f.name)))
+        throw Error(where + " has a field whose name is not 1 to 64 letters, digits, _ or -.");
     f.label = readText(o, "label", true, where);
     f.right = readText(o, "right", true, where);
     f.explanation = readText(o, "explanation", false, where);
@@ -105,6 +119,8 @@ poll::Field fieldFromJson(const QJsonValue& value, const std::string& where)
             throw Error(where + " needs \"names\" as an object of at most " + std::to_string(kMostNames) + " sizes.");
         const QJsonObject n = names.toObject();
         for (auto it = n.begin(); it != n.end(); ++it) {
+            if (!isPlainName(it.key()))
+                throw Error(where + " has an axis name that is not 1 to 64 letters, digits, _ or -.");
             const double size = it.value().toDouble(-1);
             if (!it.value().isDouble() || size < 1 || size > 1e12 ||
                 size != static_cast<double>(static_cast<std::int64_t>(size)))
