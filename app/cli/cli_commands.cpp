@@ -244,9 +244,7 @@ int cmd_bench(const std::vector<std::string>& argv)
 {
     std::set<std::string> options = kRunOptions;
     options.insert({"threads", "repeat"});
-    Args a(argv, options, {"json", "train"});
-    if (!a.has("batch") || !a.has("tokens"))
-        throw UsageError("bench needs --batch and --tokens.");
+    Args a(argv, options, {"json", "train"}); // --batch 1 and --tokens 6 unless given, as run takes them
     const int threads = static_cast<int>(a.integer("threads", 1, 1, 256));
     const int repeat = static_cast<int>(a.integer("repeat", 5, 1, 10000));
     set_engine_threads(threads);

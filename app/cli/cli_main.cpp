@@ -59,8 +59,8 @@ const Command kCommands[] = {
       --special-as-text.
 )"},
     {"bench", cli::cmd_bench,
-     R"(  bench --call C --batch B --tokens T [--threads N] [--repeat R] [--json]
-      Median milliseconds and GFLOP/s of the traced forward pass.
+     R"(  bench --call C [--batch B] [--tokens T] [--threads N] [--repeat R] [--json]
+      Median milliseconds and GFLOP/s of the traced forward pass (batch 1 and 6 tokens unless given).
 )"},
     {"diagnose", cli::cmd_diagnose,
      R"(  diagnose --call C --bug NAME [--batch B] [--tokens T] [--seed S] [--max-memory SIZE] [--json]

@@ -30,6 +30,7 @@ private Q_SLOTS:
     void memory_budget_refuses_before_allocating();
     void failed_dump_leaves_no_file();
     void bench_json();
+    void bench_defaults();
     void inspect_says_what_the_file_holds();
 };
 
@@ -226,6 +227,17 @@ void TestCli::bench_json()
     QVERIFY(qAbs(o["median_us"].toDouble() - 1000 * o["median_ms"].toDouble()) < 1e-6 * o["median_us"].toDouble());
     QVERIFY(o["gflops"].toDouble() > 0);
     QCOMPARE(o["threads"].toInt(), 1);
+}
+
+// bench takes the batch and the tokens as run does: 1 and 6 unless given (it once required both).
+void TestCli::bench_defaults()
+{
+    const Result r = cli({"bench", "--call", "MultiHeadAttention(3, 2, 6, 0.0, 2)", "--repeat", "1", "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = json_of(r);
+    QCOMPARE(o["batch"].toInt(), 1);
+    QCOMPARE(o["tokens"].toInt(), 6);
+    QVERIFY(o["median_ms"].toDouble() > 0);
 }
 
 QTEST_GUILESS_MAIN(TestCli)
