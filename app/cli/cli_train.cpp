@@ -8,6 +8,7 @@
 
 #include "io/atomic_file.h"
 #include "tensor/error.h"
+#include "text/utf8.h"
 #include "train/run_files.h"
 #include "train/sweep.h"
 #include "train/sweep_spec.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -80,8 +82,21 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
 {
     std::vector<double> loss, acc, to90, ms;
     json seeds = json::array();
+    int diverged = 0;
     for (std::size_t i : v.runs) {
         const RunResult& r = results[i];
+        if (r.diverged()) { // its numbers stop before the step that was not finite: none of them is shown as a mean
+            ++diverged;
+            json seed = {{"seed", r.settings.seed},
+                         {"steps", r.train_loss.size()},
+                         {"diverged_at_step", r.diverged_at},
+                         {"advised_lr", advised_lr(r.settings.optimizer.lr)},
+                         {"diverged", divergence_text(r)}};
+            if (std::isfinite(r.loss_before))
+                seed["loss_before"] = r.loss_before;
+            seeds.push_back(seed);
+            continue;
+        }
         loss.push_back(r.final_eval().loss);
         acc.push_back(r.final_eval().accuracy);
         to90.push_back(static_cast<double>(r.steps_to_90()));
@@ -99,10 +114,20 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
                          {"heads", heads_json(reports[i])}});
     }
     const GptConfig& s = results[v.runs.front()].settings.shape;
+    json row = {
+        {"n_heads", v.heads}, {"head_dim", s.emb_dim / v.heads}, {"seeds_diverged", diverged}, {"seeds", seeds}};
+    if (loss.empty()) { // every seed diverged: the row says so instead of a mean of nothing
+        row["diverged"] = divergence_text(results[v.runs.front()]);
+        return row;
+    }
     const Spread l = spread(loss), a = spread(acc), t = spread(to90), m = spread(ms);
-    return {{"n_heads", v.heads},         {"head_dim", s.emb_dim / v.heads}, {"val_loss_mean", l.mean},
-            {"val_loss_std", l.std},      {"val_accuracy_mean", a.mean},     {"val_accuracy_std", a.std},
-            {"steps_to_90_mean", t.mean}, {"ms_per_step_mean", m.mean},      {"seeds", seeds}};
+    row.update({{"val_loss_mean", l.mean},
+                {"val_loss_std", l.std},
+                {"val_accuracy_mean", a.mean},
+                {"val_accuracy_std", a.std},
+                {"steps_to_90_mean", t.mean},
+                {"ms_per_step_mean", m.mean}});
+    return row;
 }
 
 } // namespace
@@ -160,19 +185,25 @@ int cmd_train(const std::vector<std::string>& argv)
         table.push_back(variant_json(v, results, reports));
     if (a.has("dump-run"))
         write_run_dump(a.text("dump-run"), results.front());
-    if (a.has("save")) {
-        const json& row = table.front();
-        // The first seed's model, with the spread over every seed in its metadata.
-        save_trained_model(a.text("save"), results.front(),
-                           {{"val_loss", fixed(results.front().final_eval().loss, 4)},
-                            {"val_accuracy", fixed(results.front().final_eval().accuracy, 4)},
-                            {"seeds", seeds_text(seeds)},
-                            {"val_loss_mean", fixed(row["val_loss_mean"].get<double>(), 4)},
-                            {"val_loss_std", fixed(row["val_loss_std"].get<double>(), 4)},
-                            {"val_accuracy_mean", fixed(row["val_accuracy_mean"].get<double>(), 4)},
-                            {"val_accuracy_std", fixed(row["val_accuracy_std"].get<double>(), 4)},
-                            {"ms_per_step", fixed(results.front().ms_per_step, 3)}});
-    }
+    // After the results are out: a model that cannot be saved does not take the table with it.
+    const auto save = [&] {
+        if (a.has("save")) {
+            if (results.front().diverged())
+                throw Error("the run " + divergence_text(results.front()) + ", so no model was saved to " +
+                            printable(a.text("save")) + ".");
+            const json& row = table.front();
+            // The first seed's model, with the spread over every seed in its metadata.
+            save_trained_model(a.text("save"), results.front(),
+                               {{"val_loss", fixed(results.front().final_eval().loss, 4)},
+                                {"val_accuracy", fixed(results.front().final_eval().accuracy, 4)},
+                                {"seeds", seeds_text(seeds)},
+                                {"val_loss_mean", fixed(row["val_loss_mean"].get<double>(), 4)},
+                                {"val_loss_std", fixed(row["val_loss_std"].get<double>(), 4)},
+                                {"val_accuracy_mean", fixed(row["val_accuracy_mean"].get<double>(), 4)},
+                                {"val_accuracy_std", fixed(row["val_accuracy_std"].get<double>(), 4)},
+                                {"ms_per_step", fixed(results.front().ms_per_step, 3)}});
+        }
+    };
     const std::string how = "held-out loss and accuracy: mean cross-entropy and share of correct next-token guesses "
                             "over the task's held-out positions after the last step, eval mode; mean +- sample std "
                             "over seeds; steps to 90%: first held-out measurement (every " +
@@ -196,6 +227,8 @@ int cmd_train(const std::vector<std::string>& argv)
                     {"heads_how", heads_how()},
                     {"variants", table}};
         std::cout << json_text(out) << "\n";
+        std::cout.flush();
+        save();
         return 0;
     }
     std::cout << "task " << spec.task << ": vocab " << spec.vocab << ", context " << spec.context << ", emb "
@@ -204,15 +237,32 @@ int cmd_train(const std::vector<std::string>& argv)
               << " threads\n";
     std::printf("heads  head_dim  held-out loss     held-out accuracy  steps to 90%%  ms/step\n");
     for (const json& r : table)
-        std::printf("%5d  %8d  %.3f +- %.3f    %.3f +- %.3f     %12.0f  %7.2f\n", r["n_heads"].get<int>(),
-                    r["head_dim"].get<int>(), r["val_loss_mean"].get<double>(), r["val_loss_std"].get<double>(),
-                    r["val_accuracy_mean"].get<double>(), r["val_accuracy_std"].get<double>(),
-                    r["steps_to_90_mean"].get<double>(), r["ms_per_step_mean"].get<double>());
+        if (r.contains("diverged"))
+            std::printf("%5d  %8d  %s\n", r["n_heads"].get<int>(), r["head_dim"].get<int>(),
+                        r["diverged"].get<std::string>().c_str());
+        else
+            std::printf("%5d  %8d  %.3f +- %.3f    %.3f +- %.3f     %12.0f  %7.2f\n", r["n_heads"].get<int>(),
+                        r["head_dim"].get<int>(), r["val_loss_mean"].get<double>(), r["val_loss_std"].get<double>(),
+                        r["val_accuracy_mean"].get<double>(), r["val_accuracy_std"].get<double>(),
+                        r["steps_to_90_mean"].get<double>(), r["ms_per_step_mean"].get<double>());
+    std::fflush(stdout);
+    for (const Variant& v : variants)
+        for (std::size_t i : v.runs)
+            if (results[i].diverged() &&
+                table[static_cast<std::size_t>(&v - variants.data())].contains("val_loss_mean"))
+                std::printf("(%lld head(s), seed %llu: %s; the row is the other seeds')\n",
+                            static_cast<long long>(v.heads), static_cast<unsigned long long>(results[i].settings.seed),
+                            divergence_text(results[i]).c_str());
     std::fflush(stdout);
     std::cout << "(" << how << ")\n";
     std::cout.flush();
     for (const Variant& v : variants) {
         const RunResult& r = results[v.runs.front()];
+        if (r.diverged()) {
+            std::printf("\n%lld head(s), seed %llu: %s\n", static_cast<long long>(v.heads),
+                        static_cast<unsigned long long>(r.settings.seed), divergence_text(r).c_str());
+            continue;
+        }
         std::printf("\n%lld head(s), seed %llu%s: held-out loss %.3f, accuracy %.3f\n", static_cast<long long>(v.heads),
                     static_cast<unsigned long long>(r.settings.seed),
                     seeds.size() > 1 ? " (--json has every seed)" : "", r.final_eval().loss, r.final_eval().accuracy);
@@ -220,6 +270,8 @@ int cmd_train(const std::vector<std::string>& argv)
     }
     std::fflush(stdout);
     std::cout << "(" << heads_how() << ")\n";
+    std::cout.flush();
+    save();
     return 0;
 }
 

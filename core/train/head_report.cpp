@@ -229,7 +229,7 @@ std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int thr
 {
     std::vector<HeadReport> reports(runs.size());
     parallel_for(runs.size(), threads, [&](std::size_t i) {
-        if (!runs[i].cancelled)
+        if (!runs[i].cancelled && !runs[i].diverged()) // a diverged run's weights measure nothing
             reports[i] = head_report(runs[i]);
     });
     return reports;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 namespace attnlab::train {
 
@@ -118,6 +119,12 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
         const Batch b = task.next_batch(batch);
         const LossStats loss =
             net.forward(r.params, b.ids.data(), b.targets.data(), b.batch, b.tokens, &gen, Rows::live);
+        if (!std::isfinite(loss.loss)) {
+            r.diverged_at = step + 1;
+            if (!r.train_loss.empty())
+                r.loss_before = r.train_loss.back();
+            break;
+        }
         net.backward(r.params, grads);
         optimizer.step(r.params, grads);
         train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -130,6 +137,11 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
         if ((step + 1) % every == 0 || step + 1 == settings.steps) {
             EvalPoint e = evaluate(net, r.params, task.held_out());
             e.step = step + 1;
+            if (!std::isfinite(e.loss)) { // this step's update overflowed; the next training loss would say so
+                r.diverged_at = step + 1;
+                r.loss_before = loss.loss;
+                break;
+            }
             r.evals.push_back(e);
             report.eval = &r.evals.back();
         }
@@ -137,13 +149,32 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
             hooks.on_step(report);
     }
     const std::int64_t taken = static_cast<std::int64_t>(r.train_loss.size());
-    if (r.evals.empty() || r.evals.back().step != taken) {
+    if (!r.diverged() && (r.evals.empty() || r.evals.back().step != taken)) {
         EvalPoint e = evaluate(net, r.params, task.held_out());
         e.step = taken;
         r.evals.push_back(e);
     }
     r.ms_per_step = taken ? 1000.0 * train_seconds / static_cast<double>(taken) : 0.0;
     return r;
+}
+
+double advised_lr(double lr)
+{
+    return std::min(lr / 10.0, RunSettings{}.optimizer.lr); // the tasks' default rate, which trains them all
+}
+
+std::string divergence_text(const RunResult& run)
+{
+    char text[160];
+    if (std::isfinite(run.loss_before))
+        std::snprintf(text, sizeof text,
+                      "diverged at step %lld (loss was %.3f before): try a learning rate of %g or lower",
+                      static_cast<long long>(run.diverged_at), run.loss_before, advised_lr(run.settings.optimizer.lr));
+    else
+        std::snprintf(text, sizeof text,
+                      "diverged at step %lld (its first loss was not finite): try a learning rate of %g or lower",
+                      static_cast<long long>(run.diverged_at), advised_lr(run.settings.optimizer.lr));
+    return text;
 }
 
 } // namespace attnlab::train

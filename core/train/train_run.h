@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -61,13 +62,26 @@ struct RunResult {
     std::vector<std::int64_t> inputs, targets; // steps x batch x context when record_batches
     double ms_per_step = 0.0;                  // wall time of the steps, evaluations left out
     bool cancelled = false;
+    // A run whose training or held-out loss became NaN or infinite stops at that step (the other runs of a sweep go
+    // on): train_loss and evals keep only what came before, and no final measurement is made, so nothing a student
+    // reads shows nan. loss_before is the last finite training loss (NaN when there was none).
+    std::int64_t diverged_at = 0; // the step, from 1; 0: it did not diverge
+    double loss_before = std::numeric_limits<double>::quiet_NaN();
+    bool diverged() const { return diverged_at > 0; }
 
+    // The last held-out measurement; a diverged run may have none (evals empty): check first.
     const EvalPoint& final_eval() const { return evals.back(); }
     // The first measured step whose accuracy reaches 90% of the best measured accuracy.
     std::int64_t steps_to_90() const;
 };
 
 RunResult train_run(const RunSettings& settings, const RunHooks& hooks = {});
+
+// "diverged at step 12 (loss was 3.418 before): try a learning rate of 0.0003 or lower" -- what the CLI's table, the window
+// and the session say of a diverged run (no capital, no full stop: it fills a table's cell or ends a sentence).
+std::string divergence_text(const RunResult& run);
+// The learning rate divergence_text advises: a tenth of the one that diverged, at most the default rate (3e-3).
+double advised_lr(double lr);
 
 // Mean held-out loss and accuracy of `params` in eval mode (no dropout), over the task's held-out set.
 EvalPoint evaluate(const GptLayout& layout, const std::vector<float>& params, const Task& task);

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void save_opens_as_model();
     void task_model_reads_letters();
     void dump_run_holds_the_run();
+    void diverged_run_said_as_such();
     void refusals_data();
     void refusals();
 };
@@ -216,6 +217,39 @@ void TestCliTrain::dump_run_holds_the_run()
     QVERIFY(f.find("init.trf_blocks.0.att.W_query.weight"));
     QVERIFY(f.find("init.out_head.weight"));
     QCOMPARE(f.meta("seed"), std::string("1"));
+}
+
+// A run whose loss overflows is said to have diverged, where and at what loss, with a rate to try; no number is nan,
+// in the table or the JSON; a --save of it is refused after the table is printed, and writes nothing.
+void TestCliTrain::diverged_run_said_as_such()
+{
+    const QStringList diverging = QStringList{"train"} + kSmall + QStringList{"--heads", "2", "--lr", "1e30"};
+    const Result text = cli(diverging);
+    QCOMPARE(text.code, 0);
+    QVERIFY2(text.out.contains("diverged at step ") && text.out.contains("try a learning rate of 0.003 or lower"),
+             qPrintable(text.out));
+    QVERIFY2(!text.out.contains("nan", Qt::CaseInsensitive) && !text.out.contains("inf"), qPrintable(text.out));
+
+    const Result json = cli(diverging + QStringList{"--json"});
+    QCOMPARE(json.code, 0);
+    QVERIFY2(!json.out.contains("nan", Qt::CaseInsensitive) && !json.out.contains("null"), qPrintable(json.out));
+    const QJsonObject variant = json_of(json)["variants"].toArray().at(0).toObject();
+    QVERIFY(variant["diverged"].toString().startsWith("diverged at step "));
+    QVERIFY(!variant.contains("val_loss_mean"));
+    QCOMPARE(variant["seeds_diverged"].toInt(), 1);
+    const QJsonObject seed = variant["seeds"].toArray().at(0).toObject();
+    QVERIFY(seed["diverged_at_step"].toInt() >= 1);
+    QVERIFY(std::isfinite(seed["loss_before"].toDouble()) && seed["loss_before"].toDouble() > 0);
+    QCOMPARE(seed["advised_lr"].toDouble(), 3e-3);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath("model.safetensors");
+    const Result saved = cli(diverging + QStringList{"--save", path});
+    QCOMPARE(saved.code, 1);
+    QVERIFY2(saved.err.contains("so no model was saved to"), qPrintable(saved.err));
+    QVERIFY2(saved.out.contains("diverged at step "), qPrintable(saved.out)); // the table came first
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size(), 0);
 }
 
 void TestCliTrain::refusals_data()

@@ -8,6 +8,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 #include <set>
 
 using namespace attnlab;
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void refusals_data();
     void refusals();
     void cancel_keeps_what_was_reached();
+    void diverged_run_stops();
     void sweep_equals_runs_one_by_one();
     void sweep_starts_the_longest_runs_first();
 };
@@ -164,6 +167,37 @@ void TestTrainTasks::cancel_keeps_what_was_reached()
     QVERIFY(r.cancelled);
     QCOMPARE(r.train_loss.size(), std::size_t{3});
     QCOMPARE(r.final_eval().step, std::int64_t{3});
+}
+
+// A learning rate of 1e30 overflows the weights at once: the run stops at that step, keeps only finite numbers, says
+// where it stopped and what was before, and advises the default rate.
+void TestTrainTasks::diverged_run_stops()
+{
+    RunSettings s;
+    s.shape.emb_dim = 8;
+    s.shape.n_heads = 2;
+    s.shape.context_length = 12;
+    s.batch = 4;
+    s.steps = 50;
+    s.eval_every = 10;
+    s.optimizer.lr = 1e30;
+    const RunResult r = train_run(s);
+    QVERIFY(r.diverged());
+    QVERIFY(r.diverged_at >= 1 && r.diverged_at <= 11);
+    QVERIFY(r.train_loss.size() <= static_cast<std::size_t>(r.diverged_at));
+    for (const double loss : r.train_loss)
+        QVERIFY(std::isfinite(loss));
+    for (const EvalPoint& e : r.evals)
+        QVERIFY(std::isfinite(e.loss) && std::isfinite(e.accuracy));
+    QVERIFY(std::isfinite(r.loss_before));
+    const std::string text = divergence_text(r);
+    QVERIFY2(text.find("diverged at step " + std::to_string(r.diverged_at) + " (loss was ") == 0, text.c_str());
+    QVERIFY2(text.find("try a learning rate of 0.003 or lower") != std::string::npos, text.c_str());
+    QCOMPARE(advised_lr(1e-2), 1e-3);
+    QCOMPARE(advised_lr(1e30), 3e-3);
+    // The same settings at a sane rate do not diverge.
+    s.optimizer.lr = 3e-3;
+    QVERIFY(!train_run(s).diverged());
 }
 
 namespace {
