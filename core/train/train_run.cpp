@@ -165,15 +165,20 @@ double advised_lr(double lr)
 
 std::string divergence_text(const RunResult& run)
 {
+    return divergence_text(run.diverged_at, run.loss_before, run.settings.optimizer.lr);
+}
+
+std::string divergence_text(std::int64_t step, double loss_before, double lr)
+{
     char text[160];
-    if (std::isfinite(run.loss_before))
+    if (std::isfinite(loss_before))
         std::snprintf(text, sizeof text,
                       "diverged at step %lld (loss was %.3f before): try a learning rate of %g or lower",
-                      static_cast<long long>(run.diverged_at), run.loss_before, advised_lr(run.settings.optimizer.lr));
+                      static_cast<long long>(step), loss_before, advised_lr(lr));
     else
         std::snprintf(text, sizeof text,
                       "diverged at step %lld (its first loss was not finite): try a learning rate of %g or lower",
-                      static_cast<long long>(run.diverged_at), advised_lr(run.settings.optimizer.lr));
+                      static_cast<long long>(step), advised_lr(lr));
     return text;
 }
 

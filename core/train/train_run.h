@@ -77,9 +77,12 @@ struct RunResult {
 
 RunResult train_run(const RunSettings& settings, const RunHooks& hooks = {});
 
-// "diverged at step 12 (loss was 3.418 before): try a learning rate of 0.0003 or lower" -- what the CLI's table, the window
-// and the session say of a diverged run (no capital, no full stop: it fills a table's cell or ends a sentence).
+// "diverged at step 12 (loss was 3.418 before): try a learning rate of 0.0003 or lower" -- what the CLI's table, the
+// window and the session say of a diverged run (no capital, no full stop: it fills a table's cell or ends a sentence).
 std::string divergence_text(const RunResult& run);
+// The same from what a session file keeps of the run: the step, the loss before it (NaN: none) and the rate it trained
+// at.
+std::string divergence_text(std::int64_t step, double loss_before, double lr);
 // The learning rate divergence_text advises: a tenth of the one that diverged, at most the default rate (3e-3).
 double advised_lr(double lr);
 

@@ -32,6 +32,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace attnlab;
 using namespace attnlab::ui;
 
@@ -65,6 +67,7 @@ class TestUiSweep : public QObject {
 private Q_SLOTS:
     void tinySweepFillsTheTable();
     void cancelKeepsFinishedRuns();
+    void divergedRunsAreSaidAsSuch();
     void badSettingsAreRefusedInline_data();
     void badSettingsAreRefusedInline();
     void resultsReopenWithTheSession();
@@ -160,6 +163,74 @@ void TestUiSweep::cancelKeepsFinishedRuns()
             heads.insert(run.heads);
     QCOMPARE(panel.table()->rowCount(), heads.size());
     QVERIFY(panel.reading()->text().contains("stopped"));
+}
+
+// A learning rate of 1e30 makes every run's loss overflow: each stops where it did, keeps only finite numbers, is
+// left out of the table and said in the reading ("diverged at step N ..."), never as nan; the session keeps it.
+void TestUiSweep::divergedRunsAreSaidAsSuch()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("diverged.attnlab.json"));
+    SweepResults trained;
+    {
+        Session s;
+        SweepPanel panel(s.feature<TradeoffsState>());
+        QSignalSpy finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
+        fillTiny(panel.form());
+        panel.form()->lr()->setText(QStringLiteral("1e30"));
+        panel.trainButton()->click();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(s.feature<TradeoffsState>()->sweep()->error().isEmpty(),
+                 qPrintable(s.feature<TradeoffsState>()->sweep()->error()));
+        trained = s.feature<TradeoffsState>()->sweep()->results();
+        QCOMPARE(trained.runs.size(), std::size_t{2});
+        for (const SweepRun& run : trained.runs) {
+            QVERIFY(run.divergedAt >= 1 && run.divergedAt <= 30);
+            QVERIFY(!run.finished);
+            QVERIFY(run.report.empty());
+            for (const train::EvalPoint& e : run.evals)
+                QVERIFY(std::isfinite(e.loss));
+        }
+        QCOMPARE(panel.table()->rowCount(), 0);
+        const QString reading = panel.reading()->text();
+        QCOMPARE(reading.count(QStringLiteral("diverged at step ")), 2);
+        QVERIFY2(reading.contains(QStringLiteral("try a learning rate of 0.003 or lower")), qPrintable(reading));
+        QVERIFY2(!reading.contains(QStringLiteral("nan"), Qt::CaseInsensitive), qPrintable(reading));
+        QString error;
+        QVERIFY2(saveSessionFile(path, captureState(s), sessionFeatures(), &error), qPrintable(error));
+    }
+    QString error;
+    const auto state = loadSessionFile(path, sessionFeatures(), &error);
+    QVERIFY2(state, qPrintable(error));
+    Session t;
+    SweepPanel panel(t.feature<TradeoffsState>());
+    applyState(t, *state);
+    QVERIFY(t.feature<TradeoffsState>()->sweep()->results() == trained);
+    QCOMPARE(t.feature<TradeoffsState>()->sweep()->results().runs.front().divergedAt, trained.runs.front().divergedAt);
+    QCOMPARE(panel.reading()->text().count(QStringLiteral("diverged at step ")), 2);
+    // One diverged seed beside a finished one: the row counts only the finished, and says how many diverged.
+    SweepResults mixed;
+    mixed.settings.emb = 8;
+    mixed.settings.heads = {2};
+    mixed.settings.seeds = 2;
+    mixed.settings.steps = 100;
+    mixed.runs.push_back({2, 0, {{100, 1.5, 0.5}}, 100, 1.0, true});
+    SweepRun diverged{2, 1, {}, 3, 1.0, false};
+    diverged.divergedAt = 3;
+    diverged.lossBefore = 2.5;
+    mixed.runs.push_back(diverged);
+    const std::vector<SweepRow> rows = sweepTable(mixed);
+    QCOMPARE(rows.size(), std::size_t{1});
+    QCOMPARE(rows[0].seedsDone, 1);
+    QCOMPARE(rows[0].seedsDiverged, 1);
+    QCOMPARE(rows[0].loss.mean, 1.5);
+    QCOMPARE(sweepDivergences(mixed),
+             QStringList{QStringLiteral("2 head(s), seed 1: diverged at step 3 (loss was 2.500 before): try a learning "
+                                        "rate of 0.0003 or lower")});
+    const auto reread = sweepFromJson(sweepToJson(mixed), &error);
+    QVERIFY2(reread, qPrintable(error));
+    QVERIFY(*reread == mixed);
+    QCOMPARE(reread->runs[1].lossBefore, 2.5);
 }
 
 void TestUiSweep::badSettingsAreRefusedInline_data()

@@ -42,7 +42,9 @@ std::vector<SweepRun> fromCore(const std::vector<train::RunResult>& results, int
         run.evals = r.evals;
         run.stepsDone = static_cast<std::int64_t>(r.train_loss.size());
         run.msPerStep = r.ms_per_step;
-        run.finished = !r.cancelled;
+        run.finished = !r.cancelled && !r.diverged();
+        run.divergedAt = r.diverged_at;
+        run.lossBefore = r.loss_before;
         run.report = reports[i].heads;
         if (!r.cancelled)
             run.params = std::make_shared<const std::vector<float>>(r.params);

@@ -74,11 +74,14 @@ QString readRows(const std::vector<SweepRow>& rows)
 
 QString sweepReading(const SweepResults& results, const std::vector<SweepRow>& rows)
 {
-    if (rows.empty())
-        return {};
-    QString text = readRows(rows);
-    if (results.cancelled)
+    const QStringList diverged = sweepDivergences(results);
+    QString text = rows.empty() ? QString() : readRows(rows);
+    if (results.cancelled && !rows.empty())
         text += QObject::tr(" <i>The sweep was stopped: only the seeds that finished count.</i>");
+    // A run whose loss became NaN or infinite has no numbers to show: what happened, and what to try, is said instead.
+    for (const QString& line : diverged)
+        text += QStringLiteral("%1<b>%2</b>")
+                    .arg(text.isEmpty() ? QString() : QStringLiteral("<br>"), line.toHtmlEscaped());
     return text;
 }
 

@@ -94,6 +94,8 @@ std::vector<SweepRow> sweepTable(const SweepResults& results)
         row.seedsAsked = results.settings.seeds;
         std::vector<double> loss, acc, to90, ms;
         for (const SweepRun& r : results.runs) {
+            if (r.heads == h && r.divergedAt > 0)
+                ++row.seedsDiverged;
             if (r.heads != h || !r.finished || r.evals.empty())
                 continue;
             train::RunResult asCore; // the run's own rule for "steps to 90%", on its measurements
@@ -113,6 +115,18 @@ std::vector<SweepRow> sweepTable(const SweepResults& results)
         rows.push_back(row);
     }
     return rows;
+}
+
+QStringList sweepDivergences(const SweepResults& results)
+{
+    QStringList out;
+    for (const SweepRun& r : results.runs)
+        if (r.divergedAt > 0)
+            out << QObject::tr("%n head(s), seed %1: %2", nullptr, static_cast<int>(r.heads))
+                       .arg(r.seed)
+                       .arg(QString::fromStdString(
+                           train::divergence_text(r.divergedAt, r.lossBefore, results.settings.lr)));
+    return out;
 }
 
 } // namespace attnlab::ui

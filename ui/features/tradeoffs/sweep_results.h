@@ -9,10 +9,12 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,10 @@ struct SweepRun {
     // The finished model's weights (train/gpt_params.h's layout), so it can be studied and saved; null for a
     // cancelled run and for results read back from a session file, which keeps what runs reached, not models.
     std::shared_ptr<const std::vector<float>> params;
+    // The step whose loss was NaN or infinite (core's RunResult::diverged_at), 0 when none: the run stopped there,
+    // keeps its curve up to it, and is left out of the table's numbers; lossBefore is the last finite training loss.
+    std::int64_t divergedAt = 0;
+    double lossBefore = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct SweepResults {
@@ -67,7 +73,7 @@ struct SweepResults {
 // One row of the table: the finished seeds of one num_heads.
 struct SweepRow {
     std::int64_t heads = 0, headDim = 0;
-    int seedsDone = 0, seedsAsked = 0;
+    int seedsDone = 0, seedsAsked = 0, seedsDiverged = 0;
     train::Spread loss, accuracy; // final held-out values, mean and sample std over the finished seeds
     double stepsTo90 = 0.0;       // mean over seeds of RunResult::steps_to_90
     double msPerStep = 0.0;       // mean over seeds
@@ -78,6 +84,9 @@ QString sweepRunFileName(const SweepResults& results, int runIndex);
 
 // Rows for the num_heads with at least one finished seed, in the sweep's order.
 std::vector<SweepRow> sweepTable(const SweepResults& results);
+// "4 heads, seed 0: diverged at step 3 (loss was 2.945 before): try a learning rate of 0.003 or lower", one per
+// diverged run, in the sweep's order.
+QStringList sweepDivergences(const SweepResults& results);
 
 // The "sweep" object of a session file; nullopt and *error set to one sentence when it is not one.
 QJsonObject sweepToJson(const SweepResults& results);

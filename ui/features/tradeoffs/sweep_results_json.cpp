@@ -93,6 +93,27 @@ bool readRun(const QJsonValue& value, const SweepSettings& settings, SweepRun& r
     r.heads = static_cast<std::int64_t>(heads);
     r.seed = static_cast<std::uint64_t>(seed);
     r.stepsDone = static_cast<std::int64_t>(steps);
+    if (o.contains("diverged_at")) { // optional: a run whose loss became NaN or infinite at that step
+        double at = 0;
+        if (!f::integer(o, "diverged_at", 1, static_cast<double>(settings.steps), &at, error))
+            return false;
+        r.divergedAt = static_cast<std::int64_t>(at);
+        if (r.finished) {
+            *error = QObject::tr("The session's sweep has a run that both finished and diverged.");
+            return false;
+        }
+        if (o.contains("loss_before")) {
+            const QJsonValue before = o.value("loss_before");
+            if (!before.isDouble() || !std::isfinite(before.toDouble()) || before.toDouble() < 0) {
+                *error = notA("loss_before", "a finite loss of 0 or more", before);
+                return false;
+            }
+            r.lossBefore = before.toDouble();
+        }
+    } else if (o.contains("loss_before")) {
+        *error = QObject::tr("The session's sweep gives a run \"loss_before\" without \"diverged_at\".");
+        return false;
+    }
     const QJsonValue evals = o.value("evals");
     if (!evals.isArray() || evals.toArray().size() > kMostEntries) {
         *error = notA("evals", "a list of [step, loss, accuracy]", evals);
@@ -179,6 +200,11 @@ QJsonObject sweepToJson(const SweepResults& results)
                         {"ms_per_step", r.msPerStep},
                         {"finished", r.finished},
                         {"evals", evals}};
+        if (r.divergedAt > 0) { // files without a diverged run keep their bytes
+            run.insert("diverged_at", static_cast<double>(r.divergedAt));
+            if (std::isfinite(r.lossBefore))
+                run.insert("loss_before", r.lossBefore);
+        }
         if (!r.report.empty()) { // files from before the heads were measured keep their bytes
             QJsonArray heads;
             for (const train::HeadStats& h : r.report)

@@ -45,7 +45,8 @@ void SweepTable::setRows(const std::vector<SweepRow>& rows)
         const QStringList cells = {
             QString::number(w.heads),
             QString::number(w.headDim),
-            QStringLiteral("%1 of %2").arg(w.seedsDone).arg(w.seedsAsked),
+            w.seedsDiverged ? tr("%1 of %2, %3 diverged").arg(w.seedsDone).arg(w.seedsAsked).arg(w.seedsDiverged)
+                            : QStringLiteral("%1 of %2").arg(w.seedsDone).arg(w.seedsAsked),
             QStringLiteral("%1 ± %2").arg(w.loss.mean, 0, 'f', 3).arg(w.loss.std, 0, 'f', 3),
             QStringLiteral("%1 ± %2").arg(w.accuracy.mean, 0, 'f', 3).arg(w.accuracy.std, 0, 'f', 3),
             QString::number(w.stepsTo90, 'f', 0),
