@@ -3,6 +3,7 @@
 // and released, so the weights sit in memory once plus the one tensor being converted.
 #include "gpt/gpt2_checkpoint.h"
 
+#include "io/finite_check.h"
 #include "forward/experiment.h"
 #include "forward/experiment_check.h"
 #include "io/safetensors.h"
@@ -66,8 +67,10 @@ GptModel load_gpt2_checkpoint(const Gpt2Plan& plan, std::uint64_t budget)
     for (const auto& [key, value] : file.metadata)
         m.metadata[key] = value;
     const std::int64_t d = plan.settings.emb_dim;
+    std::vector<NonFiniteCount> counts; // by the checkpoint's own names, which the student can look up
     for (const Gpt2Source& s : plan.sources) {
         const Tensor stored = file.take(s.name); // read once, F32, owned here
+        counts.push_back(count_non_finite(s.name, stored));
         switch (s.use) {
         case Gpt2Source::Use::Copy: m.weights[s.targets[0]] = stored; break;
         case Gpt2Source::Use::Transpose: m.weights[s.targets[0]] = columns_transposed(stored, 0, stored.size(1)); break;
@@ -81,6 +84,7 @@ GptModel load_gpt2_checkpoint(const Gpt2Plan& plan, std::uint64_t budget)
             break;
         }
     }
+    require_finite("'" + plan.file + "'", counts);
     if (plan.tied_head) // the same storage: GPT-2 ties its output head to the token embedding
         m.weights["out_head.weight"] = m.weights.at("tok_emb.weight");
     m.metadata["layer_norm_epsilon"] = std::to_string(plan.layer_norm_eps);

@@ -1,5 +1,6 @@
 #include "gpt/gpt_model.h"
 
+#include "io/finite_check.h"
 #include "io/safetensors.h"
 #include "tensor/error.h"
 
@@ -99,8 +100,12 @@ GptModel load_gpt_model(const std::string& path)
             throw Error(who + ": '" + name + "' has shape " + shape_to_string(t->shape) + " where the settings give " +
                         shape_to_string(shape) + ".");
     }
-    for (const auto& [name, shape] : expected_tensors(s)) // every shape checked before any data is read
+    std::vector<NonFiniteCount> counts;
+    for (const auto& [name, shape] : expected_tensors(s)) { // every shape checked before any data is read
         model.weights[name] = file.take(name);
+        counts.push_back(count_non_finite(name, model.weights[name]));
+    }
+    require_finite(who, counts);
     return model;
 }
 

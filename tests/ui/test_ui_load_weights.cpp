@@ -23,6 +23,8 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <limits>
+
 #include <cmath>
 
 using namespace attnlab;
@@ -190,6 +192,29 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 0);
         QCOMPARE(session_->document()->spec().config, before.config);
         QCOMPARE(history_->stack()->count(), 0);
+    }
+
+    // Weights holding NaN or infinity are refused as the CLI refuses them (core's require_finite), said inline in the
+    // diagnostics, never drawn as a heatmap of nan.
+    void weightsThatAreNotFiniteAreSaidInline()
+    {
+        const QString path = dir_.filePath(QStringLiteral("nan.safetensors"));
+        std::vector<std::pair<std::string, Tensor>> t;
+        for (const char* p : {"W_query", "W_key", "W_value"})
+            t.emplace_back(std::string(p) + ".weight", values({4, 6}, 1));
+        t.emplace_back("out_proj.weight", values({4, 4}, 7));
+        t.emplace_back("out_proj.bias", values({4}, 8));
+        t[1].second.data()[2] = std::numeric_limits<float>::quiet_NaN();
+        write_safetensors(path.toStdString(), t, {});
+        QString error;
+        weights_->apply(*specWithFileWeights(session_->document()->spec(), path, std::nullopt, &error));
+        QTRY_VERIFY_WITH_TIMEOUT(!session_->trace()->busy() && session_->trace()->hasErrors(), 30000);
+        bool shown = false;
+        for (const QLabel* l : window_->diagnosticsPanel()->findChildren<QLabel*>())
+            shown = shown || l->text().contains(QStringLiteral("W_key.weight has 1 NaN of 24 values"));
+        QVERIFY2(shown, "the diagnostics panel does not say the weights hold NaN");
+        weights_->useSeededWeights();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && !session_->trace()->hasErrors(), 30000);
     }
 
     void aLoadedFileThatVanishesIsSaidInline()
