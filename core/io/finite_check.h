@@ -1,8 +1,9 @@
 #pragma once
 // Weights that hold NaN or infinity compute nothing a student can read: every output they touch turns NaN, and the
 // app would show p=nan as if it were a result. Each reader of weights -- a GPT-2 checkpoint, a model trained here, a
-// --weights file -- counts them after reading and refuses the file, naming the tensors, in the CLI and the window
-// alike. (A recording of a forward pass is not checked: its masked scores hold -inf by design.)
+// --weights file, a recorded module's parameters -- counts them after reading and refuses the file, naming the
+// tensors, in the CLI and the window alike. (What a recorded forward computed is not checked: its masked scores hold
+// -inf by design.)
 #include "tensor/tensor.h"
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 // field type-checked, since the file comes from a notebook and may be damaged or hand-made.
 #include "lessons/recording.h"
 
+#include "io/finite_check.h"
 #include "io/safetensors.h"
 #include "lessons/recording_detail.h"
 
@@ -99,6 +100,11 @@ Recording from_file(const SafetensorsFile& file, const std::string& path)
     } catch (const Json::exception&) { // a type the checks above did not foresee: still one sentence
         malformed(path, "its metadata has a field of the wrong type");
     }
+    // The module's weights, not what its forward computed (masked scores are -inf by design, a buggy stage NaN).
+    std::vector<NonFiniteCount> counts;
+    for (const auto& [key, tensor] : rec.parameters)
+        counts.push_back(count_non_finite(key, tensor));
+    require_finite("'" + path + "'", counts);
     return rec;
 }
 

@@ -227,6 +227,22 @@ void TestCompareRecording::refusals_data()
         QJsonArray{QJsonObject{{"index", 0}, {"kind", "assign"}, {"scope", ""}, {"line", "x"}, {"source", ""}}};
     QTest::newRow("wrong type") << recording_bytes(bad_event) << "line number";
     QTest::newRow("fits no module") << recording_bytes(minimal_recording_metadata()) << "fit none";
+    // A parameter that holds NaN is refused by name, as every reader of weights refuses it (io/finite_check.h).
+    QJsonObject nan_weight = minimal_recording_metadata();
+    nan_weight["state"] = QJsonArray{QJsonObject{{"key", "W_query.weight"}, {"tensor", "p"}, {"kind", "parameter"}}};
+    QByteArray nan_data(24, '\0');
+    nan_data.append(QByteArray::fromHex("0000c07f0000803f")); // NaN, 1.0
+    QTest::newRow("nan parameter")
+        << safetensors_bytes(
+               QJsonObject{
+                   {"input",
+                    QJsonObject{{"dtype", "F32"}, {"shape", QJsonArray{1, 2, 3}}, {"data_offsets", QJsonArray{0, 24}}}},
+                   {"p", QJsonObject{{"dtype", "F32"}, {"shape", QJsonArray{2}}, {"data_offsets", QJsonArray{24, 32}}}},
+                   {"__metadata__",
+                    QJsonObject{{"attention_lab_recording",
+                                 QString::fromUtf8(QJsonDocument(nan_weight).toJson(QJsonDocument::Compact))}}}},
+               nan_data)
+        << "W_query.weight has 1 NaN of 2 values";
 }
 
 void TestCompareRecording::refusals()
