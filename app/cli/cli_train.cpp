@@ -37,6 +37,9 @@ std::vector<std::int64_t> parse_heads(const Args& a)
     std::vector<std::int64_t> heads;
     if (!a.has("heads"))
         return heads;
+    if (a.text("heads").empty() || a.text("heads").back() == ',')
+        throw Error("--heads " + printable(a.text("heads"), 40) +
+                    " ends without a number; give head counts joined by commas, e.g. --heads 1,2,4.");
     std::stringstream in(a.text("heads"));
     std::string item;
     while (std::getline(in, item, ','))

@@ -43,6 +43,12 @@ std::vector<RunSettings> SweepSpec::expand() const
     if (seeds < 1)
         throw Error("seeds is " + std::to_string(seeds) + "; a sweep needs at least 1 seed.");
     std::vector<std::int64_t> counts = head_list();
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (counts[i] == counts[j])
+                throw Error("num_heads " + std::to_string(counts[i]) +
+                            " is listed twice; the same seeds would train the same runs again, so list each head "
+                            "count once (more seeds give more runs of it).");
     if (counts.empty()) // emb below 1 has no divisors: check_run says why with the shape it refuses
         counts.push_back(1);
     std::vector<RunSettings> runs;

@@ -13,7 +13,7 @@ namespace attnlab::train {
 struct SweepSpec {
     std::string task = "induction";
     std::int64_t vocab = 16, context = 32, emb = 32, layers = 2;
-    std::vector<std::int64_t> heads; // in this order, repeats kept; empty: every divisor of emb
+    std::vector<std::int64_t> heads; // in this order, each once (expand refuses a repeat); empty: every divisor of emb
     std::int64_t seeds = 1;          // runs per num_heads, seeded first_seed, first_seed + 1, ...
     std::uint64_t first_seed = 0;
     std::int64_t steps = 2000, batch = 64;
@@ -26,7 +26,8 @@ struct SweepSpec {
     // 90%", few enough to cost a few percent of the training time.
     std::int64_t eval_every() const;
     // One RunSettings per num_heads x seed, heads outer, seeds inner, with the task's dropout and
-    // eval_every(). Throws Error for an unknown task, for seeds below 1, and with check_run's sentence for
+    // eval_every(). Throws Error for an unknown task, for seeds below 1, for a head count listed twice (it would
+    // train the same runs again, seed for seed), and with check_run's sentence for
     // the first run that could not train; an emb with no divisors gives one run at 1 head, which
     // check_run refuses with the shape.
     std::vector<RunSettings> expand() const;

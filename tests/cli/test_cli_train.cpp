@@ -271,6 +271,9 @@ void TestCliTrain::refusals_data()
         << QStringList{"--heads", "2", "--save", "/nonexistent-folder/m.safetensors"} << "/nonexistent-folder";
     QTest::newRow("save-onto-folder") << QStringList{"--heads", "2", "--save", "/tmp"} << "/tmp";
     QTest::newRow("save-two-variants") << QStringList{"--heads", "1,2", "--save", "m.safetensors"} << "--save";
+    QTest::newRow("heads-repeated") << QStringList{"--heads", "4,2,4"} << "num_heads 4 is listed twice";
+    QTest::newRow("heads-trailing-comma") << QStringList{"--heads", "4,"} << "ends without a number";
+    QTest::newRow("heads-leading-comma") << QStringList{"--heads", ",4"} << "--heads";
     QTest::newRow("dump-two-seeds") << QStringList{"--heads", "2", "--seeds", "2", "--dump-run", "r.safetensors"}
                                     << "--dump-run";
 }

@@ -107,7 +107,6 @@ void TestTrainSweepSpec::heads_by_seeds_data()
     QTest::addColumn<int>("first_seed");
     QTest::addColumn<QString>("runs");
     QTest::newRow("heads-outer-seeds-inner") << 8 << "4,1,2" << 2 << 0 << "4/0 4/1 1/0 1/1 2/0 2/1";
-    QTest::newRow("repeats-kept") << 8 << "2,2" << 1 << 0 << "2/0 2/0";
     QTest::newRow("one-seed-of-choice") << 8 << "1,8" << 1 << 5 << "1/5 8/5";
     QTest::newRow("seeds-from-3") << 8 << "2" << 3 << 3 << "2/3 2/4 2/5";
     QTest::newRow("every-divisor-of-12") << 12 << "" << 2 << 0 << "1/0 1/1 2/0 2/1 3/0 3/1 4/0 4/1 6/0 6/1 12/0 12/1";
@@ -195,6 +194,8 @@ void TestTrainSweepSpec::refusals_data()
     QTest::newRow("emb-without-divisors") << "induction" << 0 << "" << 1 << 100 << "emb_dim is 0;";
     QTest::newRow("heads-not-dividing") << "induction" << 32 << "2,3" << 1 << 100
                                         << "emb_dim (d_out) 32 is not divisible by num_heads 3";
+    QTest::newRow("heads-repeated") << "induction" << 32 << "4,2,4" << 2 << 100
+                                    << "num_heads 4 is listed twice; the same seeds would train the same runs again";
     QTest::newRow("no-steps") << "induction" << 32 << "2" << 1 << 0 << "--steps is 0;";
 }
 

@@ -248,6 +248,8 @@ void TestUiSweep::badSettingsAreRefusedInline_data()
                               << "emb_dim";
     QTest::newRow("heads not numbers") << 8 << "2, two" << 30 << "0.003"
                                        << "num_heads 'two'";
+    QTest::newRow("heads repeated") << 8 << "2, 4, 2" << 30 << "0.003"
+                                    << "num_heads 2 is listed twice";
     QTest::newRow("rate not a number") << 8 << "2" << 30 << "fast"
                                        << "'fast' is not a number";
     QTest::newRow("rate zero") << 8 << "2" << 30 << "0"

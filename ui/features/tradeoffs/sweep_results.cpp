@@ -59,8 +59,7 @@ std::optional<std::vector<std::int64_t>> parseHeadList(const QString& text, QStr
                          .arg(item.trimmed());
             return std::nullopt;
         }
-        if (std::find(heads.begin(), heads.end(), h) == heads.end())
-            heads.push_back(h);
+        heads.push_back(h); // a repeat is refused by core (SweepSpec::expand), as train refuses it
     }
     return heads;
 }
