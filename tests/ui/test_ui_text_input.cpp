@@ -8,6 +8,7 @@
 #include "common/session_parts.h"
 #include "model/session_file.h"
 #include "model/undo_commands.h"
+#include "gpt/head_measures.h"
 #include "shell/lessons.h"
 #include "shell/text_input_panel.h"
 #include "widgets/token_chips.h"
@@ -15,6 +16,8 @@
 #include <QLineEdit>
 #include <QUndoStack>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -170,6 +173,15 @@ void TestUiTextInput::lesson_show_me_then_check_passes()
     QTRY_VERIFY_WITH_TIMEOUT(testing::idle(t), 20000);
     const QString said = lesson->steps[1].check({&t, nullptr}).message;
     QVERIFY2(said.startsWith("Head 2 puts the most on the first token (0.16); head 3"), qPrintable(said));
+    // The step's baseline is the heatmaps caption's (core's uniform_measures): uniform *causal* attention over the
+    // sentence's 57 tokens, averaged over queries 1-56, not uniform attention over all 57 (ln 57).
+    const QString text = lesson->steps[1].text;
+    const QString causal = QString::number(uniform_measures(57).entropy, 'f', 2);
+    QCOMPARE(causal, QStringLiteral("3.15"));
+    QVERIFY2(text.contains("uniform\ncausal attention") || text.contains("uniform causal attention"), qPrintable(text));
+    QVERIFY2(text.contains("about " + causal + " nats"), qPrintable(text));
+    QVERIFY2(text.contains("ln 57 ≈ " + QString::number(std::log(57.0), 'f', 2)), qPrintable(text));
+    QVERIFY2(!text.contains("attention over 57 tokens gives"), qPrintable(text));
 }
 
 QTEST_MAIN(TestUiTextInput)
