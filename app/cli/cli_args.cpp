@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <limits>
 
 namespace cli {
 
@@ -61,12 +62,26 @@ std::vector<std::string> Args::all(const std::string& name) const
     return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
+namespace {
+
+// A bound as a reader takes it in: the seeds' 2^63 - 1 rather than nineteen digits.
+std::string bound_text(std::int64_t v)
+{
+    if (v == std::numeric_limits<std::int64_t>::max())
+        return "2^63 - 1";
+    if (v == std::numeric_limits<std::int64_t>::min())
+        return "-2^63";
+    return std::to_string(v);
+}
+
+} // namespace
+
 std::int64_t parse_integer(const std::string& option, const std::string& text, std::int64_t lo, std::int64_t hi)
 {
     std::int64_t value = 0;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+    const std::string range = "a whole number from " + bound_text(lo) + " to " + bound_text(hi);
     if (ec == std::errc::result_out_of_range)
         throw attnlab::Error("--" + option + " " + attnlab::printable(text, 40) + " is too large; give " + range + ".");
     if (ec != std::errc() || ptr != end || text.empty())

@@ -122,7 +122,7 @@ int cmd_validate(const std::vector<std::string>& argv)
     const std::string text = a.required("call");
     std::optional<InputShape> input;
     if (a.has("tokens") || a.has("batch"))
-        input = InputShape{a.integer("batch", 1, 0, INT64_MAX), a.integer("tokens", 1, 0, INT64_MAX)};
+        input = InputShape{a.integer("batch", 1, 0, 1 << 20), a.integer("tokens", 1, 0, 1 << 24)};
     // The same reading as the GUI's call line and the contract: a likely swap is named before the rest.
     const CallReading reading = read_call(text, input);
     const ParsedCall parsed = parse_call(text);

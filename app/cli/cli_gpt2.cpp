@@ -35,7 +35,7 @@ std::vector<std::int64_t> parse_ids(const std::string& text)
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
-        ids.push_back(parse_integer("--ids", text.substr(start, comma - start), 0, std::numeric_limits<int>::max()));
+        ids.push_back(parse_integer("ids", text.substr(start, comma - start), 0, std::numeric_limits<int>::max()));
         start = comma + 1;
     }
     return ids;

@@ -151,9 +151,9 @@ int cmd_contract(const std::vector<std::string>& argv)
         throw Error(syntax.error->with_caret(text)); // nothing to name when the call cannot even be read
     ContractInput input;
     if (a.has("d-in-of-input"))
-        input.d_in = a.integer("d-in-of-input", 0, 1, INT64_MAX);
+        input.d_in = a.integer("d-in-of-input", 0, 1, 1 << 24);
     if (a.has("tokens"))
-        input.num_tokens = a.integer("tokens", 0, 1, INT64_MAX);
+        input.num_tokens = a.integer("tokens", 0, 1, 1 << 24);
     const ContractReport r = check_contract(text, input);
     if (a.flag("json")) {
         json values = json::array(), findings = json::array(), diagnostics = json::array();

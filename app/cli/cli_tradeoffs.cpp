@@ -45,11 +45,11 @@ int by_width(const Args& a)
     if (a.has("d-out-min") || a.has("d-out-max"))
         throw UsageError("--d-out-min and --d-out-max go with --num-heads, not --d-out.");
     HeadTradeoffQuery q;
-    q.d_out = a.integer("d-out", 768, 1, INT64_MAX);
+    q.d_out = a.integer("d-out", 768, 1, 1 << 20);
     if (a.has("d-in"))
-        q.d_in = a.integer("d-in", 0, 1, INT64_MAX);
-    q.num_tokens = a.integer("tokens", 1024, 1, INT64_MAX);
-    q.batch = a.integer("batch", 1, 1, INT64_MAX);
+        q.d_in = a.integer("d-in", 0, 1, 1 << 20);
+    q.num_tokens = a.integer("tokens", 1024, 1, 1 << 24);
+    q.batch = a.integer("batch", 1, 1, 1 << 20);
     q.qkv_bias = a.flag("qkv-bias");
     const HeadTradeoffs t = head_tradeoffs(q);
     if (a.flag("json")) {
@@ -98,12 +98,12 @@ int by_heads(const Args& a)
     if (a.has("tokens") || a.has("batch"))
         throw UsageError("--tokens and --batch go with --d-out; --num-heads lists the valid widths only.");
     WidthQuery q;
-    q.num_heads = a.integer("num-heads", 12, 1, INT64_MAX);
-    q.d_out_min = a.integer("d-out-min", 1, 1, INT64_MAX);
+    q.num_heads = a.integer("num-heads", 12, 1, 1 << 20);
+    q.d_out_min = a.integer("d-out-min", 1, 1, 1 << 20);
     if (a.has("d-out-max"))
-        q.d_out_max = a.integer("d-out-max", 0, 1, INT64_MAX);
+        q.d_out_max = a.integer("d-out-max", 0, 1, 1 << 20);
     if (a.has("d-in"))
-        q.d_in = a.integer("d-in", 0, 1, INT64_MAX);
+        q.d_in = a.integer("d-in", 0, 1, 1 << 20);
     q.qkv_bias = a.flag("qkv-bias");
     const std::vector<WidthOption> rows = width_options(q);
     if (a.flag("json")) {

@@ -144,12 +144,14 @@ int cmd_train(const std::vector<std::string>& argv)
     SweepSpec spec = sweep_defaults(a.required("task"));
     if (a.has("seeds") && a.has("seed"))
         throw UsageError("give --seeds N or --seed S, not both.");
-    spec.vocab = a.integer("vocab", spec.vocab, INT64_MIN, INT64_MAX);
-    spec.context = a.integer("context", spec.context, INT64_MIN, INT64_MAX);
+    // Each option's own range; the task's rules (a vocabulary the task's letters fit, a context its sequences fit)
+    // and the memory a run needs are core's, checked next with their own sentences.
+    spec.vocab = a.integer("vocab", spec.vocab, 1, 1 << 20);
+    spec.context = a.integer("context", spec.context, 1, 1 << 16);
     spec.emb = a.integer("emb", spec.emb, 1, 1 << 16);
     spec.layers = a.integer("layers", spec.layers, 1, 1024);
-    spec.steps = a.integer("steps", spec.steps, INT64_MIN, INT64_MAX);
-    spec.batch = a.integer("batch", spec.batch, INT64_MIN, INT64_MAX);
+    spec.steps = a.integer("steps", spec.steps, 1, 10'000'000);
+    spec.batch = a.integer("batch", spec.batch, 1, 1 << 16);
     spec.lr = parse_real(a, "lr", spec.lr);
     spec.weight_decay = parse_real(a, "weight-decay", spec.weight_decay);
     spec.record_batches = a.has("dump-run");

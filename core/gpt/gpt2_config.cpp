@@ -2,6 +2,7 @@
 #include "gpt/gpt2_config.h"
 
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -59,9 +60,8 @@ std::int64_t whole(const json& config, const std::string& path, std::initializer
         if (it == config.end() || it->is_null())
             continue;
         if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > (1 << 24))
-            throw Error(in_quotes(path) + " gives " + key + " as " + it->dump() +
-                        ", where a positive whole number is "
-                        "needed.");
+            throw Error(in_quotes(path) + " gives " + key + " as " + printable(it->dump(), 40) +
+                        ", where a whole number from 1 to " + std::to_string(1 << 24) + " is needed.");
         key_found = key;
         return it->get<std::int64_t>();
     }

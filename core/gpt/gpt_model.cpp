@@ -3,6 +3,7 @@
 #include "io/finite_check.h"
 #include "io/safetensors.h"
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <charconv>
 #include <cstdlib>
@@ -17,8 +18,8 @@ std::int64_t setting(const SafetensorsFile& file, const std::string& who, const 
     std::int64_t value = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < 1 || value > (1 << 20))
-        throw Error(who + " has no usable '" + key + "' in its metadata ('" + text +
-                    "'); a trained GPT file states it as a positive whole number.");
+        throw Error(who + " has no usable '" + key + "' in its metadata ('" + printable(text, 40) +
+                    "'); a trained GPT file states it as a whole number from 1 to " + std::to_string(1 << 20) + ".");
     return value;
 }
 
