@@ -76,6 +76,19 @@ std::string seeds_text(const std::vector<std::uint64_t>& seeds) // "0,1,2", as t
     return out;
 }
 
+// A spread as the saved model's metadata keeps it: "" from one seed, which has none.
+std::string spread_meta(const json& std_value)
+{
+    return std_value.is_null() ? std::string() : fixed(std_value.get<double>(), 4);
+}
+
+// "0.881 +- 0.012", or "0.881 (1 seed)" where one seed gives no spread.
+std::string mean_std(const json& row, const char* mean, const char* std_key)
+{
+    const std::string m = fixed(row[mean].get<double>(), 3);
+    return row[std_key].is_null() ? m + " (1 seed)" : m + " +- " + fixed(row[std_key].get<double>(), 3);
+}
+
 struct Variant {
     std::int64_t heads = 0;
     std::vector<std::size_t> runs; // indices into the sweep's results
@@ -124,10 +137,13 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
         return row;
     }
     const Spread l = spread(loss), a = spread(acc), t = spread(to90), m = spread(ms);
+    // A spread needs two runs: from one seed it is not 0 but unknown, so it is null (and the table says "1 seed").
+    const json none = nullptr;
     row.update({{"val_loss_mean", l.mean},
-                {"val_loss_std", l.std},
+                {"val_loss_std", loss.size() > 1 ? json(l.std) : none},
                 {"val_accuracy_mean", a.mean},
-                {"val_accuracy_std", a.std},
+                {"val_accuracy_std", loss.size() > 1 ? json(a.std) : none},
+                {"seeds_finished", loss.size()},
                 {"steps_to_90_mean", t.mean},
                 {"ms_per_step_mean", m.mean}});
     return row;
@@ -203,18 +219,19 @@ int cmd_train(const std::vector<std::string>& argv)
                                 {"val_accuracy", fixed(results.front().final_eval().accuracy, 4)},
                                 {"seeds", seeds_text(seeds)},
                                 {"val_loss_mean", fixed(row["val_loss_mean"].get<double>(), 4)},
-                                {"val_loss_std", fixed(row["val_loss_std"].get<double>(), 4)},
+                                {"val_loss_std", spread_meta(row["val_loss_std"])},
                                 {"val_accuracy_mean", fixed(row["val_accuracy_mean"].get<double>(), 4)},
-                                {"val_accuracy_std", fixed(row["val_accuracy_std"].get<double>(), 4)},
+                                {"val_accuracy_std", spread_meta(row["val_accuracy_std"])},
                                 {"ms_per_step", fixed(results.front().ms_per_step, 3)}});
         }
     };
     const std::string how = "held-out loss and accuracy: mean cross-entropy and share of correct next-token guesses "
                             "over the task's held-out positions after the last step, eval mode; mean +- sample std "
-                            "over seeds; steps to 90%: first held-out measurement (every " +
+                            "over seeds (a spread needs two: one seed says \"1 seed\"); to 90% of best: the first "
+                            "held-out measurement (every " +
                             std::to_string(spec.eval_every()) +
-                            " steps) reaching 90% of "
-                            "the best; ms per step: wall time of forward, backward and AdamW, one engine thread";
+                            " steps) reaching 90% of that run's own best accuracy (not 90% accuracy); ms per step: "
+                            "wall time of forward, backward and AdamW, one engine thread";
     if (a.flag("json")) {
         json out = {{"task", spec.task},
                     {"vocab_size", spec.vocab},
@@ -240,15 +257,15 @@ int cmd_train(const std::vector<std::string>& argv)
               << spec.emb << ", " << spec.layers << " layers, " << spec.steps << " steps of batch " << spec.batch
               << ", lr " << spec.lr << ", " << seeds.size() << " seed(s); " << fixed(wall, 1) << " s on " << threads
               << " threads\n";
-    std::printf("heads  head_dim  held-out loss     held-out accuracy  steps to 90%%  ms/step\n");
+    std::printf("heads  head_dim  held-out loss     held-out accuracy  to 90%% of best  ms/step\n");
     for (const json& r : table)
         if (r.contains("diverged"))
             std::printf("%5d  %8d  %s\n", r["n_heads"].get<int>(), r["head_dim"].get<int>(),
                         r["diverged"].get<std::string>().c_str());
         else
-            std::printf("%5d  %8d  %.3f +- %.3f    %.3f +- %.3f     %12.0f  %7.2f\n", r["n_heads"].get<int>(),
-                        r["head_dim"].get<int>(), r["val_loss_mean"].get<double>(), r["val_loss_std"].get<double>(),
-                        r["val_accuracy_mean"].get<double>(), r["val_accuracy_std"].get<double>(),
+            std::printf("%5d  %8d  %-14s    %-14s     %14.0f  %7.2f\n", r["n_heads"].get<int>(),
+                        r["head_dim"].get<int>(), mean_std(r, "val_loss_mean", "val_loss_std").c_str(),
+                        mean_std(r, "val_accuracy_mean", "val_accuracy_std").c_str(),
                         r["steps_to_90_mean"].get<double>(), r["ms_per_step_mean"].get<double>());
     std::fflush(stdout);
     for (const Variant& v : variants)

@@ -106,6 +106,12 @@ void TestUiSweep::tinySweepFillsTheTable()
     QCOMPARE(panel.table()->item(0, 0)->text(), QStringLiteral("2"));
     QCOMPARE(panel.table()->item(1, 1)->text(), QStringLiteral("2")); // head_dim of 4 heads at emb 8
     QCOMPARE(panel.table()->item(0, 2)->text(), QStringLiteral("1 of 1"));
+    // One seed: no spread to show (it is unknown, not 0), said so in the cell and the reading.
+    QVERIFY2(panel.table()->item(0, 4)->text().endsWith(QStringLiteral(" (1 seed)")),
+             qPrintable(panel.table()->item(0, 4)->text()));
+    QVERIFY(!panel.table()->item(0, 3)->text().contains(QStringLiteral("±")));
+    QVERIFY2(panel.reading()->text().contains(QStringLiteral("from one seed")), qPrintable(panel.reading()->text()));
+    QVERIFY(panel.table()->horizontalHeaderItem(5)->text().contains(QStringLiteral("of its best")));
     QVERIFY(!panel.table()->horizontalHeaderItem(3)->toolTip().isEmpty());
     QVERIFY2(panel.reading()->text().contains("Best:"), qPrintable(panel.reading()->text()));
     QCOMPARE(panel.curves()->curvesPainter().series().size(), std::size_t{2});

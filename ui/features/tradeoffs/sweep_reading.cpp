@@ -31,11 +31,17 @@ QString readRows(const std::vector<SweepRow>& rows)
     const auto best = std::max_element(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) {
         return a.accuracy.mean < b.accuracy.mean;
     });
-    QString text = QObject::tr("<b>Best:</b> %1 (head_dim %2), held-out accuracy %3 ± %4.")
-                       .arg(heads(best->heads))
-                       .arg(best->headDim)
-                       .arg(acc(*best))
-                       .arg(best->accuracy.std, 0, 'f', 2);
+    QString text = best->seedsDone > 1
+                       ? QObject::tr("<b>Best:</b> %1 (head_dim %2), held-out accuracy %3 ± %4.")
+                             .arg(heads(best->heads))
+                             .arg(best->headDim)
+                             .arg(acc(*best))
+                             .arg(best->accuracy.std, 0, 'f', 2)
+                       : QObject::tr("<b>Best:</b> %1 (head_dim %2), held-out accuracy %3 from one seed (a spread "
+                                     "over seeds needs two or more).")
+                             .arg(heads(best->heads))
+                             .arg(best->headDim)
+                             .arg(acc(*best));
     if (rows.size() < 2)
         return text + QObject::tr(" Compare two head counts or more to see the trade-off.");
     const SweepRow &few = rows.front(), &many = rows.back();
@@ -57,9 +63,13 @@ QString readRows(const std::vector<SweepRow>& rows)
         text += QObject::tr(" <b>Narrow heads fall behind:</b> at head_dim %1 each head's queries and keys have only "
                             "%1 numbers to tell positions apart.")
                     .arg(many.headDim);
-    if (!fewWorse && !manyWorse)
+    if (!fewWorse && !manyWorse && best->seedsDone > 1)
         text += QObject::tr(" Every head count is within twice the spread over seeds (and %1) of the best: at these "
                             "settings the number of heads changes the accuracy little.")
+                    .arg(kLeastGap);
+    else if (!fewWorse && !manyWorse)
+        text += QObject::tr(" Every head count is within %1 of the best; from one seed each, train more seeds to "
+                            "know whether that gap is larger than the spread between runs.")
                     .arg(kLeastGap);
     if (few.msPerStep > 0 && many.msPerStep > 0)
         text += QObject::tr(" A step took %1 ms with %2 and %3 ms with %4.")

@@ -10,7 +10,7 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
     // Two-line headers, each column as wide as its header or its numbers: stretched to a projector's narrow
     // page beside the lessons dock, the headers were cut ("eld-out los"); a table wider than that scrolls.
     setHorizontalHeaderLabels({tr("num_heads"), tr("head_dim"), tr("seeds"), tr("held-out\nloss"),
-                               tr("held-out\naccuracy"), tr("steps to\n90%"), tr("ms per\nstep")});
+                               tr("held-out\naccuracy"), tr("steps to 90%\nof its best"), tr("ms per\nstep")});
     const QStringList tips = {
         tr("Heads per attention block; every block of the model has this many."),
         tr("emb / num_heads: the width of each head's queries, keys and values."),
@@ -19,7 +19,8 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
            "sample std over the finished seeds."),
         tr("Share of the task's held-out scored positions whose most likely token is the target, after the last "
            "step; mean ± sample std over the finished seeds."),
-        tr("The first held-out measurement reaching 90% of that run's best accuracy; mean over seeds."),
+        tr("The first held-out measurement reaching 90% of that run's own best accuracy (not 90% accuracy: a run "
+           "that learns little reaches its own best soon); mean over seeds."),
         tr("Wall time of one step's forward, backward and AdamW on one engine thread, evaluations left out; mean "
            "over seeds. The runs train side by side, one per core."),
     };
@@ -37,6 +38,13 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
            "90% of the best accuracy, ms per step; each column's header says how it was obtained."));
 }
 
+// "0.881 ± 0.012"; from one seed "0.881 (1 seed)": a spread needs two runs, and one run's is unknown, not 0.
+QString SweepTable::meanStd(const train::Spread& s, int seeds)
+{
+    return seeds > 1 ? QStringLiteral("%1 ± %2").arg(s.mean, 0, 'f', 3).arg(s.std, 0, 'f', 3)
+                     : tr("%1 (1 seed)").arg(s.mean, 0, 'f', 3);
+}
+
 void SweepTable::setRows(const std::vector<SweepRow>& rows)
 {
     setRowCount(static_cast<int>(rows.size()));
@@ -47,8 +55,8 @@ void SweepTable::setRows(const std::vector<SweepRow>& rows)
             QString::number(w.headDim),
             w.seedsDiverged ? tr("%1 of %2, %3 diverged").arg(w.seedsDone).arg(w.seedsAsked).arg(w.seedsDiverged)
                             : QStringLiteral("%1 of %2").arg(w.seedsDone).arg(w.seedsAsked),
-            QStringLiteral("%1 ± %2").arg(w.loss.mean, 0, 'f', 3).arg(w.loss.std, 0, 'f', 3),
-            QStringLiteral("%1 ± %2").arg(w.accuracy.mean, 0, 'f', 3).arg(w.accuracy.std, 0, 'f', 3),
+            meanStd(w.loss, w.seedsDone),
+            meanStd(w.accuracy, w.seedsDone),
             QString::number(w.stepsTo90, 'f', 0),
             QString::number(w.msPerStep, 'f', 2),
         };

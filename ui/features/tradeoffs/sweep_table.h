@@ -14,6 +14,7 @@ public:
     explicit SweepTable(QWidget* parent = nullptr);
     void setRows(const std::vector<SweepRow>& rows);
     static QString howText(std::int64_t evalEvery);
+    static QString meanStd(const train::Spread& spread, int seeds);
 };
 
 } // namespace attnlab::ui
