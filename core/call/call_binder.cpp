@@ -159,7 +159,7 @@ void Binder::assign_int(const CallArgument& arg, const std::string& who, std::in
 
 void Binder::assign_dropout(const CallArgument& arg, const std::string& who)
 {
-    const std::string range = "; dropout is a probability in [0, 1), such as 0.0 or 0.1.";
+    const std::string range = "; dropout is a probability in [0, 1], such as 0.0 or 0.1.";
     if (arg.kind == LiteralKind::Int) {
         if (const auto value = python_int_value(arg.value()))
             return void(config().dropout = static_cast<double>(*value));

@@ -181,6 +181,11 @@ void add_notes(const Config& c, std::vector<Diagnostic>& out)
                                python_float_repr(c.dropout) +
                                " and scales the others by 1 / (1 - dropout); in eval mode (model.eval()) the "
                                "weights pass through unchanged."));
+    if (has_slot(c, "dropout") && c.dropout == 1.0)
+        out.push_back(make(DiagnosticCode::DropoutEval, Severity::Note, Slot::dropout,
+                           "dropout = 1.0 zeroes every attention weight in training mode (nn.Dropout multiplies "
+                           "them by 0), so the context vectors are all zero there; in eval mode the weights pass "
+                           "through unchanged."));
 }
 
 } // namespace
@@ -193,10 +198,11 @@ std::vector<Diagnostic> validate(const Config& config, std::optional<InputShape>
     check_positive(c, Slot::d_out, c.d_out, "the width each token is projected to", out);
     check_positive(c, Slot::context_length, c.context_length, "the number of tokens the causal mask covers", out);
     check_positive(c, Slot::num_heads, c.num_heads, "the number of attention heads", out);
-    if (has_slot(c, "dropout") && !(c.dropout >= 0.0 && c.dropout < 1.0))
+    // nn.Dropout takes 0 <= p <= 1; at p = 1 it multiplies every weight by 0 (and draws nothing), as the engine does.
+    if (has_slot(c, "dropout") && !(c.dropout >= 0.0 && c.dropout <= 1.0))
         out.push_back(make(DiagnosticCode::DropoutRange, Severity::Error, Slot::dropout,
                            "dropout = " + python_float_repr(c.dropout) +
-                               " is outside [0, 1): it is the probability of zeroing each attention weight during "
+                               " is outside [0, 1]: it is the probability of zeroing each attention weight during "
                                "training, so use a value such as 0.0 or 0.1."));
     const bool sizes_ok = c.d_in > 0 && c.d_out > 0 && (!c.has_heads() || c.num_heads > 0);
     if (sizes_ok && c.kind == ModuleKind::MultiHeadAttention && c.d_out % c.num_heads != 0)

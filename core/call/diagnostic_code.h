@@ -11,7 +11,7 @@ namespace attnlab {
 enum class DiagnosticCode {
     NonPositive,         // a size slot <= 0
     NonPositiveInput,    // batch or num_tokens <= 0
-    DropoutRange,        // dropout outside [0, 1)
+    DropoutRange,        // dropout outside [0, 1]
     HeadSplit,           // d_out not divisible by num_heads
     TokensExceedContext, // more tokens than the causal mask covers
     HeadDimSmall,        // note: tiny heads

@@ -140,8 +140,9 @@ ElementSources element_sources(const Trace& trace, const Stage& stage, const Ind
     if (base == stage::attn_weights_dropout) {
         ElementSources s{
             Combine::Dropout, {{name(stage::attn_weights), false, {idx}}}, 1.0 / (1.0 - c.dropout), 0, false, {}};
-        s.explanation =
-            "dropout: the weight, dropped to 0 or kept and scaled by 1 / (1 - " + std::to_string(c.dropout) + ").";
+        s.explanation = c.dropout >= 1.0 ? std::string("dropout with p = 1: every weight multiplied by 0.")
+                                         : "dropout: the weight, dropped to 0 or kept and scaled by 1 / (1 - " +
+                                               std::to_string(c.dropout) + ").";
         return s;
     }
     if (base == stage::output && mha) {

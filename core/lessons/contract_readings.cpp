@@ -45,8 +45,8 @@ std::vector<std::string> troubles(ModuleKind kind, const std::vector<ContractVal
     if (has_slot(kind, "dropout") && r.count("dropout")) {
         const ContractValue& v = values[r.at("dropout")];
         const auto num = number_of(v);
-        if (!num || num->value < 0 || num->value >= 1)
-            out.push_back("dropout = " + v.text + " is not a probability in [0, 1)");
+        if (!num || num->value < 0 || num->value > 1)
+            out.push_back("dropout = " + v.text + " is not a probability in [0, 1]");
     }
     // On the doubles: a value past 2^63 (a slot given 9223372036854775807) has no int64 to be cast to.
     if (kind == ModuleKind::MultiHeadAttention && n.count("d_out") && n.count("num_heads") &&

@@ -237,8 +237,11 @@ void TestConfig::validate_codes_data()
                                     << QStringList{"non-positive/error/num_heads"};
     QTest::newRow("dropout-negative") << mha(16, 16, 8, -0.1, 2) << false << qint64(0) << qint64(0)
                                       << QStringList{"dropout-range/error/dropout"};
-    QTest::newRow("dropout-one") << mha(16, 16, 8, 1.0, 2) << false << qint64(0) << qint64(0)
-                                 << QStringList{"dropout-range/error/dropout"};
+    // nn.Dropout takes p = 1 (every weight multiplied by 0 in training); above 1 it refuses.
+    QTest::newRow("dropout-one") << mha(16, 16, 8, 1.0, 2) << true << qint64(1) << qint64(8)
+                                 << QStringList{"dropout-eval/note/dropout"};
+    QTest::newRow("dropout-above-one") << mha(16, 16, 8, 1.5, 2) << false << qint64(0) << qint64(0)
+                                       << QStringList{"dropout-range/error/dropout"};
     QTest::newRow("dropout-nan") << mha(16, 16, 8, nan, 2) << false << qint64(0) << qint64(0)
                                  << QStringList{"dropout-range/error/dropout"};
     QTest::newRow("dropout-training-note")
