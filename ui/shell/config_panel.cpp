@@ -61,7 +61,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     form_->addRow(headDim_);
     addSpin(Slot::context_length, tr("Longest input the causal mask covers."), 0, 1 << 20);
     auto* dropout = new QDoubleSpinBox;
-    dropout->setRange(0.0, 0.99);
+    dropout->setRange(0.0, 1.0); // nn.Dropout takes 0 <= p <= 1
     dropout->setSingleStep(0.05);
     dropout->setDecimals(2);
     dropout->setToolTip(tr("Probability of zeroing an attention weight; acts only in training mode."));
