@@ -120,7 +120,16 @@ private Q_SLOTS:
         const Tensor& w = session_->view()->stage()->tensor;
         QCOMPARE(table->item(3, 2)->text(), QString::number(w.at({1, 1, 3, 2}), 'f', 4)); // as the book prints
         QVERIFY(table->verticalHeaderItem(1)->text().contains("journey"));
-        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("0.0000"));
+        // Above the diagonal the weight is 0 because the causal mask hid the key: said so, not shown as 0.0000.
+        QCOMPARE(w.at({1, 1, 0, 5}), 0.0f);
+        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("masked"));
+        QVERIFY(table->item(0, 5)->toolTip().contains("causal mask"));
+        QVERIFY(table->item(5, 0)->text() != QStringLiteral("masked")); // below: a weight the softmax gave
+        QVERIFY2(window_->stepperView()->grid()->summary()->text().contains("15 masked (0:"),
+                 qPrintable(window_->stepperView()->grid()->summary()->text()));
+        // Before the mask, the scores are plain numbers.
+        session_->view()->setStageByName("attn_scores");
+        QVERIFY(table->item(0, 5)->text() != QStringLiteral("masked"));
     }
 
     void heatmapsShowEveryHeadAndSelectOnClick()

@@ -201,6 +201,14 @@ void TensorGrid::refresh()
         free.size() == 2 ? QString::fromStdString(std::string(axis_name(stage->axes[free[0]]))) : QString();
     const QString axisC =
         free.empty() ? QString() : QString::fromStdString(std::string(axis_name(stage->axes[free.back()])));
+    // A causal module's weights (after the softmax, and after dropout) are exactly 0 above the diagonal because the
+    // mask put -inf there, not because the query found the key unrelated: those cells say so, in the masked grey.
+    const auto trace = state_->trace()->trace();
+    const std::size_t ndim = stage->axes.size();
+    const bool maskedZeros =
+        trace && trace->config.is_causal() && stage->matrix &&
+        (*stage->matrix == AttentionMatrix::Weights || *stage->matrix == AttentionMatrix::Dropout) &&
+        free.size() == 2 && free[0] == ndim - 2 && free[1] == ndim - 1;
     QString text =
         tr("%1 × %2 slice (rows: %3, columns: %4): min %5, max %6, mean %7")
             .arg(rows)
@@ -209,6 +217,8 @@ void TensorGrid::refresh()
             .arg(formatValue(float(lo)), formatValue(float(hi)), formatValue(finite ? float(sum / finite) : 0.f));
     if (masked)
         text += tr(", %1 masked (−∞)").arg(masked);
+    if (maskedZeros)
+        text += tr(", %1 masked (0: the causal mask's −∞ after the softmax)").arg(rows * (rows - 1) / 2);
     if (!full)
         text += tr(". Too many to list; showing the top-left %1 × %2.").arg(shownRows).arg(shownCols);
     summary_->setText(text);
@@ -230,12 +240,17 @@ void TensorGrid::refresh()
     for (int r = 0; r < shownRows; ++r)
         for (int c = 0; c < shownCols; ++c) {
             const float v = at(r, c);
-            auto* item = new QTableWidgetItem(valuesGridText(v));
+            const bool maskedZero = maskedZeros && c > r;
+            auto* item = new QTableWidgetItem(maskedZero ? tr("masked") : valuesGridText(v));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (std::isinf(v)) { // −∞: the masked grey of the heatmaps, with ink that reads on it
+            if (std::isinf(v) ||
+                maskedZero) { // −∞, or the 0 it became: the heatmaps' masked grey, ink that reads on it
                 item->setBackground(QColor(kMaskedLight));
                 item->setForeground(QColor(Qt::black));
                 item->setData(kMaskedRole, true);
+                if (maskedZero)
+                    item->setToolTip(
+                        tr("Exactly 0: the causal mask hid this key (after the query) before the softmax."));
             }
             table_->setItem(r, c, item);
         }
