@@ -155,7 +155,7 @@ void TestCliDesigns::exit_codes_data()
     QTest::newRow("tradeoffs-no-tokens") << QStringList{"tradeoffs", "--d-out", "8"} << 2 << "needs --tokens";
     QTest::newRow("tradeoffs-zero-width")
         << QStringList{"tradeoffs", "--d-out", "0", "--tokens", "4"} << 1 << "--d-out 0 is out of range";
-    QTest::newRow("tradeoffs-range") << QStringList{"tradeoffs", "--num-heads", "4", "--d-out-max", "1000000000"} << 1
+    QTest::newRow("tradeoffs-range") << QStringList{"tradeoffs", "--num-heads", "4", "--d-out-max", "1048576"} << 1
                                      << "narrow the range";
     QTest::newRow("tradeoffs-unknown-option")
         << QStringList{"tradeoffs", "--d-out", "8", "--heads", "2"} << 2 << "unknown option --heads";
