@@ -1,6 +1,7 @@
 #include "io/finite_check.h"
 
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <cmath>
 
@@ -41,7 +42,7 @@ void require_finite(const std::string& who, const std::vector<NonFiniteCount>& c
         what.append(what.empty() ? "" : " and ").append(std::to_string(first->infinite)).append(" infinite");
     std::string sentence = who;
     sentence.append(" holds values that are not finite numbers: ")
-        .append(first->name)
+        .append(printable(first->name, 60)) // a recording's parameter names are the student's
         .append(" has ")
         .append(what)
         .append(" of ")
