@@ -88,9 +88,12 @@ void Checker::check_order()
                               " this call cannot work, since " + join(book_troubles, ", and ") + "; read as " +
                               order_text(written) + " it is a sensible config, so it was probably written for a " +
                               report.class_name + " that takes its arguments in that order";
-        if (order[0] == "num_heads")
+        // The popular order is named only when it is the one this call makes sense in: under another, it is wrong.
+        if (order[0] == "num_heads" && order[1] == "context_length")
             message += " (several popular implementations put num_heads third, e.g. (d_in, d_out, num_heads, "
                        "context_length, dropout, qkv_bias))";
+        else if (order[0] == "num_heads")
+            message += " (several popular implementations put num_heads third)";
         add(ContractFindingCode::OtherSlotOrder, {"context_length", "dropout", "num_heads"},
             message + ". In the book's order it is " + render(report.call, vals, fixed) + ".");
         return;
