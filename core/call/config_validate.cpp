@@ -109,12 +109,19 @@ Diagnostic head_split(const Config& c)
     else
         width_text = "d_out = " + to_string(lower);
 
+    // d_in = d_out is a transformer block's width (GPT-2's 768): its residual adds the output to the input, so there a
+    // new d_out is no option, though the module alone takes it.
+    const std::string residual =
+        c.d_in == d_out ? " (the module alone takes any d_out, but in a GPT block, whose residual adds the output to "
+                          "the " +
+                              to_string(c.d_in) + "-wide input, d_out stays " + to_string(c.d_in) + ")"
+                        : std::string();
     return make(DiagnosticCode::HeadSplit, Severity::Error, Slot::num_heads,
                 "d_out = " + to_string(d_out) + " cannot be split evenly across num_heads = " + to_string(heads) +
                     " heads, because head_dim = d_out / num_heads = " + to_string(d_out) + " / " + to_string(heads) +
                     " = " + quotient_text(d_out, heads) + " is not a whole number; " + listing +
                     ", so use num_heads = " + heads_text + ", or keep " + to_string(heads) + " heads with " +
-                    width_text + ".",
+                    width_text + residual + ".",
                 std::move(fixes));
 }
 

@@ -317,6 +317,14 @@ void TestConfig::head_split_770()
          {"d_out = 770", "num_heads = 12", "770 / 12 = 64.17", "not a whole number",
           "1, 2, 5, 7, 10, 11, 14, 22, 35, 55, 70, 77, 110, 154, 385, 770", "11 or 14", "768 or 780"})
         QVERIFY2(message.contains(part), qPrintable(message + " lacks " + part));
+    QVERIFY(!message.contains("residual")); // d_in 768 != d_out 770: not a block's width
+    // At a block's width (d_in = d_out, GPT-2 small's 768), a new d_out is offered with what it breaks there.
+    const auto gpt2 = validate(mha(768, 768, 1024, 0.0, 10));
+    QCOMPARE(gpt2.size(), std::size_t{1});
+    const QString block = QString::fromStdString(gpt2[0].message);
+    QVERIFY2(block.contains("d_out = 760 or 770 (the module alone takes any d_out, but in a GPT block, whose residual "
+                            "adds the output to the 768-wide input, d_out stays 768)."),
+             qPrintable(block));
 }
 
 void TestConfig::head_split_many_divisors()
