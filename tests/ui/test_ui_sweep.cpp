@@ -463,16 +463,16 @@ void TestUiSweep::readingFollowsTheNumbers_data()
     QTest::addColumn<QStringList>("doesNotSay");
     // The PyTorch measurement of the induction task at emb 32.
     QTest::newRow("inverted U") << QList<double>{0.86, 0.86, 0.92, 0.92, 0.91, 0.92, 0.75, 0.86, 0.67, 0.66, 0.38, 0.41}
-                                << QStringList{"An inverted U", "Too few heads", "head_dim 1 is too narrow",
+                                << QStringList{"An inverted U", "Fewer heads fall behind", "head_dim 1 is too narrow",
                                                "2 heads (head_dim 16)"}
                                 << QStringList{"changes the accuracy little"};
     QTest::newRow("flat") << QList<double>{0.90, 0.91, 0.91, 0.90, 0.90, 0.91, 0.91, 0.90, 0.90, 0.90, 0.89, 0.90}
                           << QStringList{"changes the accuracy little"}
-                          << QStringList{"inverted U", "Too few heads", "too narrow"};
+                          << QStringList{"inverted U", "Fewer heads fall behind", "too narrow"};
     QTest::newRow("only narrow heads fall")
         << QList<double>{0.95, 0.95, 0.95, 0.94, 0.94, 0.94, 0.9, 0.9, 0.8, 0.8, 0.4, 0.42}
         << QStringList{"head_dim 1 is too narrow", "1 head (head_dim 32)"}
-        << QStringList{"inverted U", "Too few heads"};
+        << QStringList{"inverted U", "Fewer heads fall behind"};
 }
 
 void TestUiSweep::readingFollowsTheNumbers()

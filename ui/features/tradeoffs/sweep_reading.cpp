@@ -51,9 +51,10 @@ QString readRows(const std::vector<SweepRow>& rows)
         text += QObject::tr(" <b>An inverted U:</b> %1 with %2, %3 with %4, %5 with %6.")
                     .arg(acc(few), heads(few.heads), acc(*best), heads(best->heads), acc(many), heads(many.heads));
     if (fewWorse)
-        text += QObject::tr(" <b>Too few heads cannot specialise:</b> each head puts its attention where its one "
-                            "softmax says, so with %1 per block the patterns the task needs (for induction, one head "
-                            "on the previous token and one on the token after the earlier copy) share a head.")
+        text += QObject::tr(" <b>Fewer heads fall behind:</b> with %1 per block each layer has one attention "
+                            "pattern per token to spend; the heads below show whether the layers still split the "
+                            "work (a previous-token head in layer 0, an induction head in layer 1), and the ablation "
+                            "columns what each head is worth.")
                     .arg(heads(few.heads));
     if (manyWorse && many.headDim == 1)
         text += QObject::tr(" <b>head_dim 1 is too narrow:</b> each query and key is one number, so every query "

@@ -1,8 +1,8 @@
 #pragma once
 // What a sweep's table says, in words written from its numbers: which num_heads did best, whether the
 // fewest heads and the narrowest heads fell clearly below it (by more than twice the spread over seeds
-// and 0.02), and why each can: too few heads cannot specialise, and at head_dim 1 a head's scores rank
-// the keys in one order for every query, so it cannot point each token at its predecessor.
+// and 0.02), and why each can: fewer heads give each layer one pattern per token to spend, and at head_dim 1 a head's
+// scores rank the keys in one order for every query, so it cannot point each token at its predecessor.
 #include "features/tradeoffs/sweep_results.h"
 
 #include <QString>
