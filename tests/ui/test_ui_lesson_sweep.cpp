@@ -3,7 +3,9 @@
 // heads, the best variant's previous-token and induction heads, and the model under study once studied.
 #include "model/model_job.h"
 #include "common/session_parts.h"
+#include "features/tradeoffs/sweep_heads_table.h"
 #include "features/tradeoffs/sweep_job.h"
+#include "features/tradeoffs/sweep_panel.h"
 #include "shell/lessons.h"
 
 #include <QSignalSpy>
@@ -85,6 +87,24 @@ void TestUiLessonSweep::checks_read_the_sweep()
     const CheckResult roles = checkStep(*lesson, 2, s);
     QVERIFY2(roles.passed && roles.message.contains(QStringLiteral("layer 0 head")) &&
                  roles.message.contains(QStringLiteral("layer 1 head")),
+             qPrintable(roles.message));
+    // Step 3's Show me puts the variant its check speaks of under "Heads of": the best one, not the first.
+    SweepPanel panel(s.feature<TradeoffsState>());
+    const int best = [&] {
+        const SweepResults& r = s.feature<TradeoffsState>()->sweep()->results();
+        int b = 0;
+        for (int i = 0; i < static_cast<int>(r.runs.size()); ++i)
+            if (r.runs[std::size_t(i)].evals.back().accuracy > r.runs[std::size_t(b)].evals.back().accuracy)
+                b = i;
+        return b;
+    }();
+    panel.headsTable()->variant()->setCurrentIndex(best == 0 ? 1 : 0); // the student looked at another
+    QVERIFY(panel.headsTable()->shownRun() != best);
+    lesson->steps[2].showMe(LessonContext{&s, nullptr});
+    QCOMPARE(panel.headsTable()->shownRun(), best);
+    QVERIFY2(roles.message.startsWith(
+                 QStringLiteral("With %1 head")
+                     .arg(s.feature<TradeoffsState>()->sweep()->results().runs[std::size_t(best)].heads)),
              qPrintable(roles.message));
     // Show me studies the best variant: the model under study reads letters.
     QVERIFY(!checkStep(*lesson, 3, s).passed);

@@ -96,6 +96,13 @@ void SweepHeadsTable::setResults(const SweepResults& results)
     showVariant();
 }
 
+void SweepHeadsTable::showRun(int runIndex)
+{
+    const int item = variant_->findData(runIndex);
+    if (item >= 0)
+        variant_->setCurrentIndex(item); // currentIndexChanged shows it
+}
+
 int SweepHeadsTable::shownRun() const
 {
     const int index = variant_->currentData().isValid() ? variant_->currentData().toInt() : -1;

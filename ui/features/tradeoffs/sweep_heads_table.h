@@ -23,7 +23,8 @@ public:
     QTableWidget* table() const { return table_; }
     QPushButton* studyButton() const { return study_; }
     QPushButton* saveButton() const { return save_; }
-    int shownRun() const; // the index in results().runs of the variant shown, -1 when none
+    int shownRun() const;       // the index in results().runs of the variant shown, -1 when none
+    void showRun(int runIndex); // picks that variant when it has heads measured; otherwise nothing changes
 
 Q_SIGNALS:
     // The shown variant as the model under study in every tab, or saved as a file.

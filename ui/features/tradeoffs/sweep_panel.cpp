@@ -124,6 +124,7 @@ SweepPanel::SweepPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent)
     connect(headsTable_, &SweepHeadsTable::studyRequested, this,
             [this](int run) { showError(state_->studySweepRun(run)); });
     connect(headsTable_, &SweepHeadsTable::saveRequested, this, &SweepPanel::saveRun);
+    connect(state_, &TradeoffsState::headsShownChanged, headsTable_, &SweepHeadsTable::showRun);
     if (job->hasResults())
         form_->setSettings(job->results().settings);
     showResults();
@@ -204,6 +205,8 @@ void SweepPanel::showProgress()
     how_->setText(job->hasResults() ? SweepTable::howText(job->results().settings.evalEvery()) : QString());
     reading_->setText(job->busy() ? QString() : sweepReading(job->results(), rows));
     headsTable_->setResults(job->results());
+    if (state_->headsShown() >= 0)
+        headsTable_->showRun(state_->headsShown());
 }
 
 void SweepPanel::showResults()

@@ -108,7 +108,11 @@ std::vector<LessonActions> severalHeadsActions()
          },
          {widgetTarget("sweep-table"), widgetTarget("sweep-reading")}},
         {QStringLiteral("each-head"),
-         showTrained,
+         [](const LessonContext& c) { // the heads its check speaks of: the best variant's
+             showTrained(c);
+             c.session->feature<TradeoffsState>()->showHeadsOf(
+                 bestRun(c.session->feature<TradeoffsState>()->sweep()->results()));
+         },
          [](const LessonContext& c) {
              QString why;
              if (!finishedRows(*c.session, &why))

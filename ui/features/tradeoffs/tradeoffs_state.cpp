@@ -64,6 +64,7 @@ TradeoffsState::TradeoffsState(const SessionParts& parts, QObject* parent)
             Q_EMIT delivered();
         });
     connect(sweep_, &SweepJob::started, this, [this] {
+        headsShown_ = -1; // a new sweep's runs are other models
         Q_EMIT sweepStarted();
         Q_EMIT delivered();
     });
@@ -127,6 +128,12 @@ bool TradeoffsState::checkSection(const QJsonObject& file, QString* error)
     if (!file.contains("sweep"))
         return true;
     return json_fields::object(file, "sweep", &sweep, error) && sweepFromJson(sweep, error).has_value();
+}
+
+void TradeoffsState::showHeadsOf(int runIndex)
+{
+    headsShown_ = runIndex;
+    Q_EMIT headsShownChanged(runIndex);
 }
 
 QString TradeoffsState::studySweepRun(int runIndex)

@@ -36,6 +36,10 @@ public:
     // One sentence when it cannot be (no such finished run, or results read from a session file, which keep no
     // weights); empty when it is on its way.
     QString studySweepRun(int runIndex);
+    // The run whose heads the page lists, chosen for the student (a lesson's Show me points at the variant its check
+    // speaks of); -1: the page's own choice. The picker stays the student's to change.
+    void showHeadsOf(int runIndex);
+    int headsShown() const { return headsShown_; }
     // That run saved at `path` as `attention-lab-cli train --save` writes it; one sentence on failure.
     QString saveSweepRun(int runIndex, const QString& path) const;
 
@@ -51,12 +55,14 @@ Q_SIGNALS:
     void sweepStarted();
     void sweepProgressed(); // throttled: at most ten times a second
     void sweepFinished();
+    void headsShownChanged(int runIndex);
 
 private:
     TimingsJob* timings_;
     SweepJob* sweep_;
     std::shared_ptr<const TrainedVariants> trainedVariants_;
     std::shared_ptr<QTemporaryDir> studyDir_; // the sweep runs opened for study
+    int headsShown_ = -1;
 };
 
 } // namespace attnlab::ui
