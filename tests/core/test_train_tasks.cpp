@@ -148,14 +148,25 @@ void TestTrainTasks::refusals()
     QVERIFY_THROWS_EXCEPTION(Error, check_task(task.toStdString(), vocab, context));
 }
 
-void TestTrainTasks::cancel_keeps_what_was_reached()
+namespace {
+
+// An induction run small enough for a test: emb 8, 2 heads, context 12, batch 4.
+RunSettings tiny_run(std::int64_t steps)
 {
     RunSettings s;
     s.shape.emb_dim = 8;
     s.shape.n_heads = 2;
     s.shape.context_length = 12;
     s.batch = 4;
-    s.steps = 1000;
+    s.steps = steps;
+    return s;
+}
+
+} // namespace
+
+void TestTrainTasks::cancel_keeps_what_was_reached()
+{
+    RunSettings s = tiny_run(1000);
     std::atomic<bool> cancel{false};
     RunHooks hooks;
     hooks.cancel = &cancel;
@@ -173,12 +184,7 @@ void TestTrainTasks::cancel_keeps_what_was_reached()
 // where it stopped and what was before, and advises the default rate.
 void TestTrainTasks::diverged_run_stops()
 {
-    RunSettings s;
-    s.shape.emb_dim = 8;
-    s.shape.n_heads = 2;
-    s.shape.context_length = 12;
-    s.batch = 4;
-    s.steps = 50;
+    RunSettings s = tiny_run(50);
     s.eval_every = 10;
     s.optimizer.lr = 1e30;
     const RunResult r = train_run(s);
