@@ -1,6 +1,6 @@
 #include "forward/experiment.h"
-#include "io/finite_check.h"
 #include "forward/stage_names.h"
+#include "io/finite_check.h"
 
 #include "forward/experiment_check.h"
 #include "gpt/gpt_input.h"
@@ -76,10 +76,7 @@ Experiment prepare(const ExperimentSpec& spec)
             }
         }
         e.weights = state_dict_from_file(file, c, layout, spec.layer);
-        std::vector<NonFiniteCount> counts;
-        for (const auto& [name, tensor] : e.weights)
-            counts.push_back(count_non_finite(name, tensor));
-        require_finite("'" + spec.weights_path + "'", counts);
+        require_finite("'" + spec.weights_path + "'", e.weights);
     }
     switch (spec.input) {
     case InputSource::Random: e.x = random_input(c, e.spec.batch, e.spec.num_tokens, spec.seed + 1); break;

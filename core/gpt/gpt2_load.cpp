@@ -3,9 +3,9 @@
 // and released, so the weights sit in memory once plus the one tensor being converted.
 #include "gpt/gpt2_checkpoint.h"
 
-#include "io/finite_check.h"
 #include "forward/experiment.h"
 #include "forward/experiment_check.h"
+#include "io/finite_check.h"
 #include "io/safetensors.h"
 #include "tensor/error.h"
 

@@ -56,4 +56,12 @@ void require_finite(const std::string& who, const std::vector<NonFiniteCount>& c
     throw Error(sentence);
 }
 
+void require_finite(const std::string& who, const StateDict& weights)
+{
+    std::vector<NonFiniteCount> counts;
+    for (const auto& [name, tensor] : weights)
+        counts.push_back(count_non_finite(name, tensor));
+    require_finite(who, counts);
+}
+
 } // namespace attnlab

@@ -4,6 +4,7 @@
 // --weights file, a recorded module's parameters -- counts them after reading and refuses the file, naming the
 // tensors, in the CLI and the window alike. (What a recorded forward computed is not checked: its masked scores hold
 // -inf by design.)
+#include "io/weights.h"
 #include "tensor/tensor.h"
 
 #include <cstdint>
@@ -25,5 +26,7 @@ NonFiniteCount count_non_finite(const std::string& name, const Tensor& tensor);
 // not finite numbers: h.0.attn.c_attn.weight has 1769472 NaN of 1769472 values (and 2 more tensors have some), so it
 // was not opened; a model with them computes nothing but NaN." `who` names the file as the caller's other messages do.
 void require_finite(const std::string& who, const std::vector<NonFiniteCount>& counts);
+// The same over every tensor of a state_dict, named by its keys.
+void require_finite(const std::string& who, const StateDict& weights);
 
 } // namespace attnlab
