@@ -40,6 +40,13 @@ inline constexpr Projection query_projection{queries, queries_view, queries_head
 inline constexpr Projection key_projection{keys, keys_view, keys_heads};
 inline constexpr Projection value_projection{values, values_view, values_heads};
 
+// The order the book's MultiHeadAttention.forward computes them, which is not the same in each group of
+// three: keys, queries, values are projected; keys, values, queries viewed; keys, queries, values transposed.
+// The trace, the buggy forward and the first divergence all walk the stages in this order.
+inline constexpr std::array<Projection, 3> projected_order = {key_projection, query_projection, value_projection};
+inline constexpr std::array<Projection, 3> split_order = {key_projection, value_projection, query_projection};
+inline constexpr std::array<Projection, 3> heads_first_order = {key_projection, query_projection, value_projection};
+
 // Every name in the stage table's order; test_stage_table checks that the table's rows are these.
 inline constexpr std::array<std::string_view, 19> all = {x,
                                                          queries,

@@ -119,14 +119,15 @@ void multi_head(StageRecorder& rec, const Config& c, const StateDict& w, const T
         v = linear(x, param(w, "W_value.weight"), optional_param(w, "W_value.bias", c.qkv_bias));
     }
     // Recorded in the book's statement order, which is not the same in each group of three.
-    using Role = std::pair<stage::Projection, const Tensor*>;
-    const Role key{stage::key_projection, &k}, query{stage::query_projection, &q}, value{stage::value_projection, &v};
-    for (const auto& [role, projected] : {key, query, value})
-        rec.add(role.computed, *projected);
-    for (const auto& [role, projected] : {key, value, query})
-        rec.add(role.split, projected->view({b, T, H, hd}), role.computed);
-    for (const auto& [role, projected] : {key, query, value})
-        rec.add(role.heads_first, projected->view({b, T, H, hd}).transpose(1, 2), role.computed);
+    const auto projected = [&](const stage::Projection& role) -> const Tensor& {
+        return role.computed == stage::keys ? k : role.computed == stage::queries ? q : v;
+    };
+    for (const auto& role : stage::projected_order)
+        rec.add(role.computed, projected(role));
+    for (const auto& role : stage::split_order)
+        rec.add(role.split, projected(role).view({b, T, H, hd}), role.computed);
+    for (const auto& role : stage::heads_first_order)
+        rec.add(role.heads_first, projected(role).view({b, T, H, hd}).transpose(1, 2), role.computed);
 
     const HeadLayout layout{b, H, T, hd};
     Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}),

@@ -55,24 +55,30 @@ void forward(StageRecorder& rec, const Config& c, const StateDict& w, const Tens
     const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.d_out / c.num_heads;
     rec.begin(stage::x);
     rec.add(x);
-    const stage::Projection roles[] = {stage::query_projection, stage::key_projection, stage::value_projection};
+    // Indexed query, key, value; walked in the book's statement order (keys first), as trace_forward records.
+    const auto index = [](const stage::Projection& role) {
+        return role.computed == stage::queries ? 0 : role.computed == stage::keys ? 1 : 2;
+    };
     const char* prefix[] = {"W_query", "W_key", "W_value"};
     Tensor proj[3], viewed[3], split_heads[3];
-    for (int i = 0; i < 3; ++i) {
-        rec.begin(roles[i].computed);
+    for (const auto& role : stage::projected_order) {
+        const int i = index(role);
+        rec.begin(role.computed);
         const std::string p = prefix[i];
         proj[i] =
             rec.add(ops::linear(x, need_param(w, p + ".weight"), c.qkv_bias ? &need_param(w, p + ".bias") : nullptr));
     }
     const Shape view_shape = bug == Bug::ViewHeadsFirst ? Shape{b, H, T, hd} : Shape{b, T, H, hd};
-    for (int i = 0; i < 3; ++i) {
-        rec.begin(roles[i].split);
-        viewed[i] = rec.add(ops::view(proj[i], view_shape), roles[i].computed);
+    for (const auto& role : stage::split_order) {
+        const int i = index(role);
+        rec.begin(role.split);
+        viewed[i] = rec.add(ops::view(proj[i], view_shape), role.computed);
     }
     const bool transpose_heads = bug != Bug::SkipHeadTranspose && bug != Bug::ViewHeadsFirst;
-    for (int i = 0; i < 3; ++i) {
-        rec.begin(roles[i].heads_first);
-        split_heads[i] = rec.add(transpose_heads ? viewed[i].transpose(1, 2) : viewed[i], roles[i].computed);
+    for (const auto& role : stage::heads_first_order) {
+        const int i = index(role);
+        rec.begin(role.heads_first);
+        split_heads[i] = rec.add(transpose_heads ? viewed[i].transpose(1, 2) : viewed[i], role.computed);
     }
     const Tensor &q = split_heads[0], &k = split_heads[1], &v = split_heads[2];
 

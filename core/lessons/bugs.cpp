@@ -13,19 +13,19 @@ namespace {
 
 const std::vector<BugInfo> kCatalogue = {
     {Bug::SkipHeadTranspose, "skip-head-transpose", "No transpose(1, 2) after the head split",
-     "queries = queries.transpose(1, 2)", "# queries = queries.transpose(1, 2)   <- removed, for keys and values too",
+     "keys = keys.transpose(1, 2)", "# keys = keys.transpose(1, 2)   <- removed, for queries and values too",
      "Without transpose(1, 2) the head axis stays behind the token axis, so queries stay (b, num_tokens, num_heads, "
      "head_dim) and queries @ keys.transpose(2, 3) compares heads with heads inside each token: the scores come out "
      "(b, num_tokens, num_heads, num_heads). The causal mask is num_tokens x num_tokens, so masked_fill_ then fails "
      "unless the sizes happen to fit.",
-     stage::queries_heads},
+     stage::keys_heads},
     {Bug::ViewHeadsFirst, "view-heads-first", "view straight to (b, num_heads, num_tokens, head_dim)",
-     "queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)",
-     "queries = queries.view(b, self.num_heads, num_tokens, self.head_dim)   <- and no transpose",
+     "keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)",
+     "keys = keys.view(b, self.num_heads, num_tokens, self.head_dim)   <- and no transpose, for queries and values too",
      "view only re-reads the same memory in a new shape: asking for (b, num_heads, num_tokens, head_dim) cuts the "
      "tokens' rows, laid end to end, into head-sized pieces in token order, so each 'head' holds pieces of different "
      "tokens. Every later shape looks right and the values are wrong, so a shape check alone will not catch it.",
-     stage::queries_view},
+     stage::keys_view},
     {Bug::SkipMask, "skip-mask", "No causal mask", "attn_scores.masked_fill_(mask_bool, -torch.inf)",
      "# attn_scores.masked_fill_(mask_bool, -torch.inf)   <- removed",
      "Without masked_fill_ nothing hides the later tokens: every token attends to the tokens after it, which a causal "

@@ -2,7 +2,10 @@
 #include "lessons/divergence.h"
 
 #include "tensor/error.h"
+#include "forward/stage_names.h"
+#include "forward/stage_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -66,11 +69,25 @@ std::optional<std::string> values_differ(const std::string& name, const Tensor& 
 
 const std::vector<std::string>& divergence_stage_order()
 {
+    // The table's rows, with the nine projection stages in the order the book's forward computes them
+    // (keys first): the order trace_forward records and the stepper steps through.
     static const std::vector<std::string> order = [] {
+        std::vector<std::string> projections;
+        for (const auto& role : stage::projected_order)
+            projections.emplace_back(role.computed);
+        for (const auto& role : stage::split_order)
+            projections.emplace_back(role.split);
+        for (const auto& role : stage::heads_first_order)
+            projections.emplace_back(role.heads_first);
         std::vector<std::string> names;
-        for (const auto& row : stage_table())
-            if (!row.integrated.empty() && !row.training_only)
-                names.emplace_back(row.base_name);
+        std::size_t next = 0;
+        for (const auto& row : stage_table()) {
+            if (row.integrated.empty() || row.training_only)
+                continue;
+            const bool projection =
+                std::find(projections.begin(), projections.end(), row.base_name) != projections.end();
+            names.emplace_back(projection ? projections[next++] : std::string(row.base_name));
+        }
         return names;
     }();
     return order;

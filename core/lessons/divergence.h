@@ -1,9 +1,9 @@
 #pragma once
 // The first stage where a buggy forward parts from the book's: the habit of inspecting the forward
-// pass in order and focusing on the first stage that differs. Stages are compared in the golden
-// README's order; a stage differs by shape, by values (rtol 1e-4, atol 1e-5, non-finite entries
-// exact) or because it could not be computed (PyTorch's error). "config" comes before every stage:
-// a module that cannot be constructed diverges there.
+// pass in order and focusing on the first stage that differs. Stages are compared in the order the book's
+// forward computes them (keys before queries); a stage differs by shape, by values (rtol 1e-4, atol 1e-5, non-finite
+// entries exact) or because it could not be computed (PyTorch's error). "config" comes before every stage: a module
+// that cannot be constructed diverges there.
 #include "lessons/bugs.h"
 
 #include <optional>
@@ -16,8 +16,8 @@ namespace attnlab {
 inline constexpr double kDivergenceRtol = 1e-4;
 inline constexpr double kDivergenceAtol = 1e-5;
 
-// "x", "queries", "keys", "values", "queries.view", ..., "context.merged", "output": the stage table's
-// rows MultiHeadAttention records in eval mode, in the table's order.
+// "x", "keys", "queries", "values", "keys.view", "values.view", ..., "context.merged", "output": the
+// stage table's rows MultiHeadAttention records in eval mode, in the order its forward computes them.
 const std::vector<std::string>& divergence_stage_order();
 
 // A stage's verdict. NotReached: after an error, nothing later was computed.

@@ -1,7 +1,7 @@
 // The stage table is the one declaration of every stage: its rows are the name constants, each stage
 // any module records has a row with a caption and a line of code, a wrapper head's prefix reads back
 // as its head, the bug lesson's forward records the same names and axes as the traced one, the
-// first-divergence order is the table's, and the pre-allocation refusals are said once.
+// first-divergence order is the code's (the trace's), and the pre-allocation refusals are said once.
 #include "forward/experiment.h"
 #include "forward/trace.h"
 #include "io/weights.h"
@@ -127,21 +127,41 @@ private Q_SLOTS:
         }
     }
 
-    void divergence_reads_the_table_in_its_order()
+    // Lesson 5 walks the stages in the order the book's code computes them (keys are projected, viewed and
+    // transposed before queries), the order the trace records and the stepper steps through.
+    void divergence_reads_the_stages_in_the_code_order()
     {
-        std::vector<std::string> rows;
+        std::set<std::string> table_rows;
         for (const auto& row : stage_table())
             if (!row.integrated.empty() && !row.training_only)
-                rows.emplace_back(row.base_name);
-        QCOMPARE(divergence_stage_order(), rows);
-        QCOMPARE(divergence_stage_order().front(), std::string("x"));
-        QCOMPARE(divergence_stage_order().back(), std::string("output"));
+                table_rows.insert(std::string(row.base_name));
+        const std::vector<std::string>& order = divergence_stage_order();
+        QCOMPARE(std::set<std::string>(order.begin(), order.end()), table_rows);
+        std::vector<std::string> traced;
+        for (const Stage& s : run(module(ModuleKind::MultiHeadAttention), false).stages)
+            traced.push_back(s.name);
+        QCOMPARE(order, traced);
+        const std::vector<std::string> head = {
+            "x",          "keys",          "queries",      "values",     "keys.view", "values.view", "queries.view",
+            "keys.heads", "queries.heads", "values.heads", "attn_scores"};
+        QCOMPARE(std::vector<std::string>(order.begin(), order.begin() + 11), head);
+        QCOMPARE(order.back(), std::string("output"));
         const Config c = module(ModuleKind::MultiHeadAttention);
         const Diagnosis d = diagnose(c, init_weights(c, 1), random_input(c, 2, 5, 2), Bug::SkipMask);
         std::vector<std::string> compared;
         for (const auto& row : d.stages)
             compared.push_back(row.stage);
-        QCOMPARE(compared, rows);
+        QCOMPARE(compared, order);
+        // The buggy forward records in the same order, so the first stage a missing transpose changes is
+        // the keys' transpose, the first the code runs.
+        const Diagnosis t = diagnose(c, init_weights(c, 1), random_input(c, 2, 5, 2), Bug::SkipHeadTranspose);
+        QVERIFY(t.first);
+        QCOMPARE(t.first->stage, std::string("keys.heads"));
+        std::vector<std::string> buggy;
+        for (const Stage& s : t.buggy.stages)
+            buggy.push_back(s.name);
+        QCOMPARE(std::vector<std::string>(buggy.begin(), buggy.begin() + 10),
+                 std::vector<std::string>(order.begin(), order.begin() + 10));
     }
 
     void names_print_as_before()

@@ -3,7 +3,8 @@
 
   tests/data/bug_cases.json + tests/data/bug_cases/*.safetensors
       the book's MultiHeadAttention and each catalogued bug written literally in PyTorch, run on the same
-      weights and input; the first stage (golden README order) where the buggy run differs, and how:
+      weights and input; the first stage, in the order the book's forward computes them (keys before
+      queries), where the buggy run differs, and how:
       shape, values (rtol 1e-4, atol 1e-5, non-finite exact) or error (PyTorch's own message).
   tests/data/transfer_cases.json + tests/data/transfer_cases/*.safetensors
       the SelfAttention_v2 -> SelfAttention_v1 weight copy with lines left out or written without .T.
@@ -20,10 +21,11 @@ from book_modules import BOOK
 from safetensors_writer import save_file
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
-ORDER = ["x", "queries", "keys", "values", "queries.view", "keys.view", "values.view", "queries.heads",
-         "keys.heads", "values.heads", "attn_scores", "attn_scores.masked", "attn_weights", "context.heads",
+# The book's statement order: keys, queries, values; the views keys, values, queries; the transposes keys,
+# queries, values.
+COMPUTED, VIEWED, TRANSPOSED = ["keys", "queries", "values"], ["keys", "values", "queries"], ["keys", "queries", "values"]
+ORDER = ["x", *COMPUTED, *(r + ".view" for r in VIEWED), *(r + ".heads" for r in TRANSPOSED), "attn_scores", "attn_scores.masked", "attn_weights", "context.heads",
          "context.transposed", "context.merged", "output"]
-ROLES = ["queries", "keys", "values"]
 
 
 class Recorder(dict):
@@ -58,22 +60,23 @@ class MultiHeadAttention(nn.Module):
         b, num_tokens, d_in = x.shape
         rec.begin("x")
         rec.put(x)
-        qkv = []
-        for role, layer in zip(ROLES, (self.W_query, self.W_key, self.W_value)):
+        layers = {"queries": self.W_query, "keys": self.W_key, "values": self.W_value}
+        qkv = {}
+        for role in COMPUTED:
             rec.begin(role)
-            qkv.append(rec.put(layer(x)))
-        for i, role in enumerate(ROLES):
+            qkv[role] = rec.put(layers[role](x))
+        for role in VIEWED:
             rec.begin(role + ".view")
             if bug == "view-heads-first":
-                qkv[i] = rec.put(qkv[i].view(b, self.num_heads, num_tokens, self.head_dim))
+                qkv[role] = rec.put(qkv[role].view(b, self.num_heads, num_tokens, self.head_dim))
             else:
-                qkv[i] = rec.put(qkv[i].view(b, num_tokens, self.num_heads, self.head_dim))
-        for i, role in enumerate(ROLES):
+                qkv[role] = rec.put(qkv[role].view(b, num_tokens, self.num_heads, self.head_dim))
+        for role in TRANSPOSED:
             rec.begin(role + ".heads")
             if bug not in ("skip-head-transpose", "view-heads-first"):
-                qkv[i] = qkv[i].transpose(1, 2)
-            rec.put(qkv[i])
-        queries, keys, values = qkv
+                qkv[role] = qkv[role].transpose(1, 2)
+            rec.put(qkv[role])
+        queries, keys, values = qkv["queries"], qkv["keys"], qkv["values"]
 
         rec.begin("attn_scores")
         attn_scores = rec.put(queries @ keys.transpose(2, 3))
