@@ -93,6 +93,8 @@ void setUpLook(QApplication& app)
     font.setPixelSize(16);
     app.setFont(font);
     app.setWindowIcon(QIcon(QStringLiteral(":/icons/attention-lab.svg")));
+    // Desktops match the window to its desktop entry (and its icon) by this name.
+    QGuiApplication::setDesktopFileName(QStringLiteral(ATTNLAB_APP_ID));
 }
 
 } // namespace

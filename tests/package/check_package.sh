@@ -20,9 +20,9 @@ step "files in $(basename "$deb")"
 listing=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
 expected=(
     usr/bin/attention-lab usr/bin/attention-lab-cli
-    usr/share/applications/attention-lab.desktop
-    usr/share/icons/hicolor/scalable/apps/attention-lab.svg
-    usr/share/metainfo/org.example.AttentionLab.metainfo.xml
+    usr/share/applications/io.github.attention_lab.AttentionLab.desktop
+    usr/share/icons/hicolor/scalable/apps/io.github.attention_lab.AttentionLab.svg
+    usr/share/metainfo/io.github.attention_lab.AttentionLab.metainfo.xml
     usr/share/man/man1/attention-lab.1.gz usr/share/man/man1/attention-lab-cli.1.gz
     usr/share/attention-lab/attention_lab_probe.py usr/share/attention-lab/load_safetensors.py
     usr/share/attention-lab/pytorch/MultiHeadAttention.py usr/share/attention-lab/pytorch/CausalAttention.py
@@ -96,8 +96,8 @@ grep -q -- '--screenshot' <<<"$("$gui" --help)" || fail "attention-lab --help do
 echo "CLI: --version, --help, validate (valid and refused), run --model (path, name lookup), tokenize --tokenizer gpt2, trace; GUI: --version, --help, --screenshot"
 
 step "desktop entry, metainfo, man pages"
-desktop-file-validate "$root/usr/share/applications/attention-lab.desktop"
-appstreamcli validate --no-net "$root/usr/share/metainfo/org.example.AttentionLab.metainfo.xml" >/dev/null ||
+desktop-file-validate "$root/usr/share/applications/io.github.attention_lab.AttentionLab.desktop"
+appstreamcli validate --no-net "$root/usr/share/metainfo/io.github.attention_lab.AttentionLab.metainfo.xml" >/dev/null ||
     fail "appstreamcli rejects the installed metainfo."
 for page in "$root"/usr/share/man/man1/*.1.gz; do
     warnings=$(zcat "$page" | LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z 2>&1)
