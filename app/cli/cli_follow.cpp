@@ -55,6 +55,40 @@ const char* combine_name(Combine c)
     return "";
 }
 
+// One computation (or layout step) as JSON: how it combines, in words, and its operands with their values.
+json sources_json(const attnlab::ElementSources& src, const attnlab::Trace& trace, const attnlab::StateDict& weights)
+{
+    json operands = json::array();
+    for (const auto& op : src.operands) {
+        json values = json::array();
+        for (const Index& i : op.indices)
+            values.push_back(attnlab::operand_value(op, i, trace, weights));
+        operands.push_back(
+            {{"tensor", op.tensor}, {"parameter", op.parameter}, {"indices", op.indices}, {"values", values}});
+    }
+    json out{{"combine", combine_name(src.combine)}, {"explanation", src.explanation}, {"operands", operands}};
+    if (src.combine == Combine::Dot || src.combine == Combine::Softmax || src.combine == Combine::Dropout)
+        out["scale"] = src.scale;
+    if (src.combine == Combine::Softmax)
+        out["position"] = src.position;
+    if (src.combine == Combine::Mask)
+        out["masked_out"] = src.masked_out;
+    return out;
+}
+
+// The operands' first few elements with their values, one per line.
+void print_operands(const attnlab::ElementSources& src, const attnlab::Trace& trace, const attnlab::StateDict& weights)
+{
+    for (const auto& op : src.operands) {
+        const std::size_t shown = std::min<std::size_t>(op.indices.size(), 6);
+        for (std::size_t k = 0; k < shown; ++k)
+            std::printf("  %s %s = %.6g\n", op.tensor.c_str(), attnlab::index_text(op.indices[k]).c_str(),
+                        attnlab::operand_value(op, op.indices[k], trace, weights));
+        if (op.indices.size() > shown)
+            std::printf("  ... and %zu more of %s\n", op.indices.size() - shown, op.tensor.c_str());
+    }
+}
+
 } // namespace
 
 int cmd_follow(const std::vector<std::string>& argv)
@@ -77,32 +111,18 @@ int cmd_follow(const std::vector<std::string>& argv)
                               {"storage_offset", p.storage_offset},
                               {"strides", p.strides},
                               {"relation", placement_name(p.placement)}});
-        json operands = json::array();
-        for (const auto& op : f.sources.operands) {
-            json values = json::array();
-            for (const Index& i : op.indices)
-                values.push_back(attnlab::operand_value(op, i, trace, e.weights));
-            operands.push_back(
-                {{"tensor", op.tensor}, {"parameter", op.parameter}, {"indices", op.indices}, {"values", values}});
-        }
-        json sources{{"combine", combine_name(f.sources.combine)},
-                     {"explanation", f.sources.explanation},
-                     {"operands", operands}};
-        if (f.sources.combine == Combine::Dot || f.sources.combine == Combine::Softmax ||
-            f.sources.combine == Combine::Dropout)
-            sources["scale"] = f.sources.scale;
-        if (f.sources.combine == Combine::Softmax)
-            sources["position"] = f.sources.position;
-        if (f.sources.combine == Combine::Mask)
-            sources["masked_out"] = f.sources.masked_out;
-        std::cout << json_text(json{{"call", attnlab::canonical_call(trace.config)},
-                                    {"stage", f.stage},
-                                    {"index", f.index},
-                                    {"value", f.value},
-                                    {"places", places},
-                                    {"sources", sources},
-                                    {"recomputed", again}})
-                  << "\n";
+        json out{{"call", attnlab::canonical_call(trace.config)},
+                 {"stage", f.stage},
+                 {"index", f.index},
+                 {"value", f.value},
+                 {"places", places},
+                 {"sources", sources_json(f.sources, trace, e.weights)},
+                 {"recomputed", again}};
+        if (!f.computed_at.empty())
+            out["computed_at"] = {{"stage", f.computed_at},
+                                  {"index", f.computed_index},
+                                  {"sources", sources_json(f.computation, trace, e.weights)}};
+        std::cout << json_text(out) << "\n";
         return 0;
     }
     std::printf("%s %s = %.6g in %s\n\n", f.stage.c_str(), attnlab::index_text(f.index).c_str(), f.value,
@@ -112,15 +132,14 @@ int cmd_follow(const std::vector<std::string>& argv)
         std::printf("  %-22s %-16s %-14s offset %s\n", p.stage.c_str(), attnlab::index_text(p.index).c_str(),
                     placement_name(p.placement), attnlab::offset_text(p).c_str());
     std::printf("\nComputed from: %s\n", f.sources.explanation.c_str());
-    for (const auto& op : f.sources.operands) {
-        const std::size_t shown = std::min<std::size_t>(op.indices.size(), 6);
-        for (std::size_t k = 0; k < shown; ++k)
-            std::printf("  %s %s = %.6g\n", op.tensor.c_str(), attnlab::index_text(op.indices[k]).c_str(),
-                        attnlab::operand_value(op, op.indices[k], trace, e.weights));
-        if (op.indices.size() > shown)
-            std::printf("  ... and %zu more of %s\n", op.indices.size() - shown, op.tensor.c_str());
+    print_operands(f.sources, trace, e.weights);
+    if (!f.computed_at.empty()) {
+        // The layout steps only moved the number: say where it was computed, and from what.
+        std::printf("\nThe number itself was computed at %s %s, as %s\n", f.computed_at.c_str(),
+                    attnlab::index_text(f.computed_index).c_str(), f.computation.explanation.c_str());
+        print_operands(f.computation, trace, e.weights);
     }
-    std::printf("Recomputed from these alone: %.6g\n", again);
+    std::printf("Recomputed from %s: %.6g\n", f.computed_at.empty() ? "these alone" : "that computation alone", again);
     return 0;
 }
 

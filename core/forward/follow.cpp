@@ -201,7 +201,30 @@ ElementFollow follow_element(const Trace& trace, std::string_view stage, const I
                                                                        : Placement::Copy;
         out.places.push_back(std::move(p));
     }
-    out.sources = s->derived_from.empty() ? element_sources(trace, *s, index) : layout_sources(*s, out.places);
+    const auto sources_at = [&](const Stage& at, const Index& i) {
+        return at.derived_from.empty() ? element_sources(trace, at, i) : layout_sources(at, out.places);
+    };
+    out.sources = sources_at(*s, index);
+    // Back through the layout steps (at most view, transpose, contiguous and cat) to the computation.
+    const ElementSources* step = &out.sources;
+    for (int hops = 0; step->combine == Combine::SameNumber && hops < 8; ++hops) {
+        const Operand& from = step->operands.at(0);
+        const Stage* at = trace.find(from.tensor);
+        if (!at || from.indices.empty())
+            break;
+        out.computed_at = at->name;
+        out.computed_index = from.indices.front();
+        out.computation = sources_at(*at, out.computed_index);
+        step = &out.computation;
+    }
+    return out;
+}
+
+std::vector<Operand> followed_operands(const ElementFollow& f)
+{
+    std::vector<Operand> out = f.sources.operands;
+    if (!f.computed_at.empty())
+        out.insert(out.end(), f.computation.operands.begin(), f.computation.operands.end());
     return out;
 }
 

@@ -64,12 +64,22 @@ struct ElementFollow {
     float value = 0;
     std::vector<ElementPlace> places; // the asked element first, then the other stages in forward order
     ElementSources sources;
+    // A view, transpose, copy or torch.cat only moves the number: where it was computed (the stage and
+    // the index there, e.g. queries (0, 2, 1) for queries.heads (0, 1, 2, 1)) and how. computed_at is
+    // empty when the stage computes it itself (sources then says how).
+    std::string computed_at;
+    Index computed_index;
+    ElementSources computation;
 };
+
+// Every operand the followed number reads: its own sources' and, for a layout stage, the computation's.
+std::vector<Operand> followed_operands(const ElementFollow& followed);
 
 // Throws Error (one sentence) for a stage the trace does not have or an index outside its shape.
 ElementFollow follow_element(const Trace& trace, std::string_view stage, const Index& index);
 
-// The element's value computed again from its sources alone (weights: the module's parameters).
+// The element's value computed again from its sources alone (weights: the module's parameters); for a
+// layout stage, from the computation's operands where the number was computed.
 // Dropout cannot be redrawn: a kept element is recomputed from the stage value's being non-zero.
 float recompute_element(const ElementFollow& followed, const Trace& trace, const StateDict& weights);
 

@@ -206,7 +206,8 @@ std::vector<float> operand_values(const Operand& op, const Trace& trace, const S
 
 float recompute_element(const ElementFollow& f, const Trace& trace, const StateDict& weights)
 {
-    const ElementSources& s = f.sources;
+    // A number a layout step only moved is recomputed where it was computed, not just read back.
+    const ElementSources& s = f.computed_at.empty() ? f.sources : f.computation;
     std::vector<std::vector<float>> ops;
     for (const Operand& op : s.operands)
         ops.push_back(operand_values(op, trace, weights));

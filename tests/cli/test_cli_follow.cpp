@@ -35,6 +35,7 @@ private Q_SLOTS:
     void follows_data();
     void follows();
     void sourcesOfAScore();
+    void layoutStagesNameTheirComputation();
     void refusals_data();
     void refusals();
 };
@@ -106,6 +107,37 @@ void TestCliFollow::sourcesOfAScore()
     for (int d = 0; d < 64; ++d)
         sum += qv[d].toDouble() * kv[d].toDouble();
     QVERIFY(qAbs(sum - r.json().value("value").toDouble()) <= 1e-4 * (1 + qAbs(sum)));
+}
+
+// Issue 43.5: a view or a copy only moved the number; follow says where it was computed and from what.
+void TestCliFollow::layoutStagesNameTheirComputation()
+{
+    Result r = cli({"follow", "--call", kGpt2, "--tokens", "3", "--stage", "queries.heads", "--index", "0,1,2,0"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("The number itself was computed at queries (0, 2, 64), as a projection: the row of x "
+                            "times row 64 of W_query.weight, summed over d_in = 768."),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("  W_query.weight (64, 0) = "), qPrintable(r.out));
+    QVERIFY2(r.out.contains("Recomputed from that computation alone: "), qPrintable(r.out));
+    r = cli({"follow", "--call", kToy, "--stage", "context.merged", "--index", "0,3,1", "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QJsonObject at = r.json().value("computed_at").toObject();
+    QCOMPARE(at.value("stage").toString(), QString("context.heads"));
+    QCOMPARE(at.value("index").toArray(), ints({0, 1, 3, 0}));
+    const QJsonObject how = at.value("sources").toObject();
+    QCOMPARE(how.value("combine").toString(), QString("dot"));
+    const QJsonArray ops = how.value("operands").toArray();
+    QCOMPARE(ops[0].toObject().value("tensor").toString(), QString("attn_weights"));
+    QCOMPARE(ops[1].toObject().value("tensor").toString(), QString("values.heads"));
+    double sum = 0; // row 3 of head 1's weights times column 0 of its values
+    const QJsonArray w = ops[0].toObject().value("values").toArray(), v = ops[1].toObject().value("values").toArray();
+    QCOMPARE(w.size(), 6);
+    for (int t = 0; t < 6; ++t)
+        sum += w[t].toDouble() * v[t].toDouble();
+    QVERIFY(qAbs(sum - r.json().value("value").toDouble()) <= 1e-5 * (1 + qAbs(sum)));
+    // A stage that computes the number itself has nothing more to name.
+    r = cli({"follow", "--call", kToy, "--stage", "queries", "--index", "0,2,1", "--json"});
+    QVERIFY(!r.json().contains("computed_at"));
 }
 
 void TestCliFollow::refusals_data()

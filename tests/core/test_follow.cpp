@@ -70,6 +70,8 @@ private Q_SLOTS:
     void layoutArithmetic_data();
     void layoutArithmetic();
     void wrapperConcatenation();
+    void layoutStagesNameTheirComputation_data();
+    void layoutStagesNameTheirComputation();
     void refusals_data();
     void refusals();
 };
@@ -167,6 +169,67 @@ void TestFollow::wrapperConcatenation()
     QVERIFY(std::any_of(g.places.begin(), g.places.end(), [](const ElementPlace& p) {
         return p.stage == "output" && p.index == Index{1, 3, 3} && p.placement == Placement::Copy;
     }));
+}
+
+// A view, transpose, copy or cat only moves a number: following it names where it was computed (the
+// projection or the weighted sum) and that computation's operands, and recomputes it from them.
+void TestFollow::layoutStagesNameTheirComputation_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<Index>("index");
+    QTest::addColumn<QString>("computedAt"); // empty: the stage computes it itself
+    QTest::addColumn<Index>("computedIndex");
+    QTest::addColumn<int>("combine");
+    QTest::addColumn<QStringList>("operands");
+    const QString gpt2 = QStringLiteral("gpt2_small_t8"), toy = QStringLiteral("book_toy");
+    const auto linear = static_cast<int>(Combine::Linear), dot = static_cast<int>(Combine::Dot);
+    // head 1, token 2, feature 0 of head_dim 64: queries' column 64 of token 2
+    QTest::newRow("queries.heads-gpt2") << gpt2 << "queries.heads" << Index{0, 1, 2, 0} << "queries" << Index{0, 2, 64}
+                                        << linear << QStringList{"x", "W_query.weight"};
+    QTest::newRow("keys.view-gpt2") << gpt2 << "keys.view" << Index{0, 3, 11, 63} << "keys" << Index{0, 3, 767}
+                                    << linear << QStringList{"x", "W_key.weight"};
+    QTest::newRow("values.heads-toy") << toy << "values.heads" << Index{1, 1, 4, 0} << "values" << Index{1, 4, 1}
+                                      << linear << QStringList{"x", "W_value.weight"};
+    QTest::newRow("context.merged-toy") << toy << "context.merged" << Index{1, 3, 1} << "context.heads"
+                                        << Index{1, 1, 3, 0} << dot << QStringList{"attn_weights", "values.heads"};
+    QTest::newRow("context.transposed-gpt2") << gpt2 << "context.transposed" << Index{0, 5, 2, 7} << "context.heads"
+                                             << Index{0, 2, 5, 7} << dot << QStringList{"attn_weights", "values.heads"};
+    QTest::newRow("wrapper-output") << QStringLiteral("book_wrapper_d2") << "output" << Index{1, 3, 3}
+                                    << "heads.1.context" << Index{1, 3, 1} << dot
+                                    << QStringList{"heads.1.attn_weights", "heads.1.values"};
+    QTest::newRow("queries-itself") << toy << "queries" << Index{0, 2, 1} << "" << Index{} << -1 << QStringList{};
+}
+
+void TestFollow::layoutStagesNameTheirComputation()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, stage);
+    QFETCH(Index, index);
+    QFETCH(QString, computedAt);
+    QFETCH(Index, computedIndex);
+    QFETCH(int, combine);
+    QFETCH(QStringList, operands);
+    const Case c = load_case(ATTNLAB_GOLDEN_DIR "/" + file.toStdString() + ".safetensors");
+    const ElementFollow f = follow_element(c.trace, stage.toStdString(), index);
+    QCOMPARE(QString::fromStdString(f.computed_at), computedAt);
+    if (computedAt.isEmpty()) {
+        QVERIFY(f.computation.operands.empty());
+        QCOMPARE(followed_operands(f).size(), f.sources.operands.size());
+        return;
+    }
+    QCOMPARE(f.computed_index, computedIndex);
+    QCOMPARE(static_cast<int>(f.computation.combine), combine);
+    QStringList names;
+    for (const Operand& op : f.computation.operands)
+        names << QString::fromStdString(op.tensor);
+    QCOMPARE(names, operands);
+    QVERIFY(!f.computation.explanation.empty());
+    // The place where it was computed holds the same number, and the computation gives it again.
+    QCOMPARE(c.trace.find(f.computed_at)->tensor.at(f.computed_index), f.value);
+    QVERIFY(close(recompute_element(f, c.trace, c.weights), f.value));
+    // The window marks the computation's operands too.
+    QCOMPARE(followed_operands(f).size(), f.sources.operands.size() + f.computation.operands.size());
 }
 
 void TestFollow::refusals_data()

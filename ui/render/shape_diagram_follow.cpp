@@ -101,7 +101,7 @@ std::vector<ShapeFollowMark> diagramFollowMarks(const Trace& trace, const ShapeD
         const std::vector<ShapeBlock>& row = previous ? layout.before : layout.after;
         // A layout step's source is the same number as one of its places: banded once, as the place.
         std::vector<Index> sources;
-        for (const Operand& op : followed.sources.operands)
+        for (const Operand& op : followed_operands(followed))
             if (!op.parameter && op.tensor == stage->name)
                 for (const Index& i : op.indices)
                     if (std::none_of(followed.places.begin(), followed.places.end(),

@@ -47,6 +47,10 @@ QString followedText(const StepperState& state)
     if (!copies.isEmpty())
         lines << QObject::tr("Copied to other storage: %1.").arg(copies.join(QStringLiteral("; ")));
     lines << QObject::tr("Computed from: %1").arg(QString::fromStdString(f->sources.explanation));
+    if (!f->computed_at.empty()) // a layout step only moved it: where and how it was computed
+        lines << QObject::tr("The number itself was computed at %1 %2, as %3")
+                     .arg(QString::fromStdString(f->computed_at), indexText(f->computed_index),
+                          QString::fromStdString(f->computation.explanation));
     return lines.join(QLatin1Char('\n'));
 }
 
