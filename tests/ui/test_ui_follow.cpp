@@ -44,6 +44,8 @@ private Q_SLOTS:
     }
     void clickedNumberIsFollowed();
     void keyboardMovesTheSelection();
+    void layoutStageNamesItsComputation();
+    void followedNumberBeyondTheCornerIsBroughtIntoView();
 
 private:
     std::unique_ptr<Session> session_;
@@ -110,6 +112,60 @@ void TestUiFollow::keyboardMovesTheSelection()
     session_->view()->setHead(1);
     QVERIFY(session_->view()->setStageByName(QStringLiteral("context.heads")));
     QTRY_COMPARE(markOf(table, 3, 0), QStringLiteral("a copy of the followed number"));
+}
+
+// Issue 43.5: a number of queries.heads was only moved there by view and transpose; the panel names the
+// projection that computed it, and the input row it read is marked as a source in x.
+void TestUiFollow::layoutStageNamesItsComputation()
+{
+    QTableWidget* table = window_->stepperView()->grid()->table();
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("queries.heads")));
+    session_->view()->setHead(1);
+    QTRY_COMPARE(table->rowCount(), 6);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(2, 0)).center());
+    QCOMPARE(session_->document()->selectedElement().index, (QList<qint64>{0, 1, 2, 0}));
+    const QString text = window_->stepperView()->follow()->text()->text();
+    QVERIFY2(text.contains("The number itself was computed at queries (0, 2, 1), as a projection: the row of x times "
+                           "row 1 of W_query.weight"),
+             qPrintable(text));
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("x")));
+    QTRY_COMPARE(marked(table), 3); // token 2's d_in = 3 inputs
+    for (int c = 0; c < 3; ++c)
+        QCOMPARE(markOf(table, 2, c), QStringLiteral("a source of the followed number"));
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("queries")));
+    QTRY_COMPARE(markOf(table, 2, 1), QStringLiteral("the followed number"));
+}
+
+// Issue 43.15: GPT-2 small's grids show a 12 × 12 window of 768 columns; a number followed beyond it is
+// brought into view and marked, where it stayed hidden in the top-left corner.
+void TestUiFollow::followedNumberBeyondTheCornerIsBroughtIntoView()
+{
+    window_.reset();
+    session_.reset();
+    testing::openWindow(session_, window_, QStringLiteral("gpt2-small"), {1600, 1000});
+    TensorGrid* grid = window_->stepperView()->grid();
+    QTableWidget* table = grid->table();
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("context.merged")));
+    QTRY_COMPARE(table->columnCount(), TensorGrid::kCorner);
+    QCOMPARE(grid->firstColumn(), 0);
+    session_->document()->setSelectedElement({QStringLiteral("context.merged"), {0, 3, 66}});
+    QTRY_COMPARE(grid->firstColumn(), 66 - TensorGrid::kCorner / 2);
+    const int column = 66 - static_cast<int>(grid->firstColumn());
+    QCOMPARE(table->horizontalHeaderItem(column)->text(), QStringLiteral("66"));
+    QCOMPARE(markOf(table, 3 - static_cast<int>(grid->firstRow()), column), QStringLiteral("the followed number"));
+    QCOMPARE(marked(table), 1);
+    QVERIFY2(grid->summary()->text().contains("around the followed number"), qPrintable(grid->summary()->text()));
+    // A click in the moved window follows the number under it, not the corner's.
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(1, 2)).center());
+    QCOMPARE(session_->document()->selectedElement().index,
+             (QList<qint64>{0, 1 + grid->firstRow(), 2 + grid->firstColumn()}));
+    // context.heads holds it as head 1 (66 = 64 + 2), feature 2: the head's 64 columns show it in full.
+    session_->document()->setSelectedElement({QStringLiteral("context.merged"), {0, 3, 66}});
+    session_->view()->setHead(1);
+    QVERIFY(session_->view()->setStageByName(QStringLiteral("context.heads")));
+    QTRY_VERIFY(marked(table) >= 1);
+    QCOMPARE(markOf(table, 3 - static_cast<int>(grid->firstRow()), 2 - static_cast<int>(grid->firstColumn())),
+             QStringLiteral("a copy of the followed number"));
 }
 
 QTEST_MAIN(TestUiFollow)

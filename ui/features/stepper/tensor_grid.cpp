@@ -197,6 +197,15 @@ void TensorGrid::refresh()
     const bool full = rows <= kFullLimit && cols <= kFullLimit;
     const int shownRows = static_cast<int>(full ? rows : std::min<std::int64_t>(rows, kCorner));
     const int shownCols = static_cast<int>(full ? cols : std::min<std::int64_t>(cols, kCorner));
+    // A followed number beyond the corner brings the window to it (centred where the slice allows).
+    rows_ = rows;
+    cols_ = cols;
+    rowStart_ = colStart_ = 0;
+    if (!full)
+        if (const auto cell = followedCell()) {
+            rowStart_ = std::clamp<std::int64_t>(cell->first - shownRows / 2, 0, rows - shownRows);
+            colStart_ = std::clamp<std::int64_t>(cell->second - shownCols / 2, 0, cols - shownCols);
+        }
     const QString axisR =
         free.size() == 2 ? QString::fromStdString(std::string(axis_name(stage->axes[free[0]]))) : QString();
     const QString axisC =
@@ -219,8 +228,14 @@ void TensorGrid::refresh()
         text += tr(", %1 masked (−∞)").arg(masked);
     if (maskedZeros)
         text += tr(", %1 masked (0: the causal mask's −∞ after the softmax)").arg(rows * (rows - 1) / 2);
-    if (!full)
+    if (!full && rowStart_ == 0 && colStart_ == 0)
         text += tr(". Too many to list; showing the top-left %1 × %2.").arg(shownRows).arg(shownCols);
+    else if (!full)
+        text += tr(". Too many to list; showing rows %1–%2 and columns %3–%4, around the followed number.")
+                    .arg(rowStart_)
+                    .arg(rowStart_ + shownRows - 1)
+                    .arg(colStart_)
+                    .arg(colStart_ + shownCols - 1);
     summary_->setText(text);
 
     const QSignalBlocker quiet(table_); // filling it is not the student choosing a cell
@@ -233,14 +248,15 @@ void TensorGrid::refresh()
                    ? QStringLiteral("%1 %2").arg(i).arg(tokens[i])
                    : QString::number(i);
     };
+    const int r0 = static_cast<int>(rowStart_), c0 = static_cast<int>(colStart_);
     for (int r = 0; r < shownRows; ++r)
-        table_->setVerticalHeaderItem(r, new QTableWidgetItem(header(axisR, r)));
+        table_->setVerticalHeaderItem(r, new QTableWidgetItem(header(axisR, r0 + r)));
     for (int c = 0; c < shownCols; ++c)
-        table_->setHorizontalHeaderItem(c, new QTableWidgetItem(header(axisC, c)));
+        table_->setHorizontalHeaderItem(c, new QTableWidgetItem(header(axisC, c0 + c)));
     for (int r = 0; r < shownRows; ++r)
         for (int c = 0; c < shownCols; ++c) {
-            const float v = at(r, c);
-            const bool maskedZero = maskedZeros && c > r;
+            const float v = at(r0 + r, c0 + c);
+            const bool maskedZero = maskedZeros && c0 + c > r0 + r;
             auto* item = new QTableWidgetItem(maskedZero ? tr("masked") : valuesGridText(v));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (std::isinf(v) ||
@@ -262,12 +278,38 @@ std::vector<std::int64_t> TensorGrid::indexOfCell(int row, int column) const
 {
     std::vector<std::int64_t> index = fixed_;
     if (free_.size() == 2) {
-        index[free_[0]] = row;
-        index[free_[1]] = column;
+        index[free_[0]] = rowStart_ + row;
+        index[free_[1]] = colStart_ + column;
     } else if (free_.size() == 1) {
-        index[free_[0]] = column;
+        index[free_[0]] = colStart_ + column;
     }
     return index;
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> TensorGrid::followedCell() const
+{
+    const ElementFollow* f = state_->study()->followedElement();
+    const Stage* stage = state_->view()->stage();
+    if (!f || !stage || fixed_.size() != stage->axes.size())
+        return std::nullopt;
+    const auto inSlice = [&](const Index& index) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+        if (index.size() != fixed_.size())
+            return std::nullopt;
+        for (std::size_t a = 0; a < index.size(); ++a)
+            if (std::find(free_.begin(), free_.end(), a) == free_.end() && index[a] != fixed_[a])
+                return std::nullopt; // another sequence, head or leading slice
+        return std::pair{free_.size() == 2 ? index[free_[0]] : std::int64_t{0},
+                         free_.empty() ? std::int64_t{0} : index[free_.back()]};
+    };
+    for (const ElementPlace& p : f->places)
+        if (p.stage == stage->name)
+            if (auto cell = inSlice(p.index))
+                return cell;
+    for (const Operand& op : followed_operands(*f))
+        if (op.tensor == stage->name && !op.indices.empty())
+            if (auto cell = inSlice(op.indices.front()))
+                return cell;
+    return std::nullopt;
 }
 
 void TensorGrid::showFollowed()
@@ -285,6 +327,15 @@ void TensorGrid::showFollowed()
     const Stage* stage = state_->view()->stage();
     if (!f || !stage || fixed_.size() != stage->axes.size())
         return;
+    // A number followed from elsewhere (another stage, a lesson) may lie outside the shown window: move it.
+    if (const auto cell = followedCell(); cell && !filling_) {
+        const bool shown = cell->first >= rowStart_ && cell->first < rowStart_ + table_->rowCount() &&
+                           cell->second >= colStart_ && cell->second < colStart_ + table_->columnCount();
+        if (!shown) {
+            refresh(); // centres the window on it, then marks
+            return;
+        }
+    }
     const RenderStyle style = styleFor(this);
     const auto cellOf = [&](const Index& index) -> std::optional<std::pair<int, int>> {
         if (index.size() != fixed_.size())
@@ -292,11 +343,11 @@ void TensorGrid::showFollowed()
         for (std::size_t a = 0; a < index.size(); ++a)
             if (std::find(free_.begin(), free_.end(), a) == free_.end() && index[a] != fixed_[a])
                 return std::nullopt; // another sequence, head or leading slice
-        const int row = free_.size() == 2 ? static_cast<int>(index[free_[0]]) : 0;
-        const int column = free_.empty() ? 0 : static_cast<int>(index[free_.back()]);
-        if (row >= table_->rowCount() || column >= table_->columnCount())
+        const std::int64_t row = (free_.size() == 2 ? index[free_[0]] : 0) - rowStart_;
+        const std::int64_t column = (free_.empty() ? 0 : index[free_.back()]) - colStart_;
+        if (row < 0 || column < 0 || row >= table_->rowCount() || column >= table_->columnCount())
             return std::nullopt;
-        return std::pair{row, column};
+        return std::pair{static_cast<int>(row), static_cast<int>(column)};
     };
     const auto mark = [&](const Index& index, const QColor& fill, const QString& why) {
         if (const auto cell = cellOf(index))
@@ -307,7 +358,7 @@ void TensorGrid::showFollowed()
                 item->setData(Qt::UserRole, why); // what the test and an accessibility tool read
             }
     };
-    for (const Operand& op : f->sources.operands)
+    for (const Operand& op : followed_operands(*f))
         if (op.tensor == stage->name)
             for (const Index& i : op.indices)
                 mark(i, style.tint(style.info, 0.35), tr("a source of the followed number"));
