@@ -77,6 +77,8 @@ private Q_SLOTS:
     void curvesReadInEveryTheme();
     void readingFollowsTheNumbers_data();
     void readingFollowsTheNumbers();
+    void timeLeftIsSaidOnlyWhenSound_data();
+    void timeLeftIsSaidOnlyWhenSound();
 };
 
 void TestUiSweep::tinySweepFillsTheTable()
@@ -494,6 +496,43 @@ void TestUiSweep::readingFollowsTheNumbers()
         QVERIFY2(text.contains(s), qPrintable(text));
     for (const QString& s : doesNotSay)
         QVERIFY2(!text.contains(s), qPrintable(text));
+}
+
+// Issue 43.9: "2 of 4000 steps · 1 s · about 4 min left" for a 7-second sweep. The first steps are slow
+// (threads starting, caches filling): the estimate waits for a pace measured after them, and says nothing
+// before it can be trusted.
+void TestUiSweep::timeLeftIsSaidOnlyWhenSound_data()
+{
+    QTest::addColumn<double>("markSeconds");
+    QTest::addColumn<qint64>("markSteps");
+    QTest::addColumn<double>("nowSeconds");
+    QTest::addColumn<qint64>("nowSteps");
+    QTest::addColumn<qint64>("total");
+    QTest::addColumn<double>("left"); // < 0: nothing said
+    QTest::newRow("no-mark-yet-2-steps") << 1.0 << qint64(2) << 1.0 << qint64(2) << qint64(4000) << -1.0;
+    QTest::newRow("too-few-steps-since-mark") << 1.0 << qint64(80) << 2.5 << qint64(150) << qint64(4000) << -1.0;
+    QTest::newRow("too-little-time-since-mark") << 1.0 << qint64(80) << 1.5 << qint64(400) << qint64(4000) << -1.0;
+    // 320 steps in 1.2 s after the mark: 3600 left at 3.75 ms a step, 13.5 s (the slow start is not counted).
+    QTest::newRow("warm-pace") << 1.0 << qint64(80) << 2.2 << qint64(400) << qint64(4000) << 13.5;
+    QTest::newRow("nearly-done") << 1.0 << qint64(80) << 10.6 << qint64(3920) << qint64(4000) << 0.2;
+    QTest::newRow("no-steps") << 0.0 << qint64(0) << 5.0 << qint64(0) << qint64(0) << -1.0;
+}
+
+void TestUiSweep::timeLeftIsSaidOnlyWhenSound()
+{
+    QFETCH(double, markSeconds);
+    QFETCH(qint64, markSteps);
+    QFETCH(double, nowSeconds);
+    QFETCH(qint64, nowSteps);
+    QFETCH(qint64, total);
+    QFETCH(double, left);
+    const auto got = SweepJob::remainingSeconds(markSeconds, markSteps, nowSeconds, nowSteps, total);
+    if (left < 0) {
+        QVERIFY(!got);
+        return;
+    }
+    QVERIFY(got);
+    QVERIFY2(std::abs(*got - left) < 1e-9, qPrintable(QString::number(*got)));
 }
 
 QTEST_MAIN(TestUiSweep)

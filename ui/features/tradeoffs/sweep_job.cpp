@@ -93,6 +93,7 @@ bool SweepJob::start(const SweepSettings& settings)
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     results_ = SweepResults{settings, live_->runs, 0.0, false};
     stepsDone_ = 0;
+    paceMark_.reset();
     stepsTotal_ = static_cast<std::int64_t>(runs.size()) * settings.steps;
     clock_.start();
     const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -142,10 +143,19 @@ double SweepJob::elapsedSeconds() const
 
 std::optional<double> SweepJob::secondsLeft() const
 {
-    if (!busy() || stepsDone_ < 1)
+    if (!busy() || !paceMark_)
         return std::nullopt;
-    const double pace = elapsedSeconds() / static_cast<double>(stepsDone_);
-    return pace * static_cast<double>(std::max<std::int64_t>(stepsTotal_ - stepsDone_, 0));
+    return remainingSeconds(paceMark_->first, paceMark_->second, elapsedSeconds(), stepsDone_, stepsTotal_);
+}
+
+std::optional<double> SweepJob::remainingSeconds(double markSeconds, std::int64_t markSteps, double nowSeconds,
+                                                 std::int64_t nowSteps, std::int64_t total)
+{
+    const std::int64_t enough = std::max<std::int64_t>(1, (3 * total + 99) / 100);
+    if (total <= 0 || nowSteps - markSteps < enough || nowSeconds - markSeconds < 1.0)
+        return std::nullopt;
+    const double pace = (nowSeconds - markSeconds) / static_cast<double>(nowSteps - markSteps);
+    return pace * static_cast<double>(std::max<std::int64_t>(total - nowSteps, 0));
 }
 
 void SweepJob::poll()
@@ -157,6 +167,8 @@ void SweepJob::poll()
         results_.runs = live_->runs;
         stepsDone_ = live_->steps;
     }
+    if (!paceMark_ && stepsDone_ >= std::max<std::int64_t>(1, (2 * stepsTotal_ + 99) / 100))
+        paceMark_ = std::pair{elapsedSeconds(), stepsDone_};
     Q_EMIT progressed();
 }
 

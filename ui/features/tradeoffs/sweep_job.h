@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <utility>
 
 class QTimer;
 
@@ -39,7 +40,14 @@ public:
     std::int64_t stepsDone() const { return stepsDone_; }
     std::int64_t stepsTotal() const { return stepsTotal_; }
     double elapsedSeconds() const;
-    std::optional<double> secondsLeft() const; // from the pace so far; nullopt before the first step
+    // From the pace since the sweep warmed up; nullopt until that pace can be trusted (see remainingSeconds).
+    std::optional<double> secondsLeft() const;
+    // The time left for `total` steps, from the pace between a mark taken once 2% of the steps were done
+    // (the first steps run while threads start and caches fill, and are several times slower) and now;
+    // nullopt until another 3% of the steps and at least a second have passed since the mark, so that
+    // "about 4 min left" for a 7-second sweep is never said.
+    static std::optional<double> remainingSeconds(double markSeconds, std::int64_t markSteps, double nowSeconds,
+                                                  std::int64_t nowSteps, std::int64_t total);
     // A session file's results (nullopt: none), replacing whatever ran or was shown.
     void restore(const std::optional<SweepResults>& results);
 
@@ -63,6 +71,7 @@ private:
     SweepResults results_;
     QString error_;
     std::int64_t stepsDone_ = 0, stepsTotal_ = 0;
+    std::optional<std::pair<double, std::int64_t>> paceMark_; // (seconds, steps) once 2% were done
 };
 
 } // namespace attnlab::ui
