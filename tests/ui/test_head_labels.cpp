@@ -68,6 +68,8 @@ private Q_SLOTS:
     void headDimBlockSaysWhoseFeaturesItHolds();
     void designLayoutNumbersEveryHead_data();
     void designLayoutNumbersEveryHead();
+    void designRoleNamesNeverMeet_data();
+    void designRoleNamesNeverMeet();
 };
 
 void TestHeadLabels::shapeDiagramNumbersEveryStripe_data()
@@ -177,6 +179,45 @@ void TestHeadLabels::designLayoutNumbersEveryHead()
                                 .arg(heads.size())
                                 .arg(numbered[column].size())));
     }
+}
+
+// Issue 43.15: at 1600 x 1000, GPT-2 small's integrated blocks stand closer than "W_value" is wide, and
+// the names ran together ("W_valueout_proj"). Each name keeps to its own block's share of the row: whole
+// where it fits, else shortened (W_v, then V), never over a neighbour's.
+void TestHeadLabels::designRoleNamesNeverMeet_data()
+{
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<QSize>("size");
+    // the tab's drawing at 1600 x 1000, a wide page, and the tab at 1280 x 720
+    for (const QSize size : {QSize(1190, 620), QSize(1230, 720), QSize(850, 360)}) {
+        const QByteArray at = QByteArray::number(size.width()) + "x" + QByteArray::number(size.height());
+        QTest::newRow("book, " + at) << QStringLiteral("MultiHeadAttention(3, 2, 6, 0.0, 2)") << size;
+        QTest::newRow("8 heads, " + at) << call(8, 32) << size;
+        QTest::newRow("GPT-2 small, " + at) << QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12)") << size;
+        QTest::newRow("GPT-2 small with bias, " + at)
+            << QStringLiteral("MultiHeadAttention(768, 768, 1024, 0.0, 12, qkv_bias=True)") << size;
+    }
+}
+
+void TestHeadLabels::designRoleNamesNeverMeet()
+{
+    QFETCH(QString, call);
+    QFETCH(QSize, size);
+    const DesignLayoutPainter painter(compare_designs(*parse_call(call.toStdString()).config));
+    const DesignDrawing drawing = painter.layout(QRectF(QPointF(0, 0), QSizeF(size)));
+    const QFontMetricsF fm(drawing.font);
+    std::map<std::size_t, int> perColumn;
+    for (const DesignRoleLabel& l : drawing.roleLabels) {
+        ++perColumn[l.column];
+        QVERIFY2(fm.horizontalAdvance(l.label) <= l.rect.width() + 0.5, qPrintable(l.label + " is cut"));
+        for (const DesignRoleLabel& other : drawing.roleLabels)
+            if (&other != &l)
+                QVERIFY2(!l.rect.intersects(other.rect), qPrintable(l.label + " runs into " + other.label));
+        QVERIFY(drawing.geometry.columns[l.column].column.contains(l.rect.center()));
+    }
+    QCOMPARE(perColumn.size(), drawing.geometry.columns.size());
+    QCOMPARE(perColumn[0], 4); // W_query, W_key, W_value, out_proj over the integrated module
+    QCOMPARE(perColumn[1], 3); // the wrappers' first head: W_query, W_key, W_value
 }
 
 QTEST_MAIN(TestHeadLabels)

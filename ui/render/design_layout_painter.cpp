@@ -8,6 +8,8 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <map>
 
 namespace attnlab::ui {
@@ -111,7 +113,8 @@ void DesignLayoutPainter::paint(QPainter& p, const DesignDrawing& drawing, const
     for (const DesignShape& s : g.shapes)
         if ((s.kind == DesignShape::Kind::Weight || s.kind == DesignShape::Kind::Bias) && s.rect.height() >= 4)
             p.drawRect(s.rect);
-    paintRoleLabels(p, g, rs);
+    for (const DesignRoleLabel& l : drawing.roleLabels)
+        rs.drawText(p, l.rect, Qt::AlignHCenter | Qt::AlignBottom, l.label, rs.text, rs.background);
     paintHeadNumbers(p, drawing, rs);
     for (std::size_t c = 0; c < g.columns.size(); ++c) {
         const DesignLayout& d = comparison_.designs[c];
@@ -124,18 +127,47 @@ void DesignLayoutPainter::paint(QPainter& p, const DesignDrawing& drawing, const
     p.restore();
 }
 
-void DesignLayoutPainter::paintRoleLabels(QPainter& p, const DesignGeometry& g, const RenderStyle& rs) const
+std::vector<DesignRoleLabel> DesignLayoutPainter::placeRoleLabels(const DesignGeometry& g, const QFont& font)
 {
-    const QFontMetricsF fm(p.font());
-    for (const DesignShape& s : g.shapes) {
-        if (s.kind != DesignShape::Kind::Weight || s.head > 0)
-            continue; // the first module of each column is labelled; the others repeat it
-        QString label = roleTitle(s.role);
-        if (fm.horizontalAdvance(label) > s.rect.width() + 18)
-            label = s.role == Role::OutProj ? QStringLiteral("out") : label.right(label.size() - 2).left(1).toUpper();
-        rs.drawText(p, QRectF(s.rect.center().x() - 60, s.rect.top() - fm.height() - 2, 120, fm.height()),
-                    Qt::AlignHCenter | Qt::AlignBottom, label, rs.text, rs.background);
+    const QFontMetricsF fm(font);
+    std::vector<const DesignShape*> labelled; // the first module of each column; the others repeat it
+    for (const DesignShape& s : g.shapes)
+        if (s.kind == DesignShape::Kind::Weight && s.head <= 0)
+            labelled.push_back(&s);
+    // Each block's room: half the way to the nearest labelled block's centre in the same row, on either
+    // side, so that two neighbours' names can never meet; a lone block may use 60 px on each side.
+    const auto sameRow = [](const DesignShape* a, const DesignShape* b) {
+        return a->column == b->column && std::abs(a->rect.top() - b->rect.top()) < 1;
+    };
+    std::vector<double> half(labelled.size(), 60);
+    std::vector<std::array<QString, 3>> names(labelled.size()); // whole, "W_q", "Q"
+    std::vector<int> level(labelled.size(), 0);
+    for (std::size_t i = 0; i < labelled.size(); ++i) {
+        const DesignShape* s = labelled[i];
+        for (const DesignShape* n : labelled)
+            if (n != s && sameRow(n, s))
+                half[i] = std::min(half[i], std::abs(n->rect.center().x() - s->rect.center().x()) / 2 - 3);
+        half[i] = std::max(half[i], s->rect.width() / 2);
+        const QString full = roleTitle(s->role);
+        names[i] = {full, s->role == Role::OutProj ? QStringLiteral("out") : full.left(3),
+                    s->role == Role::OutProj ? QStringLiteral("O") : full.mid(2, 1).toUpper()};
+        while (level[i] < 2 && fm.horizontalAdvance(names[i][static_cast<std::size_t>(level[i])]) > 2 * half[i])
+            ++level[i];
     }
+    // One row reads alike: where one name had to be shortened, its neighbours are shortened as far.
+    std::vector<DesignRoleLabel> out;
+    for (std::size_t i = 0; i < labelled.size(); ++i) {
+        int rowLevel = level[i];
+        for (std::size_t k = 0; k < labelled.size(); ++k)
+            if (sameRow(labelled[k], labelled[i]))
+                rowLevel = std::max(rowLevel, level[k]);
+        const QString& label = names[i][static_cast<std::size_t>(rowLevel)];
+        const DesignShape* s = labelled[i];
+        const double w = std::min(2 * half[i], fm.horizontalAdvance(label) + 2);
+        out.push_back(
+            {s->column, QRectF(s->rect.center().x() - w / 2, s->rect.top() - fm.height() - 2, w, fm.height()), label});
+    }
+    return out;
 }
 
 DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
@@ -147,6 +179,7 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
         return drawing;
     drawing.geometry = geometry(rect);
     const DesignGeometry& g = drawing.geometry;
+    drawing.roleLabels = placeRoleLabels(g, font);
     // Each head's number on its W_query block (a wrapper head) or row slice (the integrated module),
     // so no one has to tell heads apart by colour alone: inside, in ink that reads on the colour,
     // where it fits; otherwise just left of the block, in the text colour.

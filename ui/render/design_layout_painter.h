@@ -31,10 +31,19 @@ struct DesignHeadLabel {
     QColor fill;
 };
 
-// Everything the painter draws where: the geometry and the head numbers at one size.
+// A role's name over the first module's weight block of each column ("W_query", or "W_q" / "Q" where
+// the blocks stand too close for it): never wider than half the way to the next block's centre on each side.
+struct DesignRoleLabel {
+    std::size_t column = 0;
+    QRectF rect;
+    QString label;
+};
+
+// Everything the painter draws where: the geometry, the role names and the head numbers at one size.
 struct DesignDrawing {
     DesignGeometry geometry;
     QFont font; // the body type
+    std::vector<DesignRoleLabel> roleLabels;
     std::vector<DesignHeadLabel> headLabels;
 };
 
@@ -64,7 +73,7 @@ private:
     void paintFooter(QPainter& p, const DesignColumn& col, const DesignLayout& d, const RenderStyle& rs) const;
     void paintMask(QPainter& p, const DesignColumn& col, const DesignShape& mask, const DesignLayout& d, double scale,
                    const RenderStyle& rs) const;
-    void paintRoleLabels(QPainter& p, const DesignGeometry& g, const RenderStyle& rs) const;
+    static std::vector<DesignRoleLabel> placeRoleLabels(const DesignGeometry& g, const QFont& font);
     void paintHeadNumbers(QPainter& p, const DesignDrawing& drawing, const RenderStyle& rs) const;
     // Drops numbers beside their slices that would overlap another's, keeping each column's first and last.
     static void keepBesideLabelsApart(std::vector<DesignHeadLabel>& labels);
