@@ -14,6 +14,7 @@
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
+#include "widgets/tab_text_fit.h"
 #include "widgets/elided_label.h"
 
 #include <QAbstractButton>
@@ -165,6 +166,16 @@ private Q_SLOTS:
         }
         const QString overlap = overlapReason(shown);
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+        // Every tab row shown (the main one, a page's sections) fits whole: none scrolls to start mid-word.
+        for (const QTabWidget* row : s.window.findChildren<QTabWidget*>())
+            if (row->isVisible()) {
+                QStringList texts;
+                for (int i = 0; i < row->count(); ++i)
+                    texts << row->tabText(i);
+                QVERIFY2(tabRowFits(row), qPrintable(QStringLiteral("the tabs \"%1\" do not fit in %2 px")
+                                                         .arg(texts.join(QStringLiteral(" | ")))
+                                                         .arg(row->width())));
+            }
         if (static_cast<ViewMode>(page) == ViewMode::Stepper && !predict)
             checkShapeDiagramFits(s.window);
         if (predict)

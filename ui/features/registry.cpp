@@ -37,25 +37,37 @@ template <class Page, class State> QWidget* page(FeatureState* state)
 
 constexpr FeatureInfo kFeatures[] = {
     {"stepper", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "① Step through the forward pass"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "① Forward pass"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "① Forward"),
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
                        "Stage by stage: the shape, the book's line of code and the values (Ctrl+PageDown: next view)."),
      state<StepperState>, page<StepperView, StepperState>, true, nullptr, nullptr},
     {"heatmaps", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "② Attention heatmaps, per head"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "② Heatmaps, per head"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "② Heatmaps"),
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
                        "Every head's attention matrix; the selected head large, readable cell by cell."),
      state<HeatmapsState>, page<HeatmapsView, HeatmapsState>, true, nullptr, nullptr},
     {"debug", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "③ Debugging"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "③ Debugging"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "③ Debug"),
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
                        "The argument contract, injected bugs, weight transfer, and your own code."),
      state<DebugState>, page<DebugView, DebugState>, false, "comparison", YourCodeState::checkSection},
     {"designs", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "④ Wrapper vs integrated"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "④ Wrapper vs integrated"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "④ Designs"),
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
                        "The same attention as a wrapper of heads and as one integrated module."),
      state<DesignsState>, page<DesignsView, DesignsState>, false, nullptr, nullptr},
     {"tradeoffs", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑤ Heads: the trade-offs"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑤ Trade-offs"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑤ Trade-offs"),
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "What more or fewer heads cost, counted and measured."),
      state<TradeoffsState>, page<TradeoffsView, TradeoffsState>, false, "sweep", TradeoffsState::checkSection},
     {"overview", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑥ Every layer's heads"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑥ Every layer\'s heads"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑥ Layers"),
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
                        "A whole GPT's heads on the text, layers by heads; a click opens one in the heatmaps."),
      state<OverviewState>, page<OverviewView, OverviewState>, false, nullptr, nullptr},
@@ -75,6 +87,13 @@ static_assert(std::string_view(kFeatures[static_cast<int>(ViewMode::Stepper)].id
 QString FeatureInfo::title() const
 {
     return QCoreApplication::translate(kContext, titleText);
+}
+
+QStringList FeatureInfo::titles() const
+{
+    const QString brief = QCoreApplication::translate(kContext, briefText);
+    return {title(), QCoreApplication::translate(kContext, shortText), brief,
+            brief.section(QLatin1Char(' '), 0, 0)}; // the number alone: "①"
 }
 
 QString FeatureInfo::tooltip() const

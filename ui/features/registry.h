@@ -22,8 +22,10 @@ class FeatureState;
 struct SessionParts;
 
 struct FeatureInfo {
-    const char* id;          // in session files and --view; a saved file keeps it, so it is never renamed
-    const char* titleText;   // the tab's text, untranslated: title() translates it
+    const char* id;        // in session files and --view; a saved file keeps it, so it is never renamed
+    const char* titleText; // the tab's text, untranslated: title() translates it
+    const char* shortText; // shorter texts for a row that is too narrow: "① Forward pass", "① Forward"
+    const char* briefText;
     const char* tooltipText; // the tab's tooltip, which is its accessible description
     FeatureState* (*createState)(const SessionParts& parts, QObject* parent);
     QWidget* (*createPage)(FeatureState* state);
@@ -34,6 +36,7 @@ struct FeatureInfo {
     bool (*checkSection)(const QJsonObject& file, QString* error);
 
     QString title() const;
+    QStringList titles() const; // title, short, brief, number: the texts the tab row chooses from (tab_text_fit.h)
     QString tooltip() const;
     ViewMode view() const; // the row's index
 };

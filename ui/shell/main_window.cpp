@@ -1,5 +1,6 @@
 #include "shell/main_window.h"
 #include "widgets/lesson_target.h"
+#include "widgets/tab_text_fit.h"
 
 #include "shell/call_line.h"
 #include "shell/compute_status.h"
@@ -81,6 +82,10 @@ MainWindow::MainWindow(Session* session, QWidget* parent) : QMainWindow(parent),
         const int tab = tabs_->addTab(area, info.title());
         tabs_->setTabToolTip(tab, info.tooltip());
     }
+    QList<QStringList> titles;
+    for (const FeatureInfo& info : featureRegistry())
+        titles << info.titles();
+    fitTabTexts(tabs_, titles, true); // shorter names where the whole row would not fit
     tabs_->setCurrentIndex(static_cast<int>(session_->view()->tab())); // a tab's index is its ViewMode
     connect(tabs_, &QTabWidget::currentChanged, session_,
             [this](int i) { session_->view()->setTab(static_cast<ViewMode>(i)); });

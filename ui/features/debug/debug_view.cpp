@@ -14,6 +14,8 @@
 #include "features/tradeoffs/tradeoffs_state.h"
 #include "model/view_model.h"
 
+#include "widgets/tab_text_fit.h"
+
 #include <QTabWidget>
 
 #include <algorithm>
@@ -40,6 +42,10 @@ DebugView::DebugView(DebugState* state, QWidget* parent) : QWidget(parent)
     sections_->setTabToolTip(1, tr("One line of the module changed: find the first stage where the forward differs."));
     sections_->setTabToolTip(2, tr("Copy a SelfAttention_v2's weights into a SelfAttention_v1, with and without .T."));
     sections_->setTabToolTip(3, tr("Compare a recording of your own module with the book's, stage by stage."));
+    fitTabTexts(sections_, {{tr("The argument contract"), tr("Argument contract"), tr("Contract")},
+                            {tr("Injected bugs: the first divergence"), tr("Injected bugs"), tr("Bugs")},
+                            {tr("Weight transfer"), tr("Weight transfer"), tr("Transfer")},
+                            {tr("Your code")}});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(sections_);

@@ -12,6 +12,8 @@
 #include "model/document_model.h"
 #include "model/view_model.h"
 
+#include "widgets/tab_text_fit.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -76,6 +78,11 @@ TradeoffsView::TradeoffsView(TradeoffsState* state, QWidget* parent) : QWidget(p
     sections_->addTab(sweepArea, tr("Trained here"));
     sections_->setTabToolTip(2, tr("Train the book's GPT here for several num_heads and seeds, and compare their "
                                    "held-out loss and accuracy."));
+    fitTabTexts(sections_,
+                {{tr("Counted: parameters, multiply-adds, memory"), tr("Counted: parameters, memory"), tr("Counted")},
+                 {tr("Measured: trained models' loss and heads, time on this machine"),
+                  tr("Measured: trained models, time"), tr("Measured")},
+                 {tr("Trained here")}});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(sections_);
