@@ -19,14 +19,17 @@
 #include "shell/first_frame_probe.h"
 #include "shell/text_options.h"
 #include "shell/weights_actions.h"
+#include "features/tradeoffs/sweep_job.h"
 #include "features/tradeoffs/tradeoffs_state.h"
 #include "model/document_model.h"
 #include "model/trace_state.h"
 #include "model/view_model.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QTimer>
 #include <QPainter>
 #include <QPalette>
 #include <QStyle>
@@ -137,6 +140,9 @@ int runApp(GuardedApplication& app)
          QStringLiteral("ROLE")},
         {QStringLiteral("measure-times"),
          QStringLiteral("Trade-offs tab: time the forward pass for every num_heads on start (as its button does).")},
+        {QStringLiteral("train"),
+         QStringLiteral("Trade-offs tab: train the book's GPT with Trained here's settings on start (as its Train "
+                        "button does); --screenshot then waits for the sweep to finish.")},
         {QStringLiteral("screenshot"), QStringLiteral("Wait for the computation, save the window as a PNG, and exit."),
          QStringLiteral("FILE.png")},
         {QStringLiteral("theme"),
@@ -268,24 +274,38 @@ int runApp(GuardedApplication& app)
         shell.presentation()->useForThisRun(*theme);
     if (QString error; !shell.poll()->startFromCommandLine(parser, &error))
         refuse(error);
+    if (parser.isSet("train")) { // the page's own Train, so the sweep is what its form shows
+        session.view()->setTab(ViewMode::Tradeoffs);
+        session.view()->setTradeoffsSection(TradeoffsSection::Trained);
+        session.feature<TradeoffsState>()->waitForSweep();
+        if (auto* train = window.findChild<QAbstractButton*>(QStringLiteral("sweep-train")))
+            train->click();
+        const SweepJob* sweep = session.feature<TradeoffsState>()->sweep();
+        if (!sweep->busy())
+            refuse(sweep->error().isEmpty()
+                       ? QStringLiteral("--train could not start: Trained here's settings are refused on its page.")
+                       : sweep->error());
+    }
     exitAfterFirstFrameWhenAsked(&window); // the start-up benchmark's probe
     window.show();
     // The picture is taken once the Session is settled -- the trace, what the shown tab computes besides
     // and the heatmaps' pictures are in, and the views have taken them -- after AppShell's own waits
     // (a lesson step's check, a saved session), which were asked for first.
-    std::function<void()> shoot = [&] {
-        // What the last changes posted -- layout passes, scroll bars a text view adjusts once its lines
-        // are laid out -- runs first, so the picture has what a person would see. Should that have
-        // started a computation after all, the picture waits for it too.
-        for (int pass = 0; pass < 4; ++pass)
-            QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    // What the last changes posted -- layout passes, scroll bars a text view adjusts once its lines are laid
+    // out -- runs first, so the picture has what a person would see: four turns of the event loop itself.
+    // (processEvents called from here would not do: this runs inside a posted call, and events posted since
+    // wait for it to return -- the sweep's reading, set as training finished, was pictured cut to one line.)
+    // Should that have started a computation after all, the picture waits for it too.
+    std::function<void(int)> shoot = [&](int turnsLeft) {
+        if (turnsLeft > 0)
+            return QTimer::singleShot(0, &window, [&shoot, turnsLeft] { shoot(turnsLeft - 1); });
         if (session.computing())
-            return session.whenSettled(&window, shoot);
+            return session.whenSettled(&window, [&shoot] { shoot(4); });
         takeScreenshot(window, screenshot);
         QApplication::exit(0);
     };
     if (!screenshot.isEmpty())
-        session.whenSettled(&window, shoot);
+        session.whenSettled(&window, [&shoot] { shoot(4); });
     return QApplication::exec();
 }
 

@@ -74,7 +74,10 @@ private Q_SLOTS:
     void trainedVariantIsStudiedInEveryTab();
     void trainedVariantSavesAndReopens();
     void sectionFollowsTheSession();
+    void readingShowsWholeAfterALiveSweep();
     void curvesReadInEveryTheme();
+    void curvesSayEveryTextWhole_data();
+    void curvesSayEveryTextWhole();
     void readingFollowsTheNumbers_data();
     void readingFollowsTheNumbers();
     void timeLeftIsSaidOnlyWhenSound_data();
@@ -430,6 +433,45 @@ void TestUiSweep::sectionFollowsTheSession()
     QCOMPARE(back->view.tradeoffsSection, TradeoffsSection::Trained);
 }
 
+// The reading is set when the last run finishes, into a page already laid out with it empty: it must then
+// take the lines it needs (it kept one line, cut mid-sentence, in a window that trained live).
+void TestUiSweep::readingShowsWholeAfterALiveSweep()
+{
+    Session s;
+    MainWindow window(&s);
+    window.resize(1280, 720); // the page scrolls: taller than its viewport once the table has rows
+    s.view()->setTab(ViewMode::Tradeoffs);
+    s.view()->setTradeoffsSection(TradeoffsSection::Trained);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SweepPanel* panel = window.tradeoffsView()->sweep();
+    QSignalSpy finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
+    fillTiny(panel->form(), QStringLiteral("1, 2, 4, 8"), 20, 2);
+    panel->trainButton()->click();
+    QVERIFY(finished.wait(60000));
+    QLabel* reading = panel->reading();
+    QVERIFY(reading->text().contains(QStringLiteral("Best:")));
+    for (int pass = 0; pass < 4; ++pass) // as --screenshot does: what the last changes posted, then the picture
+        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    QVERIFY2(reading->height() >= reading->heightForWidth(reading->width()),
+             qPrintable(QStringLiteral("%1 px tall, needs %2 at width %3")
+                            .arg(reading->height())
+                            .arg(reading->heightForWidth(reading->width()))
+                            .arg(reading->width())));
+    QVERIFY(reading->heightForWidth(reading->width()) > reading->fontMetrics().lineSpacing() * 3 / 2);
+    // The table is as tall as its rows: the last in view, and no blank row's height under it.
+    SweepTable* table = panel->table();
+    QCOMPARE(table->rowCount(), 4);
+    const QRect lastRow = table->visualRect(table->model()->index(table->rowCount() - 1, 0));
+    QVERIFY2(
+        lastRow.bottom() < table->viewport()->height(),
+        qPrintable(
+            QStringLiteral("last row ends at %1, view %2").arg(lastRow.bottom()).arg(table->viewport()->height())));
+    QVERIFY2(table->viewport()->height() - lastRow.bottom() < table->rowHeight(0) / 2,
+             qPrintable(
+                 QStringLiteral("%1 px blank under the last row").arg(table->viewport()->height() - lastRow.bottom())));
+}
+
 void TestUiSweep::curvesReadInEveryTheme()
 {
     SweepCurveSeries two{
@@ -456,6 +498,58 @@ void TestUiSweep::curvesReadInEveryTheme()
         for (std::size_t i = 0; i < 2; ++i) // the lines stand out from the surface as graphics must (3:1)
             QVERIFY(contrastRatio(SweepCurvesPainter::seriesColor(i, style), style.background) >= 3.0);
     }
+}
+
+void TestUiSweep::curvesSayEveryTextWhole_data()
+{
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<int>("seeds");
+    QTest::newRow("narrowest-1000-steps") << 544 << 1000 << 2; // the window's narrowest: "7501000 steps" was drawn
+    QTest::newRow("narrowest-one-seed") << 544 << 4000 << 1;
+    QTest::newRow("1600x1000-2000-steps") << 1000 << 2000 << 2;
+    QTest::newRow("wide-100000-steps") << 1400 << 100000 << 3;
+}
+
+// Every text of the curves is said whole: titles in their longest wording that fits, ticks that would run
+// into their neighbour left out, the legend's note moved under the names rather than cut.
+void TestUiSweep::curvesSayEveryTextWhole()
+{
+    QFETCH(int, width);
+    QFETCH(int, steps);
+    QFETCH(int, seeds);
+    std::vector<SweepCurveSeries> series;
+    for (std::int64_t heads : {1, 2, 4, 8, 16, 32}) {
+        SweepCurveSeries s{heads, {}};
+        for (int seed = 0; seed < seeds; ++seed)
+            s.seeds.push_back({{0, 2.7, 0.1}, {steps / 2, 1.0 + 0.01 * seed, 0.6}, {steps, 0.5, 0.9}});
+        series.push_back(s);
+    }
+    const SweepCurvesPainter painter(series, steps);
+    const QRectF rect(0, 0, width, 320);
+    const auto labels = painter.labels(rect);
+    int titles = 0, names = 0, notes = 0;
+    bool unit = false;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const auto& l = labels[i];
+        QVERIFY2(!l.text.contains(QChar(0x2026)), qPrintable(l.text));
+        QVERIFY2(rect.contains(l.rect), qPrintable(QStringLiteral("'%1' leaves the picture").arg(l.text)));
+        for (std::size_t j = i + 1; j < labels.size(); ++j)
+            QVERIFY2(!l.rect.intersects(labels[j].rect),
+                     qPrintable(QStringLiteral("'%1' runs into '%2'").arg(l.text, labels[j].text)));
+        titles += l.role == SweepCurvesPainter::Label::Title;
+        names += l.role == SweepCurvesPainter::Label::Legend;
+        notes += l.role == SweepCurvesPainter::Label::Note;
+        unit = unit || l.text == QStringLiteral("%1 steps").arg(steps);
+        if (l.role == SweepCurvesPainter::Label::Note)
+            QCOMPARE(l.text.contains(QStringLiteral("band")), seeds > 1);
+    }
+    QCOMPARE(titles, 4 - 2); // one per panel
+    QCOMPARE(names, 6);
+    QCOMPARE(notes, 1);
+    QVERIFY(unit);
+    for (int panel = 0; panel < 2; ++panel) // the plots keep their room under the titles, over the legend
+        QVERIFY(painter.plotRect(rect, panel).height() > 150);
 }
 
 void TestUiSweep::readingFollowsTheNumbers_data()

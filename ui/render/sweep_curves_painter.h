@@ -25,6 +25,15 @@ public:
         int seeds = 0;
     };
 
+    // A text the picture says, where it is said: titles, ticks, legend. Each is the longest of its
+    // wordings that fits its room, never cut; a tick that would run into its neighbour is left out.
+    struct Label {
+        QRectF rect;
+        QString text;
+        enum Role { Title, Tick, Legend, Note } role = Tick;
+        int series = -1; // a Legend label's series: its swatch is drawn before it
+    };
+
     SweepCurvesPainter() = default;
     SweepCurvesPainter(std::vector<SweepCurveSeries> series, std::int64_t steps, int fontPx = 14);
 
@@ -35,10 +44,14 @@ public:
     // Series i's colour, readable against the style's background as a line (3:1).
     static QColor seriesColor(std::size_t i, const RenderStyle& style);
     QRectF plotRect(const QRectF& rect, int panel) const; // panel 0 loss, 1 accuracy: the data area
+    std::vector<Label> labels(const QRectF& rect) const;  // every text of the picture (tests read them)
 
 private:
+    QFont font(bool bold = false) const;
+    int legendLines(const QRectF& rect) const; // the legend wraps to a second line when the row is narrow
+    void legendLabels(const QRectF& rect, std::vector<Label>& out) const;
+    void panelLabels(const QRectF& rect, int panel, std::vector<Label>& out) const;
     void paintPanel(QPainter& p, const RenderStyle& style, const QRectF& rect, int panel) const;
-    void paintLegend(QPainter& p, const RenderStyle& style, const QRectF& rect) const;
     double top(int panel) const; // the y axis' upper end
 
     std::vector<SweepCurveSeries> series_;

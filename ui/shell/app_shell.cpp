@@ -18,6 +18,8 @@
 #include "shell/diagnostics_panel.h"
 #include "shell/text_input_panel.h"
 #include "features/stepper/stepper_view.h"
+#include "features/tradeoffs/sweep_job.h"
+#include "features/tradeoffs/tradeoffs_state.h"
 #include "model/presets.h"
 #include "features/session_state.h"
 #include "model/undo_commands.h"
@@ -263,6 +265,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         window_->resizeDocks({dock_}, {380}, Qt::Horizontal);
         if (parser.isSet(QStringLiteral("guide-step"))) { // show the step, then check it once it is computed
             lessons_->showMe();
+            if (session_->feature<TradeoffsState>()->sweep()->busy()) // it trained: checked once trained
+                session_->feature<TradeoffsState>()->waitForSweep();
             session_->whenSettled(this, [this] { lessons_->check(); });
         }
     }

@@ -104,7 +104,7 @@ SweepPanel::SweepPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent)
     layout->addWidget(error_);
     layout->addWidget(curves_, 3);
     layout->addWidget(reading_);
-    layout->addWidget(table_, 1);
+    layout->addWidget(table_);
     layout->addWidget(how_);
     layout->addLayout(headsReport_);
 
@@ -198,10 +198,6 @@ void SweepPanel::showProgress()
     finishedShown_ = finished;
     const std::vector<SweepRow> rows = sweepTable(job->results());
     table_->setRows(rows);
-    // Every row in view up to eight (the page scrolls instead), so the table reads at a glance.
-    const int shown = std::clamp(table_->rowCount(), 2, 8);
-    table_->setMinimumHeight(table_->horizontalHeader()->height() +
-                             shown * table_->verticalHeader()->defaultSectionSize() + 2 * table_->frameWidth() + 2);
     how_->setText(job->hasResults() ? SweepTable::howText(job->results().settings.evalEvery()) : QString());
     reading_->setText(job->busy() ? QString() : sweepReading(job->results(), rows));
     headsTable_->setResults(job->results());

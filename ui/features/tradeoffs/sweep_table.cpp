@@ -1,6 +1,9 @@
 #include "features/tradeoffs/sweep_table.h"
 
 #include <QHeaderView>
+#include <QScrollBar>
+
+#include <algorithm>
 
 namespace attnlab::ui {
 
@@ -32,10 +35,12 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setTabKeyNavigation(false);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // fitHeightToRows: every row shows
     setAccessibleName(tr("Sweep results per num_heads"));
     setAccessibleDescription(
         tr("One row per num_heads with a finished seed: held-out loss and accuracy, steps to "
            "90% of the best accuracy, ms per step; each column's header says how it was obtained."));
+    fitHeightToRows();
 }
 
 // "0.881 ± 0.012"; from one seed "0.881 (1 seed)": a spread needs two runs, and one run's is unknown, not 0.
@@ -67,6 +72,42 @@ void SweepTable::setRows(const std::vector<SweepRow>& rows)
             setItem(r, c, it);
         }
     }
+    fitHeightToRows();
+}
+
+// As tall as its rows: the page around it scrolls, where a table squeezed by the curves above it hid its last
+// rows behind a scroll bar of its own (32 heads, the row the lesson reads, was out of sight).
+void SweepTable::fitHeightToRows()
+{
+    resizeRowsToContents();
+    int height = horizontalHeader()->sizeHint().height() + 2 * frameWidth();
+    for (int r = 0; r < rowCount(); ++r)
+        height += rowHeight(r);
+    if (rowCount() == 0)
+        height += verticalHeader()->defaultSectionSize(); // room for the first row, so the table reads as one
+    if (columnsWiderThanView())
+        height += horizontalScrollBar()->sizeHint().height(); // a table wider than the page scrolls sideways
+    if (height != this->height() || height != minimumHeight())
+        setFixedHeight(height);
+}
+
+// The columns' own widths (the last one stretched beyond its own) against the room the table has.
+bool SweepTable::columnsWiderThanView() const
+{
+    const int last = columnCount() - 1;
+    int width = 0;
+    for (int c = 0; c < last; ++c)
+        width += horizontalHeader()->sectionSize(c);
+    if (last >= 0)
+        width += std::max(sizeHintForColumn(last), horizontalHeader()->sectionSizeHint(last));
+    return width > viewport()->width();
+}
+
+// Narrower or wider, a sideways scroll bar comes or goes, and the height with it.
+void SweepTable::resizeEvent(QResizeEvent* event)
+{
+    QTableWidget::resizeEvent(event);
+    fitHeightToRows();
 }
 
 QString SweepTable::howText(std::int64_t evalEvery)

@@ -15,6 +15,13 @@ public:
     void setRows(const std::vector<SweepRow>& rows);
     static QString howText(std::int64_t evalEvery);
     static QString meanStd(const train::Spread& spread, int seeds);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void fitHeightToRows();
+    bool columnsWiderThanView() const;
 };
 
 } // namespace attnlab::ui

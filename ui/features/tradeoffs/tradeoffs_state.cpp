@@ -71,6 +71,7 @@ TradeoffsState::TradeoffsState(const SessionParts& parts, QObject* parent)
     // Ten a second: news for its page, noise for the rest.
     connect(sweep_, &SweepJob::progressed, this, &TradeoffsState::sweepProgressed);
     connect(sweep_, &SweepJob::finished, this, [this] {
+        waitForSweep_ = false;
         Q_EMIT sweepFinished();
         Q_EMIT delivered();
     });
@@ -98,7 +99,7 @@ const TrainedVariants& TradeoffsState::trainedVariants(const std::string& text, 
 
 bool TradeoffsState::computing() const
 {
-    return timings_->busy();
+    return timings_->busy() || (waitForSweep_ && sweep_->busy());
 }
 
 void TradeoffsState::cancel()

@@ -43,6 +43,11 @@ public:
     // That run saved at `path` as `attention-lab-cli train --save` writes it; one sentence on failure.
     QString saveSweepRun(int runIndex, const QString& path) const;
 
+    // The running sweep (or the next to start) counts as work to come until it finishes, so settled() waits for it:
+    // --train's screenshot, a lesson step entered from the command line whose Show me trains. Otherwise a sweep runs
+    // beside everything, started and stopped only by its own buttons.
+    void waitForSweep() { waitForSweep_ = true; }
+
     bool computing() const override;
     void cancel() override; // the timings: what was measured so far is dropped, the numbers shown before stay
     void saveSection(QJsonObject& file) const override;
@@ -63,6 +68,7 @@ private:
     std::shared_ptr<const TrainedVariants> trainedVariants_;
     std::shared_ptr<QTemporaryDir> studyDir_; // the sweep runs opened for study
     int headsShown_ = -1;
+    bool waitForSweep_ = false;
 };
 
 } // namespace attnlab::ui
