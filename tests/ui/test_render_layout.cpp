@@ -89,6 +89,29 @@ private Q_SLOTS:
         }
     }
 
+    // The axis titles' arrows point the way the indices grow: the key title runs right along the columns, the
+    // query title runs down the rows (it read upwards, its arrow pointing against the query index).
+    void heatmapAxisTitlesPointTheWayIndicesGrow()
+    {
+        for (const QSizeF& size : kSizes) {
+            const HeatmapLayout l = bookHeatmap(true).layout(QRectF(QPointF(4, 4), size));
+            int titles = 0;
+            for (const HeatmapLabel& label : l.labels) {
+                const QPointF reading = label.transform.map(QPointF(1, 0)) - label.transform.map(QPointF(0, 0));
+                if (label.text.startsWith(QStringLiteral("query"))) {
+                    ++titles;
+                    QVERIFY2(reading.y() > 0.99 && std::abs(reading.x()) < 1e-9, qPrintable(label.text));
+                    QVERIFY(label.onCanvas().right() <= l.matrix.left()); // left of the rows it names
+                } else if (label.text.startsWith(QStringLiteral("key"))) {
+                    ++titles;
+                    QVERIFY2(reading.x() > 0.99 && std::abs(reading.y()) < 1e-9, qPrintable(label.text));
+                    QVERIFY(label.onCanvas().top() >= l.matrix.bottom());
+                }
+            }
+            QCOMPARE(titles, 2);
+        }
+    }
+
     // A small multiple's measures (16 heads of a trained model): at a width where the full words fit they are
     // kept; narrower, the abbreviated ones; narrower still, elided. No line ever runs past the heatmap's width.
     void heatmapFooterFitsItsWidth_data()

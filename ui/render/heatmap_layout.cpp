@@ -125,12 +125,13 @@ void addAxes(HeatmapLayout& l, const QStringList& tokens, int fontPx)
                         title(QStringLiteral("key  (the token attended to) →"), QStringLiteral("key →"), m.width()),
                         true,
                         {}});
-    QTransform up;
-    up.translate(m.left() - 2 * kGap - labels - line, m.bottom());
-    up.rotate(-90);
+    // The query title reads downwards, the way the query index grows, so its arrow points down the rows.
+    QTransform down_rows;
+    down_rows.translate(m.left() - 2 * kGap - labels, m.top());
+    down_rows.rotate(90);
     l.labels.push_back({QRectF(0, 0, m.height(), line), Qt::AlignCenter,
                         title(QStringLiteral("query  (the token looking) →"), QStringLiteral("query →"), m.height()),
-                        true, up});
+                        true, down_rows});
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "shell/app_shell.h"
 #include "widgets/lesson_target.h"
+#include "widgets/scroll_into_view.h"
 #include "features/poll/poll_actions.h"
 #include "features/debug/compare_actions.h"
 #include "shell/about_box.h"
@@ -148,10 +149,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             return;
         // Taller than the column (presentation type on a 720-pixel screen), ensureWidgetVisible would
         // centre it and leave the fixes under the fold: its top goes to the top instead.
-        if (panel->height() + 16 > area->viewport()->height())
-            area->verticalScrollBar()->setValue(panel->mapTo(area->widget(), QPoint(0, 0)).y() - 8);
-        else
-            area->ensureWidgetVisible(panel, 0, 8);
+        scrollSpanIntoView(area, QRect(panel->mapTo(area->widget(), QPoint(0, 0)), panel->size()));
     };
     session_->whenSettled(this, showDiagnostics);
     // Again when the column's height changes: the window going full screen (presentation) and the type

@@ -1,5 +1,6 @@
 #include "shell/lesson_scroll.h"
 #include "widgets/lesson_target.h"
+#include "widgets/scroll_into_view.h"
 
 #include "shell/lessons.h"
 
@@ -111,7 +112,6 @@ void scrollTargetsIntoView(QWidget* window, DiagramRoom& room, const LessonStep&
                     order.push_back(a);
         }
     }
-    constexpr int margin = 8;
     // An inner area first, then the ones around it: each span is measured after the scrolls inside it.
     for (QScrollArea* area : order) {
         QRect span;
@@ -120,15 +120,7 @@ void scrollTargetsIntoView(QWidget* window, DiagramRoom& room, const LessonStep&
                 const QRect r(w->mapTo(area->widget(), QPoint(0, 0)), w->size());
                 span = span.isNull() ? r : span.united(r);
             }
-        QScrollBar* bar = area->verticalScrollBar();
-        const int port = area->viewport()->height();
-        const int top = bar->value();
-        int value = top;
-        if (span.height() + 2 * margin > port || span.top() - margin < top)
-            value = span.top() - margin;
-        else if (span.bottom() + margin > top + port)
-            value = span.bottom() + margin - port;
-        bar->setValue(value); // the bar clamps to its range
+        scrollSpanIntoView(area, span);
     }
 }
 
