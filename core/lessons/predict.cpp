@@ -1,5 +1,6 @@
 #include "lessons/predict.h"
 
+#include "forward/module_source.h"
 #include "tensor/error.h"
 
 #include <algorithm>
@@ -78,6 +79,19 @@ StageQuestion question_for(const Trace& trace, std::string_view name)
     StageQuestion q;
     q.stage = s->name;
     q.prompt = "What shape does " + s->name + " have?";
+    q.given = "d_in = " + n(whole.d_in) + ", d_out = " + n(whole.d_out);
+    if (whole.has_heads())
+        q.given += ", num_heads = " + n(whole.num_heads);
+    q.given += " · input: ";
+    if (whole.is_batched())
+        q.given += "batch = " + n(input.batch) + ", ";
+    q.given += "num_tokens = " + n(input.num_tokens);
+    const auto& source = module_source(whole.kind);
+    if (const int line = source_line(whole.kind, s->name); line >= 0 && line < static_cast<int>(source.size())) {
+        const std::string& text = source[static_cast<std::size_t>(line)];
+        const std::size_t start = text.find_first_not_of(' ');
+        q.code = start == std::string::npos ? std::string() : text.substr(start);
+    }
     for (std::size_t a = 0; a < s->axes.size(); ++a)
         q.axes.push_back({s->axes[a], std::string(axis_name(s->axes[a])), s->tensor.shape()[a],
                           axis_explanation(s->axes[a], c, whole, input)});

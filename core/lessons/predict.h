@@ -36,6 +36,12 @@ struct StageQuestion {
     bool asks_mask = false;
     std::int64_t tokens = 0;
     std::vector<std::string> offered; // the axis names an answer may use instead of a number
+    // What the question is answered from, where the settings are out of view (a projector, a phone): the
+    // config's sizes and the input's, "d_in = 768, d_out = 768, num_heads = 12 · input: batch = 1, num_tokens = 16",
+    // and the line of the book's forward that makes the stage ("queries = self.W_query(x)"; x: the forward's
+    // own line); empty where the source has none.
+    std::string given;
+    std::string code;
 };
 
 // One answer per axis: a whole number or one of the offered axis names ("head_dim").

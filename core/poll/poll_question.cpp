@@ -98,6 +98,9 @@ Question from_stage(const Trace& trace, const StageQuestion& q)
     Question out;
     out.id = "stage:" + q.stage;
     out.prompt = q.prompt;
+    out.context = q.given;
+    if (!q.code.empty())
+        out.context += "\nin the code: " + q.code;
     std::map<std::string, std::int64_t> names;
     for (const AxisQuestion& a : q.axes)
         names[a.name] = a.size;
@@ -193,7 +196,7 @@ Question number_question(const std::string& id, const std::string& prompt, std::
     f.kind = FieldKind::Size; // a whole number; with no names offered, only a number
     f.right = std::to_string(right);
     f.explanation = explanation;
-    return {id, prompt, {std::move(f)}};
+    return {id, prompt, {}, {std::move(f)}};
 }
 
 Question yes_no_question(const std::string& id, const std::string& prompt, bool right)
@@ -203,7 +206,7 @@ Question yes_no_question(const std::string& id, const std::string& prompt, bool 
     f.label = "Answer";
     f.kind = FieldKind::YesNo;
     f.right = right ? "yes" : "no";
-    return {id, prompt, {std::move(f)}};
+    return {id, prompt, {}, {std::move(f)}};
 }
 
 Answer read_answer(const Question& question, const Answer& raw)

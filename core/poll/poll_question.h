@@ -39,6 +39,9 @@ struct Field {
 struct Question {
     std::string id;     // stable while the poll is open: "stage:queries.view", "heads:attn_weights", "choice:1"
     std::string prompt; // "What shape does queries.view have?"
+    // What it is answered from, for a phone that cannot see the settings: "d_in = 768, ... · input: batch = 1,
+    // num_tokens = 16" and the code line, one per line; empty when the prompt says all.
+    std::string context;
     std::vector<Field> fields;
 };
 

@@ -150,6 +150,9 @@
   function build(q) {
     Object.assign(S, { key: keyOf(q), question: { id: q.id, round: q.round }, fields: [], sent: false });
     $('prompt').textContent = q.prompt || '';
+    // The settings and the code line the question is answered from: the phone cannot see the projector's.
+    $('context').textContent = typeof q.context === 'string' ? q.context : '';
+    $('context').hidden = !$('context').textContent;
     $('round').textContent = 'Round ' + q.round + ': vote again';
     $('round').hidden = !(Number(q.round) >= 2);
     const box = $('fields');

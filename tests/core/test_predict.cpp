@@ -22,6 +22,8 @@ private Q_SLOTS:
     void layoutQuestions();
     void theMask();
     void unknownStage();
+    void theGivensAndTheCodeLine_data();
+    void theGivensAndTheCodeLine();
     void whichHeadLooksBack_data();
     void whichHeadLooksBack();
     void whichHeadNotAsked_data();
@@ -153,6 +155,44 @@ void TestPredict::theMask()
     QVERIFY(c.mask && !c.mask->right);
     QVERIFY2(QString::fromStdString(c.mask->says).contains("6 marked positions are visible"), c.mask->says.c_str());
     QVERIFY(!question_for(*trace, "attn_weights").asks_mask);
+}
+
+// What a question is answered from, said with it (the settings column is out of view when presenting): the
+// config's and the input's sizes, and the book's line that makes the stage.
+void TestPredict::theGivensAndTheCodeLine_data()
+{
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<QString>("given");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("mha-queries-view") << "MultiHeadAttention(768, 768, 1024, 0.0, 12)"
+                                      << "queries.view"
+                                      << "d_in = 768, d_out = 768, num_heads = 12 · input: batch = 1, num_tokens = 4"
+                                      << "queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)";
+    QTest::newRow("mha-keys") << "MultiHeadAttention(768, 768, 1024, 0.0, 12)"
+                              << "keys"
+                              << "d_in = 768, d_out = 768, num_heads = 12 · input: batch = 1, num_tokens = 4"
+                              << "keys = self.W_key(x)";
+    QTest::newRow("mha-x-the-argument") << "MultiHeadAttention(768, 768, 1024, 0.0, 12)"
+                                        << "x"
+                                        << "d_in = 768, d_out = 768, num_heads = 12 · input: batch = 1, num_tokens = 4"
+                                        << "def forward(self, x):";
+    QTest::newRow("v2-unbatched") << "SelfAttention_v2(3, 2)"
+                                  << "attn_weights"
+                                  << "d_in = 3, d_out = 2 · input: num_tokens = 4"
+                                  << "attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)";
+}
+
+void TestPredict::theGivensAndTheCodeLine()
+{
+    QFETCH(QString, call);
+    QFETCH(QString, stage);
+    QFETCH(QString, given);
+    QFETCH(QString, code);
+    const auto trace = testing::traceOf(call.toStdString(), 4);
+    const StageQuestion q = question_for(*trace, stage.toStdString());
+    QCOMPARE(QString::fromStdString(q.given), given);
+    QCOMPARE(QString::fromStdString(q.code), code);
 }
 
 void TestPredict::unknownStage()

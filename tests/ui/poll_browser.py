@@ -162,6 +162,8 @@ def answer(d, args, answers):
     d.call("POST", "/url", {"url": args.join}, timeout=args.timeout + 10)
     form = wait_for_form(d, args.code)
     question, round_ = d.attr(form, "data-question"), d.attr(form, "data-round")
+    shown = d.find("#context:not([hidden])")  # the settings and code line, as the student reads them
+    print("context: " + (d.text(shown).replace("\n", " | ") if shown else "(none shown)"))
     for name, value in answers.items():
         fill(d, name, value)
     if args.name:

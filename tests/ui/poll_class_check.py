@@ -56,6 +56,11 @@ def main():
                              capture_output=True, text=True, timeout=120)
         if run.returncode != 0:
             fail("the browser could not answer: " + run.stderr.strip())
+        # The phone cannot see the projector's settings: the page says the sizes and the code line.
+        for said in ("batch = 2", "num_tokens = 6", "num_heads = 2",
+                     "in the code: queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)"):
+            if said not in run.stdout:
+                fail("the student page does not say %r; it showed %r." % (said, run.stdout.strip()))
         state = json.load(urllib.request.urlopen(base + "/api/question?t=" + token, timeout=5))
         if state.get("answered") != 1:
             fail("the tally counts %r answers after one browser answered." % state.get("answered"))

@@ -74,7 +74,21 @@ void TestUiPredictProjector::questionFillsTheProjector()
     const int typePx = QApplication::font().pixelSize();
     auto* card = window.findChild<QWidget*>(QStringLiteral("predict-card"));
     QVERIFY(card && card->isVisible());
-    QList<QWidget*> parts{window.findChild<QLabel*>(QStringLiteral("predict-prompt")),
+    // Presenting hides the settings column: the card says the sizes and the code line it is answered from.
+    auto* given = window.findChild<QLabel*>(QStringLiteral("predict-given"));
+    auto* code = window.findChild<QLabel*>(QStringLiteral("predict-code"));
+    QVERIFY(given && code);
+    const Config& config = session.trace()->trace()->config;
+    for (const QString& size :
+         {QStringLiteral("d_in = %1").arg(config.d_in), QStringLiteral("num_heads = %1").arg(config.num_heads),
+          QStringLiteral("batch = %1").arg(session.trace()->trace()->stages.front().tensor.size(0)),
+          QStringLiteral("num_tokens = %1").arg(session.trace()->trace()->stages.front().tensor.size(-2))})
+        QVERIFY2(given->text().contains(size), qPrintable(given->text() + QStringLiteral(" lacks ") + size));
+    QVERIFY(session.study()->question() && !session.study()->question()->code.empty());
+    QVERIFY(code->isVisible());
+    QVERIFY2(code->text().endsWith(QString::fromStdString(session.study()->question()->code)),
+             qPrintable(code->text()));
+    QList<QWidget*> parts{given, code, window.findChild<QLabel*>(QStringLiteral("predict-prompt")),
                           window.findChild<QPushButton*>(QStringLiteral("predict-check")),
                           window.findChild<QPushButton*>(QStringLiteral("predict-reveal"))};
     for (QWidget* w : card->findChildren<QLineEdit*>())

@@ -118,6 +118,7 @@ QJsonObject questionJson(const poll::Question& question, int round)
     return {{"id", QString::fromStdString(question.id)},
             {"round", round},
             {"prompt", QString::fromStdString(question.prompt)},
+            {"context", QString::fromStdString(question.context)},
             {"fields", fields}};
 }
 

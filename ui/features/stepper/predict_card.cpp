@@ -1,4 +1,5 @@
 #include "features/stepper/predict_card.h"
+#include "widgets/code_font.h"
 #include "widgets/lesson_target.h"
 
 #include "features/stepper/stepper_state.h"
@@ -76,6 +77,17 @@ PredictCard::PredictCard(StepperState* state, QWidget* parent) : QWidget(parent)
     big.setPixelSize(big.pixelSize() > 0 ? big.pixelSize() * 3 / 2 : 24);
     big.setBold(true);
     prompt_->setFont(big);
+    // Presenting hides the settings column, and the question is answered from the settings and the code line:
+    // both are said here, so the card alone is enough (on the projector, as on a phone).
+    given_ = new QLabel;
+    nameTarget(given_, QStringLiteral("predict-given"));
+    given_->setWordWrap(true);
+    given_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    code_ = new QLabel;
+    nameTarget(code_, QStringLiteral("predict-code"));
+    code_->setWordWrap(true);
+    code_->setTextFormat(Qt::PlainText);
+    useCodeFont(code_);
     form_ = new QWidget;
     fields_ = new QGridLayout(form_);
     check_ = new QPushButton(tr("Check"));
@@ -91,6 +103,8 @@ PredictCard::PredictCard(StepperState* state, QWidget* parent) : QWidget(parent)
     buttons->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(prompt_);
+    layout->addWidget(given_);
+    layout->addWidget(code_);
     layout->addWidget(form_);
     layout->addLayout(buttons);
     layout->addStretch(1);
@@ -121,6 +135,9 @@ void PredictCard::rebuild()
     mask_.clear();
     contiguous_ = shares_ = head_ = nullptr;
     prompt_->setText(QString::fromStdString(q->prompt));
+    given_->setText(QString::fromStdString(q->given));
+    code_->setText(q->code.empty() ? QString() : tr("in the code: %1").arg(QString::fromStdString(q->code)));
+    code_->setVisible(!q->code.empty());
     QStringList offered;
     for (const std::string& name : q->offered)
         offered << QString::fromStdString(name);

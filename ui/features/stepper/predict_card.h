@@ -29,6 +29,8 @@ public:
     QComboBox* headChoice() const { return head_; } // null unless the stage asks which head
     const std::vector<QToolButton*>& maskCells() const { return mask_; }
     QPushButton* checkButton() const { return check_; }
+    QLabel* givenLabel() const { return given_; }
+    QLabel* codeLabel() const { return code_; }
 
 private:
     void rebuild();
@@ -36,6 +38,8 @@ private:
 
     StepperState* state_;
     QLabel* prompt_;
+    QLabel* given_; // the settings and the code line the question is answered from
+    QLabel* code_;
     QGridLayout* fields_;
     std::vector<QLineEdit*> axes_;
     QComboBox* contiguous_ = nullptr;
