@@ -2,6 +2,7 @@
 // stage shows its question instead of its picture; typed answers (Tab between fields, Enter to check) are
 // checked axis by axis and the stage shows with the verdicts; the next key steps on, or reveals a stage
 // that waits; the tally counts the first answers. For the book's toy, GPT-2 small and a trained model.
+#include "common/layout_checks.h"
 #include "common/session_fixtures.h"
 #include "features/stepper/stepper_view.h"
 #include "shell/app_shell.h"
@@ -42,6 +43,8 @@ private Q_SLOTS:
     void everyStageByKeyboard_data();
     void everyStageByKeyboard();
     void nextKeyRevealsAWaitingStage();
+    void keysWorkAfterCheck_data();
+    void keysWorkAfterCheck();
     void whichHeadByKeyboard_data();
     void whichHeadByKeyboard();
 };
@@ -120,6 +123,57 @@ void TestUiPredict::everyStageByKeyboard()
     QCOMPARE(session->study()->predict().asked(), stages);
     QCOMPARE(session->study()->predict().right(), stages - 1);
     QCOMPARE(page->tally()->text(), QStringLiteral("%1 of %2 predictions right").arg(stages - 1).arg(stages));
+}
+
+// After Check the stage shows with its verdicts above it. The keys the window advertises go on working where
+// the focus lands (it fell to the diagram, which takes the arrows and Space for its own blocks: → did nothing
+// and Space started following a number), and the counter and Previous / Next stay in view under a long verdict.
+void TestUiPredict::keysWorkAfterCheck_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("right");
+    QTest::newRow("gpt2-small-queries-view-wrong-1600x1000") << "gpt2-small"
+                                                             << "queries.view" << QSize(1600, 1000) << false;
+    QTest::newRow("gpt2-small-context-merged-right-1600x1000") << "gpt2-small"
+                                                               << "context.merged" << QSize(1600, 1000) << true;
+    QTest::newRow("book-keys-heads-wrong-1280x720") << "book"
+                                                    << "keys.heads" << QSize(1280, 720) << false;
+}
+
+void TestUiPredict::keysWorkAfterCheck()
+{
+    QFETCH(QString, preset);
+    QFETCH(QString, stage);
+    QFETCH(QSize, size);
+    QFETCH(bool, right);
+    std::unique_ptr<Session> session;
+    std::unique_ptr<MainWindow> window;
+    testing::openWindow(session, window, preset, size);
+    const auto shell = shellFor(window.get(), session.get());
+    session->study()->setPredictFirst(true);
+    QVERIFY(session->view()->setStageByName(stage));
+    StepperView* page = window->stepperView();
+    PredictCard* card = page->predictCard();
+    QTRY_VERIFY(page->showsQuestion());
+    const StageQuestion* q = session->study()->question();
+    for (std::size_t a = 0; a < q->axes.size(); ++a) // wrong: every axis off by one, the longest verdict
+        QTest::keyClicks(card->axisFields()[a], QString::number(q->axes[a].size + (right ? 0 : 1)));
+    const int index = session->view()->stageIndex();
+    QTest::keyClick(card->axisFields().back(), Qt::Key_Return);
+    QTRY_VERIFY(!page->showsQuestion());
+    QCoreApplication::processEvents();
+    QWidget* next = window->findChild<QWidget*>(QStringLiteral("next-stage"));
+    QVERIFY(next && next->isVisible());
+    QVERIFY2(testing::clippedReason(next, window.get()).isEmpty(),
+             qPrintable(testing::clippedReason(next, window.get())));
+    QWidget* focus = QApplication::focusWidget();
+    QVERIFY(focus);
+    QTest::keyClick(focus, Qt::Key_Right);
+    QVERIFY2(session->view()->stageIndex() == index + 1, qPrintable(testing::describe(focus)));
+    QTRY_VERIFY(page->showsQuestion());
+    session->study()->setPredictFirst(false);
 }
 
 void TestUiPredict::nextKeyRevealsAWaitingStage()

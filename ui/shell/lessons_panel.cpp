@@ -66,9 +66,10 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
     layout->addWidget(choice_);
     layout->addWidget(heading_);
     layout->addWidget(text_, 1);
+    // The check's message over the buttons: under them, a message growing by a line moved every button up.
+    layout->addWidget(result_);
     layout->addLayout(nav);
     layout->addLayout(act);
-    layout->addWidget(result_);
 
     connect(choice_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setLesson(choice_->itemData(i).toString()); });

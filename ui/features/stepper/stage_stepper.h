@@ -16,6 +16,7 @@ class StageStepper : public QWidget {
 public:
     explicit StageStepper(StepperState* state, QWidget* parent = nullptr);
     QListWidget* list() const { return list_; }
+    QPushButton* nextButton() const { return next_; }
     // As wide as its widest line at the current type size (presentation type makes the title and the
     // key hint wider than the 205 px the column used to be fixed at).
     QSize sizeHint() const override;

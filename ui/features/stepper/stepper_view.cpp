@@ -136,7 +136,19 @@ bool StepperView::showsQuestion() const
 void StepperView::showPrediction(const StepperState& state)
 {
     const bool on = state.study()->predict().on;
+    // The question answered (or revealed from its card), the card's focus would fall to the diagram, which keeps the
+    // arrows and Space for its own blocks: → did nothing and Space followed a number. It goes to Next instead, where
+    // Space and → both step on as the window advertises (to the page itself at the last stage).
+    const bool answeredHere =
+        showsQuestion() && state.study()->stageRevealed() && predict_->isAncestorOf(focusWidget());
     pages_->setCurrentWidget(state.study()->stageRevealed() ? pages_->widget(0) : predict_);
+    if (answeredHere) {
+        QWidget* next = stepper_->nextButton();
+        if (next->isVisible() && next->isEnabled())
+            next->setFocus(Qt::OtherFocusReason);
+        else
+            setFocus(Qt::OtherFocusReason);
+    }
     // A stack is as wide as its widest page; the hidden one asks for nothing, so the question's row of
     // axis fields (wide in projector type) does not push the stage past a 1280-pixel screen, nor the
     // stage the question.
