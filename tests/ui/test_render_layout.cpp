@@ -8,6 +8,7 @@
 #include "render/heatmap_painter.h"
 #include "render/heatmap_source.h"
 #include "render/shape_diagram_painter.h"
+#include "render/tradeoff_chart_painter.h"
 
 #include <QtTest>
 
@@ -109,6 +110,56 @@ private Q_SLOTS:
                 }
             }
             QCOMPARE(titles, 2);
+        }
+    }
+
+    // The multiply-adds legend says which parts are too thin to see in the stacked bars (GPT-2 small's scores and
+    // context: 197 k each beside 28.3 M of projections, under a pixel), with their share; a part that shows is not
+    // said to be thin; a narrow chart keeps the share in shorter words, and every row fits its panel.
+    void tradeoffLegendSaysWhatTheBarsHide_data()
+    {
+        QTest::addColumn<int>("dOut");
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<QSizeF>("size");
+        QTest::addColumn<QStringList>("thin"); // the parts said too thin ("" where the share alone is said)
+        QTest::addColumn<QString>("says");
+        QTest::newRow("gpt2-small-wide") << 768 << 16 << 12 << QSizeF(1220, 300) << QStringList{"scores", "context"}
+                                         << QString("0.5%: too thin to see");
+        QTest::newRow("gpt2-small-narrow") << 768 << 16 << 12 << QSizeF(980, 300) << QStringList{} << QString("(0.5%)");
+        QTest::newRow("book-toy-every-part-shows") << 2 << 6 << 2 << QSizeF(1220, 300) << QStringList{} << QString();
+    }
+    void tradeoffLegendSaysWhatTheBarsHide()
+    {
+        QFETCH(int, dOut);
+        QFETCH(int, tokens);
+        QFETCH(int, heads);
+        QFETCH(QSizeF, size);
+        QFETCH(QStringList, thin);
+        QFETCH(QString, says);
+        HeadTradeoffQuery query;
+        query.d_out = dOut;
+        query.num_tokens = tokens;
+        const TradeoffChartPainter painter(head_tradeoffs(query), heads, 15);
+        const QRectF rect(QPointF(0, 0), size);
+        QFont font;
+        const QStringList labels = painter.legendLabels(rect, font);
+        QCOMPARE(labels.size(), 4);
+        font.setPixelSize(15);
+        const QFontMetricsF fm(font);
+        double width = 0;
+        for (const QString& l : labels)
+            width += 2 * fm.height() + fm.horizontalAdvance(l);
+        QVERIFY2(width <= size.width(), qPrintable(labels.join(" | ")));
+        QVERIFY2(!labels[0].contains("thin") && !labels[0].contains('%'),
+                 qPrintable(labels[0])); // the projections show
+        for (const QString& part : {QStringLiteral("scores"), QStringLiteral("context")}) {
+            const QString& label = labels[part == "scores" ? 1 : 2];
+            QCOMPARE(label.contains("too thin to see"), thin.contains(part));
+            if (!says.isEmpty())
+                QVERIFY2(label.endsWith(says), qPrintable(label));
+            else
+                QVERIFY2(!label.contains('%'), qPrintable(label));
         }
     }
 

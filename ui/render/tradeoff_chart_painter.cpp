@@ -87,6 +87,44 @@ std::optional<std::size_t> TradeoffChartPainter::hitTest(const QRectF& rect, QPo
     return std::nullopt;
 }
 
+QStringList TradeoffChartPainter::legendLabels(const QRectF& rect, QFont font) const
+{
+    if (t_.rows.empty())
+        return {};
+    font.setPixelSize(fontPx_);
+    const QFontMetricsF fm(font);
+    const HeadOption* shown = &t_.rows.front();
+    std::size_t row = 0;
+    for (std::size_t i = 0; i < t_.rows.size(); ++i)
+        if (t_.rows[i].num_heads == selected_) {
+            shown = &t_.rows[i];
+            row = i;
+        }
+    const double bar = barRect(rect, 1, row).height(), total = std::max(1.0, shown->cost.total());
+    const std::array<QString, 4> names = {QStringLiteral("projections Q,K,V"), QStringLiteral("scores Q·Kᵀ"),
+                                          QStringLiteral("context A·V"), QStringLiteral("out_proj")};
+    // The longest wording whose row fits: the thin parts said as such, then their share alone, then neither.
+    for (int wording = 0; wording < 3; ++wording) {
+        QStringList labels;
+        double width = 0;
+        for (int i = 0; i < 4; ++i) {
+            const double value = part(shown->cost, i);
+            QString label = QStringLiteral("%1 %2").arg(names[static_cast<std::size_t>(i)], shortCount(value));
+            if (value > 0 && bar * value / total < 1.0 && wording < 2) {
+                const double percent = 100.0 * value / total;
+                const QString share = QStringLiteral("%1%").arg(percent, 0, 'f', percent < 0.1 ? 2 : 1);
+                label += wording == 0 ? QStringLiteral(", %1: too thin to see").arg(share)
+                                      : QStringLiteral(" (%1)").arg(share);
+            }
+            labels << label;
+            width += fm.height() + fm.horizontalAdvance(label) + fm.height();
+        }
+        if (width <= panelRect(rect, 1).width() || wording == 2)
+            return labels;
+    }
+    return {};
+}
+
 void TradeoffChartPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& style) const
 {
     if (t_.rows.empty())
@@ -142,11 +180,9 @@ void TradeoffChartPainter::paintPanel(QPainter& p, const Ink& k, const QRectF& r
     p.restore();
     if (panel == 1) { // legend for the stacked parts
         double x = pr.left();
-        const std::array<QString, 4> names = {QStringLiteral("projections Q,K,V"), QStringLiteral("scores Q·Kᵀ"),
-                                              QStringLiteral("context A·V"), QStringLiteral("out_proj")};
+        const QStringList labels = legendLabels(rect, p.font());
         for (int i = 0; i < 4; ++i) {
-            const QString label =
-                QStringLiteral("%1 %2").arg(names[static_cast<std::size_t>(i)], shortCount(part(shown.cost, i)));
+            const QString& label = labels[i];
             p.fillRect(QRectF(x, pr.top() + line * 1.35, line * 0.8, line * 0.8), partColor(i));
             k.style.drawText(p, QPointF(x + line, pr.top() + line * 2.05), label, k.ink, k.style.background);
             k.style.note(k.ink, k.band, false, label);

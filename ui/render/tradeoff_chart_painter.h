@@ -8,6 +8,7 @@
 
 #include <QColor>
 #include <QPainter>
+#include <QStringList>
 
 #include <optional>
 
@@ -25,6 +26,10 @@ public:
     const HeadTradeoffs& tradeoffs() const { return t_; }
     std::int64_t selectedHeads() const { return selected_; }
     static QColor partColor(int part); // 0 projections, 1 scores, 2 context, 3 out_proj
+    // The multiply-adds legend's four entries as drawn in `rect` with `font` (its type set to the painter's size):
+    // a part thinner than a pixel in the shown column's bar says so with its share ("scores Q·Kᵀ 197 k, 0.5%: too
+    // thin to see"), in shorter words where the row is narrow. Bars alone hid 197 k beside 28.3 M.
+    QStringList legendLabels(const QRectF& rect, QFont font) const;
 
 private:
     QRectF plotArea(const QRectF& rect) const;
