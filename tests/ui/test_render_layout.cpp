@@ -332,6 +332,36 @@ private Q_SLOTS:
 
     // A widget is laid out before it has its size: an empty or tiny canvas gives an empty or degenerate
     // layout, never a division by zero (the sanitizer build runs this).
+    // Head numbers beside slices thinner than a line are set in type one can read (they were 7 px on a projector,
+    // sized to the slice): at least three quarters of the body type, thinned where they would overlap, and each
+    // column still says its first head and its last.
+    void designHeadNumbersAreReadable_data()
+    {
+        QTest::addColumn<int>("fontPx");
+        QTest::newRow("desktop-15") << 15;
+        QTest::newRow("projector-17") << 17;
+    }
+    void designHeadNumbersAreReadable()
+    {
+        QFETCH(int, fontPx);
+        const DesignLayoutPainter painter(
+            compare_designs(*parse_call("MultiHeadAttention(768, 768, 1024, 0.0, 12)").config), fontPx);
+        const DesignDrawing d = painter.layout(QRectF(0, 0, 1220, 24 * fontPx));
+        QVERIFY(!d.headLabels.empty());
+        std::map<std::size_t, std::vector<int>> heads;
+        for (const DesignHeadLabel& l : d.headLabels) {
+            QVERIFY2(QFontInfo(l.font).pixelSize() >= fontPx * 3 / 4,
+                     qPrintable(QStringLiteral("%1 at %2 px").arg(l.label).arg(QFontInfo(l.font).pixelSize())));
+            heads[l.column].push_back(l.head);
+            for (const DesignHeadLabel& o : d.headLabels)
+                QVERIFY(&o == &l || !o.text.adjusted(0, 1, 0, -1).intersects(l.text));
+        }
+        for (const auto& [column, hs] : heads) {
+            QVERIFY(std::find(hs.begin(), hs.end(), 0) != hs.end());
+            QVERIFY(std::find(hs.begin(), hs.end(), 11) != hs.end());
+        }
+    }
+
     void designLayoutOfAnEmptyCanvas_data()
     {
         QTest::addColumn<QSizeF>("size");

@@ -212,8 +212,8 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
         }
         if (inside)
             f = *inside;
-        else
-            f.setPixelSize(std::clamp(static_cast<int>(s.rect.height()) + 2, 7, std::max(7, fontPx_ - 2)));
+        else // beside it, in type one can read: where neighbours' would overlap, keepBesideLabelsApart thins them
+            f.setPixelSize(std::max(9, fontPx_ * 3 / 4));
         const QFontMetricsF fm(f);
         const double w = fm.horizontalAdvance(label) + 4, h = fm.height();
         QRectF text(s.rect.left() + 2, s.rect.center().y() - h / 2, w, h);

@@ -9,6 +9,8 @@
 
 #include <QColor>
 #include <QFont>
+
+#include <algorithm>
 #include <QPainter>
 
 namespace attnlab::ui {
@@ -55,6 +57,9 @@ public:
     DesignGeometry geometry(const QRectF& rect) const;
     const DesignComparison& comparison() const { return comparison_; }
     bool valid() const { return !comparison_.designs.empty(); }
+    // The body type in pixels: the window's, so a projector's larger type reaches the drawing's labels too.
+    void setFontPx(int px) { fontPx_ = std::max(9, px); }
+    int fontPx() const { return fontPx_; }
 
     // The colour a shape is filled with (tests compare pixels against it).
     QColor fillColor(const DesignShape& shape) const;

@@ -5,6 +5,8 @@
 #include "render/number_format.h"
 
 #include <QHelpEvent>
+
+#include <algorithm>
 #include <QPainter>
 #include <QToolTip>
 
@@ -44,6 +46,12 @@ void DesignLayoutWidget::setPainter(DesignLayoutPainter painter)
 
 void DesignLayoutWidget::relayout()
 {
+    // Near the window's type (presenting grows it: the labels were 15 px whatever the type around them), a little
+    // under it so three columns of it still fit a 1280-pixel projector beside their blocks; the drawing grows as
+    // tall as its taller text needs, and the page scrolls.
+    const int px = std::max(15, QFontInfo(font()).pixelSize() * 4 / 5);
+    painter_.setFontPx(px);
+    setMinimumSize(600, 24 * px);
     drawing_ = painter_.layout(drawingRect(), font());
 }
 
