@@ -218,8 +218,8 @@ void TestCliTrain::save_opens_as_model()
     QVERIFY2(run.code == 0, qPrintable(run.err));
 }
 
-// A model saved from a synthetic task reads that task's letters: run shows it a held-out sequence of its
-// task by default, takes letters in --text, and refuses a letter it has no token for in one sentence.
+// A model saved from a synthetic task reads that task's letters: run shows it a sequence of its task (induction:
+// a run and its copy) by default, takes letters in --text, and refuses a letter it has no token for in one sentence.
 void TestCliTrain::task_model_reads_letters()
 {
     QTemporaryDir dir;
