@@ -35,10 +35,11 @@ const Command kCommands[] = {
      R"(  run --call C [--weights F] [--layout torch|gpt2-hf] [--layer N] [--input F|book] [--batch B]
       [--tokens T] [--seed S] [--train [--dropout-seed S2]] [--max-memory SIZE] --dump OUT.safetensors
       Run the forward pass and write every stage to a safetensors file.
-  run --model h1|h2|h4|h8|FILE [--layer L] [--text T] --dump OUT.safetensors [--json]
+  run --model h1|h2|h4|h8|induction-h4|FILE [--layer L] [--text T] --dump OUT.safetensors [--json]
       One layer of a GPT trained on The Verdict: its attention input x and every stage, with its trained weights.
-      A model saved by train --save from a synthetic task reads its letters (--text 'A B C A B'); without
-      --text it is shown a held-out sequence of its task.
+      A model saved by train --save from a synthetic task (as the shipped induction-h4) reads its letters
+      (--text 'A B C A B'); without --text it is shown a sequence of its task (induction: a run of letters
+      and the same run again).
   run --model FOLDER|FILE (--text T | --ids I,J,...) [--layer L] [--dump OUT.safetensors] [--top] [--max-memory SIZE] [--json]
       A GPT-2 checkpoint (Hugging Face model.safetensors with its config.json, or the book's chapter 5 GPTModel):
       layer L's attention input x and every stage from the whole forward; --top, the five likeliest next ids.

@@ -17,8 +17,9 @@ enum class TextReader { Gpt2Bpe, BookWords, Letters };
 TextReader text_reader(const GptModel& model);
 std::string text_reader_name(TextReader reader); // "gpt2", "book-ch2-simple", "letters"
 
-// A letters model's first held-out sequence of its task (train::Task's, the same for every seed), in
-// letters; the story's first sentence for the others.
+// A letters model's first held-out sequence of its task (train::Task's, the same for every seed), in letters; for
+// the induction task, that sequence's letters as a run, each once (those it lacks after, A, B, ...; at most half
+// the context), then the same run again, where induction shows plainly. The story's first sentence for the others.
 std::string example_text(const GptModel& model);
 
 // The text through a BookWords or Letters model's tokenizer (Gpt2Bpe needs its files: gpt2_tokenizer.h).

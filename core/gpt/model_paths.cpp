@@ -33,10 +33,15 @@ std::string gpt_model_name(int num_heads)
     return "verdict-gpt-h" + std::to_string(num_heads);
 }
 
+std::string induction_model_name()
+{
+    return "induction-gpt-h4";
+}
+
 std::string resolve_gpt_model(const std::string& name_or_path, const std::vector<std::string>& dirs)
 {
     if (name_or_path.empty())
-        throw Error("the model name is empty; give h1, h2, h4, h8 or the path of a verdict-gpt file.");
+        throw Error("the model name is empty; give h1, h2, h4, h8, induction-h4 or the path of a model file.");
     std::error_code ec;
     if (name_or_path.find('/') != std::string::npos || fs::is_regular_file(name_or_path, ec))
         return name_or_path;
@@ -47,6 +52,8 @@ std::string resolve_gpt_model(const std::string& name_or_path, const std::vector
         stem = "h" + stem;
     if (stem.size() <= 3 && stem[0] == 'h')
         stem = "verdict-gpt-" + stem;
+    if (stem == "induction-h4" || stem == "induction")
+        stem = induction_model_name();
     std::string searched;
     for (const std::string& dir : dirs) {
         const fs::path candidate = fs::path(dir) / (stem + ".safetensors");
@@ -55,7 +62,7 @@ std::string resolve_gpt_model(const std::string& name_or_path, const std::vector
         searched += (searched.empty() ? "" : ", ") + dir;
     }
     throw Error("no model '" + name_or_path + "' in " + (searched.empty() ? std::string("any folder") : searched) +
-                "; give h1, h2, h4, h8 or the path of a verdict-gpt file.");
+                "; give h1, h2, h4, h8, induction-h4 or the path of a model file.");
 }
 
 } // namespace attnlab

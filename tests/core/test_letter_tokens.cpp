@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace attnlab;
 
 Q_DECLARE_METATYPE(std::vector<std::int64_t>)
@@ -139,18 +141,30 @@ void TestLetterTokens::readers_from_metadata()
 
 void TestLetterTokens::task_model_is_shown_its_task()
 {
+    // A previous-token model: its task's first held-out sequence, the same for every seed.
+    const GptModel p = task_model("previous-token", 16, 32);
+    const train::Task previous("previous-token", 16, 32, 7);
+    QCOMPARE(tokenize_for(p, example_text(p)).ids,
+             std::vector<std::int64_t>(previous.held_out().ids.begin(), previous.held_out().ids.begin() + 32));
+    // An induction model: that sequence's letters as a run, each once, then the run again -- every query of the copy
+    // has exactly one earlier occurrence of its letter, and the token after it is the next one.
     const GptModel m = task_model("induction", 16, 32);
     const TokenizedText t = tokenize_for(m, example_text(m));
-    const train::Task task("induction", 16, 32, 7); // another seed: the held-out set is the same
-    const std::vector<std::int64_t> first(task.held_out().ids.begin(), task.held_out().ids.begin() + 32);
-    QCOMPARE(t.ids, first);
     QVERIFY(unreadable_token_sentence(m, t).empty());
-    // An induction sequence copies a segment of at least three tokens: some three tokens come twice.
-    bool repeats = false;
-    for (std::size_t i = 0; i + 3 <= first.size() && !repeats; ++i)
-        for (std::size_t j = i + 1; j + 3 <= first.size() && !repeats; ++j)
-            repeats = std::equal(first.begin() + i, first.begin() + i + 3, first.begin() + j);
-    QVERIFY(repeats);
+    QCOMPARE(t.ids.size(), std::size_t{32});
+    const std::vector<std::int64_t> run(t.ids.begin(), t.ids.begin() + 16);
+    QCOMPARE(std::vector<std::int64_t>(t.ids.begin() + 16, t.ids.end()), run);
+    std::vector<std::int64_t> sorted = run;
+    std::sort(sorted.begin(), sorted.end());
+    QCOMPARE(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()); // no letter twice in the run
+    const train::Task task("induction", 16, 32, 7); // another seed: the held-out set is the same
+    QCOMPARE(run.front(), task.held_out().ids.front());
+    // A short context halves the run: 12 positions, a run of 6 and its copy.
+    const GptModel small = task_model("induction", 16, 12);
+    const TokenizedText s = tokenize_for(small, example_text(small));
+    QCOMPARE(s.ids.size(), std::size_t{12});
+    QCOMPARE(std::vector<std::int64_t>(s.ids.begin(), s.ids.begin() + 6),
+             std::vector<std::int64_t>(s.ids.begin() + 6, s.ids.end()));
     // A task this build does not know still gets a text the model reads.
     const GptModel unknown = task_model("sorting", 16, 8);
     QCOMPARE(example_text(unknown), std::string("A B C D E F G H"));

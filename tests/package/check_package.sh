@@ -28,6 +28,7 @@ expected=(
     usr/share/attention-lab/pytorch/MultiHeadAttention.py usr/share/attention-lab/pytorch/CausalAttention.py
     usr/share/attention-lab/models/verdict-gpt-h1.safetensors usr/share/attention-lab/models/verdict-gpt-h2.safetensors
     usr/share/attention-lab/models/verdict-gpt-h4.safetensors usr/share/attention-lab/models/verdict-gpt-h8.safetensors
+    usr/share/attention-lab/models/induction-gpt-h4.safetensors
     usr/share/attention-lab/training/train_verdict_gpt.py usr/share/attention-lab/text/the-verdict.txt
     usr/share/attention-lab/tokenizers/gpt2/encoder.json usr/share/attention-lab/tokenizers/gpt2/vocab.bpe
     usr/share/attention-lab/tokenizers/gpt2/LICENSE usr/share/attention-lab/tokenizers/gpt2/README.md
@@ -75,6 +76,8 @@ set -e
 "$cli" run --model "$root/usr/share/attention-lab/models/verdict-gpt-h4.safetensors" --dump "$root/h4.safetensors" \
     --json | grep -q '"model": "verdict-gpt-h4"' || fail "run --model on the installed verdict-gpt-h4 failed."
 [ -s "$root/h4.safetensors" ] || fail "run --model wrote no dump."
+"$cli" run --model induction-h4 --dump "$root/induction.safetensors" --json |
+    grep -q '"model": "induction-gpt-h4"' || fail "run --model induction-h4 did not find the installed model."
 set +e
 searched=$("$cli" run --model h3 --dump "$root/h3.safetensors" 2>&1)
 set -e

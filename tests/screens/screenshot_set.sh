@@ -40,6 +40,7 @@ for theme in dark high-contrast; do
 done
 shot presentation $small --preset gpt2-small --stage queries.heads --presentation
 shot overview-h4 $big --model h4 --view overview
+shot overview-induction-h4 $big --model induction-h4 --view overview
 shot text-h4 $big --model h4 --stage attn_weights
 for lesson in resources/lessons/*.md; do
     id=$(basename "$lesson" .md)

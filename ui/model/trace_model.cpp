@@ -8,10 +8,13 @@
 #include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_input.h"
 #include "gpt/gpt_text.h"
+#include "gpt/model_paths.h"
 #include "model/forward_job.h"
 #include "model/model_job.h"
 #include "tensor/error.h"
 #include "text/tokenizer.h"
+
+#include <QCoreApplication>
 
 namespace attnlab::ui {
 
@@ -56,6 +59,37 @@ void TraceState::openModel(const Gpt2Plan& plan)
     modelProblem_.clear();
     modelJob_->open(plan, UINT64_MAX); // the machine's memory is the limit, checked before reading
     Q_EMIT changed(ChangeFlag::Busy);
+}
+
+QString TraceState::useShippedModel(const QString& name, int layer, const std::function<void()>& then)
+{
+    std::optional<Gpt2Plan> plan;
+    try {
+        const std::vector<std::string> dirs = gpt_model_dirs(QCoreApplication::applicationDirPath().toStdString());
+        plan = plan_gpt2_checkpoint(resolve_gpt_model(name.toStdString(), dirs));
+    } catch (const Error& e) {
+        return QString::fromUtf8(e.what());
+    }
+    if (const auto m = modelJob_->model(); m && m->plan.file == plan->file) {
+        if (!usesOpenedModel() || !trained_weights_fit(document_->spec().config, m->model->settings))
+            useOpenedModel(); // its own call again
+        document_->setGptLayer(layer);
+        if (then)
+            then();
+        return {};
+    }
+    // After useOpenedModel (connected first), which starts at layer 0; a failed open takes the wish back.
+    auto layered = std::make_shared<QMetaObject::Connection>();
+    *layered = connect(modelJob_, &ModelJob::opened, this, [this, layered, layer, then] {
+        disconnect(*layered);
+        document_->setGptLayer(layer);
+        if (then)
+            then();
+    });
+    connect(
+        modelJob_, &ModelJob::openFailed, this, [layered] { disconnect(*layered); }, Qt::SingleShotConnection);
+    openModel(*plan);
+    return {};
 }
 
 void TraceState::reopenModel(const QString& checkpoint, const std::function<void(const std::string& file)>& restore)

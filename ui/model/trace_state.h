@@ -83,6 +83,11 @@ public:
     // input's diagnostics name it; empty: `restore` runs at once.
     void reopenModel(const QString& checkpoint, const std::function<void(const std::string& file)>& restore);
     bool usesOpenedModel() const;
+    // A model shipped in the models folder (gpt/model_paths.h: "induction-h4"), opened as openModel() opens it, at
+    // `layer` once in, then `then` runs; when it is in already, the Text input goes through it again at that layer
+    // (and `then` runs at once). Returns why it cannot be opened (no such file, not a model), empty when it is
+    // opening or in.
+    QString useShippedModel(const QString& name, int layer, const std::function<void()>& then = {});
     // The checkpoint a saved session names that could not be opened, while the Text input still goes through it
     // (until another model is picked): nothing runs, and the labels must not name a Verdict GPT. Empty otherwise.
     QString unopenedCheckpoint() const;

@@ -40,6 +40,9 @@ TextInputPanel::TextInputPanel(Session* session, QWidget* parent) : QWidget(pare
     variant_ = new QComboBox;
     nameTarget(variant_, QStringLiteral("text-input-variant"));
     variant_->setAccessibleName(tr("Trained model"));
+    // An opened model's entry is added later, under its file's name ("induction-gpt-h4"): the picker grows to it,
+    // where sized once for "8 heads" it cut the name to "inductio".
+    variant_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (int h : shipped_gpt_heads())
         variant_->addItem(h == 1 ? tr("1 head") : tr("%1 heads").arg(h), h);
     layer_ = new QComboBox;

@@ -10,6 +10,7 @@
 #include "model/trace_state.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QObject>
 
@@ -19,13 +20,16 @@ void addTextOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
         {QStringLiteral("model"),
-         QStringLiteral("Study a GPT trained on The Verdict: h1, h2, h4 or h8 (its num_heads), or open a GPT-2 "
+         QStringLiteral("Study a GPT trained on The Verdict: h1, h2, h4 or h8 (its num_heads); induction-h4, the "
+                        "shipped GPT trained here on the induction task, whose heads differ clearly; or open a GPT-2 "
                         "checkpoint (a folder or .safetensors file) as File > Open Model does; --layer picks the "
                         "layer (default 0)."),
          QStringLiteral("NAME|PATH")},
         {QStringLiteral("text"),
-         QStringLiteral("With --model: the text to feed it (default: the story's first sentence; for a model trained "
-                        "on a synthetic task, a held-out sequence of that task, in letters such as 'A B C')."),
+         QStringLiteral(
+             "With --model: the text to feed it (default: the story's first sentence; for a model trained "
+             "on a synthetic task, a sequence of that task, in letters such as 'A B C'; induction: a run and the same "
+             "run again)."),
          QStringLiteral("T")},
     });
 }
@@ -65,7 +69,7 @@ QString applyStartupText(const QCommandLineParser& parser, Session& session)
 {
     if (!parser.isSet(QStringLiteral("model"))) {
         if (parser.isSet(QStringLiteral("text")))
-            return QObject::tr("--text needs --model h1|h2|h4|h8.");
+            return QObject::tr("--text needs --model h1|h2|h4|h8|induction-h4.");
         return {};
     }
     if (parser.isSet(QStringLiteral("weights")))
@@ -77,9 +81,17 @@ QString applyStartupText(const QCommandLineParser& parser, Session& session)
             heads = h;
     if (heads == 0 && QFileInfo::exists(name))
         return openStartupCheckpoint(parser, session, name);
-    if (heads == 0)
-        return QObject::tr("--model takes h1, h2, h4 or h8, or a GPT-2 checkpoint's folder or file, not '%1'.")
-            .arg(shownValue(name));
+    if (heads == 0) { // a shipped model by its name: "induction-h4"
+        const std::vector<std::string> dirs = gpt_model_dirs(QCoreApplication::applicationDirPath().toStdString());
+        try {
+            return openStartupCheckpoint(parser, session,
+                                         QString::fromStdString(resolve_gpt_model(name.toStdString(), dirs)));
+        } catch (const Error&) {
+            return QObject::tr("--model takes h1, h2, h4, h8 or induction-h4, or a GPT-2 checkpoint's folder or file, "
+                               "not '%1'.")
+                .arg(shownValue(name));
+        }
+    }
     int layer = 0;
     if (parser.isSet(QStringLiteral("layer"))) {
         bool ok = false;

@@ -1,6 +1,7 @@
 #pragma once
-// Launch options for the Text input: --model h1|h2|h4|h8|FILE [--layer L] [--text T] start the window on a
-// layer of a GPT trained on The Verdict (that is how the README's pictures of trained heads are made).
+// Launch options for the Text input: --model h1|h2|h4|h8|induction-h4|FILE [--layer L] [--text T] start the window
+// on a layer of a GPT trained on The Verdict, of the shipped induction GPT or of a checkpoint (that is how the
+// README's pictures of trained heads are made).
 #include <QString>
 
 class QCommandLineParser;

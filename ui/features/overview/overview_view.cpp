@@ -121,6 +121,10 @@ OverviewView::OverviewView(OverviewState* state, QWidget* parent) : QWidget(pare
     progress_->setFormat(tr("layer %v of %m"));
     cancel_ = new QPushButton(tr("Cancel"));
     nameTarget(cancel_, QStringLiteral("overview-cancel"));
+    openInduction_ = new QPushButton(tr("Open the Induction GPT"));
+    nameTarget(openInduction_, QStringLiteral("overview-open-induction"));
+    openInduction_->setToolTip(tr("The small GPT trained here on the induction task, shipped with the app: layer 0 "
+                                  "has a previous-token head, layer 1 induction heads."));
     grid_ = new HeadGridWidget;
     scroll_ = new QScrollArea;
     scroll_->setWidget(grid_);
@@ -135,6 +139,7 @@ OverviewView::OverviewView(OverviewState* state, QWidget* parent) : QWidget(pare
     row->addWidget(repeat_);
     row->addWidget(progress_);
     row->addWidget(cancel_);
+    row->addWidget(openInduction_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(heading_);
     layout->addLayout(row);
@@ -146,6 +151,11 @@ OverviewView::OverviewView(OverviewState* state, QWidget* parent) : QWidget(pare
     connect(repeat_, &QCheckBox::toggled, state_, &OverviewState::setRepeatText);
     connect(cancel_, &QPushButton::clicked, state_->trace(), &TraceState::cancel);
     connect(grid_, &HeadGridWidget::headClicked, state_, &OverviewState::openHead);
+    connect(openInduction_, &QPushButton::clicked, this, [this] {
+        if (const QString problem = state_->trace()->useShippedModel(QStringLiteral("induction-h4"), 0);
+            !problem.isEmpty())
+            heading_->setText(problem); // an install without the file: say so where the heads would be
+    });
     connect(grid_, &HeadGridWidget::currentMoved, this, [this](QRect cell) {
         scroll_->ensureVisible(cell.center().x(), cell.center().y(), cell.width() / 2 + 8, cell.height() / 2 + 8);
     });
@@ -175,6 +185,7 @@ void OverviewView::showProgress()
 void OverviewView::rebuild()
 {
     repeat_->setChecked(state_->repeatText());
+    openInduction_->setVisible(!state_->document()->usesTextInput());
     const auto measure = static_cast<Measure>(sort_->currentData().toInt());
     threshold_->setEnabled(measure != Measure::None);
     const auto attention = state_->document()->usesTextInput() ? state_->layerAttention() : nullptr;
@@ -194,8 +205,9 @@ void OverviewView::rebuild()
             problem = settingsError;
         heading_->setText(state_->document()->usesTextInput()
                               ? (problem.isEmpty() ? tr("Computing every layer's heads…") : problem)
-                              : tr("Every layer's heads need a whole GPT: open one with File > Open Model…, or turn "
-                                   "on the Text input for a GPT trained on The Verdict."));
+                              : tr("Every layer's heads need a whole GPT: open the one trained here on the "
+                                   "induction task, whose heads differ clearly, another with File > Open Model…, or "
+                                   "turn on the Text input for a GPT trained on The Verdict."));
         grid_->setGrid({}, {});
         return;
     }

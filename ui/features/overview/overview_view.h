@@ -3,7 +3,8 @@
 // layers as rows and heads as columns, each with what tells heads apart -- the previous-token, first-token
 // and induction shares and the entropy. Ranked by a measure, heads below a threshold faded; "repeat the
 // text" reads it twice so the induction heads show. A click opens that layer and head in the heatmaps.
-// It serves every GPT the app runs whole: an opened checkpoint (File > Open Model…) and the Verdict GPTs.
+// It serves every GPT the app runs whole: an opened checkpoint (File > Open Model…) and the Verdict GPTs; with
+// none, it offers the shipped GPT trained here on the induction task, whose heads differ clearly.
 #include <QWidget>
 
 class QCheckBox;
@@ -31,6 +32,7 @@ public:
     QDoubleSpinBox* threshold() const { return threshold_; }
     QCheckBox* repeatToggle() const { return repeat_; }
     QLabel* heading() const { return heading_; }
+    QPushButton* openInduction() const { return openInduction_; } // shown while no GPT is under study
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -46,6 +48,7 @@ private:
     QCheckBox* repeat_;
     QProgressBar* progress_;
     QPushButton* cancel_;
+    QPushButton* openInduction_;
     QScrollArea* scroll_;
     HeadGridWidget* grid_;
     RefreshWhenShown* refresh_;
