@@ -16,7 +16,9 @@
 #include "shell/main_window.h"
 #include "shell/presentation.h"
 #include "render/heatmap_painter.h"
+#include "shell/call_line.h"
 #include "shell/config_panel.h"
+#include "widgets/middle_elided_combo.h"
 #include "widgets/heatmap_widget.h"
 #include "features/stepper/shape_diagram_widget.h"
 #include "features/stepper/source_view.h"
@@ -275,6 +277,39 @@ private Q_SLOTS:
         QTRY_VERIFY(column->isVisible());
         shell.presentation()->setPresenting(false); // the column as it was, and the type the application's
         QVERIFY(column->isVisible());
+    }
+
+    // Lesson 4 on a projector beside the settings column: the call line and the Module box are narrower than
+    // "MultiHeadAttentionWrapper(...)"; they still tell the wrapper from the integrated module. The line shows its
+    // start (it showed "ttentionWrapper(3, 2, 6, 0.0, 2)"), the box both ends ("Multi…apper", not "MultiHeadAtte").
+    void theWrapperIsNamedBesideTheSettingsColumn()
+    {
+        Session session;
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        MainWindow window(&session);
+        window.setScreen(screenOfSize({1280, 720}));
+        QCommandLineParser parser;
+        addShellOptions(parser);
+        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")});
+        QVERIFY(parser.parse({"attention-lab", "--guide", "wrapper-integrated", "--guide-step", "1", "--presentation",
+                              "--screenshot", "x.png"}));
+        AppShell shell(&window, &session, parser);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(testing::waitUntilSettled(session, 60000));
+        QCoreApplication::processEvents();
+        CallLine* call = window.callLine();
+        QVERIFY(call->text().startsWith(QStringLiteral("MultiHeadAttentionWrapper(")));
+        QVERIFY2(call->fontMetrics().horizontalAdvance(call->text()) > call->width(), "the line is wide enough anyway");
+        QCOMPARE(call->cursorPosition(), 0);
+        MiddleElidedComboBox* module = nullptr;
+        for (auto* box : window.configPanel()->findChildren<MiddleElidedComboBox*>())
+            if (box->currentText() == QLatin1String("MultiHeadAttentionWrapper"))
+                module = box;
+        QVERIFY(module && module->isVisible());
+        const QString shown = module->shownText();
+        QVERIFY2(shown.startsWith(QStringLiteral("Multi")) && shown.endsWith(QStringLiteral("per")), qPrintable(shown));
+        shell.presentation()->setPresenting(false);
     }
 
     // A step pointing at the diagram's strides keeps its pane tall enough for them at the projector's

@@ -212,8 +212,14 @@ DesignDrawing DesignLayoutPainter::layout(const QRectF& rect, QFont font) const
         }
         if (inside)
             f = *inside;
-        else // beside it, in type one can read: where neighbours' would overlap, keepBesideLabelsApart thins them
-            f.setPixelSize(std::max(9, fontPx_ * 3 / 4));
+        else // beside it, in type one can read (where neighbours' would overlap, keepBesideLabelsApart thins them),
+             // smaller only where the column's edge leaves no room for it ("h11" beside the column's first block)
+            for (int px = std::max(9, fontPx_ * 3 / 4); px >= 7; --px) {
+                f.setPixelSize(px);
+                if (s.rect.left() - 2 - (QFontMetricsF(f).horizontalAdvance(label) + 4) >=
+                    g.columns[s.column].column.left() - 1)
+                    break;
+            }
         const QFontMetricsF fm(f);
         const double w = fm.horizontalAdvance(label) + 4, h = fm.height();
         QRectF text(s.rect.left() + 2, s.rect.center().y() - h / 2, w, h);

@@ -48,8 +48,13 @@ CallLine::CallLine(Session* session, QWidget* parent) : QLineEdit(parent), sessi
 void CallLine::refresh()
 {
     // The session keeps what was typed when it came from here, so this never fights the cursor.
-    if (text() != session_->document()->callText())
+    if (text() != session_->document()->callText()) {
         setText(session_->document()->callText());
+        // Narrower than the call (beside a projector's settings column), the line showed its end, cursor and all:
+        // "ttentionWrapper(3, 2, 6, 0.0, 2)". Not being typed in, it shows the module's name from the start.
+        if (!hasFocus())
+            setCursorPosition(0);
+    }
     const bool bad = session_->document()->callError().has_value();
     const RenderStyle style = styleFor(this);
     setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 3px solid %1; background: %2; color: %3; }")

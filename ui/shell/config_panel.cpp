@@ -7,6 +7,8 @@
 #include "model/trace_state.h"
 
 #include <QCheckBox>
+#include "widgets/middle_elided_combo.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -22,7 +24,7 @@ namespace attnlab::ui {
 
 ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session)
 {
-    preset_ = new QComboBox;
+    preset_ = new MiddleElidedComboBox;
     nameTarget(preset_, QStringLiteral("preset"));
     preset_->setAccessibleName(tr("Preset"));
     preset_->setToolTip(tr("A listing from chapter 3 or a GPT-2 size: sets the module and every field below."));
@@ -32,7 +34,7 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     preset_->addItem(tr("Custom settings"));
     for (const Preset& p : presets())
         preset_->addItem(p.title, p.id);
-    module_ = new QComboBox;
+    module_ = new MiddleElidedComboBox;
     nameTarget(module_, QStringLiteral("module-class"));
     module_->setAccessibleName(tr("Module"));
     module_->setToolTip(tr("Which of the book's attention classes to construct."));
