@@ -5,13 +5,17 @@
 #include "model/model_job.h"
 #include "common/session_parts.h"
 #include "features/overview/head_grid_widget.h"
+#include "features/overview/overview_state.h"
 #include "features/overview/overview_view.h"
 #include "render/colormap.h"
 #include "shell/presentation.h"
 #include "shell/open_model_dialog.h"
+#include "widgets/heatmap_widget.h"
 
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -64,6 +68,7 @@ private Q_SLOTS:
     void fitting_thumbnail_data();
     void fitting_thumbnail();
     void masked_half_is_the_heatmaps_hatch();
+    void detail_takes_what_the_grid_leaves();
 };
 
 void TestUiOverviewGrid::keyboard_walks_and_opens_heads()
@@ -103,6 +108,39 @@ void TestUiOverviewGrid::keyboard_walks_and_opens_heads()
     QVERIFY(testing::waitUntilSettled(s));
     QCOMPARE(s.document()->gptLayer(), last.layer);
     QCOMPARE(s.view()->head(), last.head);
+}
+
+// Where the grid is as tall as the tab but leaves its right side (two heads a layer on a wide, low screen; at
+// 1280x720 presenting, a Verdict GPT's four heads filled half), the keyboard's head is drawn there enlarged, with
+// its tokens; the grid needs no scroll bar; Right moves both. Where the grid fills the width there is no detail.
+void TestUiOverviewGrid::detail_takes_what_the_grid_leaves()
+{
+    Session s;
+    OverviewView view(s.feature<OverviewState>());
+    QVERIFY(showTiny(s, view, {1240, 560}));
+    QTRY_VERIFY(view.detail()->isVisible());
+    HeatmapWidget* detail = view.detail();
+    const int px = QFontInfo(view.font()).pixelSize();
+    QTRY_VERIFY(detail->heatmap().slice().valid());
+    QVERIFY2(detail->layout().matrix.width() >= 12 * px, qPrintable(QString::number(detail->layout().matrix.width())));
+    QVERIFY(detail->geometry().right() >= view.width() * 9 / 10);
+    QCOMPARE(detail->heatmap().tokens().size(), detail->heatmap().slice().rows); // a label a token
+    auto* scroll = view.findChild<QScrollArea*>();
+    QVERIFY(scroll && !scroll->horizontalScrollBar()->isVisible() && !scroll->verticalScrollBar()->isVisible());
+    QVERIFY(!detail->geometry().intersects(scroll->geometry()));
+    QVERIFY2(detail->heatmap().style().title.startsWith(QStringLiteral("L0 H0")),
+             qPrintable(detail->heatmap().style().title));
+    QVERIFY(detail->heatmap().slice().masked(0, 1) && !detail->heatmap().slice().masked(1, 0));
+    view.grid()->setFocus();
+    QTest::keyClick(view.grid(), Qt::Key_Right);
+    QVERIFY2(detail->heatmap().style().title.startsWith(QStringLiteral("L0 H1")),
+             qPrintable(detail->heatmap().style().title));
+    // The head's own weights as the core measured them, not another head's or a copy.
+    const auto attention = s.feature<OverviewState>()->layerAttention();
+    QVERIFY(attention);
+    QCOMPARE(detail->heatmap().slice().values, attention->grid[0][1].thumbnail.data());
+    view.resize(700, 900); // tall and narrow: the grid takes the width
+    QTRY_VERIFY(!view.detail()->isVisible());
 }
 
 void TestUiOverviewGrid::thumbnails_take_the_space()

@@ -6,6 +6,7 @@
 #include "features/overview/head_grid_widget.h"
 #include "widgets/flow_layout.h"
 #include "widgets/refresh_when_shown.h"
+#include "widgets/heatmap_widget.h"
 #include "model/document_model.h"
 #include "model/trace_state.h"
 #include "model/view_model.h"
@@ -18,9 +19,12 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QHBoxLayout>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace attnlab::ui {
@@ -131,6 +135,18 @@ OverviewView::OverviewView(OverviewState* state, QWidget* parent) : QWidget(pare
     scroll_->setWidgetResizable(false);
     scroll_->setFrameShape(QFrame::NoFrame);
     scroll_->viewport()->installEventFilter(this);
+    // The head the grid's keyboard is on (at first the one open in the heatmaps), enlarged where the grid leaves
+    // room: at 1280x720 two layers of four heads filled half the width, the other half stood empty.
+    detail_ = new HeatmapWidget;
+    nameTarget(detail_, QStringLiteral("overview-detail"));
+    detail_->setAccessibleName(tr("The current head, enlarged"));
+    detail_->hide();
+    body_ = new QWidget;
+    body_->installEventFilter(this);
+    auto* bodyLayout = new QHBoxLayout(body_);
+    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->addWidget(scroll_, 1);
+    bodyLayout->addWidget(detail_, 1);
 
     auto* row = new FlowLayout;
     row->addWidget(new QLabel(tr("Order:")));
@@ -143,7 +159,7 @@ OverviewView::OverviewView(OverviewState* state, QWidget* parent) : QWidget(pare
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(heading_);
     layout->addLayout(row);
-    layout->addWidget(scroll_, 1);
+    layout->addWidget(body_, 1);
 
     refresh_ = new RefreshWhenShown(this, [this] { rebuild(); });
     connect(sort_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
@@ -151,12 +167,18 @@ OverviewView::OverviewView(OverviewState* state, QWidget* parent) : QWidget(pare
     connect(repeat_, &QCheckBox::toggled, state_, &OverviewState::setRepeatText);
     connect(cancel_, &QPushButton::clicked, state_->trace(), &TraceState::cancel);
     connect(grid_, &HeadGridWidget::headClicked, state_, &OverviewState::openHead);
+    connect(detail_, &HeatmapWidget::clicked, this, [this] { // as a click on its cell in the grid
+        const auto& cells = grid_->painter().cells();
+        if (const int i = grid_->current(); i >= 0 && i < static_cast<int>(cells.size()))
+            state_->openHead(cells[static_cast<std::size_t>(i)].layer, cells[static_cast<std::size_t>(i)].head);
+    });
     connect(openInduction_, &QPushButton::clicked, this, [this] {
         if (const QString problem = state_->trace()->useShippedModel(QStringLiteral("induction-h4"), 0);
             !problem.isEmpty())
             heading_->setText(problem); // an install without the file: say so where the heads would be
     });
     connect(grid_, &HeadGridWidget::currentMoved, this, [this](QRect cell) {
+        showDetail();
         scroll_->ensureVisible(cell.center().x(), cell.center().y(), cell.width() / 2 + 8, cell.height() / 2 + 8);
     });
     connect(state_, &OverviewState::changed, this, [this](ChangeFlags flags) {
@@ -209,6 +231,10 @@ void OverviewView::rebuild()
                                    "induction task, whose heads differ clearly, another with File > Open Model…, or "
                                    "turn on the Text input for a GPT trained on The Verdict."));
         grid_->setGrid({}, {});
+        shown_.reset();
+        scroll_->setMinimumWidth(0);
+        scroll_->setMaximumWidth(QWIDGETSIZE_MAX);
+        showDetail();
         return;
     }
     const int layers = static_cast<int>(attention->grid.size());
@@ -262,15 +288,79 @@ void OverviewView::rebuild()
         cells.push_back(std::move(c));
         tips << tipOf(h, r.layer, r.head);
     }
-    const int thumb =
-        HeadGridPainter::fittingThumbnail(scroll_->viewport()->size(), cells, heads, layers, grid_->font());
+    // The grid sized to the whole body; what it leaves on the right, when enough for a readable matrix, goes to the
+    // current head in detail. A scroll bar's width is kept in case the grid still needs one.
+    const int bar = scroll_->verticalScrollBar()->sizeHint().width();
+    const QSize space(body_->width() - bar, body_->height() - 4);
+    const int thumb = HeadGridPainter::fittingThumbnail(space, cells, heads, layers, grid_->font());
     grid_->setGrid(HeadGridPainter(std::move(cells), heads, thumb), tips);
+    grid_->resize(grid_->sizeHint()); // not resizable by its area: a grid once larger kept its size and scrolled
+    shown_ = attention;
+    const int used = grid_->sizeHint().width() + bar + 2 * scroll_->frameWidth() + 4;
+    const int px = QFontInfo(font()).pixelSize();
+    const bool room = body_->width() - used - body_->layout()->spacing() >= 18 * px;
+    if (room)
+        scroll_->setFixedWidth(used);
+    else {
+        scroll_->setMinimumWidth(0);
+        scroll_->setMaximumWidth(QWIDGETSIZE_MAX);
+    }
+    detail_->setVisible(room);
+    showDetail();
+}
+
+void OverviewView::showDetail()
+{
+    const auto& cells = grid_->painter().cells();
+    const int current = grid_->current();
+    if (!shown_ || !detail_->isVisibleTo(this) || current < 0 || current >= static_cast<int>(cells.size())) {
+        detail_->setHeatmap({});
+        return;
+    }
+    const HeadGridCell& cell = cells[static_cast<std::size_t>(current)];
+    const Head& h = shown_->grid[static_cast<std::size_t>(cell.layer)][static_cast<std::size_t>(cell.head)];
+    const auto n = static_cast<int>(h.thumbnail.dim() == 2 ? h.thumbnail.size(0) : 0);
+    if (n <= 0 || !h.thumbnail.is_contiguous()) {
+        detail_->setHeatmap({});
+        return;
+    }
+    // Exact when the text fits the thumbnail (up to 64 tokens): a cell a token, labelled, the mask hatched. Longer
+    // texts' thumbnails average blocks of tokens: drawn without token labels or mask.
+    const bool exact = n == static_cast<int>(shown_->ids.size());
+    QStringList tokens;
+    if (exact) {
+        const QStringList labels = state_->trace()->tokenLabels();
+        tokens = shown_->repeated ? labels + labels : labels;
+        if (tokens.size() != n)
+            tokens.clear();
+        detailMask_.assign(static_cast<std::size_t>(n) * n, 0.0f);
+        for (int r = 0; r < n; ++r)
+            for (int c = r + 1; c < n; ++c)
+                detailMask_[static_cast<std::size_t>(r) * n + c] = -std::numeric_limits<float>::infinity();
+    }
+    HeatmapSlice slice;
+    slice.stage = "attn_weights";
+    slice.rows = slice.cols = n;
+    slice.values = h.thumbnail.data();
+    slice.maskSource = exact ? detailMask_.data() : nullptr;
+    HeatmapStyle style;
+    // The title says the head and what it mostly does, as its cell in the grid; the tooltip and the grid's say all.
+    style.title = tr("L%1 H%2 · %3")
+                      .arg(cell.layer)
+                      .arg(cell.head)
+                      .arg(detailOf(h, static_cast<Measure>(sort_->currentData().toInt())));
+    if (!exact)
+        style.title += tr(" (%1 tokens in %2 × %2 blocks)").arg(shown_->ids.size()).arg(n);
+    style.fontPx = QFontInfo(font()).pixelSize();
+    style.axes = !tokens.isEmpty();
+    detail_->setHeatmap(HeatmapPainter(slice, ColorScale::weights(1.0), tokens, style));
 }
 
 bool OverviewView::eventFilter(QObject* watched, QEvent* event)
 {
     // The scroll area's viewport, once laid out: the thumbnails take the space there is.
-    if (watched == scroll_->viewport() && event->type() == QEvent::Resize && !grid_->painter().cells().empty())
+    if ((watched == scroll_->viewport() || watched == body_) && event->type() == QEvent::Resize &&
+        !grid_->painter().cells().empty())
         refresh_->request();
     // A wrapped heading as tall as its lines at its width: the tab page's layout gives a label the height of
     // its one-line hint, which cut both lines of a two-line heading in half.

@@ -7,6 +7,9 @@
 // none, it offers the shipped GPT trained here on the induction task, whose heads differ clearly.
 #include <QWidget>
 
+#include <memory>
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -18,7 +21,9 @@ class QScrollArea;
 namespace attnlab::ui {
 
 class HeadGridWidget;
+class HeatmapWidget;
 class RefreshWhenShown;
+struct LayerAttention;
 class OverviewState;
 
 class OverviewView : public QWidget {
@@ -33,6 +38,8 @@ public:
     QCheckBox* repeatToggle() const { return repeat_; }
     QLabel* heading() const { return heading_; }
     QPushButton* openInduction() const { return openInduction_; } // shown while no GPT is under study
+    // The grid's current head enlarged beside it, where the grid leaves room (hidden where it does not).
+    HeatmapWidget* detail() const { return detail_; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -40,6 +47,7 @@ protected:
 private:
     void rebuild();
     void showProgress();
+    void showDetail(); // the grid's current head in detail_, from the last heads computed
 
     OverviewState* state_;
     QLabel* heading_;
@@ -49,8 +57,12 @@ private:
     QProgressBar* progress_;
     QPushButton* cancel_;
     QPushButton* openInduction_;
+    QWidget* body_; // the grid's scroll area and the detail beside it
     QScrollArea* scroll_;
     HeadGridWidget* grid_;
+    HeatmapWidget* detail_;
+    std::shared_ptr<const LayerAttention> shown_; // the heads the grid and the detail draw (their pixels' owner)
+    std::vector<float> detailMask_;               // -inf above the diagonal: the causal mask the detail hatches
     RefreshWhenShown* refresh_;
 };
 
