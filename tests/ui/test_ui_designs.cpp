@@ -10,6 +10,7 @@
 #include "shell/main_window.h"
 #include "model/presets.h"
 #include "common/session_parts.h"
+#include "common/layout_checks.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -160,6 +161,27 @@ private Q_SLOTS:
         QCOMPARE(session.feature<DesignsState>()->equivalence()->checkedSpec().num_tokens, EquivalenceJob::kMaxTokens);
         QVERIFY(session.feature<DesignsState>()->equivalence()->result()->max_abs_diff < 1e-5);
         QVERIFY(view->equivalenceLabel()->text().contains(QStringLiteral("the first 32 tokens")));
+    }
+
+    // The Equivalence sentence and its twelve heads' rows read whole at 1600x1000 (it was cut, with no scroll bar
+    // to reach the rest): as tall as its wrapped lines, and in view or reachable by scrolling.
+    void equivalenceReadsWholeAtTheDesk()
+    {
+        Session session;
+        MainWindow window(&session);
+        window.resize(1600, 1000);
+        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+        session.view()->setTab(ViewMode::Designs);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(!session.feature<DesignsState>()->equivalencePending(), 30000);
+        QLabel* label = window.designsView()->equivalenceLabel();
+        QTRY_VERIFY(label->text().contains(QStringLiteral("head&nbsp;11")));
+        QCoreApplication::processEvents();
+        QVERIFY2(
+            label->height() >= label->heightForWidth(label->width()),
+            qPrintable(QStringLiteral("%1 px for %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
+        QVERIFY2(testing::clippedReason(label, &window).isEmpty(), qPrintable(testing::clippedReason(label, &window)));
     }
 
     void hiddenViewDoesNotCompute()
