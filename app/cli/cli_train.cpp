@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <filesystem>
 #include <thread>
 
 namespace cli {
@@ -194,6 +195,15 @@ int cmd_train(const std::vector<std::string>& argv)
     for (const char* target : {"save", "dump-run"})
         if (a.has(target))
             check_write_target(a.text(target));
+    // One path for two outputs: the model would silently replace the run's dump (it was written first).
+    if (a.has("save") && a.has("dump-run")) {
+        std::error_code ec1, ec2;
+        const auto save = std::filesystem::weakly_canonical(std::filesystem::absolute(a.text("save"), ec1), ec1);
+        const auto dump = std::filesystem::weakly_canonical(std::filesystem::absolute(a.text("dump-run"), ec2), ec2);
+        if (a.text("save") == a.text("dump-run") || (!ec1 && !ec2 && save == dump))
+            throw Error("--save and --dump-run both name " + printable(a.text("save")) +
+                        "; the model would replace the run's dump, so give each its own file.");
+    }
 
     const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const auto start = std::chrono::steady_clock::now();

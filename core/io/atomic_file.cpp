@@ -15,8 +15,9 @@
 namespace attnlab {
 
 namespace detail {
-std::string folder_of_path(const std::string& path); // atomic_file_target.cpp
-}
+std::string folder_of_path(const std::string& path);            // atomic_file_target.cpp
+std::string write_failure(const std::string& doing, int error); // defined here, used there too
+} // namespace detail
 
 namespace {
 
@@ -40,6 +41,15 @@ std::string failed(const std::string& doing, int error)
 {
     return doing + " failed (" + std::strerror(error) + ")" + hint(error) + ".";
 }
+
+} // namespace
+
+std::string detail::write_failure(const std::string& doing, int error)
+{
+    return failed(doing, error);
+}
+
+namespace {
 
 // Unique across processes (the pid) and within one (the counter). The usual name keeps the target's
 // name in front so a leftover is easy to place; a name already near the limit gets a short hidden one.

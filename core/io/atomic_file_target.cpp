@@ -6,12 +6,15 @@
 #include <cstring>
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 namespace attnlab {
 
 namespace detail {
-std::string folder_of_path(const std::string& path); // shared with atomic_file.cpp
-}
+std::string folder_of_path(const std::string& path);            // shared with atomic_file.cpp
+std::string write_failure(const std::string& doing, int error); // "doing failed (why); what to do."
+} // namespace detail
 
 namespace {
 
@@ -44,6 +47,14 @@ void check_folder(const std::string& path, const std::string& dir)
     if (::stat(dir.c_str(), &st) == 0) {
         if (!S_ISDIR(st.st_mode))
             throw WriteError(path, "'" + dir + "' is not a directory.");
+        // A folder that takes no new file (read-only disk, no permission) or a disk with no room left is found now,
+        // not after a long run (train trained 5 s, or a whole sweep, then failed to save).
+        if (::access(dir.c_str(), W_OK | X_OK) != 0)
+            throw WriteError(path, detail::write_failure("creating a file in '" + dir + "'", errno));
+        struct statvfs disk {};
+        if (::statvfs(dir.c_str(), &disk) == 0 && disk.f_blocks > 0 && disk.f_bavail == 0)
+            throw WriteError(path, "the disk holding '" + dir + "' has no space left (" + std::strerror(ENOSPC) +
+                                       "); free some space or choose another disk.");
         return;
     }
     const int e = errno;

@@ -2,6 +2,7 @@
 // the same seeds, --save a model that load_gpt_model and `run --model` open, --dump-run a replayable file, and every
 // bad setting refused with one sentence and exit 1 before anything trains or is written.
 #include "common/cli_runner.h"
+#include "common/scratch_fs.h"
 #include "gpt/gpt_model.h"
 #include "io/safetensors.h"
 
@@ -33,6 +34,8 @@ private Q_SLOTS:
     void diverged_run_said_as_such();
     void refusals_data();
     void refusals();
+    void unwritable_target_refused_before_training_data();
+    void unwritable_target_refused_before_training();
 };
 
 void TestCliTrain::json_table()
@@ -318,6 +321,12 @@ void TestCliTrain::refusals_data()
     QTest::newRow("heads-repeated") << QStringList{"--heads", "4,2,4"} << "num_heads 4 is listed twice";
     QTest::newRow("heads-trailing-comma") << QStringList{"--heads", "4,"} << "ends without a number";
     QTest::newRow("heads-leading-comma") << QStringList{"--heads", ",4"} << "--heads";
+    QTest::newRow("save-and-dump-one-path")
+        << QStringList{"--heads", "2", "--save", "same.safetensors", "--dump-run", "same.safetensors"}
+        << "both name same.safetensors";
+    QTest::newRow("save-and-dump-one-file-two-names")
+        << QStringList{"--heads", "2", "--save", "same.safetensors", "--dump-run", "./same.safetensors"}
+        << "give each its own file";
     QTest::newRow("dump-two-seeds") << QStringList{"--heads", "2", "--seeds", "2", "--dump-run", "r.safetensors"}
                                     << "--dump-run";
 }
@@ -339,7 +348,40 @@ void TestCliTrain::refusals()
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains(says) && r.err.count('\n') == 1, qPrintable(r.err));
     QVERIFY2(t.elapsed() < 20000, "refused before training"); // 100,000 steps would take minutes
-    QVERIFY(!QFile::exists("m.safetensors") && !QFile::exists("r.safetensors"));
+    QVERIFY(!QFile::exists("m.safetensors") && !QFile::exists("r.safetensors") && !QFile::exists("same.safetensors"));
+}
+
+// A --save (or --dump-run) that the disk cannot take is refused before training, not after it: a read-only disk
+// and a full one (a tmpfs of the test's own, as root), with nothing trained, no table printed, nothing left.
+void TestCliTrain::unwritable_target_refused_before_training_data()
+{
+    QTest::addColumn<bool>("full");
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("save-read-only") << false << "--save"
+                                    << "failed (Read-only file system)";
+    QTest::newRow("save-full") << true << "--save"
+                               << "has no space left (No space left on device)";
+    QTest::newRow("dump-run-read-only") << false << "--dump-run"
+                                        << "failed (Read-only file system)";
+}
+
+void TestCliTrain::unwritable_target_refused_before_training()
+{
+    QFETCH(bool, full);
+    QFETCH(QString, option);
+    QFETCH(QString, says);
+    testing::ScratchFs fs;
+    if (!fs.ok())
+        QSKIP(qPrintable(fs.reason()));
+    QVERIFY(full ? fs.fill() : fs.remountReadOnly());
+    const QString path = fs.filePath("model.safetensors");
+    const Result r =
+        cli({"train", "--task", "induction", "--heads", "2", "--seed", "1", "--steps", "100000", option, path});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("cannot write '" + path + "'") && r.err.contains(says), qPrintable(r.err));
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.out)); // nothing trained: no table
+    QVERIFY(!QFile::exists(path));
 }
 
 QTEST_GUILESS_MAIN(TestCliTrain)

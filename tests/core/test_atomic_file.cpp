@@ -148,8 +148,18 @@ void TestAtomicFile::full_filesystem_keeps_old_file()
     const QString path = fs.filePath("a.txt");
     const QByteArray old(5000, 'o');
     write_file_atomically(local(path), std::string_view(old.constData(), old.size()));
+    const QString gap = fs.filePath("gap");
+    write_file_atomically(local(gap), std::string(8192, 'g'));
     QVERIFY(fs.fill());
-    const QString error = error_of([&] { write_file_atomically(local(path), std::string(100000, 'n')); });
+    // Full to the last block: refused before a byte is written.
+    QString error = error_of([&] { write_file_atomically(local(path), std::string(100000, 'n')); });
+    QVERIFY2(error.startsWith("cannot write '" + path + "': the disk holding") &&
+                 error.contains("has no space left (No space left on device); free some space"),
+             qPrintable(error));
+    QCOMPARE(readAll(path), old);
+    // A little room, less than the data: the write runs out of space part way, and still leaves nothing behind.
+    QVERIFY(QFile::remove(gap));
+    error = error_of([&] { write_file_atomically(local(path), std::string(100000, 'n')); });
     QVERIFY2(error.startsWith("cannot write '" + path +
                               "': writing the data failed (No space left on device); "
                               "free some space"),

@@ -68,7 +68,7 @@ void TestUiAtomicSaves::full_filesystem_keeps_old_file()
     for (const QString& target : {path, fs.filePath("new-" + name)}) {
         const testing::GuiRun r = testing::runGui(run(option, target, "heatmaps"), config_.path());
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(": writing the data failed (No space left on device); free some space"),
+        QVERIFY2(r.err.contains("(No space left on device); free some space"), // found before a byte is written
                  qPrintable(r.err));
         QVERIFY2(r.err.contains(target), qPrintable(r.err));
         QCOMPARE(readAll(path), old);
