@@ -80,6 +80,11 @@ int cmd_tokenize(const std::vector<std::string>& argv)
     return 0;
 }
 
+// Not only the Verdict GPTs: induction-gpt-h4 and every model of train --save read a text too, in their letters.
+constexpr const char* kTrainedHereTakeText =
+    "the GPTs trained here (the Verdict GPTs, induction-gpt-h4, a model of train --save) take --text: words for a "
+    "Verdict GPT, letters such as 'A B C' for one trained on a task";
+
 int cmd_run_gpt(const std::vector<std::string>& argv)
 {
     Args a(argv, {"model", "layer", "text", "dump", "ids", "max-memory"}, {"json", "top"});
@@ -91,9 +96,9 @@ int cmd_run_gpt(const std::vector<std::string>& argv)
         return run_gpt2_checkpoint(a, path);
     for (const char* option : {"ids", "max-memory"})
         if (a.has(option))
-            throw Error(std::string("--") + option + " is for GPT-2 checkpoints; the Verdict models take --text.");
+            throw Error(std::string("--") + option + " is for GPT-2 checkpoints; " + kTrainedHereTakeText + ".");
     if (a.flag("top"))
-        throw Error("--top is for GPT-2 checkpoints; the Verdict models take --text and --dump.");
+        throw Error(std::string("--top is for GPT-2 checkpoints; ") + kTrainedHereTakeText + ", and --dump.");
     const std::string out = a.required("dump");
     if (out.empty())
         throw Error("--dump is empty; give the path of a .safetensors file.");

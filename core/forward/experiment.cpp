@@ -10,7 +10,17 @@
 
 namespace attnlab {
 
-std::string format_bytes(std::uint64_t bytes)
+std::pair<std::string, std::string> format_bytes_apart(std::uint64_t need, std::uint64_t limit)
+{
+    for (int decimals = 2; decimals <= 6; ++decimals) {
+        std::pair<std::string, std::string> out{format_bytes(need, decimals), format_bytes(limit, decimals)};
+        if (out.first != out.second || need == limit)
+            return out;
+    }
+    return {std::to_string(need) + " bytes", std::to_string(limit) + " bytes"};
+}
+
+std::string format_bytes(std::uint64_t bytes, int decimals)
 {
     const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double v = static_cast<double>(bytes);
@@ -20,7 +30,7 @@ std::string format_bytes(std::uint64_t bytes)
         ++u;
     }
     char buf[64];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", v, units[u]);
+    std::snprintf(buf, sizeof buf, "%.*f %s", u == 0 ? 0 : decimals, v, units[u]);
     return buf;
 }
 

@@ -53,7 +53,10 @@ struct Experiment {
 // experiment twice gives the same masks, as if the module had just been constructed each time).
 TorchGenerator dropout_generator(const Experiment& e);
 
-std::string format_bytes(std::uint64_t bytes); // "1.50 GiB"
+std::string format_bytes(std::uint64_t bytes, int decimals = 2); // "1.50 GiB"
+// A need and the limit it exceeds, in as many decimals as they take to differ ("3.914 GiB" beside "3.906 GiB",
+// where two decimals said 3.91 and 3.91), and in bytes where no decimals do.
+std::pair<std::string, std::string> format_bytes_apart(std::uint64_t need, std::uint64_t limit);
 
 // Throws Error: invalid config, memory estimate beyond the budget (both numbers said), bad files.
 Experiment prepare(const ExperimentSpec& spec);

@@ -136,22 +136,23 @@ std::optional<Diagnostic> memory_budget_check(const Config& config, InputShape i
     const std::uint64_t limit = std::min(budget, machine); // a budget beyond the machine cannot be kept
     if (need <= limit)
         return std::nullopt;
-    // The exact count too, so a script (or a test) can give precisely the budget this request needs.
-    const std::string needs = "this request needs about " + format_bytes(need) + " (" + std::to_string(need) +
+    // The exact count too, so a script (or a test) can give precisely the budget this request needs. The need and
+    // the limit in digits that differ: "needs about 3.91 GiB ... more than the 3.91 GiB memory budget" said nothing.
+    const auto [needText, limitText] = format_bytes_apart(need, limit);
+    const std::string needs = "this request needs about " + needText + " (" + std::to_string(need) +
                               " bytes: " + (use.process ? "the program itself, " : "") +
                               "the weights, every recorded stage" + (use.passes > 1 ? " of both passes" : "") +
                               (use.dump ? " and the dump's copies" : "") + ")";
     std::string message;
     if (machine < budget)
-        message = needs + ", more than the " + format_bytes(machine) + " of memory this machine has (the " +
-                  format_bytes(budget) +
+        message = needs + ", more than the " + limitText + " of memory this machine has (the " + format_bytes(budget) +
                   " budget allows more), so it was not attempted; use fewer tokens, a smaller batch or fewer heads.";
     else if (use.process > budget)
         message = needs + ", more than the " + format_bytes(budget) + " memory budget, which is less than the " +
                   format_bytes(use.process) + " the program itself takes, so it was not attempted; give a budget of " +
                   "at least " + format_bytes(need) + ".";
     else
-        message = needs + ", more than the " + format_bytes(budget) +
+        message = needs + ", more than the " + limitText +
                   " memory budget, so it was not attempted; use fewer tokens, a smaller batch or fewer heads.";
     Diagnostic d{DiagnosticCode::MemoryBudget, Severity::Error, Slot::num_tokens, message, {}, {}};
     if (const std::int64_t fit = tokens_within_budget(config, input.batch, input.num_tokens, limit, use); fit > 0)

@@ -51,12 +51,12 @@ std::uint64_t gpt2_load_bytes(const Gpt2Plan& plan)
 GptModel load_gpt2_checkpoint(const Gpt2Plan& plan, std::uint64_t budget)
 {
     const std::uint64_t need = gpt2_load_bytes(plan), machine = machine_memory_bytes();
+    const auto [needText, limitText] = format_bytes_apart(need, std::min(budget, machine));
     if (need > std::min(budget, machine))
-        throw Error("'" + plan.file + "' needs about " + format_bytes(need) +
+        throw Error("'" + plan.file + "' needs about " + needText +
                     " of memory to open (its weights as F32), "
                     "more than the " +
-                    format_bytes(std::min(budget, machine)) +
-                    (machine < budget ? " this machine has" : " memory budget") +
+                    limitText + (machine < budget ? " this machine has" : " memory budget") +
                     ", so nothing was read; choose a smaller GPT-2 or give a larger budget with --max-memory.");
     const SafetensorsFile file = open_safetensors(plan.file, {.skip_non_float = true});
     GptModel m;

@@ -47,10 +47,11 @@ void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const GptForwa
     const std::uint64_t load = gpt2_load_bytes(plan);
     const std::uint64_t need = load > UINT64_MAX - run ? UINT64_MAX : load + run;
     const std::uint64_t machine = machine_memory_bytes(), limit = std::min(budget, machine);
+    const auto [needText, limitText] = format_bytes_apart(need, limit);
     if (need > limit)
-        throw Error("'" + plan.file + "' on " + std::to_string(tokens) + " tokens needs about " + format_bytes(need) +
-                    " (" + format_bytes(plan.weight_bytes) + " of weights as F32, " + format_bytes(run) +
-                    " for the forward), more than the " + format_bytes(limit) +
+        throw Error("'" + plan.file + "' on " + std::to_string(tokens) + " tokens needs about " + needText + " (" +
+                    format_bytes(plan.weight_bytes) + " of weights as F32, " + format_bytes(run) +
+                    " for the forward), more than the " + limitText +
                     (machine < budget ? " this machine has" : " memory budget") +
                     ", so nothing was read; use fewer tokens, a smaller GPT-2 or a larger --max-memory.");
 }

@@ -97,6 +97,11 @@ void TestCliGpt::refusals_data()
     QTest::newRow("with-call") << QStringList{"run", "--model", "h2", "--call", "x", "--dump", "/tmp/n.st"} << 2
                                << "unknown option --call";
     QTest::newRow("tokenize-no-text") << QStringList{"tokenize"} << 2 << "--text is required";
+    // A model trained here on a task reads letters: it was told "the Verdict models take --text".
+    QTest::newRow("ids-to-a-task-model") << QStringList{"run", "--model", "induction-h4", "--ids", "1,2"} << 1
+                                         << "letters such as 'A B C' for one trained on a task";
+    QTest::newRow("top-to-a-verdict-model")
+        << QStringList{"run", "--model", "h2", "--top"} << 1 << "words for a Verdict GPT";
 }
 
 void TestCliGpt::refusals()

@@ -131,6 +131,30 @@ private Q_SLOTS:
         QCOMPARE(m.code, 1);
         QVERIFY2(m.err.contains("the program itself takes") && m.err.trimmed().count('\n') == 0, qPrintable(m.err));
     }
+
+    // A budget just under the need is said in digits that differ from the need's ("needs about 3.91 GiB ... more
+    // than the 3.91 GiB memory budget" said nothing): a thousand bytes under, and a hundred thousand.
+    void need_and_budget_differ_in_words_data()
+    {
+        QTest::addColumn<long long>("under");
+        QTest::newRow("1000-bytes-under") << 1000ll;
+        QTest::newRow("100000-bytes-under") << 100000ll;
+    }
+    void need_and_budget_differ_in_words()
+    {
+        QFETCH(long long, under);
+        const QStringList args = {"run",      "--call", kGpt2,    "--batch",        "15",
+                                  "--tokens", "1024",   "--dump", "/dev/null/never"};
+        const long long need = estimate_of(args);
+        QVERIFY(need > under);
+        const Measured m =
+            measure_process(ATTNLAB_CLI_PATH, args + QStringList{"--max-memory", QString::number(need - under)});
+        QCOMPARE(m.code, 1);
+        const auto said =
+            QRegularExpression(R"(needs about (\S+ \S+) \(.*more than the (\S+ \S+) memory budget)").match(m.err);
+        QVERIFY2(said.hasMatch(), qPrintable(m.err));
+        QVERIFY2(said.captured(1) != said.captured(2), qPrintable(m.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMemoryBudget)
