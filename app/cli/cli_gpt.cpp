@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace cli {
@@ -45,11 +46,44 @@ using namespace attnlab;
 
 } // namespace
 
+// A command line holds at most 128 KiB an argument, less than a chapter: --text-file reads a file, or standard input
+// for "-", up to kLongestTextFile (a whole book is a few MiB).
+constexpr std::size_t kLongestTextFile = 64u << 20;
+
+std::string text_of(const Args& a)
+{
+    if (a.has("text") == a.has("text-file"))
+        throw UsageError("give the text with --text T or --text-file FILE ('-' for standard input), one of them.");
+    if (a.has("text"))
+        return a.text("text");
+    const std::string path = a.text("text-file");
+    std::error_code ec;
+    if (path != "-" && !std::filesystem::is_regular_file(path, ec))
+        throw Error("--text-file " + printable(path, 60) +
+                    (std::filesystem::exists(path, ec) ? " is not a regular file" : " does not exist") +
+                    "; give a text file, or '-' for standard input.");
+    std::ifstream file;
+    if (path != "-")
+        file.open(path, std::ios::binary);
+    std::istream& in = path == "-" ? std::cin : file;
+    if (!in)
+        throw Error("--text-file " + printable(path, 60) + " cannot be read.");
+    std::string text(kLongestTextFile + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kLongestTextFile)
+        throw Error("--text-file " + printable(path, 60) + " holds more than " +
+                    std::to_string(kLongestTextFile >> 20) + " MiB; give a shorter text.");
+    if (in.bad())
+        throw Error("--text-file " + printable(path, 60) + " could not be read to its end.");
+    return text;
+}
+
 int cmd_tokenize(const std::vector<std::string>& argv)
 {
-    Args a(argv, {"text", "tokenizer"}, {"json", "special-as-text"});
-    const std::string text = a.required("text");
-    require_utf8(text, "--text");
+    Args a(argv, {"text", "text-file", "tokenizer"}, {"json", "special-as-text"});
+    const std::string text = text_of(a);
+    require_utf8(text, a.has("text") ? "--text" : "--text-file");
     if (const std::string which = a.text("tokenizer", "book"); which != "book")
         return tokenize_gpt2(a, which, text, exe_dir());
     if (a.flag("special-as-text"))

@@ -52,9 +52,10 @@ const Command kCommands[] = {
       storage offset) and what it was computed from, recomputed from those alone.
 )"},
     {"tokenize", cli::cmd_tokenize,
-     R"(  tokenize --text T [--tokenizer book] [--json]
+     R"(  tokenize (--text T | --text-file FILE) [--tokenizer book] [--json]
       The book's chapter 2 simple tokenizer (vocabulary of The Verdict, 1,132 ids): tokens and ids.
-  tokenize --tokenizer gpt2|FOLDER --text T [--special-as-text] [--json]
+      --text-file reads the text from FILE ('-': standard input, up to 64 MiB), past a command line's 128 KiB.
+  tokenize --tokenizer gpt2|FOLDER (--text T | --text-file FILE) [--special-as-text] [--json]
       GPT-2's byte-level BPE (its own 50,257 ids, or vocab.json + merges.txt or encoder.json + vocab.bpe in
       FOLDER): ids and pieces, a space shown as ␣, a newline as ↵; <|endoftext|> is one token unless
       --special-as-text.

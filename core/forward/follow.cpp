@@ -4,6 +4,7 @@
 #include "forward/follow.h"
 
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <algorithm>
 #include <numeric>
@@ -175,7 +176,8 @@ ElementFollow follow_element(const Trace& trace, std::string_view stage, const I
         std::string names;
         for (const Stage& st : trace.stages)
             names += (names.empty() ? "" : ", ") + st.name;
-        throw Error("there is no stage '" + std::string(stage) + "' in this module; its stages are " + names + ".");
+        // Quoted as a message may (a 100 KB argument was echoed whole, a byte that is not UTF-8 written raw).
+        throw Error("there is no stage '" + printable(stage, 60) + "' in this module; its stages are " + names + ".");
     }
     const Shape& shape = s->tensor.shape();
     bool inside = index.size() == shape.size();

@@ -2,6 +2,7 @@
 
 #include "forward/module_source.h"
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <algorithm>
 #include <charconv>
@@ -69,7 +70,7 @@ StageQuestion question_for(const Trace& trace, std::string_view name)
 {
     const Stage* s = trace.find(name);
     if (!s)
-        throw Error("there is no stage '" + std::string(name) + "' to predict in this module.");
+        throw Error("there is no stage '" + printable(name, 60) + "' to predict in this module.");
     const Config& whole = trace.config;
     Config c = whole;
     if (s->head >= 0)

@@ -150,6 +150,13 @@ void TestCliFollow::refusals_data()
     QTest::newRow("not-numbers") << QStringList{"--call", kToy, "--stage", "queries", "--index", "0,x"} << "--index";
     QTest::newRow("trailing-comma") << QStringList{"--call", kToy, "--stage", "queries", "--index", "0,1,"} << "commas";
     QTest::newRow("negative") << QStringList{"--call", kToy, "--stage", "queries", "--index", "0,-1,0"} << "--index";
+    // A huge or broken --stage is quoted as a message may: cut short with the rest counted, bytes that are not
+    // UTF-8 escaped (it echoed 100 KB whole and wrote raw bytes to stderr; a test argument is always UTF-8 here).
+    QTest::newRow("huge-stage") << QStringList{"--call", kToy, "--stage", QString(100000, 'x'), "--index", "0"}
+                                << "more characters";
+    QTest::newRow("stage-beyond-ascii-with-json")
+        << QStringList{"--call", kToy, "--stage", QString::fromLatin1("ab\xff"), "--index", "0", "--json"}
+        << "no stage 'ab";
     QTest::newRow("bad-call") << QStringList{"--call",  "MultiHeadAttention(3, 3, 6, 0.0, 2)",
                                              "--stage", "queries",
                                              "--index", "0,0,0"}
@@ -165,6 +172,7 @@ void TestCliFollow::refusals()
     QVERIFY2(r.err.contains(says), qPrintable(r.err));
     QCOMPARE(r.err.count('\n'), 1);
     QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.size() < 2000, qPrintable(QString::number(r.err.size()))); // never an argument echoed whole
 }
 
 QTEST_GUILESS_MAIN(TestCliFollow)

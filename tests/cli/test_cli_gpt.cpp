@@ -5,6 +5,9 @@
 #include "io/safetensors.h"
 
 #include <QJsonArray>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestCliGpt : public QObject {
@@ -16,6 +19,7 @@ private Q_SLOTS:
     void run_dump_matches_pytorch();
     void refusals_data();
     void refusals();
+    void tokenize_reads_a_file();
 };
 
 void TestCliGpt::tokenize_json_matches_python()
@@ -77,6 +81,47 @@ void TestCliGpt::run_dump_matches_pytorch()
     QCOMPARE(compared, 17); // x and the sixteen stages after it
 }
 
+// A text past a command line's 128 KiB an argument: --text-file reads it (or standard input for '-'), the same ids
+// as --text gives for what fits on a command line; a folder, a missing file, both options or neither are refused.
+void TestCliGpt::tokenize_reads_a_file()
+{
+    QTemporaryDir dir;
+    const QString small = dir.filePath("small.txt"), big = dir.filePath("big.txt");
+    const QByteArray sentence = "I HAD always thought Jack Gisburn rather a cheap genius--though a good fellow enough";
+    for (const auto& [path, times] : {std::pair{small, 1}, std::pair{big, 2000}}) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 0; i < times; ++i)
+            f.write(sentence + "\n");
+    }
+    QVERIFY(QFileInfo(big).size() > 128 * 1024);
+    for (const QString tokenizer : {"book", "gpt2"}) {
+        const Result fromFile = cli({"tokenize", "--tokenizer", tokenizer, "--text-file", small, "--json"});
+        const Result fromArg =
+            cli({"tokenize", "--tokenizer", tokenizer, "--text", QString::fromUtf8(sentence + "\n"), "--json"});
+        QCOMPARE(fromFile.code, 0);
+        QCOMPARE(fromFile.out, fromArg.out);
+        const Result whole = cli({"tokenize", "--tokenizer", tokenizer, "--text-file", big, "--json"});
+        QCOMPARE(whole.code, 0);
+        QCOMPARE(whole.json()["num_tokens"].toInt(), 2000 * fromFile.json()["num_tokens"].toInt());
+    }
+    QProcess piped; // standard input
+    piped.start(ATTNLAB_CLI_PATH, {"tokenize", "--text-file", "-", "--json"});
+    QVERIFY(piped.waitForStarted());
+    piped.write(sentence + "\n");
+    piped.closeWriteChannel();
+    QVERIFY(piped.waitForFinished(60000));
+    QCOMPARE(QString::fromUtf8(piped.readAllStandardOutput()), cli({"tokenize", "--text-file", small, "--json"}).out);
+    const Result folder = cli({"tokenize", "--text-file", dir.path()});
+    QCOMPARE(folder.code, 1);
+    QVERIFY2(folder.err.contains("is not a regular file"), qPrintable(folder.err));
+    const Result missing = cli({"tokenize", "--text-file", dir.filePath("none.txt")});
+    QCOMPARE(missing.code, 1);
+    QVERIFY2(missing.err.contains("does not exist"), qPrintable(missing.err));
+    QCOMPARE(cli({"tokenize", "--text", "a", "--text-file", small}).code, 2);
+    QCOMPARE(cli({"tokenize"}).code, 2);
+}
+
 void TestCliGpt::refusals_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -96,7 +141,7 @@ void TestCliGpt::refusals_data()
                                 << "no tokens";
     QTest::newRow("with-call") << QStringList{"run", "--model", "h2", "--call", "x", "--dump", "/tmp/n.st"} << 2
                                << "unknown option --call";
-    QTest::newRow("tokenize-no-text") << QStringList{"tokenize"} << 2 << "--text is required";
+    QTest::newRow("tokenize-no-text") << QStringList{"tokenize"} << 2 << "give the text with --text T or --text-file";
     // A model trained here on a task reads letters: it was told "the Verdict models take --text".
     QTest::newRow("ids-to-a-task-model") << QStringList{"run", "--model", "induction-h4", "--ids", "1,2"} << 1
                                          << "letters such as 'A B C' for one trained on a task";
