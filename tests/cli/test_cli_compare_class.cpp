@@ -38,7 +38,9 @@ private Q_SLOTS:
     void anonymised_unless_names();
     void json_agrees_with_text();
     void file_list_gives_the_folders_tally();
+    void every_student_module_at_once();
     void refusals();
+    void at_most_500();
 
 private:
     QTemporaryDir dir_;
@@ -174,6 +176,38 @@ void TestCliCompareClass::file_list_gives_the_folders_tally()
     QCOMPARE(list.out, folder.out);
 }
 
+// All of tests/data/student_modules at once (40 recordings): the tally agrees with expected.json case by case.
+void TestCliCompareClass::every_student_module_at_once()
+{
+    QTemporaryDir all;
+    QMap<QString, int> expected_at; // stage -> how many diverge there
+    int expected_matching = 0;
+    const QJsonArray cases = student_cases();
+    QVERIFY(cases.size() >= 40);
+    for (const QJsonValue& value : cases) {
+        const QJsonObject c = value.toObject();
+        const QString name = c["name"].toString();
+        QVERIFY(write_file(all.filePath(name + ".safetensors"), read_all(recording_path(name))));
+        if (c["expected"].isNull())
+            ++expected_matching;
+        else
+            ++expected_at[c["expected"].toObject()["stage"].toString()];
+    }
+    QElapsedTimer timer;
+    timer.start();
+    const Result r = cli({"compare", all.path(), "--summary", "--json"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(timer.elapsed() < 60000, "forty recordings take seconds");
+    const QJsonObject tally = r.json()["tally"].toObject();
+    QCOMPARE(r.json()["recordings"].toInt(), cases.size());
+    QCOMPARE(tally["matches"].toObject()["count"].toInt(), expected_matching);
+    QCOMPARE(tally["unreadable"].toObject()["count"].toInt(), 0);
+    QMap<QString, int> at;
+    for (const QJsonValue& g : tally["divergences"].toArray())
+        at[g.toObject()["stage"].toString()] += g.toObject()["count"].toInt();
+    QCOMPARE(at, expected_at);
+}
+
 void TestCliCompareClass::refusals()
 {
     QTemporaryDir empty;
@@ -200,6 +234,24 @@ void TestCliCompareClass::refusals()
     QVERIFY2(folder.err.contains("is a folder; add --summary"), qPrintable(folder.err));
     QCOMPARE(cli({"compare", recording_path("book-multi-head"), "--names"}).code, 2);
     QCOMPARE(cli({"compare", "--summary"}).code, 2);
+}
+
+// A mistaken folder (a whole disk) is refused before anything is read.
+void TestCliCompareClass::at_most_500()
+{
+    QTemporaryDir many;
+    for (int i = 0; i < 501; ++i)
+        QVERIFY(write_file(many.filePath(QString("r%1.safetensors").arg(i, 3, 10, QChar('0'))), "x"));
+    const Result folder = cli({"compare", many.path(), "--summary"});
+    QCOMPARE(folder.code, 1);
+    QVERIFY2(folder.err.contains("more than 500 recordings"), qPrintable(folder.err));
+    QStringList args = {"compare"};
+    for (const QString& name : QDir(many.path()).entryList({"*.safetensors"}, QDir::Files, QDir::Name))
+        args << many.filePath(name);
+    args << "--summary";
+    const Result list = cli(args);
+    QCOMPARE(list.code, 1);
+    QVERIFY2(list.err.contains("more than the 500"), qPrintable(list.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliCompareClass)
