@@ -7,10 +7,12 @@
 #include "features/debug/debug_view.h"
 #include "features/debug/recording_compare.h"
 #include "features/debug/your_code_view.h"
+#include "features/poll/poll_actions.h"
 #include "features/session.h"
 #include "model/view_model.h"
 #include "shell/app_shell.h"
 #include "shell/main_window.h"
+#include "shell/text_options.h"
 #include "shell/weights_actions.h"
 
 #include <QCheckBox>
@@ -55,6 +57,7 @@ private Q_SLOTS:
     void names_on_request();
     void recording_opens_in_your_code();
     void refused_folder_inline();
+    void start_up_option();
 
 private:
     Session* session_ = nullptr;
@@ -150,6 +153,26 @@ void TestUiClassCode::refused_folder_inline()
     QVERIFY(!view->message()->isHidden());
     QVERIFY2(view->message()->text().contains("no .safetensors recordings"), qPrintable(view->message()->text()));
     QVERIFY(rows(view->tally())[0].startsWith("7 recordings")); // the previous tally stays
+}
+
+// --compare-class DIR among all of the window's options, as gui_main registers them (the poll's --class-code
+// took the first name tried, and a second option of one name is dropped with a warning, not refused).
+void TestUiClassCode::start_up_option()
+{
+    QCommandLineParser parser;
+    addShellOptions(parser);
+    addWeightsOptions(parser);
+    addCompareOptions(parser);
+    addTextOptions(parser);
+    addPollOptions(parser);
+    parser.addOption({QStringLiteral("screenshot"), QStringLiteral("as gui_main has it"), QStringLiteral("FILE")});
+    QCOMPARE(parser.helpText().count(QStringLiteral("--compare-class <DIR>")), 1);
+    QVERIFY(parser.parse({QStringLiteral("attention-lab"), QStringLiteral("--compare-class"), dir_.path()}));
+    AppShell shell(window_, session_, parser);
+    ClassCodeView* view = window_->debugView()->classCodeView();
+    QVERIFY(view->hasResult());
+    QCOMPARE(view->result().recordings.size(), std::size_t(7));
+    QCOMPARE(window_->debugView()->sections()->currentWidget(), view);
 }
 
 QTEST_MAIN(TestUiClassCode)

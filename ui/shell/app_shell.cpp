@@ -276,8 +276,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             Qt::QueuedConnection);
     if (parser.isSet(QStringLiteral("compare"))) // no dialog at start-up: a missing num_heads is said inline
         compare_->openRecording(parser.value(QStringLiteral("compare")), false);
-    if (parser.isSet(QStringLiteral("class-code"))) // a refused folder says why on the page
-        compare_->openClassFolder(parser.value(QStringLiteral("class-code")));
+    if (parser.isSet(QStringLiteral("compare-class"))) // a refused folder says why on the page
+        compare_->openClassFolder(parser.value(QStringLiteral("compare-class")));
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
     if (parser.isSet(QStringLiteral("predict-first")))

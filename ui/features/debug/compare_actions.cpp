@@ -51,7 +51,7 @@ void addCompareOptions(QCommandLineParser& parser)
          QStringLiteral("Open a recording of your own module (attention_lab_probe.py) in Debugging > Your code, as "
                         "File > Compare With My Code does."),
          QStringLiteral("FILE")},
-        {QStringLiteral("class-code"),
+        {QStringLiteral("compare-class"),
          QStringLiteral("Tally a folder of recordings in Debugging > The class's code, as File > The Class's Code… "
                         "does."),
          QStringLiteral("DIR")},

@@ -1,7 +1,7 @@
 #pragma once
 // File > Compare With My Code… and Help > Record Your Module…: a learner's own module, recorded with
 // resources/pytorch/attention_lab_probe.py, opened in Debugging > Your code. --compare FILE does the same
-// at start-up (for screenshots and tests). File > The Class's Code… (--class-code DIR) tallies a folder of them in
+// at start-up (for screenshots and tests). File > The Class's Code… (--compare-class DIR) tallies a folder of them in
 // Debugging > The class's code, whose recordings open in Your code.
 #include <QObject>
 #include <QString>
@@ -17,7 +17,7 @@ class RecordingCompare;
 class Session;
 class DebugView;
 
-// --compare FILE, --class-code DIR
+// --compare FILE, --compare-class DIR
 void addCompareOptions(QCommandLineParser& parser);
 
 // Where the recorder is installed beside the program (share/attention-lab), or empty when it is not.
@@ -41,7 +41,7 @@ public:
     bool openRecording(const QString& path, bool interactive = true);
     // The Debugging tab's class page: its recordings open here; File > The Class's Code… shows it.
     void setClassCodeView(ClassCodeView* view);
-    // Tallies `folder` in Debugging > The class's code and shows it (--class-code); false when refused.
+    // Tallies `folder` in Debugging > The class's code and shows it (--compare-class); false when refused.
     bool openClassFolder(const QString& folder);
     void showRecorderHelp();
 
