@@ -108,8 +108,13 @@ const Command kCommands[] = {
 )"},
     {"compare", cli::cmd_compare,
      R"(  compare FILE [--num-heads H] [--json]
+  compare FILE... | DIR --summary [--names] [--num-heads H] [--json]
       Your own module, recorded with attention_lab_probe.py, against the book's stages on the same weights
       and input: the first stage where it diverges (values, shape, error or missing), its line, a known bug.
+      With --summary, the class's code: every recording given, or every DIR/*.safetensors (by name, at
+      most 500), one line each as "recording N" (--names shows the file names), then how many match the
+      book and how many first diverge at each stage, in the book's order, by known bug. A file that cannot
+      be read is named and counted, not fatal. Without --summary, compare takes one recording.
 )"},
 };
 

@@ -120,7 +120,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("says");
         QTest::newRow("unknown-bug") << "bug" << QJsonValue("skip-everything") << "skip-head-transpose";
         QTest::newRow("unknown-section") << "section" << QJsonValue("heatmaps")
-                                         << "contract, bugs, transfer or your-code";
+                                         << "contract, bugs, transfer, your-code or class-code";
         QTest::newRow("transfer-not-object") << "transfer" << QJsonValue(3) << "\"transfer\"";
         QTest::newRow("contract-call-number") << "contract_call" << QJsonValue(12) << "\"contract_call\"";
     }

@@ -48,8 +48,9 @@ std::optional<LessonState> lessonsFromJson(const QJsonObject& o, DebugSection* o
         return std::nullopt;
     const auto sec = debugSectionFromName(section);
     if (!sec) {
-        *error = QObject::tr("\"section\" of \"lessons\" must be contract, bugs, transfer or your-code, not %1.")
-                     .arg(f::describe(section));
+        *error =
+            QObject::tr("\"section\" of \"lessons\" must be contract, bugs, transfer, your-code or class-code, not %1.")
+                .arg(f::describe(section));
         return std::nullopt;
     }
     *openSection = *sec;

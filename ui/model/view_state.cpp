@@ -13,7 +13,7 @@ namespace attnlab::ui {
 namespace {
 
 constexpr std::array<const char*, 3> kSectionNames = {"counted", "measured", "trained"};
-constexpr std::array<const char*, 4> kDebugSectionNames = {"contract", "bugs", "transfer", "your-code"};
+constexpr std::array<const char*, 5> kDebugSectionNames = {"contract", "bugs", "transfer", "your-code", "class-code"};
 constexpr double kLargestStep = 1000; // far beyond any lesson, within int
 constexpr int kMostPassed = 1000;
 

@@ -16,7 +16,7 @@
 namespace attnlab::ui {
 
 enum class TradeoffsSection { Counted, Measured, Trained };
-enum class DebugSection { Contract, Bugs, Transfer, YourCode };
+enum class DebugSection { Contract, Bugs, Transfer, YourCode, ClassCode };
 
 // The heatmaps' keyboard cell: one query row and key column, the same in every head's matrix.
 struct HeatmapCell {
@@ -49,7 +49,7 @@ struct ViewState {
 
 QString tradeoffsSectionName(TradeoffsSection section); // "counted", "measured", "trained"
 std::optional<TradeoffsSection> tradeoffsSectionFromName(const QString& name);
-QString debugSectionName(DebugSection section); // "contract", "bugs", "transfer", "your-code"
+QString debugSectionName(DebugSection section); // "contract", "bugs", "transfer", "your-code", "class-code"
 std::optional<DebugSection> debugSectionFromName(const QString& name);
 
 // The "guide" object of a session file; nullopt and *error set to one sentence when it is not one.

@@ -3,6 +3,7 @@
 #include "widgets/scroll_into_view.h"
 #include "features/poll/poll_actions.h"
 #include "features/debug/compare_actions.h"
+#include "features/debug/debug_view.h"
 #include "shell/about_box.h"
 
 #include "shell/export_actions.h"
@@ -133,6 +134,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     files_ = new FileActions(window_, session_, history_, this);
     weights_ = new WeightsActions(window_, session_, this);
     compare_ = new CompareActions(window_, session_, this);
+    compare_->setClassCodeView(window_->debugView()->classCodeView());
     exports_ = new ExportActions(window_, session_, this);
     presentation_ = new PresentationMode(window_, this);
     QWidget* column = window_->configPanel(); // the settings column is the scroll area around the panel
@@ -274,6 +276,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             Qt::QueuedConnection);
     if (parser.isSet(QStringLiteral("compare"))) // no dialog at start-up: a missing num_heads is said inline
         compare_->openRecording(parser.value(QStringLiteral("compare")), false);
+    if (parser.isSet(QStringLiteral("compare-class"))) // a refused folder says why on the page
+        compare_->openClassFolder(parser.value(QStringLiteral("compare-class")));
     if (parser.isSet(QStringLiteral("presentation")))
         presentation_->setPresenting(true);
     if (parser.isSet(QStringLiteral("predict-first")))

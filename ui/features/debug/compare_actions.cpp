@@ -2,6 +2,7 @@
 #include "widgets/lesson_target.h"
 #include "features/debug/compare_actions.h"
 
+#include "features/debug/class_code_view.h"
 #include "features/debug/recording_compare.h"
 #include "features/session.h"
 #include "shell/exporters.h"
@@ -50,6 +51,10 @@ void addCompareOptions(QCommandLineParser& parser)
          QStringLiteral("Open a recording of your own module (attention_lab_probe.py) in Debugging > Your code, as "
                         "File > Compare With My Code does."),
          QStringLiteral("FILE")},
+        {QStringLiteral("compare-class"),
+         QStringLiteral("Tally a folder of recordings in Debugging > The class's code, as File > The Class's Code… "
+                        "does."),
+         QStringLiteral("DIR")},
     });
 }
 
@@ -77,6 +82,30 @@ void CompareActions::populateFileMenu(QMenu* file)
     auto* open = file->addAction(tr("Compare With My &Code…"), this, &CompareActions::chooseFile);
     open->setToolTip(tr("Open a recording of your own attention module and find the first stage where it leaves "
                         "the book's forward."));
+    auto* classCode = file->addAction(tr("The C&lass's Code…"), this, [this] {
+        showClassCode();
+        if (classCode_)
+            classCode_->chooseFolder();
+    });
+    classCode->setToolTip(tr("Open a folder of the students' recordings and tally where each first diverges."));
+}
+
+void CompareActions::setClassCodeView(ClassCodeView* view)
+{
+    classCode_ = view;
+    connect(view, &ClassCodeView::recordingChosen, this, [this](const QString& path) { openRecording(path); });
+}
+
+bool CompareActions::openClassFolder(const QString& folder)
+{
+    showClassCode();
+    return classCode_ && classCode_->openFolder(folder);
+}
+
+void CompareActions::showClassCode()
+{
+    session_->view()->setTab(ViewMode::Debug);
+    session_->view()->setDebugSection(DebugSection::ClassCode);
 }
 
 void CompareActions::populateHelpMenu(QMenu* help)

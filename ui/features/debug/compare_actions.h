@@ -1,7 +1,8 @@
 #pragma once
 // File > Compare With My Code… and Help > Record Your Module…: a learner's own module, recorded with
 // resources/pytorch/attention_lab_probe.py, opened in Debugging > Your code. --compare FILE does the same
-// at start-up (for screenshots and tests).
+// at start-up (for screenshots and tests). File > The Class's Code… (--compare-class DIR) tallies a folder of them in
+// Debugging > The class's code, whose recordings open in Your code.
 #include <QObject>
 #include <QString>
 
@@ -11,11 +12,12 @@ class QMenu;
 
 namespace attnlab::ui {
 
+class ClassCodeView;
 class RecordingCompare;
 class Session;
 class DebugView;
 
-// --compare FILE [--num-heads-compare H]
+// --compare FILE, --compare-class DIR
 void addCompareOptions(QCommandLineParser& parser);
 
 // Where the recorder is installed beside the program (share/attention-lab), or empty when it is not.
@@ -37,6 +39,10 @@ public:
     // does not say it and `interactive` (the menu; not --compare), shows Debugging > Your code. True when
     // compared; a refused file leaves its sentence inline in that section.
     bool openRecording(const QString& path, bool interactive = true);
+    // The Debugging tab's class page: its recordings open here; File > The Class's Code… shows it.
+    void setClassCodeView(ClassCodeView* view);
+    // Tallies `folder` in Debugging > The class's code and shows it (--compare-class); false when refused.
+    bool openClassFolder(const QString& folder);
     void showRecorderHelp();
 
 Q_SIGNALS:
@@ -45,10 +51,12 @@ Q_SIGNALS:
 private:
     void chooseFile();
     void showSection();
+    void showClassCode();
 
     QMainWindow* window_;
     Session* session_;
     QString lastDir_;
+    ClassCodeView* classCode_ = nullptr;
 };
 
 } // namespace attnlab::ui

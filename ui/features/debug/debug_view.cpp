@@ -3,6 +3,7 @@
 
 #include "features/debug/debug_state.h"
 #include "features/debug/bug_view.h"
+#include "features/debug/class_code_view.h"
 #include "features/debug/contract_view.h"
 #include "features/debug/transfer_view.h"
 #include "features/debug/your_code_view.h"
@@ -29,6 +30,7 @@ DebugView::DebugView(DebugState* state, QWidget* parent) : QWidget(parent)
     bugs_ = new BugView(state);
     transfer_ = new TransferView(state);
     yourCode_ = new YourCodeView(state->yourCode()->comparison());
+    classCode_ = new ClassCodeView;
     sections_ = new QTabWidget;
     nameTarget(sections_, QStringLiteral("debug-sections"));
     sections_->setDocumentMode(true);
@@ -36,16 +38,19 @@ DebugView::DebugView(DebugState* state, QWidget* parent) : QWidget(parent)
     sections_->addTab(bugs_, tr("Injected bugs: the first divergence"));
     sections_->addTab(transfer_, tr("Weight transfer"));
     sections_->addTab(yourCode_, tr("Your code"));
+    sections_->addTab(classCode_, tr("The class's code"));
     // A tab's tooltip is its accessible description (Ctrl+Tab moves between the sections).
     sections_->setTabToolTip(0, tr("Which value lands in which slot of the constructor, and what goes wrong when two "
                                    "widths trade places."));
     sections_->setTabToolTip(1, tr("One line of the module changed: find the first stage where the forward differs."));
     sections_->setTabToolTip(2, tr("Copy a SelfAttention_v2's weights into a SelfAttention_v1, with and without .T."));
     sections_->setTabToolTip(3, tr("Compare a recording of your own module with the book's, stage by stage."));
+    sections_->setTabToolTip(4, tr("Tally a folder of the students' recordings by where each first diverges."));
     fitTabTexts(sections_, {{tr("The argument contract"), tr("Argument contract"), tr("Contract")},
                             {tr("Injected bugs: the first divergence"), tr("Injected bugs"), tr("Bugs")},
                             {tr("Weight transfer"), tr("Weight transfer"), tr("Transfer")},
-                            {tr("Your code")}});
+                            {tr("Your code")},
+                            {tr("The class's code"), tr("Class's code"), tr("Class")}});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(sections_);

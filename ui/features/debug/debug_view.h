@@ -2,7 +2,7 @@
 // The "Debugging" tab: three lessons on the habits that catch silent mistakes -- read the call slot
 // by slot (argument contract), find the first stage where a buggy forward parts from the book's
 // (injected bugs), and check a weight copy by comparing outputs (weight transfer); then the same first
-// divergence in the learner's own recorded module (your code).
+// divergence in the learner's own recorded module (your code), and in every student's at once (the class's code).
 #include "model/lesson_state.h"
 
 #include <QWidget>
@@ -12,6 +12,7 @@ class QTabWidget;
 namespace attnlab::ui {
 
 class BugView;
+class ClassCodeView;
 class ContractView;
 class DebugState;
 class TransferView;
@@ -25,6 +26,7 @@ public:
     BugView* bugView() const { return bugs_; }
     TransferView* transferView() const { return transfer_; }
     YourCodeView* yourCodeView() const { return yourCode_; }
+    ClassCodeView* classCodeView() const { return classCode_; }
     QTabWidget* sections() const { return sections_; }
     void showSection(DebugSection section);
     // The shown section's height at `width`, not the tallest section's (a tab widget asks every page): the
@@ -36,6 +38,7 @@ private:
     BugView* bugs_;
     TransferView* transfer_;
     YourCodeView* yourCode_;
+    ClassCodeView* classCode_;
     QTabWidget* sections_;
 };
 
