@@ -18,9 +18,9 @@ const QSet<QString> kWhole = {"tokens",  "batch", "seed",          "dropout-seed
                               "ids"};
 const QSet<QString> kReal = {"lr", "weight-decay"};
 const QSet<QString> kNotNumbers = {
-    "call", "json",     "weights",   "layout",          "input", "train", "max-memory",   "dump",     "model",
-    "text", "stage",    "tokenizer", "special-as-text", "bug",   "omit",  "no-transpose", "qkv-bias", "task",
-    "save", "dump-run", "top",       "summary",         "names"};
+    "call", "json",     "weights",   "layout",          "input", "train",    "max-memory",   "dump",     "model",
+    "text", "stage",    "tokenizer", "special-as-text", "bug",   "omit",     "no-transpose", "qkv-bias", "task",
+    "save", "dump-run", "top",       "summary",         "names", "text-file"};
 
 struct Usage {
     QString command, line;
