@@ -68,9 +68,11 @@ std::string text_of(const Args& a)
     std::istream& in = path == "-" ? std::cin : file;
     if (!in)
         throw Error("--text-file " + printable(path, 60) + " cannot be read.");
-    std::string text(kLongestTextFile + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    // In blocks, as long as the text is: a buffer of the limit's size was 64 MiB zeroed for a one-line file.
+    std::string text;
+    char block[1 << 16];
+    while (text.size() <= kLongestTextFile && in.read(block, sizeof block).gcount() > 0)
+        text.append(block, static_cast<std::size_t>(in.gcount()));
     if (text.size() > kLongestTextFile)
         throw Error("--text-file " + printable(path, 60) + " holds more than " +
                     std::to_string(kLongestTextFile >> 20) + " MiB; give a shorter text.");

@@ -87,8 +87,7 @@ void SweepTable::fitHeightToRows()
         height += verticalHeader()->defaultSectionSize(); // room for the first row, so the table reads as one
     if (columnsWiderThanView())
         height += horizontalScrollBar()->sizeHint().height(); // a table wider than the page scrolls sideways
-    if (height != this->height() || height != minimumHeight())
-        setFixedHeight(height);
+    setFixedHeight(height);                                   // an unchanged height is no change to Qt
 }
 
 // The columns' own widths (the last one stretched beyond its own) against the room the table has.
