@@ -147,8 +147,12 @@ int cmd_validate(const std::vector<std::string>& argv)
                     {"call", canonical_call(c)},
                     {"positional", positional_call(c)},
                     {"slots", slots}};
-        if (c.kind == ModuleKind::MultiHeadAttention)
+        if (c.is_integrated())
             out["head_dim"] = valid ? json(c.head_dim()) : json(nullptr);
+        if (c.is_grouped()) {
+            out["num_kv_groups"] = c.num_kv_groups;
+            out["group_size"] = valid ? json(c.group_size()) : json(nullptr);
+        }
         out["output_width"] = c.output_width();
         out["diagnostics"] = diagnostics_json(diags);
         std::cout << cli::json_text(out) << "\n";
@@ -156,9 +160,12 @@ int cmd_validate(const std::vector<std::string>& argv)
         std::cout << canonical_call(c) << "\n";
         for (const auto& arg : parsed.syntax.arguments)
             std::cout << "  " << std::left << std::setw(16) << arg.slot << arg.text << "\n";
-        if (c.kind == ModuleKind::MultiHeadAttention && valid)
+        if (c.is_integrated() && valid)
             std::cout << "  head_dim        " << c.head_dim() << "  (d_out " << c.d_out << " / num_heads "
                       << c.num_heads << ")\n";
+        if (c.is_grouped() && valid)
+            std::cout << "  group_size      " << c.group_size() << "  (num_heads " << c.num_heads << " / num_kv_groups "
+                      << c.num_kv_groups << ": query heads per key/value head)\n";
         std::cout << "  output width    " << c.output_width() << "\n";
         for (const auto& d : diags)
             std::cout << severity_name(d.severity) << " [" << diagnostic_code_name(d.code) << "]: " << d.message
@@ -310,7 +317,7 @@ int cmd_bench(const std::vector<std::string>& argv)
                     canonical_call(e.spec.config).c_str(), static_cast<long long>(e.spec.batch),
                     static_cast<long long>(e.spec.num_tokens), threads, median * unit, micro ? "µs" : "ms",
                     ms.front() * unit, ms.back() * unit, repeat, gflops);
-        if (e.spec.config.kind == ModuleKind::MultiHeadAttention) {
+        if (e.spec.config.is_integrated()) {
             std::printf("mean per phase:");
             for (const auto& [name, value] : phase_json.items())
                 std::printf(" %s %.3f %s;", name.c_str(), value.get<double>() * unit, micro ? "µs" : "ms");

@@ -14,7 +14,7 @@ namespace {
 
 std::string int_example(const std::string& slot)
 {
-    return slot == "num_heads" ? "12" : slot == "context_length" ? "1024" : "768";
+    return slot == "num_heads" ? "12" : slot == "num_kv_groups" ? "4" : slot == "context_length" ? "1024" : "768";
 }
 
 class Binder {
@@ -80,6 +80,10 @@ void Binder::bind()
             ++next;
             continue;
         }
+        // Hugging Face configs name GroupedQueryAttention's key/value heads num_key_value_heads; the book's
+        // bonus code, and this module, num_kv_groups. Both fill the one slot.
+        if (*arg.keyword == "num_key_value_heads" && kind_ == ModuleKind::GroupedQueryAttention)
+            arg.keyword = "num_kv_groups";
         const auto slot = std::find(slots.begin(), slots.end(), *arg.keyword);
         if (slot == slots.end()) {
             fail(arg.begin, unknown_keyword_message(kind_, *arg.keyword));
@@ -186,6 +190,8 @@ void Binder::assign(const CallArgument& arg, std::size_t position)
         return assign_int(arg, who, c.context_length);
     if (arg.slot == "num_heads")
         return assign_int(arg, who, c.num_heads);
+    if (arg.slot == "num_kv_groups")
+        return assign_int(arg, who, c.num_kv_groups);
     if (arg.slot == "dropout")
         return assign_dropout(arg, who);
     if (arg.slot == "qkv_bias") {

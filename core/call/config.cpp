@@ -16,9 +16,9 @@ struct ModuleInfo {
     std::vector<std::string> slots;
 };
 
-const std::array<ModuleInfo, 6>& modules()
+const std::array<ModuleInfo, 7>& modules()
 {
-    static const std::array<ModuleInfo, 6> table = {{
+    static const std::array<ModuleInfo, 7> table = {{
         {ModuleKind::SimpleSelfAttention, "SimpleSelfAttention", {}},
         {ModuleKind::SelfAttentionV1, "SelfAttention_v1", {"d_in", "d_out"}},
         {ModuleKind::SelfAttentionV2, "SelfAttention_v2", {"d_in", "d_out", "qkv_bias"}},
@@ -29,6 +29,9 @@ const std::array<ModuleInfo, 6>& modules()
         {ModuleKind::MultiHeadAttention,
          "MultiHeadAttention",
          {"d_in", "d_out", "context_length", "dropout", "num_heads", "qkv_bias"}},
+        {ModuleKind::GroupedQueryAttention,
+         "GroupedQueryAttention",
+         {"d_in", "d_out", "context_length", "dropout", "num_heads", "num_kv_groups", "qkv_bias"}},
     }};
     return table;
 }
@@ -53,6 +56,8 @@ std::string slot_text(const Config& c, const std::string& slot)
         return python_float_repr(c.dropout);
     if (slot == "num_heads")
         return std::to_string(c.num_heads);
+    if (slot == "num_kv_groups")
+        return std::to_string(c.num_kv_groups);
     return c.qkv_bias ? "True" : "False";
 }
 

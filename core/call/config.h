@@ -13,14 +13,18 @@
 namespace attnlab {
 
 // SimpleSelfAttention is section 3.3's attention without trainable weights (no constructor
-// arguments; its d_in, and so its d_out, is the input's width). Appended last: the values are stored.
+// arguments; its d_in, and so its d_out, is the input's width). GroupedQueryAttention is
+// MultiHeadAttention with its keys and values narrowed to num_kv_groups heads, each shared by a group of
+// query heads (the book's bonus material; Hugging Face configs say num_key_value_heads). Appended last:
+// the values are stored.
 enum class ModuleKind {
     SelfAttentionV1,
     SelfAttentionV2,
     CausalAttention,
     MultiHeadAttentionWrapper,
     MultiHeadAttention,
-    SimpleSelfAttention
+    SimpleSelfAttention,
+    GroupedQueryAttention
 };
 
 // "heads.3.": the wrapper's ModuleList entry for one head, as stage and parameter names start.
@@ -45,21 +49,30 @@ struct Config {
     double dropout = 0.0;
     std::int64_t num_heads = 12;
     bool qkv_bias = false;
+    // GroupedQueryAttention's key/value heads; the other modules have none of their own and ignore it.
+    std::int64_t num_kv_groups = 4;
 
-    bool has_heads() const
+    // MultiHeadAttention and GroupedQueryAttention: one wide projection per role, split into heads.
+    bool is_integrated() const
     {
-        return kind == ModuleKind::MultiHeadAttention || kind == ModuleKind::MultiHeadAttentionWrapper;
+        return kind == ModuleKind::MultiHeadAttention || kind == ModuleKind::GroupedQueryAttention;
     }
+    bool is_grouped() const { return kind == ModuleKind::GroupedQueryAttention; }
+    bool has_heads() const { return is_integrated() || kind == ModuleKind::MultiHeadAttentionWrapper; }
     bool is_causal() const
     {
         return kind != ModuleKind::SelfAttentionV1 && kind != ModuleKind::SelfAttentionV2 &&
                kind != ModuleKind::SimpleSelfAttention;
     }
     bool is_batched() const { return is_causal(); } // the SelfAttention modules take (T, d_in)
-    std::int64_t head_dim() const
-    {
-        return kind == ModuleKind::MultiHeadAttention && num_heads > 0 ? d_out / num_heads : d_out;
-    }
+    std::int64_t head_dim() const { return is_integrated() && num_heads > 0 ? d_out / num_heads : d_out; }
+    // The key/value heads: num_kv_groups in GroupedQueryAttention, one per query head elsewhere.
+    std::int64_t kv_heads() const { return is_grouped() ? num_kv_groups : has_heads() ? num_heads : 1; }
+    // The query heads that share one key/value head (num_heads / num_kv_groups); 1 outside GQA.
+    std::int64_t group_size() const { return is_grouped() && num_kv_groups > 0 ? num_heads / num_kv_groups : 1; }
+    // The width of the key and value projections: num_kv_groups × head_dim in GQA, d_out elsewhere.
+    std::int64_t kv_width() const { return is_grouped() ? num_kv_groups * head_dim() : d_out; }
+    bool kv_groups_split_heads() const { return num_kv_groups > 0 && num_heads % num_kv_groups == 0; }
     // num_heads cuts d_out into heads of equal size, as the integrated module's __init__ asserts.
     bool heads_split_d_out() const { return num_heads > 0 && d_out % num_heads == 0; }
     std::int64_t output_width() const; // wrapper: num_heads * d_out

@@ -125,6 +125,33 @@ Diagnostic head_split(const Config& c)
                 std::move(fixes));
 }
 
+// num_kv_groups key/value heads, each shared by num_heads / num_kv_groups query heads: the groups must be
+// whole, as GroupedQueryAttention's __init__ asserts.
+Diagnostic kv_group_split(const Config& c)
+{
+    const std::int64_t heads = c.num_heads, groups = c.num_kv_groups;
+    const auto valid = divisors(heads);
+    const auto above = std::upper_bound(valid.begin(), valid.end(), groups);
+    std::vector<Fix> fixes;
+    if (above != valid.begin())
+        fixes.push_back({Slot::num_kv_groups, *(above - 1)});
+    if (above != valid.end())
+        fixes.push_back({Slot::num_kv_groups, *above});
+    std::string nearest = to_string(fixes[0].value);
+    if (fixes.size() > 1)
+        nearest += " or " + to_string(fixes[1].value);
+    const std::string why = groups > heads ? " is more key/value heads than the " + to_string(heads) + " query heads"
+                                           : " does not divide num_heads = " + to_string(heads) +
+                                                 " into whole groups (" + to_string(heads) + " / " + to_string(groups) +
+                                                 " = " + quotient_text(heads, groups) + ")";
+    return make(DiagnosticCode::KvGroupSplit, Severity::Error, Slot::num_kv_groups,
+                "num_kv_groups = " + to_string(groups) + why +
+                    ", but each key/value head serves a whole group of query heads; the valid values are the "
+                    "divisors of " +
+                    to_string(heads) + " (" + join(valid) + "), so use num_kv_groups = " + nearest + ".",
+                std::move(fixes));
+}
+
 void check_input(const Config& c, const InputShape& input, std::vector<Diagnostic>& out)
 {
     if (c.is_batched() && input.batch <= 0)
@@ -147,7 +174,7 @@ void check_input(const Config& c, const InputShape& input, std::vector<Diagnosti
 
 void add_notes(const Config& c, std::vector<Diagnostic>& out)
 {
-    const bool mha = c.kind == ModuleKind::MultiHeadAttention;
+    const bool mha = c.is_integrated();
     if (mha && c.d_out % c.num_heads == 0 && c.head_dim() < 8)
         out.push_back(make(DiagnosticCode::HeadDimSmall, Severity::Note, Slot::num_heads,
                            "each of the " + to_string(c.num_heads) + " heads gets head_dim = " + to_string(c.d_out) +
@@ -205,6 +232,8 @@ std::vector<Diagnostic> validate(const Config& config, std::optional<InputShape>
     check_positive(c, Slot::d_out, c.d_out, "the width each token is projected to", out);
     check_positive(c, Slot::context_length, c.context_length, "the number of tokens the causal mask covers", out);
     check_positive(c, Slot::num_heads, c.num_heads, "the number of attention heads", out);
+    check_positive(c, Slot::num_kv_groups, c.num_kv_groups,
+                   "the number of key/value heads the query heads share (1 for multi-query attention)", out);
     // nn.Dropout takes 0 <= p <= 1; at p = 1 it multiplies every weight by 0 (and draws nothing), as the engine does.
     if (has_slot(c, "dropout") && !(c.dropout >= 0.0 && c.dropout <= 1.0))
         out.push_back(make(DiagnosticCode::DropoutRange, Severity::Error, Slot::dropout,
@@ -212,8 +241,10 @@ std::vector<Diagnostic> validate(const Config& config, std::optional<InputShape>
                                " is outside [0, 1]: it is the probability of zeroing each attention weight during "
                                "training, so use a value such as 0.0 or 0.1."));
     const bool sizes_ok = c.d_in > 0 && c.d_out > 0 && (!c.has_heads() || c.num_heads > 0);
-    if (sizes_ok && c.kind == ModuleKind::MultiHeadAttention && c.d_out % c.num_heads != 0)
+    if (sizes_ok && c.is_integrated() && c.d_out % c.num_heads != 0)
         out.push_back(head_split(c));
+    if (c.is_grouped() && c.num_heads > 0 && c.num_kv_groups > 0 && !c.kv_groups_split_heads())
+        out.push_back(kv_group_split(c));
     // Notes explain a working config; next to a broken one they only distract from the fix.
     const bool config_ok = !has_error(out);
     if (input)

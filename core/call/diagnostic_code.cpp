@@ -24,6 +24,7 @@ std::string diagnostic_code_name(DiagnosticCode code)
     case DiagnosticCode::ModelMissing: return "model-missing";
     case DiagnosticCode::TrainedWeights: return "trained-weights";
     case DiagnosticCode::SlotsSwapped: return "slots-swapped";
+    case DiagnosticCode::KvGroupSplit: return "kv-group-split";
     }
     return "unknown";
 }

@@ -28,6 +28,7 @@ enum class DiagnosticCode {
     ModelMissing,        // the trained model cannot be read
     TrainedWeights,      // the trained weights do not fit the call
     SlotsSwapped,        // values of the call look swapped or written for another slot order
+    KvGroupSplit,        // num_kv_groups does not divide num_heads
 };
 
 inline constexpr std::array kDiagnosticCodes = {
@@ -37,7 +38,7 @@ inline constexpr std::array kDiagnosticCodes = {
     DiagnosticCode::CallSyntax,   DiagnosticCode::MemoryBudget,        DiagnosticCode::Cancelled,
     DiagnosticCode::Engine,       DiagnosticCode::TextEmpty,           DiagnosticCode::TextUnusable,
     DiagnosticCode::LayerMissing, DiagnosticCode::ModelMissing,        DiagnosticCode::TrainedWeights,
-    DiagnosticCode::SlotsSwapped,
+    DiagnosticCode::SlotsSwapped, DiagnosticCode::KvGroupSplit,
 };
 
 std::string diagnostic_code_name(DiagnosticCode code); // "head-split", "non-positive", ...

@@ -13,6 +13,7 @@ std::string slot_name(Slot slot)
     case Slot::qkv_bias: return "qkv_bias";
     case Slot::batch: return "batch";
     case Slot::num_tokens: return "num_tokens";
+    case Slot::num_kv_groups: return "num_kv_groups";
     }
     return "unknown";
 }

@@ -54,6 +54,8 @@ Block block_of(const ParameterSpec& spec, const Config& module, const Config& ca
         b.parameters = checked_mul(b.parameters, extent, call);
     if (spec.name.starts_with("heads.")) {
         b.head = std::stoll(spec.name.substr(6, spec.name.find('.', 6) - 6));
+    } else if (module.is_grouped() && (b.role == Role::Key || b.role == Role::Value)) {
+        b.head_slices = slices(module.num_kv_groups, module.head_dim(), 0); // key/value head g: a group's
     } else if (b.role != Role::OutProj) {
         b.head_slices = slices(module.num_heads, module.head_dim(), 0); // view hands head h these rows
     } else if (!b.is_bias) {
@@ -64,9 +66,11 @@ Block block_of(const ParameterSpec& spec, const Config& module, const Config& ca
 
 std::string unbuildable_reason(const Config& call, Design design)
 {
-    if (design == Design::Integrated) {
-        for (const Diagnostic& d : validate(call))
-            if (d.code == DiagnosticCode::HeadSplit)
+    if (design == Design::Integrated || design == Design::Grouped) {
+        Config module = call;
+        module.kind = design == Design::Grouped ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
+        for (const Diagnostic& d : validate(module))
+            if (d.code == DiagnosticCode::HeadSplit || d.code == DiagnosticCode::KvGroupSplit)
                 return d.message;
     }
     const std::string d = std::to_string(call.d_out), h = std::to_string(call.num_heads);
@@ -77,7 +81,9 @@ std::string unbuildable_reason(const Config& call, Design design)
 Config module_config(const Config& call, Design design)
 {
     Config c = call;
-    c.kind = design == Design::Integrated ? ModuleKind::MultiHeadAttention : ModuleKind::MultiHeadAttentionWrapper;
+    c.kind = design == Design::Integrated ? ModuleKind::MultiHeadAttention
+             : design == Design::Grouped  ? ModuleKind::GroupedQueryAttention
+                                          : ModuleKind::MultiHeadAttentionWrapper;
     if (design == Design::WrapperMatchedWidth)
         c.d_out = call.d_out / call.num_heads;
     return c;
@@ -98,6 +104,7 @@ std::string design_key(Design design)
     case Design::Integrated: return "integrated";
     case Design::WrapperSameCall: return "wrapper_same_call";
     case Design::WrapperMatchedWidth: return "wrapper_matched_width";
+    case Design::Grouped: return "grouped";
     }
     return {};
 }
@@ -108,6 +115,7 @@ std::string design_title(Design design)
     case Design::Integrated: return "MultiHeadAttention";
     case Design::WrapperSameCall: return "Wrapper, same call";
     case Design::WrapperMatchedWidth: return "Wrapper, matched width";
+    case Design::Grouped: return "GroupedQueryAttention";
     }
     return {};
 }
@@ -132,13 +140,18 @@ const DesignLayout& DesignComparison::get(Design design) const
 DesignLayout design_layout(const Config& given, Design design)
 {
     Config call = given;
-    if (call.kind == ModuleKind::MultiHeadAttentionWrapper)
+    if (call.kind == ModuleKind::MultiHeadAttentionWrapper || call.kind == ModuleKind::GroupedQueryAttention)
         call.kind = ModuleKind::MultiHeadAttention;
     if (call.kind != ModuleKind::MultiHeadAttention)
-        throw Error("the design comparison needs a MultiHeadAttention (or MultiHeadAttentionWrapper) call, not " +
-                    module_class_name(given.kind) + ", since only those two split the work into heads.");
-    for (const Diagnostic& d : validate(call))
-        if (d.severity == Severity::Error && d.code != DiagnosticCode::HeadSplit)
+        throw Error("the design comparison needs a MultiHeadAttention, GroupedQueryAttention or "
+                    "MultiHeadAttentionWrapper call, not " +
+                    module_class_name(given.kind) + ", since only those split the work into heads.");
+    Config checked = call;
+    if (design == Design::Grouped)
+        checked.kind = ModuleKind::GroupedQueryAttention;
+    for (const Diagnostic& d : validate(checked))
+        if (d.severity == Severity::Error && d.code != DiagnosticCode::HeadSplit &&
+            d.code != DiagnosticCode::KvGroupSplit)
             throw Error(d.message);
     if (call.num_heads > kMaxLayoutHeads)
         throw Error("num_heads = " + std::to_string(call.num_heads) + " is more heads than the layout lists (at most " +
@@ -148,7 +161,9 @@ DesignLayout design_layout(const Config& given, Design design)
     layout.design = design;
     layout.config = module_config(call, design);
     layout.num_heads = call.num_heads;
-    layout.exists = design == Design::WrapperSameCall || call.d_out % call.num_heads == 0;
+    layout.exists =
+        design == Design::WrapperSameCall ||
+        (call.d_out % call.num_heads == 0 && (design != Design::Grouped || checked.kv_groups_split_heads()));
     if (!layout.exists) {
         layout.why_not = unbuildable_reason(call, design);
         return layout;
@@ -156,7 +171,7 @@ DesignLayout design_layout(const Config& given, Design design)
     const Config& m = layout.config;
     layout.call = canonical_call(m);
     layout.head_width = m.head_dim();
-    layout.output_width = design == Design::Integrated ? m.d_out : checked_mul(m.num_heads, m.d_out, call);
+    layout.output_width = m.is_integrated() ? m.d_out : checked_mul(m.num_heads, m.d_out, call);
     for (const ParameterSpec& spec : parameter_specs(m)) {
         layout.blocks.push_back(block_of(spec, m, call));
         layout.parameters = checked_add(layout.parameters, layout.blocks.back().parameters, call);
@@ -175,14 +190,21 @@ DesignLayout design_layout(const Config& given, Design design)
 DesignComparison compare_designs(const Config& given)
 {
     DesignComparison out;
-    for (Design design : all_designs())
+    for (Design design : all_designs()) {
         out.designs.push_back(design_layout(given, design));
+        if (design == Design::Integrated && given.is_grouped())
+            out.designs.push_back(design_layout(given, Design::Grouped));
+    }
     out.call = given;
     out.call.kind = ModuleKind::MultiHeadAttention;
     if (given.kind == ModuleKind::MultiHeadAttentionWrapper)
         out.note = "the wrapper call " + canonical_call(given) +
                    " is read as the same arguments given to "
                    "MultiHeadAttention, so the wrapper itself is the wrapper_same_call column.";
+    if (given.is_grouped())
+        out.note = "the GroupedQueryAttention call " + canonical_call(given) +
+                   " is drawn beside MultiHeadAttention from the same arguments (every query head with keys and "
+                   "values of its own) and the two wrappers.";
     return out;
 }
 

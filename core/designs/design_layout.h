@@ -14,9 +14,11 @@
 
 namespace attnlab {
 
-enum class Design { Integrated, WrapperSameCall, WrapperMatchedWidth };
+// Grouped: GroupedQueryAttention from the same call, compared only when the call is one (beside the
+// integrated column, which is then MultiHeadAttention with num_kv_groups = num_heads).
+enum class Design { Integrated, WrapperSameCall, WrapperMatchedWidth, Grouped };
 const std::vector<Design>& all_designs(); // in column order: integrated, same call, matched width
-std::string design_key(Design design);    // "integrated", "wrapper_same_call", "wrapper_matched_width"
+std::string design_key(Design design);    // "integrated", "wrapper_same_call", "wrapper_matched_width", "grouped"
 std::string design_title(Design design);  // "MultiHeadAttention", "Wrapper, same call", "Wrapper, matched width"
 
 enum class Role { Query, Key, Value, OutProj, Mask };
@@ -59,9 +61,11 @@ struct DesignLayout {
 };
 
 struct DesignComparison {
-    Config call;                       // the MultiHeadAttention call the three designs come from
-    std::string note;                  // set when a wrapper call was given and read as this call
-    std::vector<DesignLayout> designs; // one per all_designs(), in that order; every entry present
+    Config call;      // the MultiHeadAttention call the three designs come from
+    std::string note; // set when a wrapper call was given and read as this call
+    // One per all_designs(), in that order, every entry present; a GroupedQueryAttention call adds the
+    // Grouped design second, after the integrated one.
+    std::vector<DesignLayout> designs;
     const DesignLayout& get(Design design) const;
 };
 

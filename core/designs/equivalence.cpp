@@ -58,15 +58,16 @@ double max_abs_diff(const Tensor& a, const Tensor& b)
 
 Config matched_wrapper_config(const Config& integrated)
 {
-    if (integrated.kind != ModuleKind::MultiHeadAttention)
-        throw Error("the equivalence starts from a MultiHeadAttention call, not " + module_class_name(integrated.kind) +
-                    ", since only its weights are split into head slices.");
+    if (!integrated.is_integrated())
+        throw Error("the equivalence starts from a MultiHeadAttention or GroupedQueryAttention call, not " +
+                    module_class_name(integrated.kind) + ", since only their weights are split into head slices.");
     for (const Diagnostic& d : validate(integrated))
         if (d.severity == Severity::Error)
             throw Error(d.message);
     Config wrapper = integrated;
     wrapper.kind = ModuleKind::MultiHeadAttentionWrapper;
     wrapper.d_out = integrated.head_dim();
+    wrapper.num_kv_groups = Config{}.num_kv_groups; // a wrapper's heads each have keys and values of their own
     return wrapper;
 }
 
@@ -81,13 +82,17 @@ StateDict slice_into_wrapper(const Config& integrated, const StateDict& weights,
             std::vector<std::string> parts = {".weight"};
             if (integrated.qkv_bias)
                 parts.push_back(".bias");
+            // Grouped-query attention: head h's keys and values are its group's key/value head, h / group_size,
+            // so the wrapper's heads of one group get copies of the same rows.
+            const bool shared = std::string_view(role) != "W_query";
+            const std::int64_t width = shared ? integrated.kv_width() : integrated.d_out;
+            const std::int64_t slot = shared ? h / integrated.group_size() : h;
             for (const std::string& part : parts) {
                 const std::string from = role + part;
-                const Shape shape =
-                    part == ".weight" ? Shape{integrated.d_out, integrated.d_in} : Shape{integrated.d_out};
-                out[prefix + from] = rows_of(need(weights, from, shape), h * hd, (h + 1) * hd);
+                const Shape shape = part == ".weight" ? Shape{width, integrated.d_in} : Shape{width};
+                out[prefix + from] = rows_of(need(weights, from, shape), slot * hd, (slot + 1) * hd);
                 if (copies)
-                    copies->push_back({prefix + from, from, h * hd, (h + 1) * hd});
+                    copies->push_back({prefix + from, from, slot * hd, (slot + 1) * hd});
             }
         }
     }
@@ -119,7 +124,7 @@ Equivalence check_equivalence(const Config& integrated, const StateDict& weights
     for (std::int64_t h = 0; h < integrated.num_heads; ++h)
         e.heads.push_back({h, h * hd, (h + 1) * hd, {}, 0.0});
     for (SliceCopy& copy : copies) {
-        const std::size_t head = static_cast<std::size_t>(copy.row_begin / hd);
+        const std::size_t head = static_cast<std::size_t>(find_head_prefix(copy.wrapper_name)->head);
         e.heads[head].copies.push_back(std::move(copy));
     }
     // Column c of both (b, T, d_out) tensors belongs to head c / head_dim.

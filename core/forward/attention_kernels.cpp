@@ -70,8 +70,8 @@ void scores_block(const float* queries, const float* keys, const HeadLayout& l, 
                   float* scores)
 {
     const std::int64_t offset = b * l.batch_stride() + h * l.head_dim;
-    gemm(l.tokens, l.tokens, l.head_dim, queries + offset, l.row_stride(), keys + offset, l.row_stride(), Op::T, scores,
-         l.tokens);
+    gemm(l.tokens, l.tokens, l.head_dim, queries + offset, l.row_stride(), keys + l.kv_offset(b, h), l.kv_row_stride(),
+         Op::T, scores, l.tokens);
 }
 
 // One row at a time while it sits in L1: the masked copy and the softmax read the scores row once.
@@ -101,16 +101,16 @@ void context_block(const float* weights, const float* values, const HeadLayout& 
                    bool causal, float* context)
 {
     const std::int64_t T = l.tokens, hd = l.head_dim;
-    const float* v = values + b * l.batch_stride() + h * l.head_dim;
+    const float* v = values + l.kv_offset(b, h);
     if (!causal) {
-        gemm(T, hd, T, weights, T, v, l.row_stride(), Op::N, context, hd);
+        gemm(T, hd, T, weights, T, v, l.kv_row_stride(), Op::N, context, hd);
         return;
     }
     // Rows [r0, r1) see keys [0, r1) only; the zeros right of the diagonal inside the block add 0.
     constexpr std::int64_t kRows = 128;
     for (std::int64_t r0 = 0; r0 < T; r0 += kRows) {
         const std::int64_t r1 = std::min(T, r0 + kRows);
-        gemm(r1 - r0, hd, r1, weights + r0 * T, T, v, l.row_stride(), Op::N, context + r0 * hd, hd);
+        gemm(r1 - r0, hd, r1, weights + r0 * T, T, v, l.kv_row_stride(), Op::N, context + r0 * hd, hd);
     }
 }
 

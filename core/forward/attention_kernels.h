@@ -14,11 +14,22 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor* bias);
 Tensor matmul_right(const Tensor& x, const Tensor& weight);
 
 // Where head h of batch b lives inside a (b, T, H*hd) projection: rows of hd floats every
-// `row_stride` floats. Single-head modules are the case H = 1, hd = d_out.
+// `row_stride` floats. Single-head modules are the case H = 1, hd = d_out. With kv_heads G < H
+// (grouped-query attention) the keys and values are (b, T, G*hd) and query head h reads key/value head
+// h / (H / G): the repetition the module records is never materialised for the arithmetic.
 struct HeadLayout {
     std::int64_t batch = 1, heads = 1, tokens = 1, head_dim = 1;
+    std::int64_t kv_heads = 0; // 0: one per query head
     std::int64_t row_stride() const { return heads * head_dim; }
     std::int64_t batch_stride() const { return tokens * heads * head_dim; }
+    std::int64_t kv_count() const { return kv_heads > 0 ? kv_heads : heads; }
+    std::int64_t kv_row_stride() const { return kv_count() * head_dim; }
+    std::int64_t kv_batch_stride() const { return tokens * kv_row_stride(); }
+    // Where query head h's keys and values start in batch element b.
+    std::int64_t kv_offset(std::int64_t b, std::int64_t h) const
+    {
+        return b * kv_batch_stride() + h / (heads / kv_count()) * head_dim;
+    }
 };
 
 // The outputs of the attention core for every (batch, head) block; masked may be null when the

@@ -71,8 +71,25 @@ struct Found {
     Index index;
 };
 
+// repeat_interleave(group, dim=1): key/value head g of (b, G, T, hd) became heads g*group ... g*group+group-1.
+std::vector<Found> repeats_of(const Stage& other, const Found& f, bool other_is_repeat, std::int64_t group)
+{
+    Index i = f.index;
+    if (!other_is_repeat) {
+        i[1] /= group;
+        return {{&other, i}};
+    }
+    std::vector<Found> out;
+    for (std::int64_t r = 0; r < group; ++r) {
+        i[1] = f.index[1] * group + r;
+        out.push_back({&other, i});
+    }
+    return out;
+}
+
 // The places one step away from `f` in another storage: the copy contiguous() made (in either
-// direction, by logical order, which is the copy's memory order), and the wrapper's torch.cat.
+// direction, by logical order, which is the copy's memory order), the copies repeat_interleave made of a
+// key/value head, and the wrapper's torch.cat.
 std::vector<Found> copies_of(const Trace& trace, const Found& f)
 {
     std::vector<Found> out;
@@ -80,7 +97,12 @@ std::vector<Found> copies_of(const Trace& trace, const Found& f)
         if (other.tensor.shares_storage_with(f.stage->tensor))
             continue;
         const bool copy_of_f = other.derived_from == f.stage->name, f_copy_of = f.stage->derived_from == other.name;
-        if (copy_of_f || f_copy_of)
+        const bool repeat =
+            (copy_of_f && other.layout == LayoutOp::RepeatKv) || (f_copy_of && f.stage->layout == LayoutOp::RepeatKv);
+        if (repeat && f.index.size() == 4) {
+            const auto more = repeats_of(other, f, copy_of_f, trace.config.group_size());
+            out.insert(out.end(), more.begin(), more.end());
+        } else if (copy_of_f || f_copy_of)
             out.push_back(
                 {&other, from_flat_position(flat_position(f.index, f.stage->tensor.shape()), other.tensor.shape())});
     }
@@ -109,6 +131,11 @@ std::vector<Found> places_of(const Trace& trace, const Found& asked)
     const auto seen = [&](const Stage* s) {
         return std::any_of(found.begin(), found.end(), [&](const Found& f) { return f.stage == s; });
     };
+    // A repeated key/value head holds one number in several places of one stage.
+    const auto seen_at = [&](const Found& c) {
+        return std::any_of(found.begin(), found.end(),
+                           [&](const Found& f) { return f.stage == c.stage && f.index == c.index; });
+    };
     for (std::size_t next = 0; next < found.size(); ++next) {
         const Found f = found[next];
         const std::int64_t offset = storage_offset(f.stage->tensor, f.index);
@@ -117,7 +144,8 @@ std::vector<Found> places_of(const Trace& trace, const Found& asked)
                 if (auto i = index_at_offset(other.tensor, offset))
                     found.push_back({&other, *i});
         for (const Found& c : copies_of(trace, f))
-            if (!seen(c.stage))
+            if (c.stage->layout == LayoutOp::RepeatKv || f.stage->layout == LayoutOp::RepeatKv ? !seen_at(c)
+                                                                                               : !seen(c.stage))
                 found.push_back(c);
     }
     std::stable_sort(found.begin() + 1, found.end(), [](const Found& a, const Found& b) { return a.stage < b.stage; });
@@ -132,6 +160,8 @@ std::string_view layout_words(LayoutOp op)
     case LayoutOp::TokensFirst: return "transpose(1, 2) swaps two strides: the same float, nothing moves";
     case LayoutOp::MergeHeads:
         return "contiguous() copied it, in the transposed order, into new storage that view() then reads as d_out";
+    case LayoutOp::RepeatKv:
+        return "repeat_interleave() copied its key/value head once for each query head of the group, into new storage";
     case LayoutOp::None: break;
     }
     return "a layout step";

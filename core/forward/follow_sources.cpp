@@ -102,7 +102,10 @@ ElementSources element_sources(const Trace& trace, const Stage& stage, const Ind
     const Config& c = trace.config;
     const std::string prefix = stage.head >= 0 ? head_prefix(stage.head) : "";
     const std::string_view base = stage.base_name;
-    const bool mha = c.kind == ModuleKind::MultiHeadAttention, simple = c.kind == ModuleKind::SimpleSelfAttention;
+    const bool mha = c.is_integrated(), simple = c.kind == ModuleKind::SimpleSelfAttention;
+    // Grouped-query attention's scores and sums read the key/value heads as repeated for each query head.
+    const char* const head_keys = c.is_grouped() ? stage::keys_repeated : stage::keys_heads;
+    const char* const head_values = c.is_grouped() ? stage::values_repeated : stage::values_heads;
     const auto name = [&](std::string_view b) { return prefix + std::string(b); };
     if (base == stage::x)
         return {Combine::Input, {}, 1.0, 0, false, "x is the module's input: given, not computed."};
@@ -112,7 +115,7 @@ ElementSources element_sources(const Trace& trace, const Stage& stage, const Ind
     if (base == stage::attn_scores) {
         if (simple)
             return dot_rows(stage::x, stage::x, idx, c.d_in);
-        return mha ? dot_rows(stage::queries_heads, stage::keys_heads, idx, c.d_out / c.num_heads)
+        return mha ? dot_rows(stage::queries_heads, head_keys, idx, c.d_out / c.num_heads)
                    : dot_rows(name(stage::queries), name(stage::keys), idx, c.d_out);
     }
     if (base == stage::attn_scores_masked) {
@@ -171,7 +174,7 @@ ElementSources element_sources(const Trace& trace, const Stage& stage, const Ind
         trace.find(name(stage::attn_weights_dropout)) ? name(stage::attn_weights_dropout) : name(stage::attn_weights);
     const Stage* w = trace.find(weights);
     if (w && base == stage::context_heads)
-        return weighted_sum(weights, stage::values_heads, idx, w->tensor.size(-1));
+        return weighted_sum(weights, head_values, idx, w->tensor.size(-1));
     if (w && base == stage::context)
         return weighted_sum(weights, simple ? stage::x : name(stage::values), idx, w->tensor.size(-1));
     throw Error("the stage " + stage.name + " has no rule for its sources.");

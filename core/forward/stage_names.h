@@ -20,6 +20,9 @@ inline constexpr char values_view[] = "values.view";
 inline constexpr char queries_heads[] = "queries.heads";
 inline constexpr char keys_heads[] = "keys.heads";
 inline constexpr char values_heads[] = "values.heads";
+// GroupedQueryAttention: each key/value head repeated for its group of query heads (repeat_interleave).
+inline constexpr char keys_repeated[] = "keys.repeated";
+inline constexpr char values_repeated[] = "values.repeated";
 inline constexpr char attn_scores[] = "attn_scores";
 inline constexpr char attn_scores_masked[] = "attn_scores.masked";
 inline constexpr char attn_weights[] = "attn_weights";
@@ -48,7 +51,7 @@ inline constexpr std::array<Projection, 3> split_order = {key_projection, value_
 inline constexpr std::array<Projection, 3> heads_first_order = {key_projection, query_projection, value_projection};
 
 // Every name in the stage table's order; test_stage_table checks that the table's rows are these.
-inline constexpr std::array<std::string_view, 19> all = {x,
+inline constexpr std::array<std::string_view, 21> all = {x,
                                                          queries,
                                                          keys,
                                                          values,
@@ -58,6 +61,8 @@ inline constexpr std::array<std::string_view, 19> all = {x,
                                                          queries_heads,
                                                          keys_heads,
                                                          values_heads,
+                                                         keys_repeated,
+                                                         values_repeated,
                                                          attn_scores,
                                                          attn_scores_masked,
                                                          attn_weights,

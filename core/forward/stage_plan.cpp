@@ -52,11 +52,11 @@ Real elements(const std::vector<Axis>& axes, const Config& config, InputShape in
     return n;
 }
 
-// A stage computes its own tensor unless it only re-lays out another one; merging the heads is the
-// layout step that copies (contiguous()).
+// A stage computes its own tensor unless it only re-lays out another one; merging the heads (contiguous())
+// and repeating the key/value heads (repeat_interleave) are the layout steps that copy.
 bool owns_storage(const StageRow& row)
 {
-    return row.derived_from.empty() || row.layout == LayoutOp::MergeHeads;
+    return row.derived_from.empty() || row.layout == LayoutOp::MergeHeads || row.layout == LayoutOp::RepeatKv;
 }
 
 // glibc's chunk for a request of n bytes: an 8-byte header, 16-byte granules, 32 bytes at least.

@@ -25,13 +25,23 @@ std::string g(double v, int precision = 6) // printf's %g, as the captions have 
     return buf;
 }
 
-bool mha(const Config& c)
+bool mha(const Config& c) // MultiHeadAttention and GroupedQueryAttention: heads cut from one projection
 {
-    return c.kind == ModuleKind::MultiHeadAttention;
+    return c.is_integrated();
 }
 
-std::string projection(const Config& c, const char* weight)
+bool shared_role(const Config& c, const char* role) // keys and values in GroupedQueryAttention
 {
+    return c.is_grouped() && std::string_view(role) != stage::queries;
+}
+
+std::string projection(const Config& c, const char* weight, const char* role)
+{
+    if (shared_role(c, role))
+        return std::string(weight) + " maps each token from d_in = " + n(c.d_in) +
+               " to num_kv_groups × head_dim = " + n(c.num_kv_groups) + " × " + n(c.head_dim()) + " = " +
+               n(c.kv_width()) + " features: " + n(c.num_kv_groups) + " " + role + " heads for the " + n(c.num_heads) +
+               " query heads, a fraction 1/" + n(c.group_size()) + " of MultiHeadAttention's.";
     std::string s =
         std::string(weight) + " maps each token from d_in = " + n(c.d_in) + " to d_out = " + n(c.d_out) + " features.";
     if (mha(c))
@@ -41,9 +51,28 @@ std::string projection(const Config& c, const char* weight)
 
 std::string split_view(const Config& c, const char* role)
 {
+    if (shared_role(c, role))
+        return "view() cuts the " + n(c.kv_width()) + " features of " + std::string(role) +
+               " into num_kv_groups = " + n(c.num_kv_groups) + " heads of head_dim = " + n(c.head_dim()) +
+               ". Same storage, nothing is copied.";
     return "view() cuts the d_out axis of " + std::string(role) + " into " + n(c.num_heads) +
            " heads of head_dim = " + n(c.head_dim()) + " consecutive features: " + n(c.d_out) + " / " + n(c.num_heads) +
            " = " + n(c.head_dim()) + ". Same storage, nothing is copied.";
+}
+
+std::string repeated(const Config& c, const char* role)
+{
+    return "repeat_interleave(" + n(c.group_size()) + ", dim=1) copies each of the " + n(c.num_kv_groups) + " " + role +
+           " heads " + n(c.group_size()) + " times, once per query head of its group: " + n(c.num_kv_groups) + " × " +
+           n(c.group_size()) + " = " + n(c.num_heads) +
+           " heads. A new tensor; expand() would have given the same numbers as a view with stride 0 on the "
+           "repeated axis, copying nothing.";
+}
+
+std::string repeat_formula(const Config& c)
+{
+    return "num_heads = " + n(c.num_heads) + " = " + n(c.num_kv_groups) + " key/value heads × group_size " +
+           n(c.group_size());
 }
 
 std::string heads_first(const Config&)
@@ -63,7 +92,10 @@ const std::vector<Axis> kInput = {A::b, A::num_tokens, A::d_in}, kFlat = {A::b, 
                         kSplit = {A::b, A::num_tokens, A::num_heads, A::head_dim},
                         kHeads = {A::b, A::num_heads, A::num_tokens, A::head_dim},
                         kSquare = {A::b, A::num_tokens, A::num_tokens},
-                        kHeadSquares = {A::b, A::num_heads, A::num_tokens, A::num_tokens};
+                        kHeadSquares = {A::b, A::num_heads, A::num_tokens, A::num_tokens},
+                        kKvFlat = {A::b, A::num_tokens, A::kv_width},
+                        kKvSplit = {A::b, A::num_tokens, A::num_kv_groups, A::head_dim},
+                        kKvHeads = {A::b, A::num_kv_groups, A::num_tokens, A::head_dim};
 
 std::string context_caption(const Config& c)
 {
@@ -122,21 +154,23 @@ const std::vector<StageRow> kTable = {
      .integrated = kFlat,
      .statement = 2,
      .source_text = {"queries = "},
-     .caption = [](const Config& c) { return projection(c, "W_query"); }},
+     .caption = [](const Config& c) { return projection(c, "W_query", stage::queries); }},
     {.base_name = stage::keys,
      .role = R::Keys,
      .single = kFlat,
      .integrated = kFlat,
+     .grouped = kKvFlat,
      .statement = 1,
      .source_text = {"keys = "},
-     .caption = [](const Config& c) { return projection(c, "W_key"); }},
+     .caption = [](const Config& c) { return projection(c, "W_key", stage::keys); }},
     {.base_name = stage::values,
      .role = R::Values,
      .single = kFlat,
      .integrated = kFlat,
+     .grouped = kKvFlat,
      .statement = 3,
      .source_text = {"values = "},
-     .caption = [](const Config& c) { return projection(c, "W_value"); }},
+     .caption = [](const Config& c) { return projection(c, "W_value", stage::values); }},
     {.base_name = stage::queries_view,
      .role = R::Queries,
      .layout = LayoutOp::SplitHeads,
@@ -151,6 +185,7 @@ const std::vector<StageRow> kTable = {
      .layout = LayoutOp::SplitHeads,
      .derived_from = stage::keys,
      .integrated = kSplit,
+     .grouped = kKvSplit,
      .statement = 4,
      .source_text = {"keys = keys.view"},
      .caption = [](const Config& c) { return split_view(c, stage::keys); },
@@ -160,6 +195,7 @@ const std::vector<StageRow> kTable = {
      .layout = LayoutOp::SplitHeads,
      .derived_from = stage::values,
      .integrated = kSplit,
+     .grouped = kKvSplit,
      .statement = 5,
      .source_text = {"values = values.view"},
      .caption = [](const Config& c) { return split_view(c, stage::values); },
@@ -177,6 +213,7 @@ const std::vector<StageRow> kTable = {
      .layout = LayoutOp::HeadsFirst,
      .derived_from = stage::keys_view,
      .integrated = kHeads,
+     .grouped = kKvHeads,
      .statement = 7,
      .source_text = {"keys = keys.transpose"},
      .caption = heads_first},
@@ -185,16 +222,35 @@ const std::vector<StageRow> kTable = {
      .layout = LayoutOp::HeadsFirst,
      .derived_from = stage::values_view,
      .integrated = kHeads,
+     .grouped = kKvHeads,
      .statement = 9,
      .source_text = {"values = values.transpose"},
      .caption = heads_first},
+    {.base_name = stage::keys_repeated,
+     .role = R::Keys,
+     .layout = LayoutOp::RepeatKv,
+     .derived_from = stage::keys_heads,
+     .grouped = kHeads,
+     .statement = 10,
+     .source_text = {"keys = keys.repeat_interleave"},
+     .caption = [](const Config& c) { return repeated(c, stage::keys); },
+     .formula = repeat_formula},
+    {.base_name = stage::values_repeated,
+     .role = R::Values,
+     .layout = LayoutOp::RepeatKv,
+     .derived_from = stage::values_heads,
+     .grouped = kHeads,
+     .statement = 11,
+     .source_text = {"values = values.repeat_interleave"},
+     .caption = [](const Config& c) { return repeated(c, stage::values); },
+     .formula = repeat_formula},
     {.base_name = stage::attn_scores,
      .role = R::Scores,
      .matrix = M::Scores,
      .simple = {A::num_tokens, A::num_tokens},
      .single = kSquare,
      .integrated = kHeadSquares,
-     .statement = 10,
+     .statement = 12,
      .source_text = {"attn_scores = "},
      .caption = scores_caption},
     {.base_name = stage::attn_scores_masked,
@@ -203,7 +259,7 @@ const std::vector<StageRow> kTable = {
      .single = kSquare,
      .integrated = kHeadSquares,
      .causal_only = true,
-     .statement = 11,
+     .statement = 13,
      .source_text = {"masked_fill_"},
      .caption = [](const Config&) -> std::string {
          return "The causal mask sets every score above the diagonal to −∞: a token may look at itself and earlier "
@@ -215,7 +271,7 @@ const std::vector<StageRow> kTable = {
      .simple = {A::num_tokens, A::num_tokens},
      .single = kSquare,
      .integrated = kHeadSquares,
-     .statement = 12,
+     .statement = 14,
      .source_text = {"torch.softmax"},
      .caption = weights_caption,
      .formula = [](const Config& c) -> std::string {
@@ -230,7 +286,7 @@ const std::vector<StageRow> kTable = {
      .integrated = kHeadSquares,
      .causal_only = true,
      .training_only = true,
-     .statement = 13,
+     .statement = 15,
      .source_text = {"self.dropout"},
      .caption =
          [](const Config& c) {
@@ -240,7 +296,7 @@ const std::vector<StageRow> kTable = {
     {.base_name = stage::context_heads,
      .role = R::Context,
      .integrated = kHeads,
-     .statement = 14,
+     .statement = 16,
      .source_text = {"context_vec = "}, // the first one: the product with the weights
      .caption =
          [](const Config& c) {
@@ -253,7 +309,7 @@ const std::vector<StageRow> kTable = {
      .layout = LayoutOp::TokensFirst,
      .derived_from = stage::context_heads,
      .integrated = kSplit,
-     .statement = 15,
+     .statement = 17,
      .source_text = {"context_vec = "},
      .caption = [](const Config&) -> std::string {
          return "transpose(1, 2) moves the heads back behind the tokens. The strides are now out of order, so this "
@@ -264,7 +320,7 @@ const std::vector<StageRow> kTable = {
      .layout = LayoutOp::MergeHeads,
      .derived_from = stage::context_transposed,
      .integrated = kFlat,
-     .statement = 16,
+     .statement = 18,
      .source_text = {".contiguous()"},
      .caption =
          [](const Config& c) {
@@ -276,14 +332,14 @@ const std::vector<StageRow> kTable = {
      .role = R::Context,
      .simple = {A::num_tokens, A::d_in},
      .single = kFlat,
-     .statement = 17,
+     .statement = 19,
      .source_text = {"context_vec = "},
      .caption = context_caption},
     {.base_name = stage::output,
      .role = R::Output,
      .integrated = kFlat,
      .wrapper = {A::b, A::num_tokens, A::num_heads_x_d_out},
-     .statement = 18,
+     .statement = 20,
      .source_text = {"out_proj(", "torch.cat("},
      .caption = output_caption},
 };
@@ -300,6 +356,8 @@ std::string_view axis_name(Axis axis)
     case Axis::num_heads: return "num_heads";
     case Axis::head_dim: return "head_dim";
     case Axis::num_heads_x_d_out: return "num_heads*d_out";
+    case Axis::num_kv_groups: return "num_kv_groups";
+    case Axis::kv_width: return "num_kv_groups*head_dim";
     }
     return "?";
 }
@@ -331,6 +389,7 @@ StageScope stage_scope(ModuleKind kind)
     case ModuleKind::SimpleSelfAttention: return StageScope::Simple;
     case ModuleKind::MultiHeadAttention: return StageScope::Integrated;
     case ModuleKind::MultiHeadAttentionWrapper: return StageScope::Wrapper;
+    case ModuleKind::GroupedQueryAttention: return StageScope::Grouped;
     default: return StageScope::Single;
     }
 }
@@ -342,6 +401,7 @@ const std::vector<Axis>& scope_axes(const StageRow& row, StageScope scope)
     case StageScope::Single: return row.single;
     case StageScope::Integrated: return row.integrated;
     case StageScope::Wrapper: return row.wrapper;
+    case StageScope::Grouped: return row.grouped.empty() ? row.integrated : row.grouped;
     }
     return row.single;
 }
@@ -367,6 +427,8 @@ Shape axes_shape(const std::vector<Axis>& axes, const Config& c, InputShape inpu
         case Axis::num_heads: s.push_back(c.num_heads); break;
         case Axis::head_dim: s.push_back(c.head_dim()); break;
         case Axis::num_heads_x_d_out: s.push_back(c.num_heads * c.d_out); break;
+        case Axis::num_kv_groups: s.push_back(c.num_kv_groups); break;
+        case Axis::kv_width: s.push_back(c.kv_width()); break;
         }
     }
     return s;

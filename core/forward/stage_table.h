@@ -15,7 +15,8 @@
 namespace attnlab {
 
 // The symbolic axes a stage's shape is written in.
-enum class Axis { b, num_tokens, d_in, d_out, num_heads, head_dim, num_heads_x_d_out };
+// num_kv_groups and kv_width (num_kv_groups * head_dim) are GroupedQueryAttention's narrower keys and values.
+enum class Axis { b, num_tokens, d_in, d_out, num_heads, head_dim, num_heads_x_d_out, num_kv_groups, kv_width };
 
 std::string_view axis_name(Axis axis);                // "b", "num_tokens", ..., "num_heads*d_out"
 std::string axes_text(const std::vector<Axis>& axes); // "(b, num_tokens, d_out)"
@@ -32,11 +33,13 @@ enum class LayoutOp {
     HeadsFirst,  // transpose(1, 2) to (b, H, T, head_dim) (queries.heads)
     TokensFirst, // transpose(1, 2) back to (b, T, H, head_dim) (context.transposed)
     MergeHeads,  // contiguous().view(b, T, d_out) (context.merged)
+    RepeatKv,    // repeat_interleave(group_size, dim=1): a copy (keys.repeated, values.repeated)
 };
 
 // Which forward a stage is recorded in. Single: SelfAttention_v1/v2, CausalAttention and each of the
-// wrapper's heads; Wrapper: the wrapper's own stages around its heads.
-enum class StageScope { Simple, Single, Integrated, Wrapper };
+// wrapper's heads; Wrapper: the wrapper's own stages around its heads; Grouped: GroupedQueryAttention, whose
+// rows are the integrated ones except where `grouped` says otherwise.
+enum class StageScope { Simple, Single, Integrated, Wrapper, Grouped };
 
 using StageText = std::string (*)(const Config& config);
 
@@ -49,8 +52,8 @@ struct StageRow {
     LayoutOp layout = LayoutOp::None;
     std::string_view derived_from{}; // the base name this stage re-lays out; empty when it computes
     // The axes in each scope; empty where the stage is not recorded. The Single scope's leading b is
-    // dropped for the modules that take (T, d_in).
-    std::vector<Axis> simple{}, single{}, integrated{}, wrapper{};
+    // dropped for the modules that take (T, d_in). `grouped` empty: the integrated axes.
+    std::vector<Axis> simple{}, single{}, integrated{}, wrapper{}, grouped{};
     bool causal_only = false;   // the mask and dropout only exist in causal modules
     bool training_only = false; // dropout: recorded only when it acts
     int statement = 0;          // position in the book's statement order (keys before queries)

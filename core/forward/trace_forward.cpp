@@ -6,6 +6,7 @@
 #include "tensor/torch_random.h"
 #include "forward/trace.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace attnlab {
@@ -103,10 +104,25 @@ void simple_self_attention(StageRecorder& rec, const Tensor& x)
     rec.add(stage::context, ops::matmul(weights, x));
 }
 
+// repeat_interleave(group, dim=1) of a (b, G, T, hd) tensor: a new (b, G*group, T, hd) tensor in which
+// head h is a copy of head h / group, as PyTorch's.
+Tensor repeat_heads(const Tensor& heads_first, std::int64_t group)
+{
+    const Tensor src = heads_first.contiguous();
+    const std::int64_t b = src.size(0), G = src.size(1), block = src.size(2) * src.size(3);
+    Tensor out = Tensor::empty({b, G * group, src.size(2), src.size(3)});
+    for (std::int64_t i = 0; i < b; ++i)
+        for (std::int64_t h = 0; h < G * group; ++h)
+            std::copy_n(src.data() + (i * G + h / group) * block, block, out.data() + (i * G * group + h) * block);
+    return out;
+}
+
+// MultiHeadAttention, and GroupedQueryAttention: its keys and values have num_kv_groups heads, repeated
+// for their groups of query heads before the scores.
 void multi_head(StageRecorder& rec, const Config& c, const StateDict& w, const Tensor& x, const ForwardOptions& options,
                 TorchGenerator& gen)
 {
-    const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.head_dim();
+    const std::int64_t b = x.size(0), T = x.size(1), H = c.num_heads, hd = c.head_dim(), G = c.kv_heads();
     PhaseTimes* prof = options.profile;
     auto sink = [prof](double PhaseTimes::*field) { return prof ? &(prof->*field) : nullptr; };
     Tensor q, k, v;
@@ -124,12 +140,17 @@ void multi_head(StageRecorder& rec, const Config& c, const StateDict& w, const T
     };
     for (const auto& role : stage::projected_order)
         rec.add(role.computed, projected(role));
+    const auto heads_of = [&](const stage::Projection& role) { return role.computed == stage::queries ? H : G; };
     for (const auto& role : stage::split_order)
-        rec.add(role.split, projected(role).view({b, T, H, hd}), role.computed);
+        rec.add(role.split, projected(role).view({b, T, heads_of(role), hd}), role.computed);
     for (const auto& role : stage::heads_first_order)
-        rec.add(role.heads_first, projected(role).view({b, T, H, hd}).transpose(1, 2), role.computed);
+        rec.add(role.heads_first, projected(role).view({b, T, heads_of(role), hd}).transpose(1, 2), role.computed);
+    if (c.is_grouped()) { // keys before values, as the module repeats them
+        rec.add(stage::keys_repeated, repeat_heads(k.view({b, T, G, hd}).transpose(1, 2), c.group_size()));
+        rec.add(stage::values_repeated, repeat_heads(v.view({b, T, G, hd}).transpose(1, 2), c.group_size()));
+    }
 
-    const HeadLayout layout{b, H, T, hd};
+    const HeadLayout layout{b, H, T, hd, G};
     Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}),
            attn = Tensor::empty({b, H, T, T});
     Tensor context = Tensor::empty({b, H, T, hd}), merged = Tensor::empty({b, T, c.d_out}), output;
@@ -142,8 +163,8 @@ void multi_head(StageRecorder& rec, const Config& c, const StateDict& w, const T
         stop_if_cancelled(options);
         HeadLayout part = layout;
         part.batch = chunk;
-        const std::int64_t in = i * layout.batch_stride();
-        attention_heads(q.data() + in, k.data() + in, v.data() + in, part, true,
+        const std::int64_t in = i * layout.batch_stride(), kv_in = i * layout.kv_batch_stride();
+        attention_heads(q.data() + in, k.data() + kv_in, v.data() + kv_in, part, true,
                         {scores.data() + i * square_size, masked.data() + i * square_size,
                          attn.data() + i * square_size, drop ? nullptr : context.data() + i * head_size},
                         prof ? &core_times : nullptr);
@@ -219,7 +240,7 @@ Trace trace_forward(const Config& requested, const StateDict& weights, const Ten
     top.add(stage::x, x);
     if (config.kind == ModuleKind::SimpleSelfAttention) {
         simple_self_attention(top, x);
-    } else if (config.kind == ModuleKind::MultiHeadAttention) {
+    } else if (config.is_integrated()) {
         multi_head(top, config, weights, x, options, gen);
     } else if (config.kind == ModuleKind::MultiHeadAttentionWrapper) {
         Config head = config;

@@ -51,6 +51,16 @@ std::vector<ParameterSpec> parameter_specs(const Config& config)
             add_linear(specs, name, config.d_out, config.d_in, "d_out", "d_in", config.qkv_bias);
         add_linear(specs, "out_proj", config.d_out, config.d_out, "d_out", "d_out", true);
         break;
+    case ModuleKind::GroupedQueryAttention:
+        // The keys and values are narrowed to num_kv_groups heads of head_dim: nn.Linear(d_in, kv_width).
+        // Constructed in the same order as MultiHeadAttention's, so a seed draws the same stream.
+        require_positive("num_heads", config.num_heads);
+        require_positive("num_kv_groups", config.num_kv_groups);
+        add_linear(specs, "W_query", config.d_out, config.d_in, "d_out", "d_in", config.qkv_bias);
+        for (const char* name : {"W_key", "W_value"})
+            add_linear(specs, name, config.kv_width(), config.d_in, "num_kv_groups*head_dim", "d_in", config.qkv_bias);
+        add_linear(specs, "out_proj", config.d_out, config.d_out, "d_out", "d_out", true);
+        break;
     case ModuleKind::MultiHeadAttentionWrapper:
         require_positive("num_heads", config.num_heads);
         for (std::int64_t h = 0; h < config.num_heads; ++h)

@@ -36,6 +36,10 @@ std::string axis_explanation(Axis axis, const Config& c, const Config& whole, In
     case Axis::num_heads_x_d_out:
         return "num_heads × d_out = " + n(whole.num_heads) + " × " + n(whole.d_out) + " = " +
                n(whole.num_heads * whole.d_out) + ", the heads' outputs side by side";
+    case Axis::num_kv_groups: return "num_kv_groups = the key/value heads, " + n(c.num_kv_groups);
+    case Axis::kv_width:
+        return "num_kv_groups × head_dim = " + n(c.num_kv_groups) + " × " + n(c.head_dim()) + " = " + n(c.kv_width()) +
+               ", the key/value heads side by side";
     }
     return {};
 }

@@ -462,10 +462,10 @@ void TestConfig::severity_names()
 void TestConfig::diagnostic_code_names()
 {
     const QStringList expected = {
-        "non-positive",   "non-positive-input", "dropout-range",   "head-split",   "tokens-exceed-context",
-        "head-dim-small", "d-in-ne-d-out",      "wrapper-width",   "dropout-eval", "call-syntax",
-        "memory-budget",  "cancelled",          "engine",          "text-empty",   "text-unusable",
-        "layer-missing",  "model-missing",      "trained-weights", "slots-swapped"};
+        "non-positive",   "non-positive-input", "dropout-range",   "head-split",    "tokens-exceed-context",
+        "head-dim-small", "d-in-ne-d-out",      "wrapper-width",   "dropout-eval",  "call-syntax",
+        "memory-budget",  "cancelled",          "engine",          "text-empty",    "text-unusable",
+        "layer-missing",  "model-missing",      "trained-weights", "slots-swapped", "kv-group-split"};
     QStringList names;
     for (DiagnosticCode code : kDiagnosticCodes) {
         const std::string name = diagnostic_code_name(code);
@@ -485,10 +485,11 @@ void TestConfig::slot_names()
         names << QString::fromStdString(name);
         QVERIFY2(slot_from_name(name) == slot, name.c_str());
     }
-    QCOMPARE(names, (QStringList{"d_in", "d_out", "context_length", "dropout", "num_heads", "qkv_bias", "batch",
-                                 "num_tokens"}));
+    QCOMPARE(names, (QStringList{"d_in", "d_out", "context_length", "dropout", "num_heads", "num_kv_groups", "qkv_bias",
+                                 "batch", "num_tokens"}));
     // Every constructor slot of every class is one of them.
-    for (ModuleKind kind : {ModuleKind::MultiHeadAttention, ModuleKind::CausalAttention, ModuleKind::SelfAttentionV2})
+    for (ModuleKind kind : {ModuleKind::MultiHeadAttention, ModuleKind::CausalAttention, ModuleKind::SelfAttentionV2,
+                            ModuleKind::GroupedQueryAttention})
         for (const std::string& name : module_slots(kind))
             QVERIFY2(slot_from_name(name).has_value(), name.c_str());
     QVERIFY(!slot_from_name("heads"));

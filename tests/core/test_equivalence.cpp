@@ -148,7 +148,8 @@ void TestEquivalence::refusals_data()
     QTest::addColumn<int>("tokens");
     QTest::addColumn<QString>("message_has");
     QTest::newRow("not-divisible") << "MultiHeadAttention(768, 770, 1024, 0.0, 12)" << 6 << "cannot be split evenly";
-    QTest::newRow("wrapper-call") << "MultiHeadAttentionWrapper(3, 2, 6, 0.0, 2)" << 6 << "MultiHeadAttention call";
+    QTest::newRow("wrapper-call") << "MultiHeadAttentionWrapper(3, 2, 6, 0.0, 2)" << 6
+                                  << "MultiHeadAttention or GroupedQueryAttention call";
     QTest::newRow("tokens-over-context") << "MultiHeadAttention(3, 2, 6, 0.0, 2)" << 7 << "context_length";
     QTest::newRow("over-budget") << "MultiHeadAttention(768, 768, 100000, 0.0, 12)" << 100000 << "memory budget";
 }

@@ -26,12 +26,14 @@ Config module(ModuleKind kind, double dropout = 0.0)
     c.context_length = 16;
     c.dropout = dropout;
     c.num_heads = 2;
+    c.num_kv_groups = 1; // grouped-query attention: both query heads share one key/value head
     return c;
 }
 
-const ModuleKind kKinds[] = {ModuleKind::SelfAttentionV1,    ModuleKind::SelfAttentionV2,
-                             ModuleKind::CausalAttention,    ModuleKind::MultiHeadAttentionWrapper,
-                             ModuleKind::MultiHeadAttention, ModuleKind::SimpleSelfAttention};
+const ModuleKind kKinds[] = {ModuleKind::SelfAttentionV1,      ModuleKind::SelfAttentionV2,
+                             ModuleKind::CausalAttention,      ModuleKind::MultiHeadAttentionWrapper,
+                             ModuleKind::MultiHeadAttention,   ModuleKind::SimpleSelfAttention,
+                             ModuleKind::GroupedQueryAttention};
 
 Trace run(const Config& c, bool training)
 {

@@ -17,7 +17,7 @@ import torch.nn as nn
 
 PYTORCH_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "resources", "pytorch")
 BOOK_FILES = ["SimpleSelfAttention", "SelfAttention_v1", "SelfAttention_v2", "CausalAttention",
-              "MultiHeadAttentionWrapper", "MultiHeadAttention"]
+              "MultiHeadAttentionWrapper", "MultiHeadAttention", "GroupedQueryAttention"]
 
 
 def load_modules():
@@ -56,6 +56,7 @@ def stage_of(statement):
         (ROLE + r" = (self\.W_\w+\(x\)|x @ self\.W_\w+)$", lambda m: (m[1], m[1])),
         (ROLE + r" = \1\.view\(", lambda m: (m[1] + ".view", m[1])),
         (ROLE + r" = \1\.transpose\(1, 2\)$", lambda m: (m[1] + ".heads", m[1])),
+        (ROLE + r" = \1\.repeat_interleave\(", lambda m: (m[1] + ".repeated", m[1])),
         (r"attn_scores = ", lambda m: ("attn_scores", "attn_scores")),
         (r"attn_scores\.masked_fill_\(", lambda m: ("attn_scores.masked", "attn_scores")),
         (r"attn_weights = torch\.softmax\(", lambda m: ("attn_weights", "attn_weights")),

@@ -6,6 +6,7 @@ and run in eval mode; every stage is recorded under the canonical names of the g
 test_golden checks these files exactly like the shared golden ones. Run with Debian's python3-torch:  /usr/bin/python3 tests/reference/make_reference_cases.py
 """
 import os
+import sys
 
 import torch
 from book_modules import BOOK, StageRecorder
@@ -14,6 +15,7 @@ from safetensors_writer import save_file
 OUT = os.path.join(os.path.dirname(__file__), "..", "data", "reference")
 SelfAttention_v2, CausalAttention = BOOK["SelfAttention_v2"], BOOK["CausalAttention"]
 MultiHeadAttentionWrapper, MultiHeadAttention = BOOK["MultiHeadAttentionWrapper"], BOOK["MultiHeadAttention"]
+GroupedQueryAttention = BOOK["GroupedQueryAttention"]
 
 
 def fmt(v):
@@ -25,6 +27,8 @@ def call_text(cls, **kw):
 
 
 def write(name, note, seed, cls, x_shape, **kw):
+    if ONLY and name not in ONLY:  # regenerate only the files named on the command line, when any are
+        return
     torch.manual_seed(seed)
     module = cls(**kw).eval()
     x = torch.rand(*x_shape)
@@ -38,6 +42,8 @@ def write(name, note, seed, cls, x_shape, **kw):
     meta = {"call": call_text(cls, **kw), "note": note, "torch": torch.__version__, "seed": str(seed)}
     save_file({k: v.detach().contiguous() for k, v in tensors.items()}, os.path.join(OUT, name + ".safetensors"), meta)
 
+
+ONLY = set(sys.argv[1:])
 
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
@@ -59,3 +65,11 @@ if __name__ == "__main__":
           d_in=5, d_out=3, context_length=6, dropout=0.0, qkv_bias=True)
     write("self_attention_v2_bias", "SelfAttention_v2 with qkv_bias", 39, SelfAttention_v2, (5, 4),
           d_in=4, d_out=3, qkv_bias=True)
+    # Grouped-query attention, read through the weights file as `--weights` reads it: W_query, W_key and
+    # W_value (the last two num_kv_groups * head_dim wide) and out_proj.
+    write("gqa_groups_of_3", "twelve heads sharing four key/value heads, batch 2", 40, GroupedQueryAttention,
+          (2, 6, 10), d_in=10, d_out=24, context_length=8, dropout=0.0, num_heads=12, num_kv_groups=4, qkv_bias=False)
+    write("gqa_mqa_bias", "multi-query: one key/value head for four query heads, qkv_bias", 41, GroupedQueryAttention,
+          (1, 9, 8), d_in=8, d_out=8, context_length=9, dropout=0.0, num_heads=4, num_kv_groups=1, qkv_bias=True)
+    write("gqa_dropout_eval", "dropout 0.3 in eval mode, two groups of two", 42, GroupedQueryAttention, (3, 4, 4),
+          d_in=4, d_out=8, context_length=5, dropout=0.3, num_heads=4, num_kv_groups=2, qkv_bias=True)

@@ -26,6 +26,8 @@ SLOTS = {
     "CausalAttention": ["d_in", "d_out", "context_length", "dropout", "qkv_bias"],
     "MultiHeadAttentionWrapper": ["d_in", "d_out", "context_length", "dropout", "num_heads", "qkv_bias"],
     "MultiHeadAttention": ["d_in", "d_out", "context_length", "dropout", "num_heads", "qkv_bias"],
+    "GroupedQueryAttention": ["d_in", "d_out", "context_length", "dropout", "num_heads", "num_kv_groups",
+                              "qkv_bias"],
 }
 
 
@@ -105,3 +107,23 @@ if __name__ == "__main__":
           d_out=6, context_length=8, dropout=0.1, num_heads=2, qkv_bias=True)
     write("mha_wide", "MultiHeadAttention", 1234, (1, 3, 200), d_in=200, d_out=64, context_length=4, dropout=0.0,
           num_heads=4, qkv_bias=True)
+    # Grouped-query attention (resources/pytorch/GroupedQueryAttention.py): keys and values of num_kv_groups
+    # heads, repeated for their groups; num_kv_groups = num_heads is MultiHeadAttention, 1 multi-query.
+    write("gqa_book_123", "GroupedQueryAttention", 123, batch, d_in=3, d_out=4, context_length=6, dropout=0.0,
+          num_heads=4, num_kv_groups=2)
+    write("gqa_as_mha", "GroupedQueryAttention", 123, (2, 5, 8), d_in=8, d_out=8, context_length=6, dropout=0.0,
+          num_heads=4, num_kv_groups=4)
+    write("gqa_mqa_bias", "GroupedQueryAttention", 5, (2, 7, 12), d_in=12, d_out=12, context_length=7, dropout=0.0,
+          num_heads=6, num_kv_groups=1, qkv_bias=True)
+    write("gqa_bias_rect", "GroupedQueryAttention", 6, (3, 5, 6), d_in=6, d_out=8, context_length=9, dropout=0.0,
+          num_heads=4, num_kv_groups=2, qkv_bias=True)
+    write("gqa_head_dim_1", "GroupedQueryAttention", 8, (1, 4, 3), d_in=3, d_out=6, context_length=4, dropout=0.0,
+          num_heads=6, num_kv_groups=3)
+    write("gqa_1x1", "GroupedQueryAttention", 4, (1, 1, 1), d_in=1, d_out=1, context_length=1, dropout=0.0,
+          num_heads=1, num_kv_groups=1)
+    write("gqa_train_stream", "GroupedQueryAttention", 77, (2, 6, 8), training=True, d_in=8, d_out=8,
+          context_length=6, dropout=0.25, num_heads=4, num_kv_groups=2)
+    write("gqa_mqa_train_reseeded", "GroupedQueryAttention", 99, (1, 5, 6), training=True, dropout_seed=7, d_in=6,
+          d_out=6, context_length=8, dropout=0.1, num_heads=3, num_kv_groups=1, qkv_bias=True)
+    write("gqa_wide", "GroupedQueryAttention", 1234, (1, 3, 200), d_in=200, d_out=64, context_length=4,
+          dropout=0.0, num_heads=8, num_kv_groups=2, qkv_bias=True)

@@ -189,6 +189,26 @@ private Q_SLOTS:
         QVERIFY(slice.masked(0, 1));
     }
 
+    // GroupedQueryAttention records two stages more than MultiHeadAttention: the counter and the list
+    // follow, and the repeated keys come right after the heads-first stages.
+    void groupedQueryStagesAreListedAndCounted()
+    {
+        session_->document()->setCallText(QStringLiteral("GroupedQueryAttention(768, 768, 1024, 0.0, 12, 4)"));
+        QVERIFY(testing::waitUntilSettled(*session_));
+        const int count = static_cast<int>(session_->trace()->trace()->stages.size());
+        QCOMPARE(count, static_cast<int>(stage_names(session_->document()->config()).size()));
+        Config mha = session_->document()->config();
+        mha.kind = ModuleKind::MultiHeadAttention;
+        QCOMPARE(count, static_cast<int>(stage_names(mha).size()) + 2); // keys.repeated, values.repeated
+        session_->view()->setStageIndex(count - 1);
+        auto* position = window_->findChild<QLabel*>(QStringLiteral("stage-position"));
+        QVERIFY(position);
+        QCOMPARE(position->text(), QStringLiteral("stage %1 of %1").arg(count));
+        session_->view()->setStageIndex(10);
+        QCOMPARE(session_->view()->stage()->name, std::string("keys.repeated"));
+        QCOMPARE(position->text(), QStringLiteral("stage 11 of %1").arg(count));
+    }
+
 private:
     std::unique_ptr<Session> session_;
     std::unique_ptr<MainWindow> window_;

@@ -64,6 +64,7 @@ void DocumentModel::setSlot(Slot slot, double value)
     case Slot::d_out: c.d_out = asInt; break;
     case Slot::context_length: c.context_length = asInt; break;
     case Slot::num_heads: c.num_heads = asInt; break;
+    case Slot::num_kv_groups: c.num_kv_groups = asInt; break;
     case Slot::dropout: c.dropout = value; break;
     case Slot::qkv_bias: c.qkv_bias = value != 0.0; break;
     }
@@ -79,6 +80,11 @@ void DocumentModel::setModuleKind(ModuleKind kind)
     // SimpleSelfAttention() has no slots to carry over: take exactly what its call line parses to.
     if (kind == ModuleKind::SimpleSelfAttention)
         c = *parse_call(module_class_name(kind) + "()").config;
+    // Switching to grouped-query attention: key/value heads shared in pairs where the heads allow it (the
+    // first grouping that makes a difference), else one per head until the student picks.
+    if (kind == ModuleKind::GroupedQueryAttention && !c.kv_groups_split_heads())
+        c.num_kv_groups =
+            c.num_heads > 1 && c.num_heads % 2 == 0 ? c.num_heads / 2 : std::max<std::int64_t>(c.num_heads, 1);
     setConfig(c);
 }
 

@@ -39,6 +39,11 @@ QString subtitle(const DesignLayout& d)
 {
     if (d.design == Design::Integrated)
         return QStringLiteral("one projection per role, %1 slices of %2").arg(d.num_heads).arg(d.head_width);
+    if (d.design == Design::Grouped)
+        return QStringLiteral("%1 query heads share %2 key/value heads of %3")
+            .arg(d.num_heads)
+            .arg(d.config.num_kv_groups)
+            .arg(d.head_width);
     return QStringLiteral("%1 complete heads of %2").arg(d.num_heads).arg(d.head_width);
 }
 
@@ -341,7 +346,7 @@ std::vector<DesignFooterLine> DesignLayoutPainter::footerLines(const DesignLayou
     }
     for (const auto& [role, entry] : roles) {
         QString what = roleTitle(static_cast<Role>(role)) + QLatin1Char(' ') + shapeText(entry.second->shape);
-        if (d.design != Design::Integrated)
+        if (d.design != Design::Integrated && d.design != Design::Grouped)
             what = QStringLiteral("%1 × ").arg(d.num_heads) + what;
         if (static_cast<Role>(role) == Role::OutProj || bias)
             what += QStringLiteral(" + bias");

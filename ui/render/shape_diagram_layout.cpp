@@ -332,6 +332,7 @@ ShapeOp shapeOp(const Trace& trace, const Stage& stage)
     case LayoutOp::MergeHeads: return ShapeOp::Merge;
     case LayoutOp::HeadsFirst:
     case LayoutOp::TokensFirst: return ShapeOp::Transpose;
+    case LayoutOp::RepeatKv: // a copy with more heads: drawn as the stage it makes, its formula beneath
     case LayoutOp::None: break;
     }
     return ShapeOp::None;
@@ -340,8 +341,14 @@ ShapeOp shapeOp(const Trace& trace, const Stage& stage)
 QString shapeOpLabel(const Trace& trace, const Stage& stage)
 {
     const auto& c = trace.config;
+    const bool sharedRole = c.is_grouped() && (stage.role == StageRole::Keys || stage.role == StageRole::Values);
     switch (shapeOp(trace, stage)) {
     case ShapeOp::Split:
+        if (sharedRole) // grouped-query attention's keys and values: num_kv_groups heads, not num_heads
+            return QStringLiteral("view:  %1 = %2 key/value heads × %3 features each (head_dim)")
+                .arg(c.kv_width())
+                .arg(c.num_kv_groups)
+                .arg(c.head_dim());
         return QStringLiteral("view:  d_out %1 = %2 heads × %3 features each (head_dim)")
             .arg(c.d_out)
             .arg(c.num_heads)

@@ -40,9 +40,9 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     module_->setToolTip(tr("Which of the book's attention classes to construct."));
     module_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     module_->setMinimumContentsLength(12);
-    for (ModuleKind k :
-         {ModuleKind::MultiHeadAttention, ModuleKind::MultiHeadAttentionWrapper, ModuleKind::CausalAttention,
-          ModuleKind::SelfAttentionV2, ModuleKind::SelfAttentionV1, ModuleKind::SimpleSelfAttention})
+    for (ModuleKind k : {ModuleKind::MultiHeadAttention, ModuleKind::GroupedQueryAttention,
+                         ModuleKind::MultiHeadAttentionWrapper, ModuleKind::CausalAttention,
+                         ModuleKind::SelfAttentionV2, ModuleKind::SelfAttentionV1, ModuleKind::SimpleSelfAttention})
         module_->addItem(QString::fromStdString(module_class_name(k)), static_cast<int>(k));
 
     form_ = new QFormLayout;
@@ -57,6 +57,10 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
     addSpin(Slot::d_in, tr("Width of each input token vector (the embedding size)."), 0, 1 << 16);
     addSpin(Slot::d_out, tr("Width each token is projected to; the heads share it."), 0, 1 << 16);
     addSpin(Slot::num_heads, tr("Number of attention heads; d_out must divide evenly by it."), 0, 4096);
+    addSpin(Slot::num_kv_groups,
+            tr("GroupedQueryAttention's key/value heads (Hugging Face: num_key_value_heads): each serves "
+               "num_heads / num_kv_groups query heads; num_heads is MultiHeadAttention, 1 multi-query."),
+            0, 4096);
     headDim_ = new QLabel;
     nameTarget(headDim_, QStringLiteral("head-dim"));
     headDim_->setWordWrap(true);
@@ -164,6 +168,7 @@ void ConfigPanel::refresh()
     const std::map<std::string, double> values = {{"d_in", double(c.d_in)},
                                                   {"d_out", double(c.d_out)},
                                                   {"num_heads", double(c.num_heads)},
+                                                  {"num_kv_groups", double(c.num_kv_groups)},
                                                   {"context_length", double(c.context_length)},
                                                   {"dropout", c.dropout},
                                                   {"batch", double(session_->document()->batch())},
@@ -209,6 +214,10 @@ void ConfigPanel::refresh()
             applies ? spin->property("slotTip").toString()
                     : tr("%1() takes no %2.")
                           .arg(QString::fromStdString(module_class_name(c.kind)), QString::fromStdString(slot)));
+        // Only grouped-query attention has key/value heads of its own: elsewhere the row would be one more
+        // "not applicable" between the sizes the student is reading.
+        if (slot == "num_kv_groups")
+            form_->setRowVisible(spin, hasSlot(slot));
         spin->setStyleSheet(
             bad.count(slot)
                 ? QStringLiteral("QAbstractSpinBox { border: 3px solid %1; }").arg(cssColor(styleFor(spin).differs))
@@ -246,7 +255,7 @@ void ConfigPanel::refresh()
                             : QString());
 
     QString text;
-    if (c.kind == ModuleKind::MultiHeadAttention && c.num_heads > 0 && c.d_out > 0) {
+    if (c.is_integrated() && c.num_heads > 0 && c.d_out > 0) {
         const bool whole = c.d_out % c.num_heads == 0;
         text = whole
                    ? tr("<span style='font-size:20px'><b>head_dim</b> = d_out / num_heads = %1 / %2 = <b>%3</b></span>")
@@ -259,6 +268,16 @@ void ConfigPanel::refresh()
                          .arg(c.num_heads)
                          .arg(double(c.d_out) / c.num_heads, 0, 'f', 2)
                          .arg(cssColor(styleFor(this).differs));
+        if (c.is_grouped() && whole && c.num_kv_groups > 0)
+            text += c.kv_groups_split_heads()
+                        ? tr("<br>%1 key/value heads, each shared by <b>%2</b> query heads")
+                              .arg(c.num_kv_groups)
+                              .arg(c.group_size())
+                        : tr("<br><span style='color:%3'>%1 key/value heads for %2 query heads <b>✗ not whole "
+                             "groups</b></span>")
+                              .arg(c.num_kv_groups)
+                              .arg(c.num_heads)
+                              .arg(cssColor(styleFor(this).differs));
     } else if (c.kind == ModuleKind::MultiHeadAttentionWrapper) {
         text = tr("output width = num_heads × d_out = %1 × %2 = <b>%3</b>")
                    .arg(c.num_heads)

@@ -31,7 +31,8 @@ QString chip(int head, int heads, std::int64_t begin, std::int64_t end)
 
 DesignsView::DesignsView(DesignsState* state, QWidget* parent) : QWidget(parent), state_(state)
 {
-    intro_ = new QLabel(tr("The same multi-head attention, with its parameters arranged three ways. Drawn to one "
+    intro_ = new QLabel(tr("The same multi-head attention, with its parameters arranged in different ways (a "
+                           "GroupedQueryAttention call adds its narrower keys and values). Drawn to one "
                            "scale: every rectangle is a weight matrix (rows × columns), filled with the colour of the "
                            "head that uses it; thin strips are biases; the dashed square is the causal mask."));
     intro_->setWordWrap(true);
@@ -100,10 +101,17 @@ void DesignsView::showEquivalence()
     const ExperimentSpec& spec = job->checkedSpec();
     const bool ok = e->equivalent();
     const std::int64_t hd = e->wrapper.d_out;
+    // Grouped-query attention: head h's keys and values are its group's rows, g = h / group_size.
+    const std::int64_t group = e->integrated.group_size();
+    const QString kvRows = e->integrated.is_grouped()
+                               ? tr("rows <i>g</i>·%1 … (<i>g</i>+1)·%1−1 of W_key and W_value, <i>g</i> = <i>h</i> / "
+                                    "%2, its group's key/value head, and their biases")
+                                     .arg(hd)
+                                     .arg(group)
+                               : tr("and of W_key, W_value and their biases");
     QString text =
-        tr("<b>Equivalence.</b> Give head <i>h</i> rows <i>h</i>·%1 … (<i>h</i>+1)·%1−1 of W_query.weight (and of "
-           "W_key, "
-           "W_value and their biases) and the matched-width wrapper's concatenated output equals the integrated "
+        tr("<b>Equivalence.</b> Give head <i>h</i> rows <i>h</i>·%1 … (<i>h</i>+1)·%1−1 of W_query.weight (%10) "
+           "and the matched-width wrapper's concatenated output equals the integrated "
            "<tt>context.merged</tt>: max |difference| = <b>%2</b> %3 (tolerance %4), on a %5 × %6 × %7 input%8; "
            "adding out_proj: %9.<br>")
             .arg(hd)
@@ -117,7 +125,8 @@ void DesignsView::showEquivalence()
             .arg(spec.num_tokens < state_->document()->numTokens()
                      ? tr(" (the first %1 tokens: causal, so later ones cannot change them)").arg(spec.num_tokens)
                      : QString())
-            .arg(QString::number(e->output_max_abs_diff, 'e', 2));
+            .arg(QString::number(e->output_max_abs_diff, 'e', 2))
+            .arg(kvRows);
     const int heads = static_cast<int>(e->heads.size());
     QStringList chips;
     for (int h = 0; h < heads; ++h) {

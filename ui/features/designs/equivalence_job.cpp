@@ -11,9 +11,12 @@ EquivalenceJob::EquivalenceJob(QObject* parent) : QObject(parent), worker_(new L
 
 void EquivalenceJob::request(ExperimentSpec spec)
 {
-    if (spec.config.kind != ModuleKind::MultiHeadAttention)
-        spec.weights_path.clear(); // a wrapper's file does not load into the integrated module: seeded, as its call
-    spec.config.kind = ModuleKind::MultiHeadAttention;
+    // A grouped-query module slices into a wrapper as it is (its heads of one group get the same keys); a
+    // wrapper's file does not load into the integrated module: seeded, as its call.
+    if (!spec.config.is_integrated()) {
+        spec.weights_path.clear();
+        spec.config.kind = ModuleKind::MultiHeadAttention;
+    }
     spec.training = false; // dropout off: both designs must see the same weights, unperturbed
     spec.num_tokens = std::min(spec.num_tokens, kMaxTokens);
     spec.batch = std::min(spec.batch, kMaxBatch);

@@ -348,6 +348,14 @@ void HeatmapsView::updateSelection(bool newHead)
                  "keys). Click a head to enlarge it.")
                   .arg(heads)
                   .arg(slice.rows);
+    // Grouped-query attention: the heads of a group read the same keys and values, so their matrices differ
+    // only by their queries.
+    if (const Config& c = state_->document()->config(); c.is_grouped() && c.kv_groups_split_heads() && heads > 1)
+        text += tr(" Keys and values are shared in %1 groups of %2 consecutive heads (heads 0–%3 read key/value "
+                   "head 0): within a group only the queries differ.")
+                    .arg(c.num_kv_groups)
+                    .arg(c.group_size())
+                    .arg(c.group_size() - 1);
     if (state_->document()->usesTextInput() && slice.rows >= 2) {
         const HeadMeasures u = uniform_measures(slice.rows);
         text += tr(" Under each head, from its weights over queries 1–%1: mean attention distance (tokens, dist where "

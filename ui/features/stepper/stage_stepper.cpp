@@ -36,6 +36,7 @@ StageStepper::StageStepper(StepperState* state, QWidget* parent) : QWidget(paren
     for (auto* b : {previous_, next_})
         b->setFocusPolicy(Qt::TabFocus); // Space on a focused button clicks it (shell/keyboard_focus.h)
     position_ = new QLabel;
+    position_->setObjectName(QStringLiteral("stage-position"));
     position_->setAlignment(Qt::AlignCenter);
 
     auto* buttons = new QHBoxLayout;
