@@ -149,6 +149,8 @@ void print_kv_cache(const KvRequest& q, bool as_json)
 
 void print_kv_presets(KvDtype dtype, std::int64_t batch, std::int64_t tokens, bool as_json)
 {
+    for (const AttentionShape& s : published_configs()) // every count is checked before a line is printed
+        kv_cache_bytes(s, dtype, batch, tokens > 0 ? tokens : s.context_length);
     json configs = json::array();
     if (!as_json)
         std::cout << "Published configs, " << dtype_name(dtype) << ", batch " << batch << ", "

@@ -40,7 +40,8 @@ std::int64_t dtype_bytes(KvDtype dtype); // 4, 2, 2
 std::string dtype_name(KvDtype dtype);   // "f32", "bf16", "f16"
 std::optional<KvDtype> dtype_from_name(std::string_view name);
 
-// Tokens a request may ask about; beyond it even one layer's count leaves int64's range soon.
+// The most tokens a request may ask about (2^40, far beyond any published context). Products are
+// checked whatever the sizes; this bound keeps a typo from reading as a request.
 constexpr std::int64_t kMaxKvTokens = std::int64_t{1} << 40;
 
 // Throws Error (one sentence) unless every size is at least 1, num_kv_heads divides num_heads and the

@@ -207,6 +207,8 @@ void TestCliKvCache::refusals_data()
     QTest::newRow("bytes-overflow") << QStringList{"--preset",  "llama-2-70b",   "--batch", "1048576",
                                                    "--context", "1099511627776", "--dtype", "f32"}
                                     << 1 << "would exceed 2^63 - 1";
+    QTest::newRow("presets-overflow") << QStringList{"--batch", "1048576", "--context", "1099511627776"} << 1
+                                      << "would exceed 2^63 - 1";
     QTest::newRow("unknown-dtype") << QStringList{"--preset", "gpt2-small", "--dtype", "f64"} << 1
                                    << "give f32 (4 bytes), bf16 or f16";
     QTest::newRow("d-model-not-split") << QStringList{"--d-model", "100", "--heads",   "3",
