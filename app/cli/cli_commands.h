@@ -30,6 +30,8 @@ int cmd_contract(const std::vector<std::string>& argv);
 int cmd_layout(const std::vector<std::string>& argv);
 int cmd_equivalence(const std::vector<std::string>& argv);
 int cmd_tradeoffs(const std::vector<std::string>& argv);
+// Key/value heads and the KV cache's bytes: a published config, sizes or a call (cli_kv_cache.cpp).
+int cmd_kv_cache(const std::vector<std::string>& argv);
 // "Load your own": what a weights file says about its module (cli_inspect.cpp).
 int cmd_inspect(const std::vector<std::string>& argv);
 // Compare With My Code: a learner's recorded module against the book's stages (cli_compare.cpp).

@@ -90,6 +90,18 @@ const Command kCommands[] = {
   tradeoffs --num-heads H [--d-out-min N] [--d-out-max N] [--d-in N] [--qkv-bias] [--json]
       Every valid num_heads for a width (cost, score memory), or every valid d_out for a head count.
 )"},
+    {"kv-cache", cli::cmd_kv_cache,
+     R"(  kv-cache --preset NAME [--context T] [--batch B] [--dtype f32|bf16|f16] [--kv-heads G] [--json]
+  kv-cache --d-model D --heads H --layers L --context T [--kv-heads G] [--head-dim HD] [--batch B]
+      [--dtype f32|bf16|f16] [--json]
+  kv-cache --call C [--layers L] [--context T] [--batch B] [--dtype f32|bf16|f16] [--kv-heads G] [--json]
+  kv-cache [--presets] [--context T] [--batch B] [--dtype f32|bf16|f16] [--json]
+      The KV cache a model keeps while generating: per token layers x 2 (K and V) x key/value heads x head_dim
+      x bytes per value, for the whole context (a sliding window caps the tokens kept) in bytes, GB and GiB;
+      then the same for every number of key/value heads that divides the query heads, MHA to GQA to MQA, with
+      the attention's parameters and multiply-adds per token of one layer. bf16, batch 1 and the config's
+      context_length unless given. With --presets or no shape, every published config in one table.
+)"},
     {"inspect", cli::cmd_inspect,
      R"(  inspect FILE|FOLDER [--json]
       What a weights file (a module's state_dict or a GPT-2 checkpoint) says: layout, module, d_in, d_out,

@@ -12,15 +12,15 @@ namespace {
 
 const QString kCall = QStringLiteral("MultiHeadAttention(3, 2, 6, 0.0, 2)");
 
-const QSet<QString> kWhole = {"tokens",  "batch", "seed",          "dropout-seed", "layer",     "threads",   "repeat",
-                              "d-in",    "d-out", "d-in-of-input", "num-heads",    "d-out-min", "d-out-max", "vocab",
-                              "context", "emb",   "layers",        "heads",        "seeds",     "steps",     "index",
-                              "ids"};
+const QSet<QString> kWhole = {"tokens",  "batch",   "seed",          "dropout-seed", "layer",     "threads",   "repeat",
+                              "d-in",    "d-out",   "d-in-of-input", "num-heads",    "d-out-min", "d-out-max", "vocab",
+                              "context", "emb",     "layers",        "heads",        "seeds",     "steps",     "index",
+                              "ids",     "d-model", "kv-heads",      "head-dim"};
 const QSet<QString> kReal = {"lr", "weight-decay"};
 const QSet<QString> kNotNumbers = {
-    "call", "json",     "weights",   "layout",          "input", "train",    "max-memory",   "dump",     "model",
-    "text", "stage",    "tokenizer", "special-as-text", "bug",   "omit",     "no-transpose", "qkv-bias", "task",
-    "save", "dump-run", "top",       "summary",         "names", "text-file"};
+    "call", "json",     "weights",   "layout",          "input", "train",     "max-memory",   "dump",     "model",
+    "text", "stage",    "tokenizer", "special-as-text", "bug",   "omit",      "no-transpose", "qkv-bias", "task",
+    "save", "dump-run", "top",       "summary",         "names", "text-file", "preset",       "presets",  "dtype"};
 
 struct Usage {
     QString command, line;
@@ -31,7 +31,7 @@ struct Usage {
 QList<Usage> usages(const QString& help)
 {
     QList<Usage> out;
-    static const QRegularExpression command(QStringLiteral("^  ([a-z]+)\\b(.*)$"));
+    static const QRegularExpression command(QStringLiteral("^  ([a-z][a-z-]*)\\b(.*)$"));
     static const QRegularExpression option(QStringLiteral("--([a-z0-9-]+)"));
     for (const QString& line : help.split('\n')) {
         const auto m = command.match(line);
@@ -73,6 +73,10 @@ QStringList baseOf(const Usage& u, const QString& dir)
     if (u.command == "train")
         return {"--task", "induction", "--emb", "8",       "--layers", "1",       "--context",
                 "12",     "--batch",   "4",     "--steps", "1",        "--heads", "2"};
+    if (u.command == "kv-cache" && u.line.contains("--preset NAME"))
+        return {"--preset", "gpt2-small"};
+    if (u.command == "kv-cache" && u.line.contains("--d-model D"))
+        return {"--d-model", "768", "--heads", "12", "--layers", "12", "--context", "1024"};
     if (u.command == "compare")
         return {"/nonexistent/recording.safetensors"};
     if (u.line.contains("--call C"))

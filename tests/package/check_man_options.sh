@@ -44,7 +44,7 @@ for option in $page_options; do
     fi
 done
 if [ "$check_commands" = 1 ]; then
-    commands=$(grep -oE '^  [a-z]+( |$)' <<<"$help" | tr -d ' ' | sort -u)
+    commands=$(grep -oE '^  [a-z][a-z-]*( |$)' <<<"$help" | tr -d ' ' | sort -u)
     [ -n "$commands" ] || { echo "$program --help lists no command."; exit 1; }
     for command in $commands; do
         if ! grep -qE "^\.B $command( |$)" <<<"$text"; then

@@ -1,0 +1,48 @@
+// A constructor call's module as an attention shape (see kv_cache_call.h).
+#include "designs/kv_cache_call.h"
+
+#include "tensor/error.h"
+
+namespace attnlab {
+
+std::int64_t kv_heads_of(const Config& config)
+{
+    // GroupedQueryAttention: num_kv_groups; the other multi-head modules one per head; single heads one.
+    return config.kv_heads();
+}
+
+AttentionShape attention_shape_of(const Config& config, std::int64_t layers)
+{
+    if (config.kind == ModuleKind::SimpleSelfAttention)
+        throw Error("SimpleSelfAttention has no key or value projection (its keys and values are the inputs "
+                    "themselves); give a module with W_key and W_value, such as MultiHeadAttention.");
+    for (const Diagnostic& d : validate(config))
+        if (d.severity == Severity::Error)
+            throw Error(d.message);
+    AttentionShape s;
+    s.name = module_class_name(config.kind);
+    s.layers = layers;
+    s.d_model = config.d_in;
+    s.context_length = config.context_length;
+    s.qkv_bias = config.kind != ModuleKind::SelfAttentionV1 && config.qkv_bias; // v1's weights are torch.rand
+    if (config.is_integrated()) {
+        // One d_out-wide projection cut into num_heads heads (keys and values into num_kv_groups in
+        // GroupedQueryAttention), then out_proj (nn.Linear, with its bias).
+        s.num_heads = config.num_heads;
+        s.head_dim = config.d_out / config.num_heads;
+        s.has_out_proj = true;
+        s.out_bias = true;
+        s.out_width = config.d_out;
+    } else {
+        // The wrapper: num_heads CausalAttention modules, each d_out wide, concatenated; no out_proj.
+        // The single-head modules: one head of width d_out.
+        s.num_heads = config.kind == ModuleKind::MultiHeadAttentionWrapper ? config.num_heads : 1;
+        s.head_dim = config.d_out;
+        s.has_out_proj = false;
+    }
+    s.num_kv_heads = kv_heads_of(config);
+    s.source = positional_call(config);
+    return s;
+}
+
+} // namespace attnlab
