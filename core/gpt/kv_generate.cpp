@@ -34,10 +34,10 @@ void check_request(const GptModel& m, const std::vector<std::int64_t>& prompt, c
     const auto n = static_cast<std::int64_t>(prompt.size());
     const std::int64_t room = m.settings.context_length - n + 1;
     if (o.tokens < 1 || o.tokens > room)
-        throw Error("--tokens " + std::to_string(o.tokens) + " is not possible after " + std::to_string(n) +
-                    " prompt tokens: " + m.name + " reads at most " + std::to_string(m.settings.context_length) +
-                    " (its " + m.context_length_name + "), so give 1 to " +
-                    std::to_string(std::max<std::int64_t>(room, 1)) + ".");
+        throw Error("generating " + std::to_string(o.tokens) + " tokens after " + std::to_string(n) +
+                    " prompt tokens is not possible: " + m.name + " reads at most " +
+                    std::to_string(m.settings.context_length) + " (its " + m.context_length_name +
+                    "), so ask for 1 to " + std::to_string(room) + ".");
     if (o.follow && static_cast<std::int64_t>(o.follow->size()) < o.tokens - 1)
         throw Error("the run to follow chose " + std::to_string(o.follow->size()) + " tokens; " +
                     std::to_string(o.tokens - 1) + " are needed.");

@@ -157,7 +157,8 @@ void TestCliGenerate::refusals_data()
                                         << 2 << "--dump";
     QTest::newRow("unknown option") << h4 + QStringList{"--ids", "1", "--tokens", "2", "--top"} << 2 << "--top";
     QTest::newRow("zero tokens") << h4 + QStringList{"--ids", "1", "--tokens", "0"} << 1 << "--tokens";
-    QTest::newRow("past the context") << h4 + QStringList{"--ids", "1,2,3,4", "--tokens", "62"} << 1 << "give 1 to 61";
+    QTest::newRow("past the context") << h4 + QStringList{"--ids", "1,2,3,4", "--tokens", "62"} << 1
+                                      << "ask for 1 to 61";
     QTest::newRow("id outside the vocabulary")
         << h4 + QStringList{"--ids", "1,1132", "--tokens", "2"} << 1 << "outside verdict-gpt-h4's vocabulary";
     QTest::newRow("not an id") << h4 + QStringList{"--ids", "1,x", "--tokens", "2"} << 1 << "--ids";

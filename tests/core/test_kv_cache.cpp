@@ -201,7 +201,7 @@ void TestKvCache::refusals_data()
     QTest::addRow("past the context") << 0 << "reads at most 64";
     QTest::addRow("empty prompt") << 1 << "no tokens";
     QTest::addRow("bad id") << 2 << "outside verdict-gpt-h4's vocabulary";
-    QTest::addRow("no tokens asked") << 3 << "give 1 to";
+    QTest::addRow("no tokens asked") << 3 << "ask for 1 to";
     QTest::addRow("cache over budget") << 4 << "more than the";
     QTest::addRow("step before the prompt") << 5 << "cache is empty";
     QTest::addRow("bad id in a step") << 6 << "outside verdict-gpt-h4's vocabulary";
