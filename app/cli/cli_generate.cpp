@@ -61,7 +61,7 @@ std::vector<std::int64_t> encode(const Opened& o, const std::string& text)
         return o.bpe->encode(text, true);
     const TokenizedText t = tokenize_for(o.model, text);
     if (const std::string unreadable = unreadable_token_sentence(o.model, t); !unreadable.empty())
-        throw Error("--text: " + unreadable);
+        throw Error(std::string("--text: ") + unreadable);
     return t.ids;
 }
 
@@ -105,7 +105,7 @@ void write_cache_dump(const std::string& out, const Opened& o, const std::vector
 {
     std::vector<std::pair<std::string, Tensor>> tensors;
     for (std::size_t l = 0; l < g.keys.size(); ++l) {
-        const std::string layer = "layer." + std::to_string(l);
+        const std::string layer = std::string("layer.") + std::to_string(l);
         tensors.emplace_back(layer + ".keys", g.keys[l]);
         tensors.emplace_back(layer + ".values", g.values[l]);
     }

@@ -31,8 +31,8 @@ std::uint64_t LayerKvCache::bytes() const
 void LayerKvCache::append(const float* keys, const float* values, std::int64_t rows)
 {
     if (tokens_ + rows > capacity_)
-        throw Error("the KV cache holds " + std::to_string(capacity_) + " tokens; " + std::to_string(tokens_ + rows) +
-                    " do not fit.");
+        throw Error(std::string("the KV cache holds ") + std::to_string(capacity_) + " tokens; " +
+                    std::to_string(tokens_ + rows) + " do not fit.");
     const std::int64_t d = heads_ * head_dim_;
     for (std::int64_t h = 0; h < heads_; ++h)
         for (std::int64_t r = 0; r < rows; ++r) {
@@ -72,13 +72,13 @@ KvGenerator::KvGenerator(const GptModel& model, double eps, std::int64_t capacit
 {
     const GptConfig& s = model.settings;
     if (capacity < 1 || capacity > s.context_length)
-        throw Error("a KV cache of " + std::to_string(capacity) + " tokens does not fit " + model.name +
+        throw Error(std::string("a KV cache of ") + std::to_string(capacity) + " tokens does not fit " + model.name +
                     ", which takes 1 to " + std::to_string(s.context_length) + " tokens (its " +
                     model.context_length_name + ").");
     if (const std::uint64_t need = kv_cache_bytes(s, capacity); need > budget) {
         const auto [needed, limit] = format_bytes_apart(need, budget);
-        throw Error("the KV cache of " + model.name + " for " + std::to_string(capacity) + " tokens needs " + needed +
-                    ", more than the " + limit + " allowed; ask for fewer tokens.");
+        throw Error(std::string("the KV cache of ") + model.name + " for " + std::to_string(capacity) +
+                    " tokens needs " + needed + ", more than the " + limit + " allowed; ask for fewer tokens.");
     }
     layers_.reserve(static_cast<std::size_t>(s.n_layers));
     for (std::int64_t l = 0; l < s.n_layers; ++l)
@@ -96,7 +96,7 @@ std::uint64_t KvGenerator::bytes() const
 std::vector<float> KvGenerator::prefill(const std::vector<std::int64_t>& ids)
 {
     if (tokens() != 0)
-        throw Error("the KV cache already holds " + std::to_string(tokens()) +
+        throw Error(std::string("the KV cache already holds ") + std::to_string(tokens()) +
                     " tokens; a prompt goes into an empty one, later tokens one by one.");
     check_ids(model_, ids);
     return run(ids);
@@ -115,12 +115,12 @@ std::vector<float> KvGenerator::run(const std::vector<std::int64_t>& ids)
     const std::int64_t before = tokens(), n = static_cast<std::int64_t>(ids.size());
     const std::int64_t d = s.emb_dim, heads = s.n_heads, hd = s.head_dim(), seen = before + n;
     if (seen > layers_.front().capacity())
-        throw Error("the KV cache has room for " + std::to_string(layers_.front().capacity()) + " tokens; " +
-                    std::to_string(seen) + " do not fit.");
+        throw Error(std::string("the KV cache has room for ") + std::to_string(layers_.front().capacity()) +
+                    " tokens; " + std::to_string(seen) + " do not fit.");
     for (std::int64_t id : ids)
         if (id < 0 || id >= s.vocab_size)
-            throw Error("token id " + std::to_string(id) + " is outside " + model_.name + "'s vocabulary of ids 0 to " +
-                        std::to_string(s.vocab_size - 1) + ".");
+            throw Error(std::string("token id ") + std::to_string(id) + " is outside " + model_.name +
+                        "'s vocabulary of ids 0 to " + std::to_string(s.vocab_size - 1) + ".");
     const ConstMap tok(param(model_, "tok_emb.weight").data(), s.vocab_size, d);
     const ConstMap pos(param(model_, "pos_emb.weight").data(), s.context_length, d);
     MatrixRM x(n, d);
@@ -130,7 +130,7 @@ std::vector<float> KvGenerator::run(const std::vector<std::int64_t>& ids)
     const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
     MatrixRM scores(n, seen), merged(n, d);
     for (int layer = 0; layer < n_layers(); ++layer) {
-        const std::string b = "trf_blocks." + std::to_string(layer) + ".", att = b + "att.";
+        const std::string b = std::string("trf_blocks.") + std::to_string(layer) + ".", att = b + "att.";
         const MatrixRM h = layer_norm(x, model_, b + "norm1", eps_);
         auto project = [&](const char* role) {
             const std::string w = att + role;

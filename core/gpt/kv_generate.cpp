@@ -34,12 +34,12 @@ void check_request(const GptModel& m, const std::vector<std::int64_t>& prompt, c
     const auto n = static_cast<std::int64_t>(prompt.size());
     const std::int64_t room = m.settings.context_length - n + 1;
     if (o.tokens < 1 || o.tokens > room)
-        throw Error("generating " + std::to_string(o.tokens) + " tokens after " + std::to_string(n) +
+        throw Error(std::string("generating ") + std::to_string(o.tokens) + " tokens after " + std::to_string(n) +
                     " prompt tokens is not possible: " + m.name + " reads at most " +
                     std::to_string(m.settings.context_length) + " (its " + m.context_length_name +
                     "), so ask for 1 to " + std::to_string(room) + ".");
     if (o.follow && static_cast<std::int64_t>(o.follow->size()) < o.tokens - 1)
-        throw Error("the run to follow chose " + std::to_string(o.follow->size()) + " tokens; " +
+        throw Error(std::string("the run to follow chose ") + std::to_string(o.follow->size()) + " tokens; " +
                     std::to_string(o.tokens - 1) + " are needed.");
 }
 
@@ -105,13 +105,14 @@ Generation generate_greedy(const GptModel& model, double eps, const std::vector<
 double max_logit_difference(const Generation& a, const Generation& b)
 {
     if (a.steps.size() != b.steps.size())
-        throw Error("the two runs generated " + std::to_string(a.steps.size()) + " and " +
+        throw Error(std::string("the two runs generated ") + std::to_string(a.steps.size()) + " and " +
                     std::to_string(b.steps.size()) + " tokens; compare runs of the same length.");
     double most = 0;
     for (std::size_t i = 0; i < a.steps.size(); ++i) {
         const std::vector<float>&x = a.steps[i].logits, &y = b.steps[i].logits;
         if (x.size() != y.size() || x.empty())
-            throw Error("step " + std::to_string(i) + " kept no logits to compare; generate with keep_logits.");
+            throw Error(std::string("step ") + std::to_string(i) +
+                        " kept no logits to compare; generate with keep_logits.");
         for (std::size_t j = 0; j < x.size(); ++j)
             most = std::max(most, std::abs(static_cast<double>(x[j]) - y[j]));
     }

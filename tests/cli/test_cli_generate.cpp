@@ -129,7 +129,7 @@ void TestCliGenerate::dump_holds_the_caches()
         QVERIFY2(rr.code == 0, qPrintable(rr.err));
         const attnlab::SafetensorsFile full = attnlab::read_safetensors(run.toStdString());
         for (const char* part : {"keys", "values"}) {
-            const std::string name = "layer." + std::to_string(layer) + "." + part;
+            const std::string name = std::string("layer.") + std::to_string(layer) + "." + part;
             const attnlab::Tensor* t = got.find(name);
             QVERIFY2(t, name.c_str());
             QCOMPARE(t->shape(), attnlab::Shape({4, 11, 8}));
