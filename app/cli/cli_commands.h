@@ -47,5 +47,9 @@ int cmd_train(const std::vector<std::string>& argv);
 bool is_whole_gpt_checkpoint(const std::string& path);
 int run_gpt2_checkpoint(const Args& a, const std::string& path);
 int inspect_gpt2_checkpoint(const std::string& path, bool as_json);
+// "I,J,..." as token ids (--ids), each a whole number from 0; attnlab::Error naming --ids otherwise.
+std::vector<std::int64_t> parse_ids(const std::string& text);
+// Greedy generation, token by token, with and without the KV cache (cli_generate.cpp).
+int cmd_generate(const std::vector<std::string>& argv);
 
 } // namespace cli

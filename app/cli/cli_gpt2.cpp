@@ -29,18 +29,6 @@ namespace {
 using json = nlohmann::ordered_json;
 using namespace attnlab;
 
-std::vector<std::int64_t> parse_ids(const std::string& text)
-{
-    std::vector<std::int64_t> ids;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', start), text.size());
-        ids.push_back(parse_integer("ids", text.substr(start, comma - start), 0, std::numeric_limits<int>::max()));
-        start = comma + 1;
-    }
-    return ids;
-}
-
 // The token ids the forward reads. GPT-2's byte-level BPE tokenizer is the place --text will go through.
 // The ids to run: --ids as given, or --text through the tokenizer files beside the checkpoint (GPT-2's own
 // when there are none), with <|endoftext|> as its id.
@@ -62,6 +50,18 @@ std::vector<std::int64_t> checkpoint_ids(const Args& a, const std::string& path)
 }
 
 } // namespace
+
+std::vector<std::int64_t> parse_ids(const std::string& text)
+{
+    std::vector<std::int64_t> ids;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        ids.push_back(parse_integer("ids", text.substr(start, comma - start), 0, std::numeric_limits<int>::max()));
+        start = comma + 1;
+    }
+    return ids;
+}
 
 bool is_whole_gpt_checkpoint(const std::string& path)
 {

@@ -60,6 +60,15 @@ const Command kCommands[] = {
       FOLDER): ids and pieces, a space shown as ␣, a newline as ↵; <|endoftext|> is one token unless
       --special-as-text.
 )"},
+    {"generate", cli::cmd_generate,
+     R"(  generate --model h1|h2|h4|h8|induction-h4|FOLDER|FILE (--text T | --ids I,J,...) --tokens N
+      [--no-cache | --compare] [--dump OUT.safetensors] [--json]
+      Greedy generation, token by token, with a KV cache: each layer keeps every earlier token's keys and values,
+      so a step computes only the new token's query, key and value. Per step: tokens in the cache, its bytes, ms.
+      --no-cache reruns the whole forward at every step instead; --compare runs both on the same tokens, gives
+      the mean ms per token of each and their largest |logit difference|. --dump writes each layer's cache as
+      layer.{l}.keys and layer.{l}.values, (n_heads, T, head_dim).
+)"},
     {"bench", cli::cmd_bench,
      R"(  bench --call C [--batch B] [--tokens T] [--threads N] [--repeat R] [--json]
       Median milliseconds and GFLOP/s of the traced forward pass (batch 1 and 6 tokens unless given).

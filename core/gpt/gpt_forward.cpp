@@ -1,7 +1,8 @@
 // The GPT forward in eval mode on one sequence, rows as tokens. Only the attention runs through the
 // engine (trace_forward); LayerNorm, GELU and the linear layers are the book's chapter 4 modules,
-// written out here once on row-major matrices with the engine's GEMM.
+// written out once in gpt_blocks.cpp (shared with the KV-cached steps of kv_cache.cpp).
 #include "forward/stage_names.h"
+#include "gpt/gpt_blocks.h"
 #include "gpt/gpt_forward.h"
 
 #include "tensor/eigen_types.h"
@@ -14,100 +15,7 @@
 
 namespace attnlab {
 
-namespace {
-
-using ConstMap = Eigen::Map<const MatrixRM>;
-
-const Tensor& param(const GptModel& m, const std::string& name)
-{
-    return m.weights.at(name);
-}
-
-Eigen::Map<const RowVectorF> row_of(const Tensor& t)
-{
-    return Eigen::Map<const RowVectorF>(t.data(), t.numel());
-}
-
-// The book's LayerNorm: biased variance, then scale and shift.
-MatrixRM layer_norm(const MatrixRM& x, const GptModel& m, const std::string& prefix, float eps)
-{
-    const auto scale = row_of(param(m, prefix + ".scale"));
-    const auto shift = row_of(param(m, prefix + ".shift"));
-    MatrixRM out(x.rows(), x.cols());
-    for (Eigen::Index r = 0; r < x.rows(); ++r) {
-        const float mean = x.row(r).mean();
-        const float var = (x.row(r).array() - mean).square().mean();
-        out.row(r) = ((x.row(r).array() - mean) / std::sqrt(var + eps)).matrix().cwiseProduct(scale) + shift;
-    }
-    return out;
-}
-
-// nn.Linear on rows [first, x.rows()): x W^T (+ b), W stored (out, in).
-MatrixRM linear(const MatrixRM& x, const Tensor& w, const Tensor* b, Eigen::Index first = 0)
-{
-    const std::int64_t rows = x.rows() - first, out_features = w.size(0), in = w.size(1);
-    MatrixRM out(rows, out_features);
-    gemm(rows, out_features, in, x.data() + first * in, in, w.data(), in, Op::T, out.data(), out_features);
-    if (b)
-        out.rowwise() += row_of(*b);
-    return out;
-}
-
-// The book's tanh approximation of GELU (not the exact erf form), which GPT-2 also uses ("gelu_new").
-void gelu(MatrixRM& x)
-{
-    const float c = std::sqrt(2.0f / 3.14159265358979f);
-    x = (0.5f * x.array() * (1.0f + (c * (x.array() + 0.044715f * x.array().cube())).tanh())).matrix();
-}
-
-Tensor to_tensor(const MatrixRM& x) // (1, T, d)
-{
-    Tensor t = Tensor::empty({1, x.rows(), x.cols()});
-    std::copy(x.data(), x.data() + x.size(), t.data());
-    return t;
-}
-
-void check_ids(const GptModel& m, const std::vector<std::int64_t>& ids)
-{
-    if (ids.empty())
-        throw Error("there are no tokens (no token ids to run); give at least one.");
-    if (static_cast<std::int64_t>(ids.size()) > m.settings.context_length)
-        throw Error("there are " + std::to_string(ids.size()) + " tokens; " + m.name + " takes at most " +
-                    std::to_string(m.settings.context_length) + " (its " + m.context_length_name + ").");
-    for (std::int64_t id : ids)
-        if (id < 0 || id >= m.settings.vocab_size)
-            throw Error("token id " + std::to_string(id) + " is outside " + m.name + "'s vocabulary of ids 0 to " +
-                        std::to_string(m.settings.vocab_size - 1) + ".");
-}
-
-void check_layer(const GptModel& m, int layer)
-{
-    if (layer < 0 || layer >= m.settings.n_layers)
-        throw Error("layer " + std::to_string(layer) + " does not exist; " + m.name + " has layers 0 to " +
-                    std::to_string(m.settings.n_layers - 1) + ".");
-}
-
-std::vector<NextToken> top_tokens(const float* logits, std::int64_t vocab, int top)
-{
-    const float peak = *std::max_element(logits, logits + vocab);
-    double total = 0;
-    for (std::int64_t i = 0; i < vocab; ++i)
-        total += std::exp(static_cast<double>(logits[i]) - peak);
-    std::vector<std::int64_t> order(static_cast<std::size_t>(vocab));
-    std::iota(order.begin(), order.end(), 0);
-    const auto k = static_cast<std::ptrdiff_t>(std::clamp<std::int64_t>(top, 0, vocab));
-    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](std::int64_t a, std::int64_t b) {
-        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-    });
-    std::vector<NextToken> out;
-    for (std::ptrdiff_t i = 0; i < k; ++i) {
-        const std::int64_t id = order[static_cast<std::size_t>(i)];
-        out.push_back({id, logits[id], std::exp(static_cast<double>(logits[id]) - peak) / total});
-    }
-    return out;
-}
-
-} // namespace
+using namespace gpt_blocks;
 
 GptForward gpt_forward(const GptModel& m, double eps, const std::vector<std::int64_t>& ids,
                        const GptForwardOptions& options)
@@ -140,10 +48,7 @@ GptForward gpt_forward(const GptModel& m, double eps, const std::vector<std::int
         record.attn_weights = weights->view_of.empty() ? weights->tensor : weights->tensor.clone();
         const Tensor attended = trace.output().contiguous();
         x += ConstMap(attended.data(), T, m.settings.emb_dim);
-        MatrixRM hidden = linear(layer_norm(x, m, b + "norm2", e), param(m, b + "ff.layers.0.weight"),
-                                 &param(m, b + "ff.layers.0.bias"));
-        gelu(hidden);
-        x += linear(hidden, param(m, b + "ff.layers.2.weight"), &param(m, b + "ff.layers.2.bias"));
+        add_feed_forward(x, m, b, e);
         if (std::find(options.full_traces.begin(), options.full_traces.end(), layer) != options.full_traces.end())
             record.trace = std::move(trace);
         out.layers.push_back(std::move(record));

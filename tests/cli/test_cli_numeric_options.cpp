@@ -18,9 +18,10 @@ const QSet<QString> kWhole = {"tokens",  "batch",   "seed",          "dropout-se
                               "ids",     "d-model", "kv-heads",      "head-dim"};
 const QSet<QString> kReal = {"lr", "weight-decay"};
 const QSet<QString> kNotNumbers = {
-    "call", "json",     "weights",   "layout",          "input", "train",     "max-memory",   "dump",     "model",
-    "text", "stage",    "tokenizer", "special-as-text", "bug",   "omit",      "no-transpose", "qkv-bias", "task",
-    "save", "dump-run", "top",       "summary",         "names", "text-file", "preset",       "presets",  "dtype"};
+    "call",     "json",     "weights",   "layout",          "input", "train",     "max-memory",   "dump",     "model",
+    "text",     "stage",    "tokenizer", "special-as-text", "bug",   "omit",      "no-transpose", "qkv-bias", "task",
+    "save",     "dump-run", "top",       "summary",         "names", "text-file", "preset",       "presets",  "dtype",
+    "no-cache", "compare"};
 
 struct Usage {
     QString command, line;
@@ -60,6 +61,8 @@ QStringList baseOf(const Usage& u, const QString& dir)
         return {"--model", "h2", "--dump", dump};
     if (u.command == "run")
         return {"--model", ATTNLAB_TEST_DATA_DIR "/gpt2/hf-f16", "--ids", "1", "--top"};
+    if (u.command == "generate")
+        return {"--model", "h4", "--ids", "1", "--tokens", "2"};
     if (u.command == "follow")
         return {"--call", kCall, "--stage", "queries.view", "--index", "0,0,0,0"};
     if (u.command == "bench")
