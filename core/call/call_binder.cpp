@@ -14,7 +14,11 @@ namespace {
 
 std::string int_example(const std::string& slot)
 {
-    return slot == "num_heads" ? "12" : slot == "num_kv_groups" ? "4" : slot == "context_length" ? "1024" : "768";
+    return slot == "num_heads"        ? "12"
+           : slot == "num_kv_groups"  ? "4"
+           : slot == "window_size"    ? "256"
+           : slot == "context_length" ? "1024"
+                                      : "768";
 }
 
 class Binder {
@@ -107,7 +111,7 @@ void Binder::bind()
 
     std::vector<std::string> missing;
     for (std::size_t s = 0; s < slots.size(); ++s)
-        if (given[s] == args.size() && slots[s] != "qkv_bias")
+        if (given[s] == args.size() && slots[s] != "qkv_bias" && slots[s] != "window_size")
             missing.push_back("'" + slots[s] + "'");
     if (!missing.empty()) {
         const bool one = missing.size() == 1;
@@ -192,6 +196,15 @@ void Binder::assign(const CallArgument& arg, std::size_t position)
         return assign_int(arg, who, c.num_heads);
     if (arg.slot == "num_kv_groups")
         return assign_int(arg, who, c.num_kv_groups);
+    if (arg.slot == "window_size") { // None: the whole causal context; validate() judges the number
+        if (arg.kind == LiteralKind::None)
+            return void(c.window_size.reset());
+        std::int64_t window = 0;
+        assign_int(arg, who, window);
+        if (!out_.error)
+            c.window_size = window;
+        return;
+    }
     if (arg.slot == "dropout")
         return assign_dropout(arg, who);
     if (arg.slot == "qkv_bias") {

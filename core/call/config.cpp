@@ -31,7 +31,7 @@ const std::array<ModuleInfo, 7>& modules()
          {"d_in", "d_out", "context_length", "dropout", "num_heads", "qkv_bias"}},
         {ModuleKind::GroupedQueryAttention,
          "GroupedQueryAttention",
-         {"d_in", "d_out", "context_length", "dropout", "num_heads", "num_kv_groups", "qkv_bias"}},
+         {"d_in", "d_out", "context_length", "dropout", "num_heads", "num_kv_groups", "qkv_bias", "window_size"}},
     }};
     return table;
 }
@@ -58,6 +58,8 @@ std::string slot_text(const Config& c, const std::string& slot)
         return std::to_string(c.num_heads);
     if (slot == "num_kv_groups")
         return std::to_string(c.num_kv_groups);
+    if (slot == "window_size")
+        return c.window_size ? std::to_string(*c.window_size) : "None";
     return c.qkv_bias ? "True" : "False";
 }
 
@@ -65,6 +67,8 @@ std::string slot_text(const Config& c, const std::string& slot)
 // record the wrapper without it, the other classes with it.
 bool omit_slot(const Config& c, const std::string& slot, bool positional)
 {
+    if (slot == "window_size") // None, its default, is left out of both forms; a window is written by keyword
+        return !c.window_size;
     if (slot != "qkv_bias" || c.qkv_bias)
         return false;
     return positional || c.kind == ModuleKind::MultiHeadAttentionWrapper;
@@ -80,7 +84,7 @@ std::string call_text(const Config& c, bool positional)
         if (!first)
             out += ", ";
         first = false;
-        if (!positional)
+        if (!positional || slot == "window_size") // after qkv_bias, which the short form may leave out
             out += slot + "=";
         out += slot_text(c, slot);
     }

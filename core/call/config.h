@@ -51,6 +51,9 @@ struct Config {
     bool qkv_bias = false;
     // GroupedQueryAttention's key/value heads; the other modules have none of their own and ignore it.
     std::int64_t num_kv_groups = 4;
+    // GroupedQueryAttention's sliding window: each token sees at most the window_size latest tokens, itself
+    // included; none (Python's None) is the whole causal context. Set only when the call gives one.
+    std::optional<std::int64_t> window_size;
 
     // MultiHeadAttention and GroupedQueryAttention: one wide projection per role, split into heads.
     bool is_integrated() const

@@ -152,6 +152,26 @@ Diagnostic kv_group_split(const Config& c)
                 std::move(fixes));
 }
 
+// A sliding window sees the window_size latest tokens, the query's own included: at least 1, and no wider than
+// the causal mask it narrows (context_length), where it would change nothing.
+void check_window(const Config& c, std::vector<Diagnostic>& out)
+{
+    if (!c.window_size || c.context_length <= 0)
+        return;
+    const std::int64_t w = *c.window_size, context = c.context_length;
+    if (w >= 1 && w <= context)
+        return;
+    const std::int64_t nearest = w < 1 ? 1 : context;
+    const std::string why = w < 1 ? " would let a token see no token at all, not even itself"
+                                  : std::string(" is wider than context_length = ") + to_string(context) +
+                                        ", the causal mask it narrows, so it would change nothing";
+    out.push_back(make(DiagnosticCode::WindowRange, Severity::Error, Slot::window_size,
+                       "window_size = " + to_string(w) + why + "; use a window of 1 to " + to_string(context) +
+                           " tokens, such as " + to_string(nearest) +
+                           ", or window_size=None for the whole causal context.",
+                       {{Slot::window_size, nearest}}));
+}
+
 void check_input(const Config& c, const InputShape& input, std::vector<Diagnostic>& out)
 {
     if (c.is_batched() && input.batch <= 0)
@@ -245,6 +265,8 @@ std::vector<Diagnostic> validate(const Config& config, std::optional<InputShape>
         out.push_back(head_split(c));
     if (c.is_grouped() && c.num_heads > 0 && c.num_kv_groups > 0 && !c.kv_groups_split_heads())
         out.push_back(kv_group_split(c));
+    if (c.is_grouped())
+        check_window(c, out);
     // Notes explain a working config; next to a broken one they only distract from the fix.
     const bool config_ok = !has_error(out);
     if (input)

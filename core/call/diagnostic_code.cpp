@@ -25,6 +25,7 @@ std::string diagnostic_code_name(DiagnosticCode code)
     case DiagnosticCode::TrainedWeights: return "trained-weights";
     case DiagnosticCode::SlotsSwapped: return "slots-swapped";
     case DiagnosticCode::KvGroupSplit: return "kv-group-split";
+    case DiagnosticCode::WindowRange: return "window-range";
     }
     return "unknown";
 }

@@ -29,6 +29,7 @@ enum class DiagnosticCode {
     TrainedWeights,      // the trained weights do not fit the call
     SlotsSwapped,        // values of the call look swapped or written for another slot order
     KvGroupSplit,        // num_kv_groups does not divide num_heads
+    WindowRange,         // a sliding window of no tokens, or wider than the causal mask
 };
 
 inline constexpr std::array kDiagnosticCodes = {
@@ -38,7 +39,7 @@ inline constexpr std::array kDiagnosticCodes = {
     DiagnosticCode::CallSyntax,   DiagnosticCode::MemoryBudget,        DiagnosticCode::Cancelled,
     DiagnosticCode::Engine,       DiagnosticCode::TextEmpty,           DiagnosticCode::TextUnusable,
     DiagnosticCode::LayerMissing, DiagnosticCode::ModelMissing,        DiagnosticCode::TrainedWeights,
-    DiagnosticCode::SlotsSwapped, DiagnosticCode::KvGroupSplit,
+    DiagnosticCode::SlotsSwapped, DiagnosticCode::KvGroupSplit,        DiagnosticCode::WindowRange,
 };
 
 std::string diagnostic_code_name(DiagnosticCode code); // "head-split", "non-positive", ...

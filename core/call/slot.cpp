@@ -14,6 +14,7 @@ std::string slot_name(Slot slot)
     case Slot::batch: return "batch";
     case Slot::num_tokens: return "num_tokens";
     case Slot::num_kv_groups: return "num_kv_groups";
+    case Slot::window_size: return "window_size";
     }
     return "unknown";
 }

@@ -41,6 +41,8 @@ AttentionShape attention_shape_of(const Config& config, std::int64_t layers)
         s.has_out_proj = false;
     }
     s.num_kv_heads = kv_heads_of(config);
+    if (config.is_grouped())
+        s.sliding_window = config.window_size; // the cache keeps at most the window's latest tokens
     s.source = positional_call(config);
     return s;
 }

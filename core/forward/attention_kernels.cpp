@@ -78,21 +78,26 @@ void scores_block(const float* queries, const float* keys, const HeadLayout& l, 
 // Row i of a causal block reads only its first i + 1 entries (the rest are -inf) and gets exact
 // zeros beyond: the same numbers as a full softmax, with half the exponentials. Like PyTorch's
 // kernel: max, exp(x - max) and its sum, then one multiply by the reciprocal.
-void mask_softmax_block(const float* scores, std::int64_t T, float scale, bool causal, float* masked, float* weights)
+// A sliding window of w keys also hides keys before i - w + 1: they are -inf and weigh exactly 0 too.
+void mask_softmax_block(const float* scores, std::int64_t T, float scale, bool causal, std::int64_t window,
+                        float* masked, float* weights)
 {
     const float neg_inf = -std::numeric_limits<float>::infinity();
     for (std::int64_t i = 0; i < T; ++i) {
-        const std::int64_t n = causal ? i + 1 : T;
+        const std::int64_t n = causal ? i + 1 : T,
+                           first = causal && window > 0 ? std::max<std::int64_t>(0, n - window) : 0;
         const float* row = scores + i * T;
         if (masked) {
-            std::copy(row, row + n, masked + i * T);
+            std::fill(masked + i * T, masked + i * T + first, neg_inf);
+            std::copy(row + first, row + n, masked + i * T + first);
             std::fill(masked + i * T + n, masked + (i + 1) * T, neg_inf);
         }
-        Eigen::Map<const Eigen::ArrayXf> in(row, n);
-        Eigen::Map<Eigen::ArrayXf> out(weights + i * T, n);
+        Eigen::Map<const Eigen::ArrayXf> in(row + first, n - first);
+        Eigen::Map<Eigen::ArrayXf> out(weights + i * T + first, n - first);
         const float max = in.maxCoeff() * scale; // rounding is monotonic: the max of the scaled row
         out = (in * scale - max).exp();
         out *= 1.0f / out.sum();
+        std::fill(weights + i * T, weights + i * T + first, 0.0f);
         std::fill(weights + i * T + n, weights + (i + 1) * T, 0.0f);
     }
 }
@@ -131,8 +136,8 @@ void attention_heads(const float* queries, const float* keys, const float* value
         scores_block(queries, keys, l, b, h, out.scores + square);
         if (times)
             times->scores += ms_since(t0);
-        mask_softmax_block(out.scores + square, T, scale, causal, causal && out.masked ? out.masked + square : nullptr,
-                           out.weights + square);
+        mask_softmax_block(out.scores + square, T, scale, causal, l.window,
+                           causal && out.masked ? out.masked + square : nullptr, out.weights + square);
         if (times)
             times->softmax += ms_since(t0); // the mask's copy is fused into this pass
         if (out.context) {

@@ -20,6 +20,7 @@ Tensor matmul_right(const Tensor& x, const Tensor& weight);
 struct HeadLayout {
     std::int64_t batch = 1, heads = 1, tokens = 1, head_dim = 1;
     std::int64_t kv_heads = 0; // 0: one per query head
+    std::int64_t window = 0;   // a sliding window: row i sees keys i - window + 1 ... i; 0: every earlier key
     std::int64_t row_stride() const { return heads * head_dim; }
     std::int64_t batch_stride() const { return tokens * heads * head_dim; }
     std::int64_t kv_count() const { return kv_heads > 0 ? kv_heads : heads; }
@@ -36,7 +37,7 @@ struct HeadLayout {
 // module is not causal (no mask stage), context null when dropout must come first.
 struct AttentionBuffers {
     float* scores = nullptr;  // (b, H, T, T): Q_h K_h^T
-    float* masked = nullptr;  // (b, H, T, T): scores with -inf above the diagonal
+    float* masked = nullptr;  // (b, H, T, T): scores with -inf above the diagonal (and before a sliding window)
     float* weights = nullptr; // (b, H, T, T): softmax(masked / sqrt(head_dim)) row by row
     float* context = nullptr; // (b, H, T, hd): weights_h V_h
 };

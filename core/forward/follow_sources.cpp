@@ -120,9 +120,15 @@ ElementSources element_sources(const Trace& trace, const Stage& stage, const Ind
     }
     if (base == stage::attn_scores_masked) {
         ElementSources s{Combine::Mask, {{name(stage::attn_scores), false, {idx}}}, 1.0, 0, false, {}};
-        s.masked_out = idx.back() > idx[idx.size() - 2];
-        s.explanation = s.masked_out ? "the causal mask: a key after the query is set to -inf."
-                                     : "the causal mask leaves this score as it is (the key is not after the query).";
+        const std::int64_t query = idx[idx.size() - 2], key = idx.back();
+        const bool outside = c.window_size && key <= query - *c.window_size; // before the sliding window
+        s.masked_out = key > query || outside;
+        s.explanation =
+            key > query ? "the causal mask: a key after the query is set to -inf."
+            : outside   ? std::string("the sliding window: a key ") + std::to_string(query - key) +
+                            " tokens back, beyond window_size = " + std::to_string(*c.window_size) + ", is set to -inf."
+                      : std::string("the causal mask leaves this score as it is (the key is not after the query") +
+                            std::string(c.window_size ? " and lies inside the window)." : ").");
         return s;
     }
     if (base == stage::attn_weights) {

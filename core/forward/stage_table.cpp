@@ -261,9 +261,13 @@ const std::vector<StageRow> kTable = {
      .causal_only = true,
      .statement = 13,
      .source_text = {"masked_fill_"},
-     .caption = [](const Config&) -> std::string {
-         return "The causal mask sets every score above the diagonal to −∞: a token may look at itself and earlier "
-                "tokens, never at later ones.";
+     .caption = [](const Config& c) -> std::string {
+         std::string s = "The causal mask sets every score above the diagonal to −∞: a token may look at itself and "
+                         "earlier tokens, never at later ones.";
+         if (c.is_grouped() && c.window_size)
+             s += std::string(" The sliding window also hides every key more than ") + n(*c.window_size - 1) +
+                  " tokens back: each query sees at most its window_size = " + n(*c.window_size) + " latest tokens.";
+         return s;
      }},
     {.base_name = stage::attn_weights,
      .role = R::Weights,

@@ -150,7 +150,7 @@ void multi_head(StageRecorder& rec, const Config& c, const StateDict& w, const T
         rec.add(stage::values_repeated, repeat_heads(v.view({b, T, G, hd}).transpose(1, 2), c.group_size()));
     }
 
-    const HeadLayout layout{b, H, T, hd, G};
+    const HeadLayout layout{b, H, T, hd, G, c.window_size.value_or(0)};
     Tensor scores = Tensor::empty({b, H, T, T}), masked = Tensor::empty({b, H, T, T}),
            attn = Tensor::empty({b, H, T, T});
     Tensor context = Tensor::empty({b, H, T, hd}), merged = Tensor::empty({b, T, c.d_out}), output;

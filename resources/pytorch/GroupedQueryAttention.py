@@ -3,7 +3,9 @@ class GroupedQueryAttention(nn.Module):
     # by num_heads // num_kv_groups query heads (grouped-query attention; num_kv_groups = num_heads is
     # MultiHeadAttention, 1 is multi-query attention). Written here, in the book's style, as the reference
     # the engine is checked against; Hugging Face configs call num_kv_groups num_key_value_heads.
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, num_kv_groups, qkv_bias=False):
+    # window_size: a sliding window (each token sees at most the window_size latest tokens); None sees all.
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, num_kv_groups, qkv_bias=False,
+                 window_size=None):
         super().__init__()
         assert (d_out % num_heads == 0), \
             "d_out must be divisible by num_heads"
@@ -20,10 +22,10 @@ class GroupedQueryAttention(nn.Module):
         self.W_value = nn.Linear(d_in, num_kv_groups * self.head_dim, bias=qkv_bias)
         self.out_proj = nn.Linear(d_out, d_out)
         self.dropout = nn.Dropout(dropout)
-        self.register_buffer(
-            "mask",
-            torch.triu(torch.ones(context_length, context_length), diagonal=1)
-        )
+        mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)
+        if window_size is not None:  # also hide the keys window_size or more tokens back
+            mask = mask + torch.tril(torch.ones(context_length, context_length), diagonal=-window_size)
+        self.register_buffer("mask", mask)
 
     def forward(self, x):
         b, num_tokens, d_in = x.shape

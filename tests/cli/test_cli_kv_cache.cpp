@@ -121,6 +121,13 @@ void TestCliKvCache::grouped_query_call()
     QCOMPARE(o["bytes_per_token"].toInteger(), qint64{12 * 2 * 4 * 64 * 4});
     QCOMPARE(o["config"]["num_kv_heads"].toInteger(), qint64{4});
     QCOMPARE(o["cache"]["bytes"].toInteger(), qint64{12 * 2 * 4 * 64 * 4} * 1024);
+    // With a sliding window of 256 tokens the cache keeps at most 256 of the 1024.
+    const Result w = cli({"kv-cache", "--call", "GroupedQueryAttention(768, 768, 1024, 0.0, 12, 4, window_size=256)",
+                          "--layers", "12", "--dtype", "f32", "--json"});
+    QVERIFY2(w.code == 0, qPrintable(w.err));
+    const QJsonObject windowed = w.json();
+    QCOMPARE(windowed["cached_tokens"].toInteger(), qint64{256});
+    QCOMPARE(windowed["cache"]["bytes"].toInteger(), qint64{12 * 2 * 4 * 64 * 4} * 256);
 }
 
 void TestCliKvCache::mistral_sliding_window()

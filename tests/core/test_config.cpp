@@ -465,7 +465,8 @@ void TestConfig::diagnostic_code_names()
         "non-positive",   "non-positive-input", "dropout-range",   "head-split",    "tokens-exceed-context",
         "head-dim-small", "d-in-ne-d-out",      "wrapper-width",   "dropout-eval",  "call-syntax",
         "memory-budget",  "cancelled",          "engine",          "text-empty",    "text-unusable",
-        "layer-missing",  "model-missing",      "trained-weights", "slots-swapped", "kv-group-split"};
+        "layer-missing",  "model-missing",      "trained-weights", "slots-swapped", "kv-group-split",
+        "window-range"};
     QStringList names;
     for (DiagnosticCode code : kDiagnosticCodes) {
         const std::string name = diagnostic_code_name(code);
@@ -486,7 +487,7 @@ void TestConfig::slot_names()
         QVERIFY2(slot_from_name(name) == slot, name.c_str());
     }
     QCOMPARE(names, (QStringList{"d_in", "d_out", "context_length", "dropout", "num_heads", "num_kv_groups", "qkv_bias",
-                                 "batch", "num_tokens"}));
+                                 "window_size", "batch", "num_tokens"}));
     // Every constructor slot of every class is one of them.
     for (ModuleKind kind : {ModuleKind::MultiHeadAttention, ModuleKind::CausalAttention, ModuleKind::SelfAttentionV2,
                             ModuleKind::GroupedQueryAttention})

@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace attnlab;
 
 namespace {
@@ -52,6 +54,10 @@ private Q_SLOTS:
     void badGroupsAreOneSentenceWithTheNearestValid();
     void bothNamesOfTheSettingBind_data();
     void bothNamesOfTheSettingBind();
+    void aSlidingWindowHidesTheOlderKeys_data();
+    void aSlidingWindowHidesTheOlderKeys();
+    void badWindowsAreOneSentenceWithTheNearestValid_data();
+    void badWindowsAreOneSentenceWithTheNearestValid();
 };
 
 void TestGroupedQuery::oneGroupPerHeadIsMultiHeadAttention()
@@ -231,6 +237,90 @@ void TestGroupedQuery::bothNamesOfTheSettingBind()
     const ParsedCall twice =
         parse_call("GroupedQueryAttention(768, 768, 1024, 0.0, 12, num_kv_groups=4, num_key_value_heads=4)");
     QVERIFY(!twice.ok());
+}
+
+void TestGroupedQuery::aSlidingWindowHidesTheOlderKeys_data()
+{
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<qint64>("window");
+    QTest::newRow("window-3") << "GroupedQueryAttention(6, 8, 8, 0.0, 4, 2, window_size=3)" << qint64(3);
+    QTest::newRow("window-1-sees-itself") << "GroupedQueryAttention(6, 8, 8, 0.0, 4, 1, window_size=1)" << qint64(1);
+    QTest::newRow("window-as-wide-as-the-input")
+        << "GroupedQueryAttention(6, 8, 8, 0.0, 4, 4, window_size=6)" << qint64(6);
+}
+
+void TestGroupedQuery::aSlidingWindowHidesTheOlderKeys()
+{
+    QFETCH(QString, call);
+    QFETCH(qint64, window);
+    const ParsedCall p = parse_call(call.toStdString());
+    QVERIFY2(p.ok(), p.error ? p.error->message.c_str() : "");
+    QCOMPARE(p.config->window_size, std::optional<std::int64_t>(window));
+    // Written by keyword in both forms (it follows qkv_bias, which the short form leaves out).
+    QCOMPARE(*parse_call(positional_call(*p.config)).config, *p.config);
+    QCOMPARE(*parse_call(canonical_call(*p.config)).config, *p.config);
+    const std::int64_t T = 6;
+    const Trace t = trace_forward(*p.config, init_weights(*p.config, 2), input(*p.config, 2, T, 3));
+    const Stage* masked = t.find(stage::attn_scores_masked);
+    const Stage* weights = t.find(stage::attn_weights);
+    Config whole = *p.config;
+    whole.window_size.reset();
+    const Trace full = trace_forward(whole, init_weights(whole, 2), input(whole, 2, T, 3));
+    for (std::int64_t b = 0; b < 2; ++b)
+        for (std::int64_t h = 0; h < p.config->num_heads; ++h)
+            for (std::int64_t i = 0; i < T; ++i) {
+                double sum = 0;
+                for (std::int64_t j = 0; j < T; ++j) {
+                    const bool seen = j <= i && j > i - window;
+                    const float m = masked->tensor.at({b, h, i, j}), w = weights->tensor.at({b, h, i, j});
+                    QVERIFY(seen ? std::isfinite(m) : std::isinf(m) && m < 0);
+                    QVERIFY(seen || w == 0.0f);
+                    sum += w;
+                    if (seen) // the scores themselves do not depend on the window
+                        QCOMPARE(m, full.find(stage::attn_scores)->tensor.at({b, h, i, j}));
+                    if (seen && i < window) // rows the window does not cut equal the whole context's
+                        QCOMPARE(w, full.find(stage::attn_weights)->tensor.at({b, h, i, j}));
+                }
+                QVERIFY(std::fabs(sum - 1.0) < 1e-5);
+            }
+    // Following a masked score names the window.
+    if (window < T - 1) {
+        const ElementFollow f = follow_element(t, stage::attn_scores_masked, {0, 0, T - 1, 0});
+        QVERIFY2(f.sources.masked_out, f.sources.explanation.c_str());
+        QVERIFY2(f.sources.explanation.find("sliding window") != std::string::npos, f.sources.explanation.c_str());
+    }
+}
+
+void TestGroupedQuery::badWindowsAreOneSentenceWithTheNearestValid_data()
+{
+    QTest::addColumn<qint64>("window");
+    QTest::addColumn<qint64>("fix");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("zero") << qint64(0) << qint64(1) << "see no token at all";
+    QTest::newRow("negative") << qint64(-4) << qint64(1) << "window_size = -4";
+    QTest::newRow("beyond-the-context") << qint64(9) << qint64(8) << "wider than context_length = 8";
+}
+
+void TestGroupedQuery::badWindowsAreOneSentenceWithTheNearestValid()
+{
+    QFETCH(qint64, window);
+    QFETCH(qint64, fix);
+    QFETCH(QString, says);
+    Config c = gqa(8, 4, 2);
+    c.window_size = window;
+    const std::vector<Diagnostic> all = validate(c);
+    const Diagnostic* d = find(all, DiagnosticCode::WindowRange);
+    QVERIFY(d);
+    QCOMPARE(d->slot, std::optional<Slot>(Slot::window_size));
+    QVERIFY2(QString::fromStdString(d->message).contains(says), d->message.c_str());
+    QVERIFY2(d->message.find("use a window of 1 to 8 tokens, such as " + std::to_string(fix)) != std::string::npos,
+             d->message.c_str());
+    QCOMPARE(d->fixes, (std::vector<Fix>{{Slot::window_size, fix}}));
+    c.window_size = fix;
+    QVERIFY(!has_error(validate(c)));
+    // The call line reads None as no window at all.
+    const ParsedCall none = parse_call("GroupedQueryAttention(6, 8, 8, 0.0, 4, 2, window_size=None)");
+    QVERIFY(none.ok() && !none.config->window_size);
 }
 
 QTEST_GUILESS_MAIN(TestGroupedQuery)

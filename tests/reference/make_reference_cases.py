@@ -73,3 +73,6 @@ if __name__ == "__main__":
           (1, 9, 8), d_in=8, d_out=8, context_length=9, dropout=0.0, num_heads=4, num_kv_groups=1, qkv_bias=True)
     write("gqa_dropout_eval", "dropout 0.3 in eval mode, two groups of two", 42, GroupedQueryAttention, (3, 4, 4),
           d_in=4, d_out=8, context_length=5, dropout=0.3, num_heads=4, num_kv_groups=2, qkv_bias=True)
+    write("gqa_window_4", "a sliding window of 4 tokens over 9, two groups of three heads", 43, GroupedQueryAttention,
+          (2, 9, 6), d_in=6, d_out=12, context_length=10, dropout=0.0, num_heads=6, num_kv_groups=2, qkv_bias=True,
+          window_size=4)

@@ -27,7 +27,7 @@ SLOTS = {
     "MultiHeadAttentionWrapper": ["d_in", "d_out", "context_length", "dropout", "num_heads", "qkv_bias"],
     "MultiHeadAttention": ["d_in", "d_out", "context_length", "dropout", "num_heads", "qkv_bias"],
     "GroupedQueryAttention": ["d_in", "d_out", "context_length", "dropout", "num_heads", "num_kv_groups",
-                              "qkv_bias"],
+                              "qkv_bias", "window_size"],
 }
 
 
@@ -125,5 +125,12 @@ if __name__ == "__main__":
           context_length=6, dropout=0.25, num_heads=4, num_kv_groups=2)
     write("gqa_mqa_train_reseeded", "GroupedQueryAttention", 99, (1, 5, 6), training=True, dropout_seed=7, d_in=6,
           d_out=6, context_length=8, dropout=0.1, num_heads=3, num_kv_groups=1, qkv_bias=True)
+    # A sliding window: each token sees at most window_size latest tokens (1 is only itself).
+    write("gqa_window_3", "GroupedQueryAttention", 13, (2, 7, 6), d_in=6, d_out=8, context_length=8, dropout=0.0,
+          num_heads=4, num_kv_groups=2, window_size=3)
+    write("gqa_window_1_mqa", "GroupedQueryAttention", 14, (1, 5, 4), d_in=4, d_out=4, context_length=5, dropout=0.0,
+          num_heads=2, num_kv_groups=1, qkv_bias=True, window_size=1)
+    write("gqa_window_train", "GroupedQueryAttention", 15, (2, 6, 8), training=True, d_in=8, d_out=8,
+          context_length=6, dropout=0.2, num_heads=4, num_kv_groups=4, window_size=2)
     write("gqa_wide", "GroupedQueryAttention", 1234, (1, 3, 200), d_in=200, d_out=64, context_length=4,
           dropout=0.0, num_heads=8, num_kv_groups=2, qkv_bias=True)

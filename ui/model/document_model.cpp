@@ -65,6 +65,9 @@ void DocumentModel::setSlot(Slot slot, double value)
     case Slot::context_length: c.context_length = asInt; break;
     case Slot::num_heads: c.num_heads = asInt; break;
     case Slot::num_kv_groups: c.num_kv_groups = asInt; break;
+    case Slot::window_size: // the box's lowest value, shown as None, is the whole causal context
+        c.window_size = asInt > 0 ? std::optional<std::int64_t>(asInt) : std::nullopt;
+        break;
     case Slot::dropout: c.dropout = value; break;
     case Slot::qkv_bias: c.qkv_bias = value != 0.0; break;
     }

@@ -61,6 +61,11 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
             tr("GroupedQueryAttention's key/value heads (Hugging Face: num_key_value_heads): each serves "
                "num_heads / num_kv_groups query heads; num_heads is MultiHeadAttention, 1 multi-query."),
             0, 4096);
+    addSpin(Slot::window_size,
+            tr("GroupedQueryAttention's sliding window: each token sees at most this many latest tokens, itself "
+               "included; None sees the whole causal context."),
+            0, 1 << 20);
+    qobject_cast<QSpinBox*>(spins_["window_size"])->setSpecialValueText(QStringLiteral("None"));
     headDim_ = new QLabel;
     nameTarget(headDim_, QStringLiteral("head-dim"));
     headDim_->setWordWrap(true);
@@ -169,6 +174,7 @@ void ConfigPanel::refresh()
                                                   {"d_out", double(c.d_out)},
                                                   {"num_heads", double(c.num_heads)},
                                                   {"num_kv_groups", double(c.num_kv_groups)},
+                                                  {"window_size", double(c.window_size.value_or(0))},
                                                   {"context_length", double(c.context_length)},
                                                   {"dropout", c.dropout},
                                                   {"batch", double(session_->document()->batch())},
@@ -199,7 +205,9 @@ void ConfigPanel::refresh()
         const double low = applies ? spin->property("slotMin").toDouble() : values.at(slot);
         const double high = applies ? spin->property("slotMax").toDouble() : values.at(slot);
         if (auto* s = qobject_cast<QSpinBox*>(spin)) {
-            s->setSpecialValueText(applies ? QString() : tr("not applicable"));
+            s->setSpecialValueText(slot == "window_size" ? QStringLiteral("None")
+                                   : applies             ? QString()
+                                                         : tr("not applicable"));
             s->setRange(static_cast<int>(low), static_cast<int>(high));
             s->setValue(static_cast<int>(values.at(slot)));
         }
@@ -216,7 +224,7 @@ void ConfigPanel::refresh()
                           .arg(QString::fromStdString(module_class_name(c.kind)), QString::fromStdString(slot)));
         // Only grouped-query attention has key/value heads of its own: elsewhere the row would be one more
         // "not applicable" between the sizes the student is reading.
-        if (slot == "num_kv_groups")
+        if (slot == "num_kv_groups" || slot == "window_size")
             form_->setRowVisible(spin, hasSlot(slot));
         spin->setStyleSheet(
             bad.count(slot)
