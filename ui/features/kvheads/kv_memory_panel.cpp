@@ -1,0 +1,129 @@
+#include "features/kvheads/kv_memory_panel.h"
+
+#include "designs/published_configs.h"
+#include "features/kvheads/kv_memory_chart.h"
+#include "features/kvheads/kvheads_state.h"
+#include "render/number_format.h"
+#include "widgets/flow_layout.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+
+KvMemoryPanel::KvMemoryPanel(KvHeadsState* state, QWidget* parent) : QWidget(parent), state_(state)
+{
+    configs_ = new QComboBox;
+    configs_->addItem(tr("the current call"), -1);
+    for (std::size_t i = 0; i < published_configs().size(); ++i)
+        configs_->addItem(QString::fromStdString(published_configs()[i].name), static_cast<int>(i));
+    configs_->setAccessibleName(tr("Model"));
+    layers_ = new QSpinBox;
+    layers_->setRange(1, 512);
+    layers_->setAccessibleName(tr("Layers"));
+    dtypes_ = new QComboBox;
+    for (KvDtype d : {KvDtype::F32, KvDtype::BF16, KvDtype::F16})
+        dtypes_->addItem(QString::fromStdString(dtype_name(d)), static_cast<int>(d));
+    dtypes_->setAccessibleName(tr("Data type"));
+    context_ = new QSpinBox;
+    context_->setRange(1, 1 << 30);
+    context_->setAccessibleName(tr("Context length"));
+    auto* row = new FlowLayout;
+    auto labelled = [row](const QString& text, QWidget* w) {
+        auto* l = new QLabel(text);
+        l->setBuddy(w);
+        row->addWidget(l);
+        row->addWidget(w);
+    };
+    labelled(tr("&Model:"), configs_);
+    labelled(tr("La&yers:"), layers_);
+    labelled(tr("&dtype:"), dtypes_);
+    labelled(tr("C&ontext:"), context_);
+    note_ = new QLabel;
+    note_->setWordWrap(true);
+    chart_ = new KvMemoryChart;
+    table_ = new QTableWidget;
+    table_->setColumnCount(5);
+    table_->setHorizontalHeaderLabels({tr("kv heads"), tr("bytes per\ntoken"), tr("bytes for\nthe context"),
+                                       tr("attention params\nper layer"), tr("multiply-adds\nper token")});
+    table_->verticalHeader()->setVisible(false);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setTabKeyNavigation(false);
+    table_->setAccessibleName(tr("Key/value head counts and their cache"));
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* body = new QHBoxLayout;
+    body->addWidget(chart_, 3);
+    body->addWidget(table_, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(row);
+    layout->addWidget(note_);
+    layout->addLayout(body, 1);
+
+    connect(configs_, &QComboBox::currentIndexChanged, this,
+            [this] { state_->setConfigIndex(configs_->currentData().toInt()); });
+    connect(layers_, &QSpinBox::valueChanged, this, [this](int v) { state_->setLayers(v); });
+    connect(dtypes_, &QComboBox::currentIndexChanged, this,
+            [this] { state_->setDtype(static_cast<KvDtype>(dtypes_->currentData().toInt())); });
+    connect(context_, &QSpinBox::valueChanged, this, [this](int v) { state_->setContext(v); });
+    connect(state_, &KvHeadsState::memoryChanged, this, &KvMemoryPanel::refresh);
+    refresh();
+}
+
+void KvMemoryPanel::refresh()
+{
+    const KvMemory& m = state_->memory();
+    const QSignalBlocker b1(configs_), b2(layers_), b3(dtypes_), b4(context_);
+    configs_->setCurrentIndex(configs_->findData(state_->configIndex()));
+    layers_->setValue(static_cast<int>(state_->configIndex() < 0 ? state_->layers() : m.shape.layers));
+    layers_->setEnabled(state_->configIndex() < 0); // a published config has its own
+    dtypes_->setCurrentIndex(dtypes_->findData(static_cast<int>(state_->dtype())));
+    context_->setMaximum(static_cast<int>(std::clamp<std::int64_t>(m.shape.context_length, 1, 1 << 30)));
+    context_->setValue(static_cast<int>(m.context));
+    if (!m.error.isEmpty())
+        note_->setText(m.error);
+    else
+        note_->setText(
+            tr("%1: %2 layers, %3 query heads of head_dim %4, %5 key/value heads%6. Source: %7")
+                .arg(QString::fromStdString(m.shape.name))
+                .arg(m.shape.layers)
+                .arg(m.shape.num_heads)
+                .arg(m.shape.head_dim)
+                .arg(m.shape.num_kv_heads)
+                .arg(m.shape.sliding_window ? tr(", a sliding window of %1 tokens").arg(*m.shape.sliding_window)
+                                            : QString())
+                .arg(m.shape.source.empty() ? tr("the call in the settings") : QString::fromStdString(m.shape.source)));
+    chart_->setMemory(m);
+    fillTable();
+}
+
+void KvMemoryPanel::fillTable()
+{
+    const KvMemory& m = state_->memory();
+    table_->setRowCount(static_cast<int>(m.rows.size()));
+    for (std::size_t i = 0; i < m.rows.size(); ++i) {
+        const KvHeadsRow& r = m.rows[i];
+        const QStringList cells = {
+            QStringLiteral("%1 %2").arg(r.kv_heads).arg(QString::fromStdString(kv_kind(m.shape.num_heads, r.kv_heads))),
+            kvBytesText(static_cast<double>(r.bytes_per_token)),
+            QString::number(static_cast<double>(r.bytes) / 1e9, 'f', 3) + QStringLiteral(" GB"),
+            groupedCount(r.parameters_per_layer), shortCount(static_cast<double>(r.cost.total()))};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            QFont f = item->font();
+            f.setBold(r.is_config); // the config's own row, as its line is drawn thick
+            item->setFont(f);
+            table_->setItem(static_cast<int>(i), c, item);
+        }
+    }
+    table_->setHorizontalHeaderItem(2, new QTableWidgetItem(tr("bytes for\n%1 tokens").arg(m.context)));
+}
+
+} // namespace attnlab::ui
