@@ -1,7 +1,8 @@
 // The Key/value heads tab through its state, its painters and the real window: the chart's lines are the core's
 // KV-cache bytes for every published config and dtype, a config chosen in the combo fills table and chart, the
 // current call follows the document's num_kv_groups, the stepped cache grows a column a step and chooses what a full
-// forward chooses, Reset empties it, and nothing is cut off at 1600×1000 or on a 1280×720 projector.
+// forward chooses, Reset empties it, and nothing is cut off at 1600×1000 or on a 1280×720 projector. With
+// ATTNLAB_KV_SHOTS=DIR set, each screen's picture (after three steps) is saved there.
 #include "common/layout_checks.h"
 #include "common/offscreen_screens.h"
 #include "common/session_fixtures.h"
@@ -237,6 +238,8 @@ void TestUiKvHeads::nothingIsCutOff()
     QVERIFY2(testing::overlapReason(page).isEmpty(), qPrintable(testing::overlapReason(page)));
     if (presenting) // the page's type is at least the window's body size on the projector
         QVERIFY(QFontInfo(page->stepped()->computed()->font()).pixelSize() >= QApplication::font().pixelSize());
+    if (const QString dir = qEnvironmentVariable("ATTNLAB_KV_SHOTS"); !dir.isEmpty()) // to look at, after 3 steps
+        QVERIFY(window.grab().save(QStringLiteral("%1/kvheads-%2.png").arg(dir, QTest::currentDataTag())));
     shell.presentation()->setPresenting(false);
 }
 

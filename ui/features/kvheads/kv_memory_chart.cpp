@@ -27,6 +27,12 @@ void KvMemoryChart::setMemory(KvMemory memory)
     update();
 }
 
+QSize KvMemoryChart::sizeHint() const
+{
+    const int px = QFontInfo(font()).pixelSize();
+    return {px * 40, px * 20};
+}
+
 KvMemoryPainter KvMemoryChart::chartPainter() const
 {
     return KvMemoryPainter(memory_, QFontInfo(font()).pixelSize());

@@ -13,6 +13,7 @@ public:
     explicit KvMemoryChart(QWidget* parent = nullptr);
     void setMemory(KvMemory memory);
     KvMemoryPainter chartPainter() const; // as drawn now, at the widget's type size
+    QSize sizeHint() const override;      // taller with the type: a projector's labels need room
     QRectF chartRect() const { return QRectF(rect()).adjusted(6, 6, -6, -4); }
 
 protected:

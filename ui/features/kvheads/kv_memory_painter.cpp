@@ -42,7 +42,8 @@ QRectF KvMemoryPainter::plotArea(const QRectF& rect) const
 {
     const QFontMetricsF fm(fontOf(fontPx_));
     const double left = fm.horizontalAdvance(QStringLiteral("999 MB")) + fontPx_ * 0.8;
-    const double right = fm.horizontalAdvance(QStringLiteral("MQA · 12 kv")) + fontPx_ * 0.8;
+    // The config's label is bold, and its count may have three digits (Falcon's 71 heads, 128 in a student's call).
+    const double right = QFontMetricsF(fontOf(fontPx_, true)).horizontalAdvance(QStringLiteral("MHA · 128 kv")) + 10;
     return rect.adjusted(left, fm.height() * 1.6, -right, -fm.height() * 2.4);
 }
 
@@ -70,11 +71,11 @@ void KvMemoryPainter::paint(QPainter& p, const QRectF& rect, const RenderStyle& 
         return;
     }
     const QRectF plot = plotArea(rect);
-    style.drawText(p, QRectF(rect.left(), rect.top(), rect.width(), plot.top() - rect.top()),
-                   Qt::AlignLeft | Qt::AlignTop,
-                   QStringLiteral("KV cache of %1, batch 1, %2: a line per number of key/value heads")
-                       .arg(QString::fromStdString(m_.shape.name), QString::fromStdString(dtype_name(m_.dtype))),
-                   style.text, style.background);
+    const QString title = QStringLiteral("KV cache of %1, batch 1, %2: a line per number of key/value heads")
+                              .arg(QString::fromStdString(m_.shape.name), QString::fromStdString(dtype_name(m_.dtype)));
+    style.drawText(
+        p, QRectF(rect.left(), rect.top(), rect.width(), plot.top() - rect.top()), Qt::AlignLeft | Qt::AlignTop,
+        QFontMetricsF(p.font()).elidedText(title, Qt::ElideRight, rect.width()), style.text, style.background);
     paintAxes(p, plot, style);
     paintLines(p, rect, style);
     p.restore();

@@ -7,6 +7,8 @@
 #include "widgets/flow_layout.h"
 
 #include <QComboBox>
+#include <QEvent>
+#include <QScrollBar>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -24,16 +26,20 @@ KvMemoryPanel::KvMemoryPanel(KvHeadsState* state, QWidget* parent) : QWidget(par
     for (std::size_t i = 0; i < published_configs().size(); ++i)
         configs_->addItem(QString::fromStdString(published_configs()[i].name), static_cast<int>(i));
     configs_->setAccessibleName(tr("Model"));
+    configs_->setToolTip(tr("Whose KV cache to count: a published model's config, or the call in the settings."));
     layers_ = new QSpinBox;
     layers_->setRange(1, 512);
     layers_->setAccessibleName(tr("Layers"));
+    layers_->setToolTip(tr("How many layers of the current call a model stacks; each keeps its own cache."));
     dtypes_ = new QComboBox;
     for (KvDtype d : {KvDtype::F32, KvDtype::BF16, KvDtype::F16})
         dtypes_->addItem(QString::fromStdString(dtype_name(d)), static_cast<int>(d));
     dtypes_->setAccessibleName(tr("Data type"));
+    dtypes_->setToolTip(tr("The type the cache stores keys and values in: 4 bytes for f32, 2 for bf16 and f16."));
     context_ = new QSpinBox;
     context_->setRange(1, 1 << 30);
     context_->setAccessibleName(tr("Context length"));
+    context_->setToolTip(tr("The tokens the cache holds for the table's bytes, up to the config's context_length."));
     auto* row = new FlowLayout;
     auto labelled = [row](const QString& text, QWidget* w) {
         auto* l = new QLabel(text);
@@ -51,15 +57,17 @@ KvMemoryPanel::KvMemoryPanel(KvHeadsState* state, QWidget* parent) : QWidget(par
     table_ = new QTableWidget;
     table_->setColumnCount(5);
     table_->setHorizontalHeaderLabels({tr("kv heads"), tr("bytes per\ntoken"), tr("bytes for\nthe context"),
-                                       tr("attention params\nper layer"), tr("multiply-adds\nper token")});
+                                       tr("attention\nparams\nper layer"), tr("multiply-\nadds per\ntoken")});
     table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setTabKeyNavigation(false);
     table_->setAccessibleName(tr("Key/value head counts and their cache"));
+    table_->setAccessibleDescription(tr("A row per number of key/value heads that divides num_heads, the config's own "
+                                        "in bold: bytes per token, for the context, parameters and multiply-adds."));
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* body = new QHBoxLayout;
-    body->addWidget(chart_, 3);
-    body->addWidget(table_, 2);
+    body->addWidget(chart_, 1);
+    body->addWidget(table_); // as wide as its columns (fitTable); the chart takes the rest
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(row);
@@ -123,7 +131,23 @@ void KvMemoryPanel::fillTable()
             table_->setItem(static_cast<int>(i), c, item);
         }
     }
-    table_->setHorizontalHeaderItem(2, new QTableWidgetItem(tr("bytes for\n%1 tokens").arg(m.context)));
+    table_->setHorizontalHeaderItem(2, new QTableWidgetItem(tr("bytes for\n%1\ntokens").arg(m.context)));
+    fitTable();
+}
+
+void KvMemoryPanel::fitTable()
+{
+    // Every column whole, without a horizontal scroll bar, at the window's type size.
+    table_->resizeColumnsToContents();
+    table_->setMinimumWidth(table_->horizontalHeader()->length() + 2 * table_->frameWidth() +
+                            table_->verticalScrollBar()->sizeHint().width());
+}
+
+void KvMemoryPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::FontChange) // presentation mode: wider columns
+        fitTable();
+    QWidget::changeEvent(event);
 }
 
 } // namespace attnlab::ui

@@ -25,9 +25,13 @@ public:
     KvMemoryChart* chart() const { return chart_; }
     QTableWidget* table() const { return table_; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void refresh();
     void fillTable();
+    void fitTable();
 
     KvHeadsState* state_;
     QComboBox* configs_;

@@ -19,8 +19,12 @@ KvStepPanel::KvStepPanel(KvHeadsState* state, QWidget* parent) : QWidget(parent)
     models_ = new QComboBox;
     models_->addItems(KvHeadsState::stepModels());
     models_->setAccessibleName(tr("Model"));
+    models_->setToolTip(tr("A GPT shipped with the app: trained on The Verdict with 1 to 8 heads, or on the "
+                           "induction task."));
     prompt_ = new QLineEdit;
     prompt_->setAccessibleName(tr("Prompt"));
+    prompt_->setToolTip(tr("The text the model continues, read as the model reads text (run --model does the "
+                           "same)."));
     prompt_->setMinimumWidth(320);
     step_ = new QPushButton(tr("&Step"));
     step_->setToolTip(tr("Generate one token, greedily: the first step reads the prompt into the cache."));

@@ -30,7 +30,9 @@ QString KvStepper::examplePrompt(const QString& modelName)
 {
     try {
         const auto model = shippedModel(modelName);
-        QString text = QString::fromStdString(example_text(*model)).left(60);
+        QString text = QString::fromStdString(example_text(*model));
+        if (text.size() > 60) // whole words: a word cut in two is one the story's vocabulary does not know
+            text = text.left(std::max<qsizetype>(1, text.lastIndexOf(QLatin1Char(' '), 60)));
         // At most a quarter of the context, so there is room to step: the induction model's example fills it.
         const std::size_t most =
             static_cast<std::size_t>(std::max<std::int64_t>(1, model->settings.context_length / 4));
