@@ -108,9 +108,13 @@ void KvMemoryPainter::paintAxes(QPainter& p, const QRectF& plot, const RenderSty
         style.drawText(p, QRectF(x - labelW, plot.bottom() + 3, labelW * 2, fm.height()), Qt::AlignHCenter,
                        kvTokensText(std::int64_t{1} << e), style.muted, style.background);
     }
-    style.drawText(p, QRectF(plot.left(), plot.bottom() + fm.height() * 1.2, plot.width(), fm.height()),
-                   Qt::AlignHCenter, QStringLiteral("context length (tokens), up to %1").arg(m_.shape.context_length),
-                   style.text, style.background);
+    // Centred under the plot while it fits there, else from the left edge of the labels; shortened only as a last
+    // resort.
+    const QString axis = QStringLiteral("context length (tokens), up to %1").arg(m_.shape.context_length);
+    const QRectF under(plot.left() - fm.horizontalAdvance(QStringLiteral("999 MB")), plot.bottom() + fm.height() * 1.2,
+                       plot.width() + fm.horizontalAdvance(QStringLiteral("999 MB")), fm.height());
+    style.drawText(p, under, Qt::AlignHCenter, fm.elidedText(axis, Qt::ElideRight, under.width()), style.text,
+                   style.background);
     if (m_.shape.sliding_window && *m_.shape.sliding_window < m_.shape.context_length) {
         const double x = plot.left() + std::log2(static_cast<double>(*m_.shape.sliding_window)) / xMax * plot.width();
         p.setPen(QPen(style.warning, 1.5, Qt::DashLine));

@@ -5,11 +5,13 @@
 #include "features/kvheads/kvheads_state.h"
 #include "render/number_format.h"
 #include "widgets/flow_layout.h"
+#include "widgets/stack_when_narrow.h"
 
 #include <QComboBox>
 #include <QEvent>
+#include <QFontInfo>
 #include <QScrollBar>
-#include <QHBoxLayout>
+#include <QBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -65,14 +67,14 @@ KvMemoryPanel::KvMemoryPanel(KvHeadsState* state, QWidget* parent) : QWidget(par
     table_->setAccessibleDescription(tr("A row per number of key/value heads that divides num_heads, the config's own "
                                         "in bold: bytes per token, for the context, parameters and multiply-adds."));
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    auto* body = new QHBoxLayout;
-    body->addWidget(chart_, 1);
-    body->addWidget(table_); // as wide as its columns (fitTable); the chart takes the rest
+    body_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    body_->addWidget(chart_, 1);
+    body_->addWidget(table_); // as wide as its columns (fitTable); the chart takes the rest
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(row);
     layout->addWidget(note_);
-    layout->addLayout(body, 1);
+    layout->addLayout(body_, 1);
 
     connect(configs_, &QComboBox::currentIndexChanged, this,
             [this] { state_->setConfigIndex(configs_->currentData().toInt()); });
@@ -133,6 +135,7 @@ void KvMemoryPanel::fillTable()
     }
     table_->setHorizontalHeaderItem(2, new QTableWidgetItem(tr("bytes for\n%1\ntokens").arg(m.context)));
     fitTable();
+    placeTable();
 }
 
 void KvMemoryPanel::fitTable()
@@ -141,13 +144,33 @@ void KvMemoryPanel::fitTable()
     table_->resizeColumnsToContents();
     table_->setMinimumWidth(table_->horizontalHeader()->length() + 2 * table_->frameWidth() +
                             table_->verticalScrollBar()->sizeHint().width());
+    // And every row, so a table stacked under the chart does not scroll its few rows out of sight.
+    table_->resizeRowsToContents();
+    int height = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth() + 2;
+    for (int r = 0; r < table_->rowCount(); ++r)
+        height += table_->rowHeight(r);
+    table_->setMinimumHeight(height);
 }
 
 void KvMemoryPanel::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::FontChange) // presentation mode: wider columns
+    if (event->type() == QEvent::FontChange) { // presentation mode: wider columns
         fitTable();
+        placeTable();
+    }
     QWidget::changeEvent(event);
+}
+
+void KvMemoryPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    placeTable();
+}
+
+void KvMemoryPanel::placeTable()
+{
+    // Beside the chart while the chart keeps room for its axis labels (a projector's type), else under it.
+    stackWhenNarrow(body_, width(), QFontInfo(font()).pixelSize() * 34 + table_->minimumWidth());
 }
 
 } // namespace attnlab::ui

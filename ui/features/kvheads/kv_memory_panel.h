@@ -4,6 +4,7 @@
 // KvHeadsState's KvMemory and sends the choices back to it.
 #include <QWidget>
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -27,11 +28,13 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void refresh();
     void fillTable();
     void fitTable();
+    void placeTable();
 
     KvHeadsState* state_;
     QComboBox* configs_;
@@ -39,6 +42,7 @@ private:
     QSpinBox* layers_;
     QSpinBox* context_;
     QLabel* note_;
+    QBoxLayout* body_;
     KvMemoryChart* chart_;
     QTableWidget* table_;
 };
