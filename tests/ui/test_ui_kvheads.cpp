@@ -197,9 +197,14 @@ void TestUiKvHeads::nothingIsCutOff_data()
     QTest::addColumn<QSize>("size");
     QTest::addColumn<bool>("presenting");
     QTest::addColumn<QString>("theme");
-    QTest::newRow("1600x1000-light") << QSize(1600, 1000) << false << QStringLiteral("light");
-    QTest::newRow("1280x720-presenting-light") << QSize(1280, 720) << true << QStringLiteral("light");
-    QTest::newRow("1280x720-presenting-dark") << QSize(1280, 720) << true << QStringLiteral("dark");
+    QTest::addColumn<QString>("config");
+    const QString call = QStringLiteral("the current call");
+    QTest::newRow("1600x1000-light") << QSize(1600, 1000) << false << QStringLiteral("light") << call;
+    QTest::newRow("1600x1000-dark-mistral")
+        << QSize(1600, 1000) << false << QStringLiteral("dark") << QStringLiteral("mistral-7b-v0.1");
+    QTest::newRow("1280x720-presenting-light") << QSize(1280, 720) << true << QStringLiteral("light") << call;
+    QTest::newRow("1280x720-presenting-dark-llama")
+        << QSize(1280, 720) << true << QStringLiteral("dark") << QStringLiteral("llama-3-70b");
 }
 
 void TestUiKvHeads::nothingIsCutOff()
@@ -207,6 +212,7 @@ void TestUiKvHeads::nothingIsCutOff()
     QFETCH(QSize, size);
     QFETCH(bool, presenting);
     QFETCH(QString, theme);
+    QFETCH(QString, config);
     Session session;
     session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
     MainWindow window(&session);
@@ -226,6 +232,8 @@ void TestUiKvHeads::nothingIsCutOff()
     QTRY_VERIFY_WITH_TIMEOUT(testing::idle(session), 30000);
     session.view()->setTab(*viewNamed(QStringLiteral("kvheads")));
     KvHeadsView* page = pageOf(window);
+    page->memory()->configs()->setCurrentIndex(page->memory()->configs()->findText(config));
+    QCOMPARE(page->memory()->configs()->currentText(), config);
     for (int k = 0; k < 3; ++k)
         page->stepped()->stepButton()->click(); // a cache to draw
     QVERIFY(testing::waitUntilSettled(session));
