@@ -1,8 +1,9 @@
 #pragma once
 // The Key/value heads tab's state: what the Memory section counts (a published config or the document's own call, its
 // layers, dtype and context length; kv_memory.h) and the cache stepped through a shipped GPT (kv_stepper.h). The
-// counts are instant and recomputed on every change; a step of the shipped models (at most 4 layers of width 256)
-// takes well under a millisecond, so it runs here rather than through a job. It keeps nothing in session files.
+// counts are instant and recomputed on every change. The shipped models are 2 layers of width 128 (32 for the
+// induction model) reading at most 64 tokens: even the prefill of a whole context is far below the ~50 ms that would
+// call for a job, so a step runs here. It keeps nothing in session files.
 #include "features/kvheads/kv_memory.h"
 #include "features/kvheads/kv_stepper.h"
 #include "model/feature_state.h"
