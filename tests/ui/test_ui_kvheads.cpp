@@ -57,6 +57,7 @@ private Q_SLOTS:
     void chartLinesAreTheCoresBytes_data();
     void chartLinesAreTheCoresBytes();
     void currentCallFollowsNumKvGroups();
+    void problemsAreSaidNotDrawn();
     void steppingGrowsTheCacheAsAFullForwardChooses_data();
     void steppingGrowsTheCacheAsAFullForwardChooses();
     void nothingIsCutOff_data();
@@ -139,6 +140,29 @@ void TestUiKvHeads::currentCallFollowsNumKvGroups()
         QCOMPARE(m.rows[static_cast<std::size_t>(bold)].bytes,
                  kv_cache_bytes(attention_shape_of(c, 12), KvDtype::BF16, 1, c.context_length));
     }
+}
+
+// A call the core refuses and a model that cannot be read: one sentence each, no lines, no Step.
+void TestUiKvHeads::problemsAreSaidNotDrawn()
+{
+    std::unique_ptr<Session> session;
+    std::unique_ptr<MainWindow> window;
+    testing::openWindow(session, window, QStringLiteral("gpt2-small"), QSize(1600, 1000));
+    KvHeadsView* page = pageOf(*window);
+    Config c = session->document()->config();
+    c.kind = ModuleKind::GroupedQueryAttention;
+    c.num_kv_groups = 5; // 12 query heads do not split into 5 groups
+    session->document()->setConfig(c);
+    const KvMemoryPainter painter = page->memory()->chart()->chartPainter();
+    QVERIFY(painter.memory().lines.empty());
+    QVERIFY(!painter.memory().error.isEmpty());
+    QCOMPARE(page->memory()->table()->rowCount(), 0);
+    auto* state = session->feature<KvHeadsState>();
+    state->setStepModel(QStringLiteral("h3")); // no such shipped model
+    QVERIFY(!state->stepProblem().isEmpty());
+    QVERIFY(!page->stepped()->stepButton()->isEnabled());
+    QVERIFY(page->stepped()->computed()->text().contains(state->stepProblem()));
+    QCOMPARE(page->stepped()->strip()->stripPainter().columns(), 0);
 }
 
 void TestUiKvHeads::steppingGrowsTheCacheAsAFullForwardChooses_data()
