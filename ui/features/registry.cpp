@@ -7,6 +7,8 @@
 #include "features/designs/designs_view.h"
 #include "features/heatmaps/heatmaps_state.h"
 #include "features/heatmaps/heatmaps_view.h"
+#include "features/kvheads/kvheads_state.h"
+#include "features/kvheads/kvheads_view.h"
 #include "features/overview/overview_state.h"
 #include "features/overview/overview_view.h"
 #include "features/stepper/stepper_state.h"
@@ -71,6 +73,12 @@ constexpr FeatureInfo kFeatures[] = {
      QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
                        "A whole GPT's heads on the text, layers by heads; a click opens one in the heatmaps."),
      state<OverviewState>, page<OverviewView, OverviewState>, false, nullptr, nullptr},
+    {"kvheads", QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑦ Key/value heads"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑦ Key/value heads"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow", "⑦ KV heads"),
+     QT_TRANSLATE_NOOP("attnlab::ui::MainWindow",
+                       "The KV cache per number of key/value heads, and a GPT's cache filled one token at a time."),
+     state<KvHeadsState>, page<KvHeadsView, KvHeadsState>, false, nullptr, nullptr},
 };
 
 // The tabs the code opens by name (model/view_mode.h) are these rows, by index.
