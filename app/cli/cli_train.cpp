@@ -32,22 +32,24 @@ using json = nlohmann::ordered_json;
 using namespace attnlab;
 using namespace attnlab::train;
 
-// --heads as given, repeats kept; absent: none, which the sweep reads as every divisor of emb.
-std::vector<std::int64_t> parse_heads(const Args& a)
+// --heads or --kv-groups as given, repeats kept; absent: none, which the sweep reads as every divisor of emb
+// (heads) or as many key/value heads as query heads (kv-groups).
+std::vector<std::int64_t> parse_counts(const Args& a, const std::string& name)
 {
-    std::vector<std::int64_t> heads;
-    if (!a.has("heads"))
-        return heads;
-    if (a.text("heads").empty() || a.text("heads").back() == ',')
-        throw Error("--heads " + printable(a.text("heads"), 40) +
-                    " ends without a number; give head counts joined by commas, e.g. --heads 1,2,4.");
-    std::stringstream in(a.text("heads"));
+    std::vector<std::int64_t> counts;
+    if (!a.has(name))
+        return counts;
+    const std::string example = "--" + name + (name == "heads" ? " 1,2,4" : " 4,2,1");
+    if (a.text(name).empty() || a.text(name).back() == ',')
+        throw Error("--" + name + " " + printable(a.text(name), 40) +
+                    " ends without a number; give counts joined by commas, e.g. " + example + ".");
+    std::stringstream in(a.text(name));
     std::string item;
     while (std::getline(in, item, ','))
-        heads.push_back(parse_integer("heads", item, 1, 1 << 20));
-    if (heads.empty())
-        throw Error("--heads needs at least one number, e.g. --heads 1,2,4.");
-    return heads;
+        counts.push_back(parse_integer(name, item, 1, 1 << 20));
+    if (counts.empty())
+        throw Error("--" + name + " needs at least one number, e.g. " + example + ".");
+    return counts;
 }
 
 double parse_real(const Args& a, const std::string& name, double fallback)
@@ -91,9 +93,18 @@ std::string mean_std(const json& row, const char* mean, const char* std_key)
 }
 
 struct Variant {
-    std::int64_t heads = 0;
-    std::vector<std::size_t> runs; // indices into the sweep's results
+    std::int64_t heads = 0, kv_groups = 0; // kv_groups: as given, or the heads
+    std::vector<std::size_t> runs;         // indices into the sweep's results
 };
+
+// "4 head(s)", or "4 head(s) in 2 key/value groups" when they share keys and values.
+std::string variant_name(const Variant& v)
+{
+    std::string name = std::to_string(v.heads) + " head(s)";
+    if (v.kv_groups != v.heads)
+        name += " in " + std::to_string(v.kv_groups) + " key/value group(s)";
+    return name;
+}
 
 json variant_json(const Variant& v, const std::vector<RunResult>& results, const std::vector<HeadReport>& reports)
 {
@@ -131,8 +142,14 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
                          {"heads", heads_json(reports[i])}});
     }
     const GptConfig& s = results[v.runs.front()].settings.shape;
-    json row = {
-        {"n_heads", v.heads}, {"head_dim", s.emb_dim / v.heads}, {"seeds_diverged", diverged}, {"seeds", seeds}};
+    // What a KV cache keeps per token: a key and a value row of kv_groups x head_dim floats per layer.
+    const std::int64_t kv_bytes = 2 * s.n_layers * s.kv_width() * static_cast<std::int64_t>(sizeof(float));
+    json row = {{"n_heads", v.heads},
+                {"kv_groups", v.kv_groups},
+                {"head_dim", s.emb_dim / v.heads},
+                {"kv_bytes_per_token", kv_bytes},
+                {"seeds_diverged", diverged},
+                {"seeds", seeds}};
     if (loss.empty()) { // every seed diverged: the row says so instead of a mean of nothing
         row["diverged"] = divergence_text(results[v.runs.front()]);
         return row;
@@ -155,7 +172,7 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
 int cmd_train(const std::vector<std::string>& argv)
 {
     Args a(argv,
-           {"task", "vocab", "context", "emb", "layers", "heads", "seeds", "seed", "steps", "batch", "lr",
+           {"task", "vocab", "context", "emb", "layers", "heads", "kv-groups", "seeds", "seed", "steps", "batch", "lr",
             "weight-decay", "save", "dump-run"},
            {"json"});
     SweepSpec spec = sweep_defaults(a.required("task"));
@@ -173,21 +190,26 @@ int cmd_train(const std::vector<std::string>& argv)
     spec.weight_decay = parse_real(a, "weight-decay", spec.weight_decay);
     spec.record_batches = a.has("dump-run");
     check_task(spec.task, spec.vocab, spec.context); // the task's refusal comes before a bad --heads
-    spec.heads = parse_heads(a);
+    spec.heads = parse_counts(a, "heads");
+    spec.kv_groups = parse_counts(a, "kv-groups");
     if (a.has("seed"))
         spec.first_seed = static_cast<std::uint64_t>(a.integer("seed", 0, 0, INT64_MAX));
     else
         spec.seeds = a.integer("seeds", 1, 1, 1000);
     const std::vector<std::int64_t> heads = spec.head_list();
     const std::vector<std::uint64_t> seeds = spec.seed_list();
-    if (a.has("dump-run") && (heads.size() != 1 || seeds.size() != 1))
-        throw Error("--dump-run records one run; give one --heads value and one --seed.");
-    if (a.has("save") && heads.size() != 1)
-        throw Error("--save keeps one model; give one --heads value (the first seed's model is saved).");
+    const std::vector<std::int64_t> groups = spec.kv_group_list();
+    if (a.has("dump-run") && (heads.size() != 1 || groups.size() != 1 || seeds.size() != 1))
+        throw Error(
+            "--dump-run records one run; give one --heads value, at most one --kv-groups value and one --seed.");
+    if (a.has("save") && (heads.size() != 1 || groups.size() != 1))
+        throw Error("--save keeps one model; give one --heads value and at most one --kv-groups value (the first "
+                    "seed's model is saved).");
     const std::vector<RunSettings> runs = spec.expand();
     std::vector<Variant> variants;
-    for (std::size_t k = 0; k < heads.size(); ++k) { // expand()'s order: heads outer, seeds inner
-        Variant v{heads[k], {}};
+    for (std::size_t k = 0; k < heads.size() * groups.size(); ++k) { // expand()'s order: heads, groups, seeds
+        const std::int64_t g = groups[k % groups.size()];
+        Variant v{heads[k / groups.size()], g == 0 ? heads[k / groups.size()] : g, {}};
         for (std::size_t j = 0; j < seeds.size(); ++j)
             v.runs.push_back(k * seeds.size() + j);
         variants.push_back(v);
@@ -267,14 +289,17 @@ int cmd_train(const std::vector<std::string>& argv)
               << spec.emb << ", " << spec.layers << " layers, " << spec.steps << " steps of batch " << spec.batch
               << ", lr " << spec.lr << ", " << seeds.size() << " seed(s); " << fixed(wall, 1) << " s on " << threads
               << " threads\n";
-    std::printf("heads  head_dim  held-out loss     held-out accuracy  to 90%% of best  ms/step\n");
+    std::printf("heads  kv_groups  head_dim  KV bytes/token  held-out loss     held-out accuracy  to 90%% of best  "
+                "ms/step\n");
     for (const json& r : table)
         if (r.contains("diverged"))
-            std::printf("%5d  %8d  %s\n", r["n_heads"].get<int>(), r["head_dim"].get<int>(),
+            std::printf("%5d  %9d  %8d  %14d  %s\n", r["n_heads"].get<int>(), r["kv_groups"].get<int>(),
+                        r["head_dim"].get<int>(), r["kv_bytes_per_token"].get<int>(),
                         r["diverged"].get<std::string>().c_str());
         else
-            std::printf("%5d  %8d  %-14s    %-14s     %14.0f  %7.2f\n", r["n_heads"].get<int>(),
-                        r["head_dim"].get<int>(), mean_std(r, "val_loss_mean", "val_loss_std").c_str(),
+            std::printf("%5d  %9d  %8d  %14d  %-14s    %-14s     %14.0f  %7.2f\n", r["n_heads"].get<int>(),
+                        r["kv_groups"].get<int>(), r["head_dim"].get<int>(), r["kv_bytes_per_token"].get<int>(),
+                        mean_std(r, "val_loss_mean", "val_loss_std").c_str(),
                         mean_std(r, "val_accuracy_mean", "val_accuracy_std").c_str(),
                         r["steps_to_90_mean"].get<double>(), r["ms_per_step_mean"].get<double>());
     std::fflush(stdout);
@@ -282,8 +307,8 @@ int cmd_train(const std::vector<std::string>& argv)
         for (std::size_t i : v.runs)
             if (results[i].diverged() &&
                 table[static_cast<std::size_t>(&v - variants.data())].contains("val_loss_mean"))
-                std::printf("(%lld head(s), seed %llu: %s; the row is the other seeds')\n",
-                            static_cast<long long>(v.heads), static_cast<unsigned long long>(results[i].settings.seed),
+                std::printf("(%s, seed %llu: %s; the row is the other seeds')\n", variant_name(v).c_str(),
+                            static_cast<unsigned long long>(results[i].settings.seed),
                             divergence_text(results[i]).c_str());
     std::fflush(stdout);
     std::cout << "(" << how << ")\n";
@@ -291,11 +316,11 @@ int cmd_train(const std::vector<std::string>& argv)
     for (const Variant& v : variants) {
         const RunResult& r = results[v.runs.front()];
         if (r.diverged()) {
-            std::printf("\n%lld head(s), seed %llu: %s\n", static_cast<long long>(v.heads),
+            std::printf("\n%s, seed %llu: %s\n", variant_name(v).c_str(),
                         static_cast<unsigned long long>(r.settings.seed), divergence_text(r).c_str());
             continue;
         }
-        std::printf("\n%lld head(s), seed %llu%s: held-out loss %.3f, accuracy %.3f\n", static_cast<long long>(v.heads),
+        std::printf("\n%s, seed %llu%s: held-out loss %.3f, accuracy %.3f\n", variant_name(v).c_str(),
                     static_cast<unsigned long long>(r.settings.seed),
                     seeds.size() > 1 ? " (--json has every seed)" : "", r.final_eval().loss, r.final_eval().accuracy);
         print_heads(reports[v.runs.front()]);

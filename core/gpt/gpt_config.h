@@ -14,8 +14,14 @@ struct GptConfig {
     std::int64_t n_heads = 4;
     double drop_rate = 0.0; // training only: the inference forward runs in eval mode
     bool qkv_bias = false;
+    // Key/value heads, each shared by n_heads / n_kv_groups query heads (GroupedQueryAttention); 0 means
+    // n_heads, the book's MultiHeadAttention, so a config that never names it keeps the book's GPT.
+    std::int64_t n_kv_groups = 0;
 
     std::int64_t head_dim() const { return emb_dim / n_heads; }
+    std::int64_t kv_groups() const { return n_kv_groups > 0 ? n_kv_groups : n_heads; }
+    bool grouped() const { return kv_groups() != n_heads; }
+    std::int64_t kv_width() const { return kv_groups() * head_dim(); } // W_key's and W_value's rows
 };
 
 } // namespace attnlab

@@ -27,14 +27,15 @@ std::int64_t setting(const SafetensorsFile& file, const std::string& who, const 
 std::vector<std::pair<std::string, Shape>> expected_tensors(const GptConfig& s)
 {
     const std::int64_t d = s.emb_dim;
+    const auto rows = [&](const char* role) { return std::string(role) == "W_query" ? d : s.kv_width(); };
     std::vector<std::pair<std::string, Shape>> out = {{"tok_emb.weight", {s.vocab_size, d}},
                                                       {"pos_emb.weight", {s.context_length, d}}};
     for (std::int64_t i = 0; i < s.n_layers; ++i) {
         const std::string b = "trf_blocks." + std::to_string(i) + ".";
         for (const char* role : {"W_query", "W_key", "W_value"}) {
-            out.push_back({b + "att." + role + ".weight", {d, d}});
+            out.push_back({b + "att." + role + ".weight", {rows(role), d}});
             if (s.qkv_bias)
-                out.push_back({b + "att." + role + ".bias", {d}});
+                out.push_back({b + "att." + role + ".bias", {rows(role)}});
         }
         out.push_back({b + "att.out_proj.weight", {d, d}});
         out.push_back({b + "att.out_proj.bias", {d}});
@@ -93,6 +94,13 @@ GptModel load_gpt_model(const std::string& path)
     if (s.emb_dim % s.n_heads != 0)
         throw Error(who + " says emb_dim " + std::to_string(s.emb_dim) + " with " + std::to_string(s.n_heads) +
                     " heads, which do not split it evenly.");
+    // Files from before grouped keys and values, and MultiHeadAttention models, do not name it.
+    if (!file.meta("n_kv_groups").empty()) {
+        s.n_kv_groups = setting(file, who, "n_kv_groups");
+        if (s.n_heads % s.n_kv_groups != 0)
+            throw Error(who + " says " + std::to_string(s.n_heads) + " heads in " + std::to_string(s.n_kv_groups) +
+                        " key/value groups, which do not split them evenly.");
+    }
     for (const auto& [name, shape] : expected_tensors(s)) {
         const SafetensorsEntry* t = file.entry(name);
         if (!t)
@@ -110,7 +118,8 @@ GptModel load_gpt_model(const std::string& path)
 Config gpt_attention_config(const GptModel& model)
 {
     Config c;
-    c.kind = ModuleKind::MultiHeadAttention;
+    c.kind = model.settings.grouped() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
+    c.num_kv_groups = model.settings.kv_groups();
     c.d_in = c.d_out = model.settings.emb_dim;
     c.context_length = model.settings.context_length;
     c.dropout = 0.0; // eval mode: the book's model.eval() turns dropout off

@@ -32,7 +32,8 @@ struct GptModel {
 // Throws Error with one sentence naming the file and what is wrong.
 GptModel load_gpt_model(const std::string& path);
 
-// The attention of every block: MultiHeadAttention(emb_dim, emb_dim, context_length, 0.0, n_heads, qkv_bias).
+// The attention of every block: MultiHeadAttention(emb_dim, emb_dim, context_length, 0.0, n_heads, qkv_bias), or
+// GroupedQueryAttention(..., n_heads, n_kv_groups, qkv_bias) when the model has fewer key/value heads.
 Config gpt_attention_config(const GptModel& model);
 // Block `layer`'s attention parameters under the module's own names (W_query.weight, ..., out_proj.bias).
 StateDict gpt_attention_weights(const GptModel& model, int layer);

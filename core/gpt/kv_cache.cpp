@@ -64,7 +64,7 @@ Tensor LayerKvCache::values() const
 std::uint64_t kv_cache_bytes(const GptConfig& config, std::int64_t tokens)
 {
     return 2ull * static_cast<std::uint64_t>(config.n_layers) * static_cast<std::uint64_t>(tokens) *
-           static_cast<std::uint64_t>(config.emb_dim) * sizeof(float);
+           static_cast<std::uint64_t>(config.kv_width()) * sizeof(float); // kv_width: emb_dim unless grouped
 }
 
 KvGenerator::KvGenerator(const GptModel& model, double eps, std::int64_t capacity, std::uint64_t budget)
@@ -82,7 +82,7 @@ KvGenerator::KvGenerator(const GptModel& model, double eps, std::int64_t capacit
     }
     layers_.reserve(static_cast<std::size_t>(s.n_layers));
     for (std::int64_t l = 0; l < s.n_layers; ++l)
-        layers_.emplace_back(s.n_heads, s.head_dim(), capacity);
+        layers_.emplace_back(s.kv_groups(), s.head_dim(), capacity); // one per key/value head, shared when grouped
 }
 
 std::uint64_t KvGenerator::bytes() const
@@ -114,6 +114,7 @@ std::vector<float> KvGenerator::run(const std::vector<std::int64_t>& ids)
     const GptConfig& s = model_.settings;
     const std::int64_t before = tokens(), n = static_cast<std::int64_t>(ids.size());
     const std::int64_t d = s.emb_dim, heads = s.n_heads, hd = s.head_dim(), seen = before + n;
+    const std::int64_t group = heads / s.kv_groups(); // query heads per cached key/value head
     if (seen > layers_.front().capacity())
         throw Error(std::string("the KV cache has room for ") + std::to_string(layers_.front().capacity()) +
                     " tokens; " + std::to_string(seen) + " do not fit.");
@@ -140,7 +141,7 @@ std::vector<float> KvGenerator::run(const std::vector<std::int64_t>& ids)
         LayerKvCache& cache = layers_[static_cast<std::size_t>(layer)];
         cache.append(k.data(), v.data(), n);
         for (std::int64_t head = 0; head < heads; ++head) {
-            gemm(n, seen, hd, q.data() + head * hd, d, cache.keys_of(head), hd, Op::T, scores.data(), seen);
+            gemm(n, seen, hd, q.data() + head * hd, d, cache.keys_of(head / group), hd, Op::T, scores.data(), seen);
             // The engine's softmax (attention_kernels.cpp): the scaled row's max, exp, one multiply by the
             // reciprocal of the sum; a row sees the cache and the new tokens up to itself, zeros after.
             for (std::int64_t i = 0; i < n; ++i) {
@@ -151,7 +152,8 @@ std::vector<float> KvGenerator::run(const std::vector<std::int64_t>& ids)
                 row *= 1.0f / row.sum();
                 std::fill(scores.data() + i * seen + visible, scores.data() + (i + 1) * seen, 0.0f);
             }
-            gemm(n, hd, seen, scores.data(), seen, cache.values_of(head), hd, Op::N, merged.data() + head * hd, d);
+            gemm(n, hd, seen, scores.data(), seen, cache.values_of(head / group), hd, Op::N, merged.data() + head * hd,
+                 d);
         }
         x += linear(merged, param(model_, att + "out_proj.weight"), &param(model_, att + "out_proj.bias"));
         add_feed_forward(x, model_, b, eps_);

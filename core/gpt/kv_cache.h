@@ -13,7 +13,7 @@
 
 namespace attnlab {
 
-// One layer's keys and values, each (n_heads, T, head_dim), head by head. The buffers are sized once for
+// One layer's keys and values, each (key/value heads, T, head_dim), head by head. The buffers are sized once for
 // `capacity` tokens, so appending a token copies only that token's rows and never moves the earlier ones.
 class LayerKvCache {
 public:
@@ -37,7 +37,8 @@ private:
     std::vector<float> keys_, values_;
 };
 
-// Bytes the caches of every layer hold at `tokens` tokens: 2 (keys, values) x n_layers x tokens x emb_dim x 4.
+// Bytes the caches of every layer hold at `tokens` tokens: 2 (keys, values) x n_layers x tokens x kv_width x 4
+// (emb_dim, or fewer with grouped keys and values).
 std::uint64_t kv_cache_bytes(const GptConfig& config, std::int64_t tokens);
 
 // The model run token by token with a cache per layer. The model must outlive the generator.

@@ -1,5 +1,6 @@
 #include "train/gpt_net.h"
 
+#include "train/kv_groups.h"
 #include "train/train_attention.h"
 
 #include <algorithm>
@@ -322,43 +323,69 @@ void GptNet::project_qkv(const std::vector<float>& params, std::size_t layer)
 {
     const GptConfig& s = layout_.shape;
     const std::size_t n = rows_, d = static_cast<std::size_t>(s.emb_dim);
+    const KvGroups g = kv_groups();
     const BlockParams& o = layout_.blocks[layer];
     Block& b = blocks_[layer];
     const float* P = params.data();
-    if (!s.qkv_bias) { // W_query, W_key, W_value: one (3 d x d) matrix in the buffer
-        linear_forward(b.h1.data(), n, d, P + o.wq, nullptr, 3 * d, b.qkv.data());
-        return;
+    // Grouped keys and values are projected narrow, then each key/value head copied to its query heads.
+    float* out = b.qkv.data();
+    if (s.grouped()) {
+        narrow_.resize(n * g.narrow());
+        out = narrow_.data();
     }
-    const std::size_t w[] = {o.wq, o.wk, o.wv}, bias[] = {o.bq, o.bk, o.bv};
-    for (int r = 0; r < 3; ++r) {
-        linear_forward(b.h1.data(), n, d, P + w[r], P + bias[r], d, dcol_.data());
-        for (std::size_t i = 0; i < n; ++i)
-            std::copy_n(dcol_.data() + i * d, d, b.qkv.data() + i * 3 * d + r * d);
+    if (!s.qkv_bias) // W_query, W_key, W_value: one (d + 2 kv_width) x d matrix in the buffer
+        linear_forward(b.h1.data(), n, d, P + o.wq, nullptr, g.narrow(), out);
+    else {
+        const std::size_t w[] = {o.wq, o.wk, o.wv}, bias[] = {o.bq, o.bk, o.bv};
+        const std::size_t width[] = {d, g.kv_width, g.kv_width}, at[] = {0, d, d + g.kv_width};
+        for (int r = 0; r < 3; ++r) {
+            linear_forward(b.h1.data(), n, d, P + w[r], P + bias[r], width[r], dcol_.data());
+            for (std::size_t i = 0; i < n; ++i)
+                std::copy_n(dcol_.data() + i * width[r], width[r], out + i * g.narrow() + at[r]);
+        }
     }
+    if (s.grouped())
+        expand_kv_groups(g, narrow_.data(), n, b.qkv.data());
 }
 
 void GptNet::project_qkv_backward(const std::vector<float>& params, std::vector<float>& grads, std::size_t layer)
 {
-    // dqkv_ holds d(loss)/d(q | k | v); dh_ receives d(loss)/d(norm1 output).
+    // dqkv_ holds d(loss)/d(q | k | v), a key and a value head per query head; dh_ receives d(loss)/d(norm1
+    // output). Grouped, the gradient of each shared key/value head is first summed over its query heads.
     const GptConfig& s = layout_.shape;
     const std::size_t n = rows_, d = static_cast<std::size_t>(s.emb_dim);
+    const KvGroups g = kv_groups();
     const BlockParams& o = layout_.blocks[layer];
     const Block& b = blocks_[layer];
     const float* P = params.data();
     float* G = grads.data();
+    const float* dy = dqkv_.data();
+    if (s.grouped()) {
+        narrow_.resize(n * g.narrow());
+        sum_kv_groups(g, dqkv_.data(), n, narrow_.data());
+        dy = narrow_.data();
+    }
     if (!s.qkv_bias) {
-        linear_backward(b.h1.data(), n, d, P + o.wq, 3 * d, dqkv_.data(), dh_.data(), G + o.wq, nullptr);
+        linear_backward(b.h1.data(), n, d, P + o.wq, g.narrow(), dy, dh_.data(), G + o.wq, nullptr);
         return;
     }
     const std::size_t w[] = {o.wq, o.wk, o.wv}, bias[] = {o.bq, o.bk, o.bv};
+    const std::size_t width[] = {d, g.kv_width, g.kv_width}, at[] = {0, d, d + g.kv_width};
     for (int r = 0; r < 3; ++r) {
         for (std::size_t i = 0; i < n; ++i)
-            std::copy_n(dqkv_.data() + i * 3 * d + r * d, d, dcol_.data() + i * d);
-        linear_backward(b.h1.data(), n, d, P + w[r], d, dcol_.data(), r == 0 ? dh_.data() : dtmp_.data(), G + w[r],
-                        G + bias[r]);
+            std::copy_n(dy + i * g.narrow() + at[r], width[r], dcol_.data() + i * width[r]);
+        linear_backward(b.h1.data(), n, d, P + w[r], width[r], dcol_.data(), r == 0 ? dh_.data() : dtmp_.data(),
+                        G + w[r], G + bias[r]);
         if (r > 0)
             add_into(dh_.data(), dtmp_.data(), n * d);
     }
+}
+
+KvGroups GptNet::kv_groups() const
+{
+    const GptConfig& s = layout_.shape;
+    return {static_cast<std::size_t>(s.emb_dim), static_cast<std::size_t>(s.kv_width()),
+            static_cast<std::size_t>(s.head_dim())};
 }
 
 } // namespace attnlab::train

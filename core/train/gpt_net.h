@@ -4,6 +4,7 @@
 // grows once and is reused every step. Parameters and gradients are flat buffers in gpt_layout's order.
 #include "tensor/torch_random.h"
 #include "train/gpt_params.h"
+#include "train/kv_groups.h"
 #include "train/train_attention.h"
 #include "train/train_ops.h"
 
@@ -72,6 +73,7 @@ private:
     // W_query, W_key and W_value sit one after another (no qkv_bias), three otherwise.
     void project_qkv(const std::vector<float>& params, std::size_t layer);
     void project_qkv_backward(const std::vector<float>& params, std::vector<float>& grads, std::size_t layer);
+    KvGroups kv_groups() const; // the projections' widths: kv_width is d_out unless grouped
 
     GptLayout layout_;
     std::size_t batch_ = 0, tokens_ = 0;
@@ -93,6 +95,7 @@ private:
     std::vector<Block> blocks_;
     std::vector<float> noise_emb_, xhat_f_, rstd_f_, hf_, logits_, dlogits_;
     std::vector<float> dx_, dh_, dwide_, dwide2_, dqkv_, dtmp_, dcol_;
+    std::vector<float> narrow_; // grouped: the projections' rows (q, the key heads, the value heads) or their gradient
 };
 
 } // namespace attnlab::train

@@ -8,6 +8,15 @@
 
 namespace attnlab {
 
+std::string divisor_list(std::int64_t n)
+{
+    std::string out;
+    for (std::int64_t k = 1; k <= n; ++k)
+        if (n % k == 0)
+            out += (out.empty() ? "" : ", ") + std::to_string(k);
+    return out;
+}
+
 void check_gpt_config(const GptConfig& s)
 {
     const auto positive = [](std::int64_t v, const char* name) {
@@ -22,6 +31,9 @@ void check_gpt_config(const GptConfig& s)
     if (s.emb_dim % s.n_heads != 0)
         throw Error("emb_dim (d_out) " + std::to_string(s.emb_dim) + " is not divisible by num_heads " +
                     std::to_string(s.n_heads) + "; pick a num_heads that divides it.");
+    if (s.n_kv_groups < 0 || s.n_heads % s.kv_groups() != 0)
+        throw Error("num_heads " + std::to_string(s.n_heads) + " is not divisible by num_kv_groups " +
+                    std::to_string(s.n_kv_groups) + "; pick num_kv_groups from " + divisor_list(s.n_heads) + ".");
     if (!(s.drop_rate >= 0.0 && s.drop_rate < 1.0))
         throw Error("drop_rate has to be at least 0 and below 1.");
 }
@@ -37,7 +49,7 @@ GptLayout gpt_layout(const GptConfig& shape)
     check_gpt_config(shape);
     GptLayout layout;
     layout.shape = shape;
-    const std::int64_t d = shape.emb_dim, v = shape.vocab_size;
+    const std::int64_t d = shape.emb_dim, v = shape.vocab_size, kv = shape.kv_width();
     const auto add = [&](std::string name, std::vector<std::int64_t> dims) {
         std::size_t n = 1;
         for (std::int64_t x : dims)
@@ -51,14 +63,15 @@ GptLayout gpt_layout(const GptConfig& shape)
     for (std::int64_t l = 0; l < shape.n_layers; ++l) {
         const std::string p = "trf_blocks." + std::to_string(l) + ".";
         BlockParams b{};
-        const auto projection = [&](const char* name, std::size_t& w, std::size_t& bias) {
-            w = add(p + "att." + name + ".weight", {d, d});
+        // GroupedQueryAttention narrows W_key and W_value to kv_width rows; MultiHeadAttention's are d.
+        const auto projection = [&](const char* name, std::int64_t rows, std::size_t& w, std::size_t& bias) {
+            w = add(p + "att." + name + ".weight", {rows, d});
             if (shape.qkv_bias)
-                bias = add(p + "att." + name + ".bias", {d});
+                bias = add(p + "att." + name + ".bias", {rows});
         };
-        projection("W_query", b.wq, b.bq);
-        projection("W_key", b.wk, b.bk);
-        projection("W_value", b.wv, b.bv);
+        projection("W_query", d, b.wq, b.bq);
+        projection("W_key", kv, b.wk, b.bk);
+        projection("W_value", kv, b.wv, b.bv);
         b.wo = add(p + "att.out_proj.weight", {d, d});
         b.bo = add(p + "att.out_proj.bias", {d});
         b.ff1_w = add(p + "ff.layers.0.weight", {4 * d, d});
@@ -80,7 +93,7 @@ GptLayout gpt_layout(const GptConfig& shape)
 std::vector<float> init_gpt_params(const GptLayout& layout, TorchGenerator& gen)
 {
     const GptConfig& s = layout.shape;
-    const std::size_t d = static_cast<std::size_t>(s.emb_dim);
+    const std::size_t d = static_cast<std::size_t>(s.emb_dim), kv = static_cast<std::size_t>(s.kv_width());
     std::vector<float> p(layout.total, 0.0f);
     NormalCache cache; // manual_seed clears the generator's cached normal
     normal_(p.data() + layout.tok_emb, static_cast<std::size_t>(s.vocab_size) * d, 0.0, 1.0, gen, cache);
@@ -92,8 +105,8 @@ std::vector<float> init_gpt_params(const GptLayout& layout, TorchGenerator& gen)
     };
     for (const BlockParams& b : layout.blocks) {
         linear(b.wq, b.bq, d, d, s.qkv_bias);
-        linear(b.wk, b.bk, d, d, s.qkv_bias);
-        linear(b.wv, b.bv, d, d, s.qkv_bias);
+        linear(b.wk, b.bk, kv, d, s.qkv_bias); // GroupedQueryAttention's order: W_query, W_key, W_value
+        linear(b.wv, b.bv, kv, d, s.qkv_bias);
         linear(b.wo, b.bo, d, d, true);
         linear(b.ff1_w, b.ff1_b, 4 * d, d, true);
         linear(b.ff2_w, b.ff2_b, d, 4 * d, true);

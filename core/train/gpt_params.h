@@ -13,8 +13,10 @@
 namespace attnlab {
 
 // Throws Error with one sentence when GPTModel(cfg) could not be built or trained: sizes below 1,
-// emb_dim not divisible by n_heads (the book's assert), drop_rate outside [0, 1).
+// emb_dim not divisible by n_heads (the book's assert), n_kv_groups not dividing n_heads (naming the divisors),
+// drop_rate outside [0, 1).
 void check_gpt_config(const GptConfig& config);
+std::string divisor_list(std::int64_t n); // "1, 2, 4, 8" for 8
 
 struct ParamEntry {
     std::string name;

@@ -65,22 +65,26 @@ void write_blobs(const std::string& path, const std::vector<Blob>& blobs, const 
 
 Metadata run_metadata(const RunSettings& s)
 {
-    return {{"task", s.task},
-            {"vocab_size", std::to_string(s.shape.vocab_size)},
-            {"emb_dim", std::to_string(s.shape.emb_dim)},
-            {"n_layers", std::to_string(s.shape.n_layers)},
-            {"n_heads", std::to_string(s.shape.n_heads)},
-            {"context_length", std::to_string(s.shape.context_length)},
-            {"drop_rate", number(s.shape.drop_rate)},
-            {"qkv_bias", s.shape.qkv_bias ? "true" : "false"},
-            {"seed", std::to_string(s.seed)},
-            {"training_steps", std::to_string(s.steps)},
-            {"batch", std::to_string(s.batch)},
-            {"lr", number(s.optimizer.lr)},
-            {"weight_decay", number(s.optimizer.weight_decay)},
-            {"betas", number(s.optimizer.beta1) + "," + number(s.optimizer.beta2)},
-            {"eps", number(s.optimizer.eps)},
-            {"optimizer", "AdamW, weight_decay " + number(s.optimizer.weight_decay) + ", constant lr"}};
+    Metadata meta{{"task", s.task},
+                  {"vocab_size", std::to_string(s.shape.vocab_size)},
+                  {"emb_dim", std::to_string(s.shape.emb_dim)},
+                  {"n_layers", std::to_string(s.shape.n_layers)},
+                  {"n_heads", std::to_string(s.shape.n_heads)},
+                  {"context_length", std::to_string(s.shape.context_length)},
+                  {"drop_rate", number(s.shape.drop_rate)},
+                  {"qkv_bias", s.shape.qkv_bias ? "true" : "false"},
+                  {"seed", std::to_string(s.seed)},
+                  {"training_steps", std::to_string(s.steps)},
+                  {"batch", std::to_string(s.batch)},
+                  {"lr", number(s.optimizer.lr)},
+                  {"weight_decay", number(s.optimizer.weight_decay)},
+                  {"betas", number(s.optimizer.beta1) + "," + number(s.optimizer.beta2)},
+                  {"eps", number(s.optimizer.eps)},
+                  {"optimizer", "AdamW, weight_decay " + number(s.optimizer.weight_decay) + ", constant lr"}};
+    // Only a grouped model names it: a MultiHeadAttention model's file stays as it was, byte for byte.
+    if (s.shape.grouped())
+        meta.insert(meta.begin() + 5, {"n_kv_groups", std::to_string(s.shape.kv_groups())});
+    return meta;
 }
 
 void save_trained_model(const std::string& path, const RunResult& run, const Metadata& results)

@@ -2,8 +2,11 @@
 
 #include "call/config.h"
 #include "tensor/error.h"
+#include "train/gpt_params.h"
 
 #include <algorithm>
+#include <numeric>
+#include <string>
 
 namespace attnlab::train {
 
@@ -19,6 +22,39 @@ std::vector<std::uint64_t> SweepSpec::seed_list() const
         out.push_back(first_seed + static_cast<std::uint64_t>(k));
     return out;
 }
+
+std::vector<std::int64_t> SweepSpec::kv_group_list() const
+{
+    return kv_groups.empty() ? std::vector<std::int64_t>{0} : kv_groups;
+}
+
+namespace {
+
+void refuse_repeats(const std::vector<std::int64_t>& counts, const char* what, const char* list)
+{
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (counts[i] == counts[j])
+                throw Error(std::string(what) + " " + std::to_string(counts[i]) +
+                            " is listed twice; the same seeds would train the same runs again, so list each " + list +
+                            " once (more seeds give more runs of it).");
+}
+
+// Each key/value group count has to divide every head count: the common divisors are the ones that can.
+void check_kv_groups(const std::vector<std::int64_t>& kv, const std::vector<std::int64_t>& heads)
+{
+    std::int64_t common = 0;
+    for (std::int64_t h : heads)
+        common = std::gcd(common, h);
+    for (std::int64_t g : kv)
+        for (std::int64_t h : heads)
+            if (g < 1 || h % g != 0)
+                throw Error("num_kv_groups " + std::to_string(g) + " does not divide num_heads " + std::to_string(h) +
+                            "; the key/value group counts that divide every head count are " + divisor_list(common) +
+                            ".");
+}
+
+} // namespace
 
 std::int64_t SweepSpec::eval_every() const
 {
@@ -43,23 +79,22 @@ std::vector<RunSettings> SweepSpec::expand() const
     if (seeds < 1)
         throw Error("seeds is " + std::to_string(seeds) + "; a sweep needs at least 1 seed.");
     std::vector<std::int64_t> counts = head_list();
-    for (std::size_t i = 0; i < counts.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
-            if (counts[i] == counts[j])
-                throw Error("num_heads " + std::to_string(counts[i]) +
-                            " is listed twice; the same seeds would train the same runs again, so list each head "
-                            "count once (more seeds give more runs of it).");
+    refuse_repeats(counts, "num_heads", "head count");
+    refuse_repeats(kv_groups, "num_kv_groups", "key/value group count");
+    check_kv_groups(kv_groups, counts);
     if (counts.empty()) // emb below 1 has no divisors: check_run says why with the shape it refuses
         counts.push_back(1);
     std::vector<RunSettings> runs;
     for (std::int64_t h : counts)
-        for (std::uint64_t seed : seed_list()) {
-            RunSettings r = base;
-            r.shape.n_heads = h;
-            r.seed = seed;
-            check_run(r);
-            runs.push_back(r);
-        }
+        for (std::int64_t g : kv_group_list())
+            for (std::uint64_t seed : seed_list()) {
+                RunSettings r = base;
+                r.shape.n_heads = h;
+                r.shape.n_kv_groups = g == h ? 0 : g; // as many as the heads is the book's MultiHeadAttention
+                r.seed = seed;
+                check_run(r);
+                runs.push_back(r);
+            }
     return runs;
 }
 

@@ -14,7 +14,10 @@ struct SweepSpec {
     std::string task = "induction";
     std::int64_t vocab = 16, context = 32, emb = 32, layers = 2;
     std::vector<std::int64_t> heads; // in this order, each once (expand refuses a repeat); empty: every divisor of emb
-    std::int64_t seeds = 1;          // runs per num_heads, seeded first_seed, first_seed + 1, ...
+    // num_kv_groups compared at every num_heads (GroupedQueryAttention), each once; each must divide every head
+    // count. Empty: as many as the heads, the book's MultiHeadAttention.
+    std::vector<std::int64_t> kv_groups;
+    std::int64_t seeds = 1; // runs per num_heads x num_kv_groups, seeded first_seed, first_seed + 1, ...
     std::uint64_t first_seed = 0;
     std::int64_t steps = 2000, batch = 64;
     double lr = 3e-3, weight_decay = 0.01;
@@ -22,12 +25,14 @@ struct SweepSpec {
 
     std::vector<std::int64_t> head_list() const; // heads, or every divisor of emb (none below emb 1)
     std::vector<std::uint64_t> seed_list() const;
+    std::vector<std::int64_t> kv_group_list() const; // kv_groups, or {0}: as many as the heads
     // Twenty held-out measurements a run, at most one every 100 steps: enough for the curve and "steps to
     // 90%", few enough to cost a few percent of the training time.
     std::int64_t eval_every() const;
-    // One RunSettings per num_heads x seed, heads outer, seeds inner, with the task's dropout and
-    // eval_every(). Throws Error for an unknown task, for seeds below 1, for a head count listed twice (it would
-    // train the same runs again, seed for seed), and with check_run's sentence for
+    // One RunSettings per num_heads x num_kv_groups x seed, heads outer, seeds inner, with the task's dropout and
+    // eval_every(). Throws Error for an unknown task, for seeds below 1, for a head or key/value group count listed
+    // twice (it would train the same runs again, seed for seed), for a group count that does not divide every head
+    // count (naming those that do), and with check_run's sentence for
     // the first run that could not train; an emb with no divisors gives one run at 1 head, which
     // check_run refuses with the shape.
     std::vector<RunSettings> expand() const;

@@ -1,6 +1,7 @@
 #include "train/tasks.h"
 
 #include "tensor/error.h"
+#include "train/recall_task.h"
 #include "text/letter_tokens.h"
 #include "text/tokenizer.h"
 
@@ -34,7 +35,7 @@ std::size_t story_split(std::size_t n)
 
 const std::vector<std::string>& task_names()
 {
-    static const std::vector<std::string> names{"previous-token", "induction", "the-verdict"};
+    static const std::vector<std::string> names{"previous-token", "induction", "associative-recall", "the-verdict"};
     return names;
 }
 
@@ -47,6 +48,10 @@ TaskSettings task_defaults(const std::string& name)
     }
     if (name == "induction")
         return s;
+    if (name == "associative-recall") { // 8 pairs of 16 keys and 16 values, then 8 queries
+        s.vocab = 32;
+        return s;
+    }
     if (name == "the-verdict") {
         s.vocab = verdict_tokenizer().vocab_size();
         s.context = 64;
@@ -79,6 +84,8 @@ void check_task(const std::string& name, std::int64_t vocab, std::int64_t contex
                         " is longer than the-verdict's held-out part allows; use 1 to " + std::to_string(held) + ".");
         return;
     }
+    if (name == "associative-recall")
+        return check_recall(vocab, context);
     if (vocab < 2 || vocab > 4096)
         throw Error("--vocab " + std::to_string(vocab) + " is too small or too large for " + name +
                     ", which needs 2 to 4096 tokens.");
@@ -126,6 +133,8 @@ void Task::fill(std::mt19937_64& rng, std::int64_t* ids, std::int64_t* targets) 
         std::copy_n(story_train_.begin() + s + 1, T, targets);
         return;
     }
+    if (name_ == "associative-recall")
+        return fill_recall(rng, vocab_, T, ids, targets);
     for (std::int64_t t = 0; t < T; ++t)
         ids[t] = below(rng, vocab_);
     std::fill_n(targets, T, std::int64_t{-100});

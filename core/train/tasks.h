@@ -6,6 +6,7 @@
 //   induction       a segment of length L, uniform in [3, T / 3], is copied later in the sequence (start
 //                   and gap uniform among the placements that fit); positions s1 ... s1 + L - 2 of the
 //                   copy are scored, each predicting x[s1 + i + 1]
+//   associative-recall  key-value pairs, then queries for their keys; each query's value is scored (recall_task.h)
 //   the-verdict     the next token of the story (the book's tokenizer, 1,132 ids); windows of the first
 //                   90% are trained on, the last 10% held out, as resources/training/train_verdict_gpt.py
 #include <cstdint>

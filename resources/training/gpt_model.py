@@ -17,8 +17,8 @@ import torch.nn as nn
 BOOK_PYTORCH_DIR = Path(__file__).resolve().parent.parent / "pytorch"
 
 
-def _load_book_multi_head_attention():
-    """The class in resources/pytorch/MultiHeadAttention.py.
+def _load_book_multi_head_attention(name="MultiHeadAttention"):
+    """The class in resources/pytorch/<name>.py (MultiHeadAttention, or GroupedQueryAttention).
 
     That file is the bare class as the book prints it (the app shows it and prepends the imports when
     it exports a script), so it uses `torch` and `nn` without importing them. A plain `import` would
@@ -27,18 +27,19 @@ def _load_book_multi_head_attention():
     """
     if str(BOOK_PYTORCH_DIR) not in sys.path:
         sys.path.insert(0, str(BOOK_PYTORCH_DIR))
-    spec = importlib.util.find_spec("MultiHeadAttention")
+    spec = importlib.util.find_spec(name)
     if spec is None:
-        raise ImportError(f"MultiHeadAttention.py not found in {BOOK_PYTORCH_DIR}")
+        raise ImportError(f"{name}.py not found in {BOOK_PYTORCH_DIR}")
     module = importlib.util.module_from_spec(spec)
     module.torch = torch
     module.nn = nn
     spec.loader.exec_module(module)
-    sys.modules.setdefault("MultiHeadAttention", module)
-    return module.MultiHeadAttention
+    sys.modules.setdefault(name, module)
+    return getattr(module, name)
 
 
 MultiHeadAttention = _load_book_multi_head_attention()
+GroupedQueryAttention = _load_book_multi_head_attention("GroupedQueryAttention")
 
 
 class LayerNorm(nn.Module):
@@ -84,13 +85,25 @@ class FeedForward(nn.Module):
 class TransformerBlock(nn.Module):
     def __init__(self, cfg):
         super().__init__()
-        self.att = MultiHeadAttention(
-            d_in=cfg["emb_dim"],
-            d_out=cfg["emb_dim"],
-            context_length=cfg["context_length"],
-            num_heads=cfg["n_heads"],
-            dropout=cfg["drop_rate"],
-            qkv_bias=cfg["qkv_bias"])
+        # cfg["n_kv_groups"] (absent in the book) below n_heads: keys and values shared by groups of query heads.
+        groups = cfg.get("n_kv_groups", cfg["n_heads"])
+        if groups != cfg["n_heads"]:
+            self.att = GroupedQueryAttention(
+                d_in=cfg["emb_dim"],
+                d_out=cfg["emb_dim"],
+                context_length=cfg["context_length"],
+                dropout=cfg["drop_rate"],
+                num_heads=cfg["n_heads"],
+                num_kv_groups=groups,
+                qkv_bias=cfg["qkv_bias"])
+        else:
+            self.att = MultiHeadAttention(
+                d_in=cfg["emb_dim"],
+                d_out=cfg["emb_dim"],
+                context_length=cfg["context_length"],
+                num_heads=cfg["n_heads"],
+                dropout=cfg["drop_rate"],
+                qkv_bias=cfg["qkv_bias"])
         self.ff = FeedForward(cfg)
         self.norm1 = LayerNorm(cfg["emb_dim"])
         self.norm2 = LayerNorm(cfg["emb_dim"])

@@ -310,6 +310,8 @@ void TestCliTrain::refusals_data()
     QTest::newRow("vocab-too-small") << QStringList{"--vocab", "1"} << "--vocab";
     QTest::newRow("verdict-vocab") << QStringList{"--task", "the-verdict", "--vocab", "16"} << "1132";
     QTest::newRow("unknown-task") << QStringList{"--task", "copying"} << "previous-token";
+    QTest::newRow("recall-too-few-keys") << QStringList{"--task", "associative-recall", "--vocab", "8"}
+                                         << "has only 4 keys; give a --vocab of at least 16.";
     QTest::newRow("too-big-for-memory") << QStringList{"--context", "4096", "--batch", "512"} << "GiB";
     QTest::newRow("zero-batch") << QStringList{"--batch", "0"} << "--batch";
     QTest::newRow("negative-lr") << QStringList{"--lr", "-1"} << "--lr";

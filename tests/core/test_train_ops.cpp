@@ -233,6 +233,8 @@ void TestTrainOps::model_matches_autograd()
     shape.n_heads = meta("n_heads");
     shape.qkv_bias = f.meta("qkv_bias") == "true";
     shape.drop_rate = std::stod(f.meta("drop_rate"));
+    if (!f.meta("n_kv_groups").empty()) // GroupedQueryAttention: each key/value head's gradient summed over its group
+        shape.n_kv_groups = meta("n_kv_groups");
     const GptLayout layout = gpt_layout(shape);
     TorchGenerator gen(static_cast<std::uint64_t>(meta("seed")));
     const std::vector<float> params = init_gpt_params(layout, gen);

@@ -10,7 +10,8 @@ core/train, for tests/core/test_train.cpp to match.
                        `dy`, its output `y` and autograd's gradient of sum(y * dy) for every input
   model_<name>.safetensors  torch.manual_seed(seed); GPTModel(cfg): init.<name> for every parameter,
                        ids and targets (-100 where not scored), the mean cross-entropy `loss` and
-                       grad.<name> for every parameter; one case in train mode with dropout
+                       grad.<name> for every parameter; one case in train mode with dropout; three
+                       with GroupedQueryAttention (n_kv_groups in the metadata)
   adamw.safetensors    torch.optim.AdamW's parameters after each of five steps from given gradients
 
 Integers are stored as F32 (they are small and exact there), so the test reads every file with the
@@ -42,6 +43,10 @@ MODELS = {
     "head-dim-8-dropout": (10, 7, 16, 2, 2, True, 0.1, 3, 7),
     "context-40-dropout": (9, 40, 32, 2, 4, False, 0.1, 2, 37),
     "heads-as-lanes-dropout": (12, 10, 32, 2, 16, True, 0.1, 3, 10),
+    # GroupedQueryAttention in every block: (..., n_kv_groups)
+    "grouped-4-in-2": (9, 7, 16, 2, 4, False, 0.0, 2, 7, 2),
+    "multi-query-bias-dropout": (10, 6, 12, 2, 3, True, 0.1, 2, 6, 1),
+    "grouped-lanes-16-in-4": (12, 10, 32, 2, 16, False, 0.0, 2, 10, 4),
 }
 
 
@@ -130,9 +135,11 @@ def adamw_case():
     return {"start": start, "grads": grads, "after": torch.stack(after)}
 
 
-def model_case(vocab, context, emb, layers, heads, qkv_bias, drop, batch, tokens, seed=11):
+def model_case(vocab, context, emb, layers, heads, qkv_bias, drop, batch, tokens, groups=None, seed=11):
     cfg = {"vocab_size": vocab, "context_length": context, "emb_dim": emb, "n_layers": layers,
            "n_heads": heads, "drop_rate": drop, "qkv_bias": qkv_bias}
+    if groups is not None:
+        cfg["n_kv_groups"] = groups
     torch.manual_seed(seed)
     model = GPTModel(cfg)
     init = {f"init.{k}": v.detach().clone() for k, v in model.state_dict().items() if not k.endswith(".mask")}

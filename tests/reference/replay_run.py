@@ -4,7 +4,8 @@
 The file holds init.<state_dict name> for every initial parameter, the batches (inputs and targets, steps x
 batch x context, -100 where a position is not scored) and the loss the C++ trainer computed at every step.
 This script
-  1. builds torch.manual_seed(seed); GPTModel(cfg) (resources/training/gpt_model.py, the book's model) and
+  1. builds torch.manual_seed(seed); GPTModel(cfg) (resources/training/gpt_model.py, the book's model, with
+     resources/pytorch/GroupedQueryAttention.py as its attention when the metadata names n_kv_groups) and
      asserts its parameters equal the recorded init.* tensors exactly,
   2. trains that model on the recorded batches with torch.optim.AdamW and the recorded settings,
   3. asserts the loss at every step equals the recorded loss to --rtol (1e-3 by default).
@@ -56,6 +57,8 @@ def replay(path, rtol):
         "drop_rate": float(meta["drop_rate"]),
         "qkv_bias": meta["qkv_bias"] == "true",
     }
+    if "n_kv_groups" in meta:  # a grouped run: GroupedQueryAttention in every block
+        cfg["n_kv_groups"] = int(meta["n_kv_groups"])
     torch.set_num_threads(1)
     torch.manual_seed(int(meta["seed"]))
     model = GPTModel(cfg)
@@ -100,13 +103,14 @@ def main():
     parser.add_argument("--cli", help="record a run with this attention-lab-cli first")
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--task", default="induction")
+    parser.add_argument("--heads", default="4")
     parser.add_argument("--extra", default="", help="more train options, space-separated")
     args = parser.parse_args()
     if args.cli:
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "run.safetensors")
             cmd = [args.cli, "train", "--task", args.task, "--steps", str(args.steps), "--seed", "0",
-                   "--heads", "4", "--dump-run", path] + args.extra.split()
+                   "--heads", args.heads, "--dump-run", path] + args.extra.split()
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
             return replay(path, args.rtol)
     if not args.run:
