@@ -12,12 +12,30 @@
 
 namespace attnlab {
 
+namespace {
+
+// One block's attention as the forward runs it: grouped when the model shares key/value heads.
+Config block_attention(const GptConfig& s)
+{
+    Config c;
+    c.kind = s.kv_groups() < s.n_heads ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
+    c.d_in = c.d_out = s.emb_dim;
+    c.context_length = s.context_length;
+    c.dropout = 0.0;
+    c.num_heads = s.n_heads;
+    c.num_kv_groups = s.kv_groups();
+    c.qkv_bias = true;
+    return c;
+}
+
+} // namespace
+
 std::uint64_t gpt_forward_bytes(const GptConfig& s, std::int64_t tokens, const GptForwardOptions& options)
 {
     using Real = long double; // absurd requests saturate instead of wrapping around
     const Real T = static_cast<Real>(std::max<std::int64_t>(tokens, 0)), d = static_cast<Real>(s.emb_dim),
                h = static_cast<Real>(s.n_heads), V = static_cast<Real>(s.vocab_size);
-    const Config c{ModuleKind::MultiHeadAttention, s.emb_dim, s.emb_dim, s.context_length, 0.0, s.n_heads, true};
+    const Config c = block_attention(s);
     const Real trace = static_cast<Real>(estimate_memory_bytes(c, {1, tokens}));
     const Real layers = options.last_layer == -1 ? static_cast<Real>(s.n_layers) : options.last_layer + 1;
     const Real kept = layers * 4 * (T * d + h * T * T) + static_cast<Real>(options.full_traces.size()) * trace;
@@ -40,7 +58,7 @@ void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const GptForwa
     std::uint64_t run = gpt_forward_bytes(plan.settings, tokens, options);
     if (dump) { // the writer copies each stage, the largest one twice over at its peak (experiment_check.cpp)
         const GptConfig& s = plan.settings;
-        const Config c{ModuleKind::MultiHeadAttention, s.emb_dim, s.emb_dim, s.context_length, 0.0, s.n_heads, true};
+        const Config c = block_attention(s);
         const TraceFootprint f = trace_footprint(c, {1, tokens});
         run += 2 * f.largest_stage + 1280 * f.stage_count + 3 * f.name_bytes;
     }
