@@ -87,6 +87,11 @@ StageQuestion question_for(const Trace& trace, std::string_view name)
     q.given = "d_in = " + n(whole.d_in) + ", d_out = " + n(whole.d_out);
     if (whole.has_heads())
         q.given += ", num_heads = " + n(whole.num_heads);
+    if (whole.is_grouped()) { // the shapes of keys and values depend on it
+        q.given += ", num_kv_groups = " + n(whole.num_kv_groups);
+        if (whole.window_size)
+            q.given += ", window_size = " + n(*whole.window_size);
+    }
     q.given += " · input: ";
     if (whole.is_batched())
         q.given += "batch = " + n(input.batch) + ", ";

@@ -40,6 +40,8 @@ void TestPredict::theTruthIsRight_data()
     QTest::newRow("causal") << "CausalAttention(3, 2, 6, 0.0)" << 5;
     QTest::newRow("v1") << "SelfAttention_v1(3, 2)" << 6;
     QTest::newRow("simple") << "SimpleSelfAttention()" << 6;
+    QTest::newRow("gqa") << "GroupedQueryAttention(8, 12, 8, 0.0, 6, 2)" << 5;
+    QTest::newRow("mqa-window") << "GroupedQueryAttention(8, 8, 8, 0.0, 4, 1, window_size=2)" << 6;
 }
 
 void TestPredict::theTruthIsRight()
@@ -177,6 +179,12 @@ void TestPredict::theGivensAndTheCodeLine_data()
                                         << "x"
                                         << "d_in = 768, d_out = 768, num_heads = 12 · input: batch = 1, num_tokens = 4"
                                         << "def forward(self, x):";
+    QTest::newRow("gqa-keys-repeated")
+        << "GroupedQueryAttention(768, 768, 1024, 0.0, 12, 4, window_size=8)"
+        << "keys.repeated"
+        << "d_in = 768, d_out = 768, num_heads = 12, num_kv_groups = 4, window_size = 8 · input: batch = 1, "
+           "num_tokens = 4"
+        << "keys = keys.repeat_interleave(self.group_size, dim=1)";
     QTest::newRow("v2-unbatched") << "SelfAttention_v2(3, 2)"
                                   << "attn_weights"
                                   << "d_in = 3, d_out = 2 · input: num_tokens = 4"

@@ -279,6 +279,30 @@ private Q_SLOTS:
         QString error;
         weights_->apply(*specWithFileWeights(session_->document()->spec(), gpt2_, 1, &error));
         QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && session_->trace()->trace()->config.d_in == 8, 30000);
+        exportedScriptMatchesPyTorch(python);
+    }
+
+    // The project's GroupedQueryAttention, with a sliding window, exported and run by PyTorch as the book's
+    // classes are: the class text from resources/pytorch, the seeded weights, the same output.
+    void aGroupedQueryModuleExportsAndRunsInPyTorch()
+    {
+        const QString python = QStringLiteral("/usr/bin/python3");
+        if (QProcess::execute(python, {"-c", "import torch"}) != 0)
+            QSKIP("/usr/bin/python3 cannot import torch (Debian: apt install python3-torch), so the exported "
+                  "script cannot be run here");
+        session_->document()->setCallText(
+            QStringLiteral("GroupedQueryAttention(8, 12, 8, 0.0, 6, 2, qkv_bias=True, window_size=3)"));
+        session_->document()->setInputShape(2, 7);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(*session_) && !session_->trace()->hasErrors() &&
+                                     session_->trace()->trace()->config.is_grouped(),
+                                 30000);
+        exportedScriptMatchesPyTorch(python);
+    }
+
+private:
+    void exportedScriptMatchesPyTorch(const QString& python)
+    {
+        QString error;
         ExportActions exports(window_.get(), session_.get());
         const QString script = exports.copyAsPytorch(dir_.filePath("export.safetensors"), &error);
         QVERIFY2(!script.isEmpty(), qPrintable(error));
@@ -307,7 +331,6 @@ private Q_SLOTS:
         }
     }
 
-private:
     QTemporaryDir dir_;
     QString torch_, gpt2_;
     std::unique_ptr<Session> session_;

@@ -39,7 +39,8 @@ QString pytorchScript(const Config& config, const QString& weightsPath)
 {
     const QString call = QString::fromStdString(positional_call(config));
     QString py;
-    py += QStringLiteral("# %1, exported by Attention Lab: the book's class, the app's weights and input.\n").arg(call);
+    py += QStringLiteral("# %1, exported by Attention Lab: the %2 class, the app's weights and input.\n")
+              .arg(call, config.is_grouped() ? QStringLiteral("project's") : QStringLiteral("book's"));
     py += QStringLiteral("# Run it with PyTorch installed: python3 this_file.py [values.txt]\n");
     py += QStringLiteral("import sys\n\nimport torch\nimport torch.nn as nn\n\n\n");
     // The classes exactly as resources/pytorch holds them, compiled in (forward/book_sources.h).
