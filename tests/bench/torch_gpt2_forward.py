@@ -21,6 +21,15 @@ from make_gpt2_checkpoints import book_cfg, load_weights_into_gpt, with_eps  # n
 from safetensors_io import load_file  # noqa: E402
 
 
+def load_gpt2_folder(folder):
+    """The book's GPTModel holding a GPT-2 folder's weights (config.json, model.safetensors), and its vocab size."""
+    config = json.loads((folder / "config.json").read_text())
+    stored, _ = load_file(folder / "model.safetensors")
+    gpt = GPTModel(book_cfg(config["n_layer"], config["n_head"], config["n_embd"], config["n_positions"]))
+    load_weights_into_gpt(gpt, stored, "")
+    return with_eps(gpt, config.get("layer_norm_epsilon", 1e-5)), config.get("vocab_size", 50257)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
@@ -29,12 +38,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    config = json.loads((args.folder / "config.json").read_text())
-    stored, _ = load_file(args.folder / "model.safetensors")
-    gpt = GPTModel(book_cfg(config["n_layer"], config["n_head"], config["n_embd"], config["n_positions"]))
-    load_weights_into_gpt(gpt, stored, "")
-    gpt = with_eps(gpt, config.get("layer_norm_epsilon", 1e-5))
-    vocab = config.get("vocab_size", 50257)
+    gpt, vocab = load_gpt2_folder(args.folder)
     ids = torch.tensor([[(t * 7919 + 464) % vocab for t in range(args.tokens)]])
     def every_layer(in_idx):
         x = gpt.tok_emb(in_idx) + gpt.pos_emb(torch.arange(in_idx.shape[1]))

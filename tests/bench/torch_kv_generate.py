@@ -8,7 +8,6 @@ whole GPTModel.forward at every step). The prompt is the ids the app's bench fee
 torch CACHED_MS_PER_TOKEN FULL_MS_PER_TOKEN MAX_LOGIT_DIFFERENCE MAX_ABS_LOGIT IDS (comma-separated, the cached
 run's)."""
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -19,9 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "resources" / "training"))
 sys.path.insert(0, str(ROOT / "tests" / "reference"))
 
-from gpt_model import GPTModel  # noqa: E402
-from make_gpt2_checkpoints import book_cfg, load_weights_into_gpt, with_eps  # noqa: E402
-from safetensors_io import load_file  # noqa: E402
+from torch_gpt2_forward import load_gpt2_folder  # noqa: E402  (beside this script)
 
 
 def attention_with_cache(att, x, cache):
@@ -82,12 +79,7 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    config = json.loads((args.folder / "config.json").read_text())
-    stored, _ = load_file(args.folder / "model.safetensors")
-    gpt = GPTModel(book_cfg(config["n_layer"], config["n_head"], config["n_embd"], config["n_positions"]))
-    load_weights_into_gpt(gpt, stored, "")
-    gpt = with_eps(gpt, config.get("layer_norm_epsilon", 1e-5))
-    vocab = config.get("vocab_size", 50257)
+    gpt, vocab = load_gpt2_folder(args.folder)
     prompt = [(t * 7919 + 464) % vocab for t in range(args.prompt)]
     with torch.no_grad():
         generate(gpt, prompt, 2, True)  # warm-up: first-touch pages, BLAS buffers
