@@ -9,9 +9,12 @@ namespace attnlab {
 
 namespace {
 
-const std::array<ModuleKind, 6> kKinds = {ModuleKind::SimpleSelfAttention,       ModuleKind::SelfAttentionV1,
-                                          ModuleKind::SelfAttentionV2,           ModuleKind::CausalAttention,
-                                          ModuleKind::MultiHeadAttentionWrapper, ModuleKind::MultiHeadAttention};
+// GroupedQueryAttention first: walked from the end, a keyword every multi-head class takes names
+// MultiHeadAttention, and num_kv_groups or window_size, which only it takes, name it.
+const std::array<ModuleKind, 7> kKinds = {ModuleKind::GroupedQueryAttention, ModuleKind::SimpleSelfAttention,
+                                          ModuleKind::SelfAttentionV1,       ModuleKind::SelfAttentionV2,
+                                          ModuleKind::CausalAttention,       ModuleKind::MultiHeadAttentionWrapper,
+                                          ModuleKind::MultiHeadAttention};
 
 std::string lower(std::string_view s)
 {
@@ -113,8 +116,8 @@ std::string unknown_class_message(const std::string& name)
     std::vector<std::string> names;
     std::string best;
     std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-    for (ModuleKind kind : kKinds) {
-        names.push_back(module_class_name(kind));
+    for (std::size_t i = 1; i <= kKinds.size(); ++i) { // the book's classes in its order, then the grouped one
+        names.push_back(module_class_name(kKinds[i % kKinds.size()]));
         const std::size_t d = name.size() <= 64 ? edit_distance(name, names.back()) : best_distance;
         if (d < best_distance) {
             best_distance = d;

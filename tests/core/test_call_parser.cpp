@@ -159,7 +159,10 @@ void TestCallParser::bad_calls_data()
         "context_length (the 3rd positional");
     row("unknown-class", "MultiHeadAtention(768, 768, 1024, 0.0, 12)", 0, "did you mean MultiHeadAttention?");
     row("unknown-class-lists-all", "Attention(3, 2)", 0,
-        "SelfAttention_v1, SelfAttention_v2, CausalAttention, MultiHeadAttentionWrapper or MultiHeadAttention");
+        "SelfAttention_v1, SelfAttention_v2, CausalAttention, MultiHeadAttentionWrapper, MultiHeadAttention or "
+        "GroupedQueryAttention");
+    row("grouped-keyword-on-mha", "MultiHeadAttention(8, 8, 8, 0.0, 4, window_size=2)", 36,
+        "MultiHeadAttention takes no argument 'window_size' (GroupedQueryAttention does)");
     row("torch-spelling", "MultiheadAttention(768, 768, 1024, 0.0, 12)", 0, "did you mean MultiHeadAttention?");
     row("unknown-class-before-syntax", "Causal(3, 2", 0, "did you mean CausalAttention?");
     row("missing-open-paren", "MultiHeadAttention 768, 768)", 19, "expected '(' after MultiHeadAttention");
