@@ -26,6 +26,7 @@ expected=(
     usr/share/man/man1/attention-lab.1.gz usr/share/man/man1/attention-lab-cli.1.gz
     usr/share/attention-lab/attention_lab_probe.py usr/share/attention-lab/load_safetensors.py
     usr/share/attention-lab/pytorch/MultiHeadAttention.py usr/share/attention-lab/pytorch/CausalAttention.py
+    usr/share/attention-lab/pytorch/GroupedQueryAttention.py
     usr/share/attention-lab/models/verdict-gpt-h1.safetensors usr/share/attention-lab/models/verdict-gpt-h2.safetensors
     usr/share/attention-lab/models/verdict-gpt-h4.safetensors usr/share/attention-lab/models/verdict-gpt-h8.safetensors
     usr/share/attention-lab/models/induction-gpt-h4.safetensors
