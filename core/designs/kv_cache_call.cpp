@@ -5,12 +5,6 @@
 
 namespace attnlab {
 
-std::int64_t kv_heads_of(const Config& config)
-{
-    // GroupedQueryAttention: num_kv_groups; the other multi-head modules one per head; single heads one.
-    return config.kv_heads();
-}
-
 AttentionShape attention_shape_of(const Config& config, std::int64_t layers)
 {
     if (config.kind == ModuleKind::SimpleSelfAttention)
@@ -25,22 +19,18 @@ AttentionShape attention_shape_of(const Config& config, std::int64_t layers)
     s.d_model = config.d_in;
     s.context_length = config.context_length;
     s.qkv_bias = config.kind != ModuleKind::SelfAttentionV1 && config.qkv_bias; // v1's weights are torch.rand
-    if (config.is_integrated()) {
-        // One d_out-wide projection cut into num_heads heads (keys and values into num_kv_groups in
-        // GroupedQueryAttention), then out_proj (nn.Linear, with its bias).
-        s.num_heads = config.num_heads;
-        s.head_dim = config.d_out / config.num_heads;
-        s.has_out_proj = true;
+    // The integrated modules cut one d_out-wide projection into num_heads heads (keys and values into
+    // num_kv_groups in GroupedQueryAttention), then out_proj (nn.Linear, with its bias). The wrapper has num_heads
+    // CausalAttention heads, each d_out wide, concatenated; the single-head modules one head of width d_out;
+    // neither has an out_proj. Config says each: head_dim() and kv_heads().
+    s.num_heads = config.has_heads() ? config.num_heads : 1;
+    s.head_dim = config.head_dim();
+    s.has_out_proj = config.is_integrated();
+    if (s.has_out_proj) {
         s.out_bias = true;
         s.out_width = config.d_out;
-    } else {
-        // The wrapper: num_heads CausalAttention modules, each d_out wide, concatenated; no out_proj.
-        // The single-head modules: one head of width d_out.
-        s.num_heads = config.kind == ModuleKind::MultiHeadAttentionWrapper ? config.num_heads : 1;
-        s.head_dim = config.d_out;
-        s.has_out_proj = false;
     }
-    s.num_kv_heads = kv_heads_of(config);
+    s.num_kv_heads = config.kv_heads();
     if (config.is_grouped())
         s.sliding_window = config.window_size; // the cache keeps at most the window's latest tokens
     s.source = positional_call(config);

@@ -92,11 +92,7 @@ void mask_softmax_block(const float* scores, std::int64_t T, float scale, bool c
             std::copy(row + first, row + n, masked + i * T + first);
             std::fill(masked + i * T + n, masked + (i + 1) * T, neg_inf);
         }
-        Eigen::Map<const Eigen::ArrayXf> in(row + first, n - first);
-        Eigen::Map<Eigen::ArrayXf> out(weights + i * T + first, n - first);
-        const float max = in.maxCoeff() * scale; // rounding is monotonic: the max of the scaled row
-        out = (in * scale - max).exp();
-        out *= 1.0f / out.sum();
+        softmax_scaled(row + first, n - first, scale, weights + i * T + first);
         std::fill(weights + i * T, weights + i * T + first, 0.0f);
         std::fill(weights + i * T + n, weights + (i + 1) * T, 0.0f);
     }

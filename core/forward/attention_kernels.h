@@ -47,6 +47,18 @@ struct AttentionTimes {
     double scores = 0, softmax = 0, context = 0; // the mask is one pass with the softmax
 };
 
+// softmax(row * scale) over n scores into out (which may be row itself): the scaled row's max, exp(x - max),
+// then one multiply by the reciprocal of the sum, as PyTorch's kernel. The traced forward and the KV cache's
+// step (gpt/kv_cache.cpp) both call it, so a cached step's weights are the full forward's to the last bit.
+inline void softmax_scaled(const float* row, std::int64_t n, float scale, float* out)
+{
+    Eigen::Map<const Eigen::ArrayXf> in(row, n);
+    Eigen::Map<Eigen::ArrayXf> result(out, n);
+    const float max = in.maxCoeff() * scale; // rounding is monotonic: the max of the scaled row
+    result = (in * scale - max).exp();
+    result *= 1.0f / result.sum();
+}
+
 // Runs scores -> mask -> softmax -> context one (batch, head) block at a time, so each T x T block
 // is still in cache for the next step instead of streaming b*H*T*T floats through memory 3 times.
 void attention_heads(const float* queries, const float* keys, const float* values, const HeadLayout& layout,

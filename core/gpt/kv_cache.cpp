@@ -3,6 +3,7 @@
 // tokens and the new ones up to itself, which is the causal mask of the full forward without building it.
 #include "gpt/kv_cache.h"
 
+#include "forward/attention_kernels.h"
 #include "forward/experiment.h"
 #include "gpt/gpt_blocks.h"
 #include "tensor/error.h"
@@ -142,15 +143,12 @@ std::vector<float> KvGenerator::run(const std::vector<std::int64_t>& ids)
         cache.append(k.data(), v.data(), n);
         for (std::int64_t head = 0; head < heads; ++head) {
             gemm(n, seen, hd, q.data() + head * hd, d, cache.keys_of(head / group), hd, Op::T, scores.data(), seen);
-            // The engine's softmax (attention_kernels.cpp): the scaled row's max, exp, one multiply by the
-            // reciprocal of the sum; a row sees the cache and the new tokens up to itself, zeros after.
+            // The engine's softmax; a row sees the cache and the new tokens up to itself, zeros after.
             for (std::int64_t i = 0; i < n; ++i) {
                 const std::int64_t visible = before + i + 1;
-                Eigen::Map<Eigen::ArrayXf> row(scores.data() + i * seen, visible);
-                const float max = row.maxCoeff() * scale;
-                row = (row * scale - max).exp();
-                row *= 1.0f / row.sum();
-                std::fill(scores.data() + i * seen + visible, scores.data() + (i + 1) * seen, 0.0f);
+                float* row = scores.data() + i * seen;
+                softmax_scaled(row, visible, scale, row);
+                std::fill(row + visible, row + seen, 0.0f);
             }
             gemm(n, hd, seen, scores.data(), seen, cache.values_of(head / group), hd, Op::N, merged.data() + head * hd,
                  d);

@@ -170,7 +170,7 @@ void TestKvCache::call_as_shape()
     c.kind = static_cast<ModuleKind>(kind);
     const AttentionShape s = attention_shape_of(c, 2);
     QCOMPARE(s.num_heads, heads);
-    QCOMPARE(s.num_kv_heads, kv_heads_of(c));
+    QCOMPARE(s.num_kv_heads, c.kv_heads());
     QCOMPARE(s.num_kv_heads, heads);
     QCOMPARE(s.head_dim, head_dim);
     QCOMPARE(s.layers, std::int64_t{2});

@@ -65,7 +65,6 @@ ConfigPanel::ConfigPanel(Session* session, QWidget* parent) : QWidget(parent), s
             tr("GroupedQueryAttention's sliding window: each token sees at most this many latest tokens, itself "
                "included; None sees the whole causal context."),
             0, 1 << 20);
-    qobject_cast<QSpinBox*>(spins_["window_size"])->setSpecialValueText(QStringLiteral("None"));
     headDim_ = new QLabel;
     nameTarget(headDim_, QStringLiteral("head-dim"));
     headDim_->setWordWrap(true);
