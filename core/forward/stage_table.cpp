@@ -30,6 +30,13 @@ bool mha(const Config& c) // MultiHeadAttention and GroupedQueryAttention: heads
     return c.is_integrated();
 }
 
+// "key" for keys, "value" for values: the word before "heads".
+std::string singular(const char* role)
+{
+    const std::string_view r(role);
+    return std::string(r.substr(0, r.size() - 1));
+}
+
 bool shared_role(const Config& c, const char* role) // keys and values in GroupedQueryAttention
 {
     return c.is_grouped() && std::string_view(role) != stage::queries;
@@ -40,8 +47,8 @@ std::string projection(const Config& c, const char* weight, const char* role)
     if (shared_role(c, role))
         return std::string(weight) + " maps each token from d_in = " + n(c.d_in) +
                " to num_kv_groups × head_dim = " + n(c.num_kv_groups) + " × " + n(c.head_dim()) + " = " +
-               n(c.kv_width()) + " features: " + n(c.num_kv_groups) + " " + role + " heads for the " + n(c.num_heads) +
-               " query heads, a fraction 1/" + n(c.group_size()) + " of MultiHeadAttention's.";
+               n(c.kv_width()) + " features: " + n(c.num_kv_groups) + " " + singular(role) + " heads for the " +
+               n(c.num_heads) + " query heads, a fraction 1/" + n(c.group_size()) + " of MultiHeadAttention's.";
     std::string s =
         std::string(weight) + " maps each token from d_in = " + n(c.d_in) + " to d_out = " + n(c.d_out) + " features.";
     if (mha(c))
@@ -62,9 +69,10 @@ std::string split_view(const Config& c, const char* role)
 
 std::string repeated(const Config& c, const char* role)
 {
-    return "repeat_interleave(" + n(c.group_size()) + ", dim=1) copies each of the " + n(c.num_kv_groups) + " " + role +
-           " heads " + n(c.group_size()) + " times, once per query head of its group: " + n(c.num_kv_groups) + " × " +
-           n(c.group_size()) + " = " + n(c.num_heads) +
+    return "repeat_interleave(" + n(c.group_size()) + ", dim=1) copies each of the " + n(c.num_kv_groups) + " " +
+           singular(role) + " heads " + n(c.group_size()) +
+           " times, once per query head of its group: " + n(c.num_kv_groups) + " × " + n(c.group_size()) + " = " +
+           n(c.num_heads) +
            " heads. A new tensor; expand() would have given the same numbers as a view with stride 0 on the "
            "repeated axis, copying nothing.";
 }
