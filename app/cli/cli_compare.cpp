@@ -41,7 +41,7 @@ nlohmann::ordered_json divergence_json(const RecordingDivergence& d)
 
 void print_text(const std::string& file, const RecordingComparison& r)
 {
-    std::cout << file << ": your " << r.recorded_class << " read as the book's " << r.module;
+    std::cout << file << ": your " << r.recorded_class << " read as " << r.owner << " " << r.module;
     if (r.problem.empty())
         std::cout << " (" << positional_call(r.config) << ")";
     std::cout << "\n";

@@ -101,6 +101,10 @@ std::string describe_difference(const RecordingDivergence& d)
     if (!d.symptom.empty())
         return d.symptom;
     const std::string where = d.variable.empty() ? std::string("your code") : "your " + d.variable;
+    if (d.kind == "error" && stage_facts(d.stage).layout == LayoutOp::RepeatKv)
+        return "your forward raised " + d.error + " before computing " + d.stage +
+               ": there are fewer key/value heads than query heads, so each must first be repeated for its group "
+               "(repeat_interleave(group_size, dim=1)), or be a single head that broadcasts.";
     if (d.kind == "error")
         return "your forward raised " + d.error + (d.stage == "config" ? "" : " before computing " + d.stage) + ".";
     if (d.stage == "config")

@@ -113,6 +113,7 @@ RecordingComparison compare_recording(const Recording& rec, const BookReference&
 {
     RecordingComparison out;
     out.module = module_class_name(ref.kind);
+    out.owner = ref.kind == ModuleKind::GroupedQueryAttention ? "the lab's" : "the book's";
     out.recorded_class = rec.class_name;
     out.config = ref.config;
     out.problem = ref.problem;

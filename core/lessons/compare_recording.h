@@ -57,7 +57,10 @@ struct StageReach {
 };
 
 struct RecordingComparison {
-    std::string module;         // the book's module the weights fit, "MultiHeadAttention"
+    std::string module; // the book's module the weights fit, "MultiHeadAttention"
+    // "the book's", or "the lab's" for GroupedQueryAttention: chapter 3 has no such class, so the reference is
+    // resources/pytorch/GroupedQueryAttention.py, written here in the book's style.
+    std::string owner = "the book's";
     std::string recorded_class; // the learner's class name
     Config config;
     std::string problem;                 // why no book module takes these weights and input (stage "config")

@@ -64,7 +64,8 @@ std::string wrong_scale(const Values& v, const BookReference& ref, const Values&
 }
 
 // Masked cells (-inf) where the book keeps a score, or scores where the book masks.
-std::string wrong_mask(const Values& v, const Values& masked, const std::string& var)
+std::string wrong_mask(const Values& v, const Values& masked, const std::string& var,
+                       std::optional<std::int64_t> window)
 {
     // Counted in the first query x key matrix: every head and sequence has the same mask.
     const auto n = static_cast<std::size_t>(v.shape.size() >= 2 ? v.shape.back() * v.shape[v.shape.size() - 2] : 0);
@@ -82,7 +83,11 @@ std::string wrong_mask(const Values& v, const Values& masked, const std::string&
            "keeps and keeps " +
            std::to_string(kept) +
            " that it hides: the causal mask hides the tokens after each query, above the diagonal, "
-           "torch.triu(torch.ones(context_length, context_length), diagonal=1).";
+           "torch.triu(torch.ones(context_length, context_length), diagonal=1)" +
+           (window ? ", and the sliding window also the keys " + std::to_string(*window) +
+                         " or more tokens back, torch.tril(torch.ones(context_length, context_length), diagonal=-" +
+                         std::to_string(*window) + ")."
+                   : std::string("."));
 }
 
 // Zeros where the book's weights are 0 (the future) but rows that no longer add up to 1.
@@ -106,6 +111,37 @@ std::string rows_not_summing(const Values& v, const Values& weights, const std::
            " no longer sum to 1 (one sums to " + number(worst, "%.4f") +
            "): zeroing the future after the softmax takes weight away without giving it back, so mask the scores "
            "with -inf before the softmax, or divide each row by its sum, as section 3.5.1 does.";
+}
+
+// Each key/value head tiled, repeat(1, group_size, 1, 1), where the module repeat_interleaves: query head h gets
+// key/value head h mod num_kv_groups instead of h / group_size.
+std::string tiled_not_interleaved(const Values& v, const BookReference& ref, const RecordingDivergence& d)
+{
+    const Config& c = ref.config;
+    const StageFacts facts = stage_facts(d.stage);
+    const bool keys = facts.base_name == stage::keys_repeated;
+    const ReferenceStage* heads = ref.find(keys ? stage::keys_heads : stage::values_heads);
+    if (!c.is_grouped() || (!keys && facts.base_name != stage::values_repeated) || !heads || !heads->value ||
+        heads->shape.size() != 4 || v.shape.size() != 4 || v.shape[1] != c.num_heads || c.group_size() < 2)
+        return {};
+    const Shape& g = heads->shape; // (b, num_kv_groups, n, head_dim)
+    const std::size_t block = static_cast<std::size_t>(g[2] * g[3]);
+    Values tiled{v.shape, {}};
+    for (std::int64_t b = 0; b < g[0]; ++b)
+        for (std::int64_t h = 0; h < c.num_heads; ++h) {
+            const auto from = heads->value->data.begin() + static_cast<std::ptrdiff_t>((b * g[1] + h % g[1]) * block);
+            tiled.data.insert(tiled.data.end(), from, from + static_cast<std::ptrdiff_t>(block));
+        }
+    if (!values_close(v, tiled))
+        return {};
+    const std::string var = d.variable.empty() ? std::string("tensor") : d.variable;
+    return "your " + var + (d.line > 0 ? " (line " + std::to_string(d.line) + ")" : std::string()) + " tiles the " +
+           std::to_string(c.num_kv_groups) + (keys ? " key" : " value") +
+           " heads, as repeat(1, group_size, 1, 1) does, so query head 1 reads " + (keys ? "key" : "value") +
+           " head 1: the module repeats each head for its own group of " + std::to_string(c.group_size()) +
+           " consecutive query heads with repeat_interleave(group_size, dim=1), so query heads " +
+           (c.group_size() == 2 ? std::string("0 and 1 both") : "0 to " + std::to_string(c.group_size() - 1) + " all") +
+           " read head 0.";
 }
 
 // The right numbers in the missing stage's shape, laid out as the stage before it: a view or reshape
@@ -140,6 +176,9 @@ std::string divergence_symptom(const Recording& rec, const BookReference& ref, c
         return {};
     if (!d.relaid.empty())
         return relaid_layout(ref, d);
+    if (std::string s = tiled_not_interleaved(Values::of(rec.events[static_cast<std::size_t>(d.event)].value), ref, d);
+        !s.empty())
+        return s;
     const std::string prefix = d.scope.empty() ? std::string() : d.scope + ".";
     const ReferenceStage* masked = ref.find(prefix + stage::attn_scores_masked);
     const ReferenceStage* weights = ref.find(prefix + stage::attn_weights);
@@ -148,7 +187,7 @@ std::string divergence_symptom(const Recording& rec, const BookReference& ref, c
     const RecordedEvent& first = rec.events[static_cast<std::size_t>(d.event)];
     const Values v = Values::of(first.value);
     if (v.shape == masked->shape) {
-        if (std::string s = wrong_mask(v, *masked->value, first.variable); !s.empty())
+        if (std::string s = wrong_mask(v, *masked->value, first.variable, ref.config.window_size); !s.empty())
             return s;
         if (std::string s = wrong_scale(v, ref, *masked->value, first.variable); !s.empty())
             return s;

@@ -39,6 +39,34 @@ std::string load_problem(const Config& config, const StateDict& params, bool all
     return {};
 }
 
+// A GroupedQueryAttention's num_kv_groups (stored, else W_key's rows / head_dim) and window_size (stored, else
+// None); false with ref.problem set when they do not fit.
+bool grouped_settings(const Recording& rec, BookReference& ref)
+{
+    Config& c = ref.config;
+    const auto stored = [&](const char* name) -> std::optional<std::int64_t> {
+        const auto it = rec.attributes.find(name);
+        if (it == rec.attributes.end() || !it->second.integer || std::abs(it->second.value) > 1 << 30)
+            return std::nullopt;
+        return static_cast<std::int64_t>(it->second.value);
+    };
+    const auto key = ref.weights.find("W_key.weight");
+    const std::int64_t key_rows = key != ref.weights.end() && key->second.dim() == 2 ? key->second.size(0) : 0;
+    c.num_kv_groups = stored("num_kv_groups").value_or(c.head_dim() > 0 ? key_rows / c.head_dim() : 0);
+    c.window_size = stored("window_size");
+    if (!c.kv_groups_split_heads()) {
+        ref.problem = "num_kv_groups " + std::to_string(c.num_kv_groups) + " does not divide num_heads " +
+                      std::to_string(c.num_heads) + " into groups of equal size.";
+        return false;
+    }
+    if (c.window_size && (*c.window_size < 1 || *c.window_size > c.context_length)) {
+        ref.problem = "window_size " + std::to_string(*c.window_size) + " is outside 1 to context_length " +
+                      std::to_string(c.context_length) + ".";
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 const ReferenceStage* BookReference::find(const std::string& name) const
@@ -60,6 +88,12 @@ std::optional<ModuleKind> recorded_module_kind(const Recording& rec)
         return ModuleKind::SelfAttentionV1;
     if (!p.count("W_query.weight"))
         return std::nullopt;
+    // Keys narrower than the queries, or a stored num_kv_groups: grouped-query attention (book_stages.py's rule).
+    const auto key = p.find("W_key.weight");
+    const Tensor& query = p.at("W_query.weight");
+    if (rec.attributes.count("num_kv_groups") ||
+        (key != p.end() && key->second.dim() == 2 && query.dim() == 2 && key->second.size(0) < query.size(0)))
+        return ModuleKind::GroupedQueryAttention;
     if (p.count("out_proj.weight") || rec.attributes.count("num_heads"))
         return ModuleKind::MultiHeadAttention;
     std::string lower = rec.class_name;
@@ -118,7 +152,7 @@ BookReference book_reference(const Recording& rec, std::int64_t given_heads)
                 heads = std::max<std::int64_t>(heads, 1 + std::atoll(name.c_str() + 6));
         c.num_heads = std::min<std::int64_t>(heads, 4096);
     }
-    if (*kind == ModuleKind::MultiHeadAttention) {
+    if (c.is_integrated()) {
         const auto attr = [&](const char* name) {
             const auto it = rec.attributes.find(name);
             return it != rec.attributes.end() && it->second.integer ? static_cast<std::int64_t>(it->second.value) : 0;
@@ -138,6 +172,8 @@ BookReference book_reference(const Recording& rec, std::int64_t given_heads)
             return ref;
         }
         ref.has_out_proj = ref.weights.count("out_proj.weight") > 0;
+        if (c.is_grouped() && !grouped_settings(rec, ref)) // num_kv_groups and window_size, or the problem
+            return ref;
     }
     try {
         if (const std::string p = load_problem(c, ref.weights, !ref.has_out_proj); !p.empty()) {

@@ -25,7 +25,16 @@ std::vector<std::string> single_head_feeds(const std::string& s, const std::stri
 // The book's data flow: the stages computed directly from `s`.
 std::vector<std::string> feeds_of(const std::string& s, ModuleKind kind)
 {
-    if (kind == ModuleKind::MultiHeadAttention) {
+    if (kind == ModuleKind::GroupedQueryAttention) { // each key/value head repeated, then as MultiHeadAttention
+        static const std::map<std::string, std::vector<std::string>> repeats = {
+            {stage::keys_heads, {stage::keys_repeated}},
+            {stage::values_heads, {stage::values_repeated}},
+            {stage::keys_repeated, {stage::attn_scores}},
+            {stage::values_repeated, {stage::context_heads}}};
+        if (const auto it = repeats.find(s); it != repeats.end())
+            return it->second;
+    }
+    if (kind == ModuleKind::MultiHeadAttention || kind == ModuleKind::GroupedQueryAttention) {
         static const std::map<std::string, std::vector<std::string>> flow = {
             {stage::queries, {stage::queries_view}},
             {stage::keys, {stage::keys_view}},
@@ -82,8 +91,7 @@ BookReference build_book_stages(BookReference ref)
     }
     const Trace trace = trace_forward(c, weights, ref.x);
     ref.weights = weights;
-    const double scale =
-        std::sqrt(static_cast<double>(c.kind == ModuleKind::MultiHeadAttention ? c.head_dim() : c.d_out));
+    const double scale = std::sqrt(static_cast<double>(c.head_dim())); // d_out for the single-head modules
     for (const Stage& traced : trace.stages) {
         if (traced.name == stage::x)
             continue;
@@ -96,13 +104,14 @@ BookReference build_book_stages(BookReference ref)
             s.value.reset();
             s.forms.clear();
         }
-        if (traced.base_name == stage::keys && c.kind != ModuleKind::MultiHeadAttention)
+        if (traced.base_name == stage::keys && !c.is_integrated())
             ref.extras[traced.name + ".T"] = transposed_last(traced.tensor);
-        if (traced.name == stage::keys_heads)
+        // keys.heads.T also for grouped-query attention: multi-query code broadcasts it against every query head.
+        if (traced.name == stage::keys_heads || traced.name == stage::keys_repeated)
             ref.extras[traced.name + ".T"] = transposed_last(traced.tensor);
         ref.stages.push_back(std::move(s));
     }
-    if (c.kind == ModuleKind::MultiHeadAttention) {
+    if (c.is_integrated()) {
         ref.chains.clear();
         for (const stage::Projection& p : {stage::query_projection, stage::key_projection, stage::value_projection})
             ref.chains.push_back({p.computed, p.split, p.heads_first});

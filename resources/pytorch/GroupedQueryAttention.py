@@ -16,6 +16,7 @@ class GroupedQueryAttention(nn.Module):
         self.num_heads = num_heads
         self.num_kv_groups = num_kv_groups
         self.group_size = num_heads // num_kv_groups
+        self.window_size = window_size
         self.head_dim = d_out // num_heads
         self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.W_key = nn.Linear(d_in, num_kv_groups * self.head_dim, bias=qkv_bias)

@@ -32,7 +32,8 @@ The metadata JSON object:
   "format": "attention-lab-recording", "version": 1, "torch": torch.__version__, "python": "3.11.2"
   "class": the module's class name, e.g. "MultiHeadAttention"
   "attributes": {name: number or bool} for d_in, d_out, num_heads, head_dim, context_length, dropout
-      (an nn.Dropout's p, or a float) and qkv_bias, each only when stored on the module or derivable.
+      (an nn.Dropout's p, or a float), qkv_bias, and a GroupedQueryAttention's num_kv_groups and
+      window_size (None is not recorded), each only when stored on the module or derivable.
       For a wrapper of heads, d_in, d_out, context_length, dropout, qkv_bias are its first head's (d_out
       per head, as in the wrapper's call).
   "derived": the names in "attributes" that were derived, not stored: d_in/d_out from W_query (nn.Linear
@@ -83,7 +84,8 @@ import warnings
 import torch
 
 FORMAT, VERSION, METADATA_KEY = "attention-lab-recording", 1, "attention_lab_recording"
-_ATTRIBUTES = ("d_in", "d_out", "num_heads", "head_dim", "context_length", "dropout", "qkv_bias")
+_ATTRIBUTES = ("d_in", "d_out", "num_heads", "head_dim", "context_length", "dropout", "qkv_bias", "num_kv_groups",
+               "window_size")
 _PROJECTIONS = ("W_query", "W_key", "W_value")
 _MAX_SEQUENCE = 16  # longer list/tuple locals are not looked into: they are not a stage's tensors
 _WRITTEN = {torch.float32: "F32", torch.int64: "I64", torch.int32: "I32", torch.int16: "I16",

@@ -14,6 +14,7 @@ private Q_SLOTS:
     void json_book_module_has_none();
     void text_summary();
     void num_heads_option();
+    void grouped_query_against_the_labs_module();
     void refusals_data();
     void refusals();
 };
@@ -71,6 +72,27 @@ void TestCliCompare::num_heads_option()
     QCOMPARE(cli({"compare", recording_path("book-multi-head"), "--num-heads", "0"}).code, 1);
     QCOMPARE(cli({"compare", recording_path("book-multi-head"), "--heads", "2"}).code, 2);
     QCOMPARE(cli({"compare"}).code, 2);
+}
+
+// A student's GroupedQueryAttention is read as the lab's module (chapter 3 has none), with num_kv_groups and the
+// window read from the recorded attributes, and the repeat-for-repeat_interleave mistake said in its terms.
+void TestCliCompare::grouped_query_against_the_labs_module()
+{
+    const Result right = cli({"compare", recording_path("book-grouped-query-window")});
+    QCOMPARE(right.code, 0);
+    QVERIFY2(right.out.contains("your GroupedQueryAttention read as the lab's GroupedQueryAttention "
+                                "(GroupedQueryAttention(3, 8, 6, 0.0, 4, 2, window_size=3))"),
+             qPrintable(right.out));
+    QVERIFY(right.out.contains("No divergence"));
+    const Result tiled = cli({"compare", recording_path("gqa_repeat_not_interleave"), "--json"});
+    QCOMPARE(tiled.code, 0);
+    QCOMPARE(tiled.json()["module"].toString(), "GroupedQueryAttention");
+    const QJsonObject d = tiled.json()["first_divergence"].toObject();
+    QCOMPARE(d["stage"].toString(), "keys.repeated");
+    QCOMPARE(d["line"].toInt(), 47);
+    QVERIFY2(d["message"].toString().contains("repeat_interleave(group_size, dim=1), so query heads 0 and 1 both read "
+                                              "head 0"),
+             qPrintable(d["message"].toString()));
 }
 
 void TestCliCompare::refusals_data()

@@ -100,6 +100,18 @@ void TestCompareRecording::near_misses_said_in_their_terms_data()
                                     << "divided by sqrt(3) (d_in)";
     QTest::newRow("the past masked") << "mask_the_past"
                                      << "hides 15 scores of each query x key matrix that the book keeps";
+    QTest::newRow("grouped-query: repeat, not repeat_interleave")
+        << "gqa_repeat_not_interleave"
+        << "tiles the 2 key heads, as repeat(1, group_size, 1, 1) does, so query head 1 reads key head 1";
+    QTest::newRow("grouped-query: no repeat")
+        << "gqa_skip_repeat"
+        << "before computing keys.repeated: there are fewer key/value heads than query heads, so each must first be "
+           "repeated for its group (repeat_interleave(group_size, dim=1))";
+    QTest::newRow("grouped-query: the window ignored")
+        << "gqa_window_ignored"
+        << "hides 0 scores of each query x key matrix that the book keeps and keeps 6 that it hides: the causal "
+           "mask hides the tokens after each query, above the diagonal, torch.triu(torch.ones(context_length, "
+           "context_length), diagonal=1), and the sliding window also the keys 3 or more tokens back";
 }
 
 // Close to a known bug is not the bug: the lab names one only when what the module returns is the

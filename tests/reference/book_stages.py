@@ -4,10 +4,13 @@ and what each stage of that module holds when it runs on those weights and the r
 Which module (from the recorded parameters' names; buffers such as the student's mask are never used):
   heads.{h}.W_query.weight ...   -> MultiHeadAttentionWrapper (one CausalAttention per head)
   W_query as a 2-D parameter     -> SelfAttention_v1 (x @ W, W is (d_in, d_out))
+  W_query.weight with a num_kv_groups attribute, or W_key.weight narrower than W_query.weight
+                                 -> GroupedQueryAttention (the project's module, written in the book's style)
   W_query.weight with out_proj.*, or with a num_heads attribute -> MultiHeadAttention
   W_query.weight with a "mask" buffer, or "causal" in the class name -> CausalAttention
   W_query.weight otherwise       -> SelfAttention_v2
-num_heads comes from the recorded attributes (num_heads, else d_out // head_dim). The book's module is
+num_heads comes from the recorded attributes (num_heads, else d_out // head_dim); num_kv_groups from the
+num_kv_groups attribute, else W_key.weight's rows // head_dim; window_size from its attribute (none: None). The book's module is
 built with context_length = num_tokens (the mask is cut to num_tokens anyway), dropout 0, and the
 book's own mask. A MultiHeadAttention without out_proj parameters gets every stage but `output`, which
 stays None (nothing to compute it with). When the weights fit no module or cannot take the recorded
@@ -54,7 +57,7 @@ def load_source(path, name, extra=None):
 def book_classes():
     causal = load_source(os.path.join(BOOK, "CausalAttention.py"), "book_CausalAttention").CausalAttention
     classes = {"CausalAttention": causal}
-    for name in ("SelfAttention_v1", "SelfAttention_v2", "MultiHeadAttention"):
+    for name in ("SelfAttention_v1", "SelfAttention_v2", "MultiHeadAttention", "GroupedQueryAttention"):
         classes[name] = getattr(load_source(os.path.join(BOOK, name + ".py"), "book_" + name), name)
     wrapper = load_source(os.path.join(BOOK, "MultiHeadAttentionWrapper.py"), "book_MultiHeadAttentionWrapper",
                           {"CausalAttention": causal})
@@ -87,6 +90,10 @@ def which_module(rec):
         return "SelfAttention_v1"
     if "W_query.weight" not in params:
         return None
+    key = params.get("W_key.weight")
+    narrower = key is not None and key.dim() == 2 and key.shape[0] < params["W_query.weight"].shape[0]
+    if "num_kv_groups" in rec.attributes or narrower:
+        return "GroupedQueryAttention"
     if "out_proj.weight" in params or "num_heads" in rec.attributes:
         return "MultiHeadAttention"
     has_mask = any(s["key"] == "mask" and s["kind"] == "buffer" for s in meta["state"])
@@ -210,6 +217,61 @@ def _MultiHeadAttention(rec, cls, x):
     ref.put("attn_weights", torch.softmax(ref.forms["attn_scores.masked"][0], dim=-1), inputs=["attn_scores.masked"])
     ref.put("context.heads", ref.stages["attn_weights"] @ ref.stages["values.heads"],
             inputs=["attn_weights", "values.heads"])
+    ref.put("context.transposed", ref.stages["context.heads"].transpose(1, 2), inputs=["context.heads"])
+    ref.put("context.merged", ref.stages["context.transposed"].contiguous().view(b, n, d_out),
+            inputs=["context.transposed"])
+    ref.chains.append(["context.heads", "context.transposed", "context.merged"])
+    if has_out:
+        ref.put("output", module.out_proj(ref.stages["context.merged"]), inputs=["context.merged"])
+        return _verified(ref, module, x, "output")
+    ref.put("output", None, (b, n, d_out), inputs=["context.merged"])
+    return _verified(ref, None, x, None)
+
+
+def _GroupedQueryAttention(rec, cls, x):
+    d_out, d_in = rec.parameters["W_query.weight"].shape
+    _check_input(x, 3, d_in)
+    attrs = rec.attributes
+    num_heads = attrs.get("num_heads")
+    if not isinstance(num_heads, int) and isinstance(attrs.get("head_dim"), int):
+        num_heads = d_out // attrs["head_dim"]
+    if not isinstance(num_heads, int) or num_heads < 1 or d_out % num_heads:
+        raise ValueError(f"num_heads {num_heads!r} does not split d_out {d_out}")
+    b, n = x.shape[:2]
+    head_dim, has_out = d_out // num_heads, "out_proj.weight" in rec.parameters
+    groups = attrs.get("num_kv_groups")
+    if not isinstance(groups, int):
+        groups = rec.parameters["W_key.weight"].shape[0] // head_dim
+    window = attrs.get("window_size") if isinstance(attrs.get("window_size"), int) else None
+    if groups < 1 or num_heads % groups:
+        raise ValueError(f"num_kv_groups {groups} does not divide num_heads {num_heads}")
+    ref = Reference("GroupedQueryAttention")
+    module = cls(d_in, d_out, n, 0.0, num_heads, groups, "W_query.bias" in rec.parameters, window).eval()
+    _load(module, rec.parameters, () if has_out else ("out_proj.weight", "out_proj.bias"))
+    # The module's statement order, as the engine traces it: the projections, the views, the transposes, then
+    # each key/value head repeated for its group of query heads (repeat_interleave copies).
+    for role in ("keys", "queries", "values"):
+        ref.put(role, getattr(module, LAYERS[role])(x))
+    for role in ("keys", "values", "queries"):
+        ref.put(role + ".view", ref.stages[role].view(b, n, num_heads if role == "queries" else groups, head_dim),
+                inputs=[role])
+    for role in ("keys", "queries", "values"):
+        ref.put(role + ".heads", ref.stages[role + ".view"].transpose(1, 2), inputs=[role + ".view"])
+        ref.chains.append([role, role + ".view", role + ".heads"])
+    for role in ("keys", "values"):
+        ref.put(role + ".repeated", ref.stages[role + ".heads"].repeat_interleave(num_heads // groups, dim=1),
+                inputs=[role + ".heads"])
+    ref.extras["keys.heads.T"] = ref.stages["keys.heads"].transpose(2, 3)  # multi-query code broadcasts it
+    ref.extras["keys.repeated.T"] = ref.stages["keys.repeated"].transpose(2, 3)
+    ref.put("attn_scores", ref.stages["queries.heads"] @ ref.extras["keys.repeated.T"],
+            inputs=["queries.heads", "keys.repeated"])
+    mask = module.mask.bool()[:n, :n]
+    ref.forms["attn_scores"] = [ref.stages["attn_scores"] / head_dim ** 0.5]
+    ref.put("attn_scores.masked", ref.stages["attn_scores"].masked_fill(mask, -torch.inf), inputs=["attn_scores"])
+    ref.forms["attn_scores.masked"] = [ref.stages["attn_scores.masked"] / head_dim ** 0.5]
+    ref.put("attn_weights", torch.softmax(ref.forms["attn_scores.masked"][0], dim=-1), inputs=["attn_scores.masked"])
+    ref.put("context.heads", ref.stages["attn_weights"] @ ref.stages["values.repeated"],
+            inputs=["attn_weights", "values.repeated"])
     ref.put("context.transposed", ref.stages["context.heads"].transpose(1, 2), inputs=["context.heads"])
     ref.put("context.merged", ref.stages["context.transposed"].contiguous().view(b, n, d_out),
             inputs=["context.transposed"])

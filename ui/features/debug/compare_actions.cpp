@@ -148,8 +148,9 @@ bool CompareActions::openRecording(const QString& path, bool interactive)
         return false;
     }
     if (interactive) // at start-up the status bar is the computation's
-        Q_EMIT message(tr("Compared %1 with the book's %2.")
-                           .arg(QFileInfo(path).fileName(), QString::fromStdString(model->result().module)));
+        Q_EMIT message(tr("Compared %1 with %3 %2.")
+                           .arg(QFileInfo(path).fileName(), QString::fromStdString(model->result().module),
+                                QString::fromStdString(model->result().owner)));
     return true;
 }
 

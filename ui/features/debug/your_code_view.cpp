@@ -109,10 +109,11 @@ void YourCodeView::refresh()
     if (!model_->hasResult())
         return;
     const RecordingComparison& r = model_->result();
-    title_->setText(tr("<b>%1</b>: your <code>%2</code>, compared with the book's <code>%3</code> on its own weights "
+    title_->setText(tr("<b>%1</b>: your <code>%2</code>, compared with %4 <code>%3</code> on its own weights "
                        "and input.")
                         .arg(model_->path().section('/', -1).toHtmlEscaped(), QString::fromStdString(r.recorded_class),
-                             QString::fromStdString(r.problem.empty() ? positional_call(r.config) : r.module)));
+                             QString::fromStdString(r.problem.empty() ? positional_call(r.config) : r.module),
+                             QString::fromStdString(r.owner)));
     fillLines();
     fillStages();
     fillSummary();
