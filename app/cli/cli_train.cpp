@@ -172,8 +172,8 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
 int cmd_train(const std::vector<std::string>& argv)
 {
     Args a(argv,
-           {"task", "vocab", "context", "emb", "layers", "heads", "kv-groups", "seeds", "seed", "steps", "batch", "lr",
-            "weight-decay", "save", "dump-run"},
+           {"task", "vocab", "context", "emb", "layers", "heads", "kv-groups", "window", "seeds", "seed", "steps",
+            "batch", "lr", "weight-decay", "save", "dump-run"},
            {"json"});
     SweepSpec spec = sweep_defaults(a.required("task"));
     if (a.has("seeds") && a.has("seed"))
@@ -192,6 +192,8 @@ int cmd_train(const std::vector<std::string>& argv)
     check_task(spec.task, spec.vocab, spec.context); // the task's refusal comes before a bad --heads
     spec.heads = parse_counts(a, "heads");
     spec.kv_groups = parse_counts(a, "kv-groups");
+    if (a.has("window")) // wider than --context is refused with the run's own sentence (check_gpt_config)
+        spec.window = a.integer("window", 0, 1, 1 << 16);
     if (a.has("seed"))
         spec.first_seed = static_cast<std::uint64_t>(a.integer("seed", 0, 0, INT64_MAX));
     else
@@ -270,6 +272,7 @@ int cmd_train(const std::vector<std::string>& argv)
                     {"context_length", spec.context},
                     {"emb_dim", spec.emb},
                     {"n_layers", spec.layers},
+                    {"window_size", spec.window > 0 ? json(spec.window) : json(nullptr)},
                     {"steps", spec.steps},
                     {"batch", spec.batch},
                     {"lr", spec.lr},
@@ -286,9 +289,10 @@ int cmd_train(const std::vector<std::string>& argv)
         return 0;
     }
     std::cout << "task " << spec.task << ": vocab " << spec.vocab << ", context " << spec.context << ", emb "
-              << spec.emb << ", " << spec.layers << " layers, " << spec.steps << " steps of batch " << spec.batch
-              << ", lr " << spec.lr << ", " << seeds.size() << " seed(s); " << fixed(wall, 1) << " s on " << threads
-              << " threads\n";
+              << spec.emb << ", " << spec.layers << " layers"
+              << (spec.window > 0 ? ", a sliding window of " + std::to_string(spec.window) + " tokens" : std::string())
+              << ", " << spec.steps << " steps of batch " << spec.batch << ", lr " << spec.lr << ", " << seeds.size()
+              << " seed(s); " << fixed(wall, 1) << " s on " << threads << " threads\n";
     std::printf("heads  kv_groups  head_dim  KV bytes/token  held-out loss     held-out accuracy  to 90%% of best  "
                 "ms/step\n");
     for (const json& r : table)

@@ -139,6 +139,12 @@ std::string unknown_keyword_message(ModuleKind kind, const std::string& keyword)
     const auto& slots = module_slots(kind);
     const std::string cls = module_class_name(kind);
     const std::string listing = slots.empty() ? "it takes no arguments" : "its arguments are " + list_words(slots);
+    // The window is the lab's GroupedQueryAttention's, which with a key/value head per query head is this module.
+    if (kind == ModuleKind::MultiHeadAttention && keyword == "window_size")
+        return cls + " takes no argument 'window_size' (the book's class has no sliding window); write "
+                     "GroupedQueryAttention(d_in, d_out, context_length, dropout, num_heads, num_kv_groups=num_heads, "
+                     "window_size=w), which with as many key/value heads as query heads is MultiHeadAttention with a "
+                     "window.";
     // Prefer naming the integrated MultiHeadAttention, the class the lessons build up to.
     for (auto other = kKinds.rbegin(); other != kKinds.rend(); ++other) {
         const auto& theirs = module_slots(*other);

@@ -18,12 +18,14 @@ namespace {
 Config block_attention(const GptConfig& s)
 {
     Config c;
-    c.kind = s.kv_groups() < s.n_heads ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
+    c.kind = s.grouped_query_module() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
     c.d_in = c.d_out = s.emb_dim;
     c.context_length = s.context_length;
     c.dropout = 0.0;
     c.num_heads = s.n_heads;
     c.num_kv_groups = s.kv_groups();
+    if (s.window > 0)
+        c.window_size = s.window;
     c.qkv_bias = true;
     return c;
 }

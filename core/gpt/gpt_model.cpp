@@ -101,6 +101,13 @@ GptModel load_gpt_model(const std::string& path)
             throw Error(who + " says " + std::to_string(s.n_heads) + " heads in " + std::to_string(s.n_kv_groups) +
                         " key/value groups, which do not split them evenly.");
     }
+    // Only a model trained with a sliding window names it.
+    if (!file.meta("window_size").empty()) {
+        s.window = setting(file, who, "window_size");
+        if (s.window > s.context_length)
+            throw Error(who + " says window_size " + std::to_string(s.window) + ", wider than its context_length " +
+                        std::to_string(s.context_length) + "; a window is 1 to context_length tokens.");
+    }
     for (const auto& [name, shape] : expected_tensors(s)) {
         const SafetensorsEntry* t = file.entry(name);
         if (!t)
@@ -118,8 +125,10 @@ GptModel load_gpt_model(const std::string& path)
 Config gpt_attention_config(const GptModel& model)
 {
     Config c;
-    c.kind = model.settings.grouped() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
+    c.kind = model.settings.grouped_query_module() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
     c.num_kv_groups = model.settings.kv_groups();
+    if (model.settings.window > 0)
+        c.window_size = model.settings.window;
     c.d_in = c.d_out = model.settings.emb_dim;
     c.context_length = model.settings.context_length;
     c.dropout = 0.0; // eval mode: the book's model.eval() turns dropout off

@@ -143,11 +143,14 @@ std::vector<float> KvGenerator::run(const std::vector<std::int64_t>& ids)
         cache.append(k.data(), v.data(), n);
         for (std::int64_t head = 0; head < heads; ++head) {
             gemm(n, seen, hd, q.data() + head * hd, d, cache.keys_of(head / group), hd, Op::T, scores.data(), seen);
-            // The engine's softmax; a row sees the cache and the new tokens up to itself, zeros after.
+            // The engine's softmax; a row sees the cache and the new tokens up to itself, zeros after, and with a
+            // window only its `window` latest tokens, zeros before them too.
             for (std::int64_t i = 0; i < n; ++i) {
                 const std::int64_t visible = before + i + 1;
+                const std::int64_t first = s.window > 0 ? std::max<std::int64_t>(0, visible - s.window) : 0;
                 float* row = scores.data() + i * seen;
-                softmax_scaled(row, visible, scale, row);
+                softmax_scaled(row + first, visible - first, scale, row + first);
+                std::fill(row, row + first, 0.0f);
                 std::fill(row + visible, row + seen, 0.0f);
             }
             gemm(n, hd, seen, scores.data(), seen, cache.values_of(head / group), hd, Op::N, merged.data() + head * hd,

@@ -95,21 +95,24 @@ void lanes_forward(const AttentionDims& dims, const float* q, const float* k, co
             if (i + 2 < n)
                 prefetch_row<1>(L, i + 2, H);
             const float* qi = qp + i * D;
+            // With a window, the keys before `first` get weight 0 (their row entries are zeroed once, below).
+            const std::size_t first = dims.window > 0 && i + 1 > dims.window ? i + 1 - dims.window : 0;
+            std::fill(row, row + first * H, 0.0f);
             for (std::size_t lane = 0; lane < H; lane += width) {
                 V top = simd::splat<V>(-std::numeric_limits<float>::infinity());
-                for (std::size_t j = 0; j <= i; ++j) {
+                for (std::size_t j = first; j <= i; ++j) {
                     const V x = dot<V>(qi, kp + j * D, H, hd, lane) / divisor;
                     simd::store(row + j * H + lane, x);
                     top = simd::max(top, x);
                 }
                 V sum{};
-                for (std::size_t j = 0; j <= i; ++j) {
+                for (std::size_t j = first; j <= i; ++j) {
                     const V e = simd::exp(simd::load<V>(row + j * H + lane) - top);
                     simd::store(row + j * H + lane, e);
                     sum += e;
                 }
                 const V inv = 1.0f / sum;
-                for (std::size_t j = 0; j <= i; ++j)
+                for (std::size_t j = first; j <= i; ++j)
                     simd::store(row + j * H + lane, simd::load<V>(row + j * H + lane) * inv);
             }
             const float* u = noise ? after_dropout(row, nl + i * T * H, (i + 1) * H, used) : row;

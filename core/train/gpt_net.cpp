@@ -74,6 +74,7 @@ AttentionDims GptNet::attention_dims(std::size_t layer) const
                        static_cast<std::size_t>(s.head_dim()),
                        3 * static_cast<std::size_t>(s.emb_dim),
                        ragged_starts()};
+    dims.window = static_cast<std::size_t>(s.window);
     // Under Rows::live only the last block's queries at and after the first scored position are read.
     if (trimmed_ && layer + 1 == blocks_.size())
         dims.query_from = first_scored_.data();

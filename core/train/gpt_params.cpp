@@ -34,6 +34,9 @@ void check_gpt_config(const GptConfig& s)
     if (s.n_kv_groups < 0 || s.n_heads % s.kv_groups() != 0)
         throw Error("num_heads " + std::to_string(s.n_heads) + " is not divisible by num_kv_groups " +
                     std::to_string(s.n_kv_groups) + "; pick num_kv_groups from " + divisor_list(s.n_heads) + ".");
+    if (s.window < 0 || s.window > s.context_length)
+        throw Error("window_size " + std::to_string(s.window) + " is outside 1 to context_length " +
+                    std::to_string(s.context_length) + "; a sliding window sees 1 to context_length tokens.");
     if (!(s.drop_rate >= 0.0 && s.drop_rate < 1.0))
         throw Error("drop_rate has to be at least 0 and below 1.");
 }

@@ -84,6 +84,8 @@ Metadata run_metadata(const RunSettings& s)
     // Only a grouped model names it: a MultiHeadAttention model's file stays as it was, byte for byte.
     if (s.shape.grouped())
         meta.insert(meta.begin() + 5, {"n_kv_groups", std::to_string(s.shape.kv_groups())});
+    if (s.shape.window > 0) // likewise only a model trained with a window
+        meta.insert(meta.begin() + (s.shape.grouped() ? 6 : 5), {"window_size", std::to_string(s.shape.window)});
     return meta;
 }
 

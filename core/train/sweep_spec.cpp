@@ -69,6 +69,7 @@ std::vector<RunSettings> SweepSpec::expand() const
     base.shape.context_length = context;
     base.shape.emb_dim = emb;
     base.shape.n_layers = layers;
+    base.shape.window = window;
     base.shape.drop_rate = task_defaults(task).drop_rate; // an unknown task is refused first, by name
     base.steps = steps;
     base.batch = batch;

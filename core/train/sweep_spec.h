@@ -17,7 +17,8 @@ struct SweepSpec {
     // num_kv_groups compared at every num_heads (GroupedQueryAttention), each once; each must divide every head
     // count. Empty: as many as the heads, the book's MultiHeadAttention.
     std::vector<std::int64_t> kv_groups;
-    std::int64_t seeds = 1; // runs per num_heads x num_kv_groups, seeded first_seed, first_seed + 1, ...
+    std::int64_t window = 0; // a sliding window of every run (GroupedQueryAttention's window_size); 0: none
+    std::int64_t seeds = 1;  // runs per num_heads x num_kv_groups, seeded first_seed, first_seed + 1, ...
     std::uint64_t first_seed = 0;
     std::int64_t steps = 2000, batch = 64;
     double lr = 3e-3, weight_decay = 0.01;

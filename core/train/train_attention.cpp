@@ -53,13 +53,17 @@ template <class Row> Vec column_sum(std::size_t n, Row row)
 // softmax(scores / sqrt(head_dim)) over the keys j <= i, in place on the (j x i) scores of one head, a vector
 // of queries i at a time; the masked entries and the padding lanes (T <= i < padded(T)) end as zeros. P is
 // the row stride, padded(T) or more (a ragged sequence in a longer one's block).
-void softmax_t(float* wt, std::size_t T, std::size_t P, Vec divisor)
+void softmax_t(float* wt, std::size_t T, std::size_t P, Vec divisor, std::size_t window)
 {
     const float tokens = static_cast<float>(T);
+    // Query lanes at or beyond j + window do not see key j (a window wider than the sequence hides nothing).
+    const float reach = static_cast<float>(window > 0 && window < T ? window : T);
     for (std::size_t c0 = 0; c0 < padded(T); c0 += kLanes) {
         const Vec lane = simd::lane_index(c0);
         const std::size_t rows = std::min(T, c0 + kLanes);
-        const auto valid = [&](std::size_t j) { return (lane >= static_cast<float>(j)) & (lane < tokens); };
+        const auto valid = [&](std::size_t j) {
+            return (lane >= static_cast<float>(j)) & (lane < tokens) & (lane < static_cast<float>(j) + reach);
+        };
         Vec top = simd::splat(-std::numeric_limits<float>::infinity());
         for (std::size_t j = 0; j < rows; ++j) {
             float* r = wt + j * P + c0;
@@ -115,7 +119,7 @@ void attention_t_forward(const AttentionDims& dims, const float* q, const float*
             for (std::size_t c0 = 0; c0 < n; c0 += kChunk)
                 chunk_product(std::min(n, c0 + kChunk), 0, hd, k + base, S, 1, qt.data() + h * hd * P + c0, P, wt + c0,
                               P);
-            softmax_t(wt, n, P, divisor);
+            softmax_t(wt, n, P, divisor, dims.window);
             const float* u = wt;
             if (noise) {
                 transpose(noise + (b * H + h) * T * T, T, n, n, nt.data(), P);

@@ -27,6 +27,9 @@ struct AttentionDims {
     // unspecified, their dctx rows must be zero, and their weights are not made. Null: every query.
     const std::size_t* query_from = nullptr;
     std::size_t first_query(std::size_t b) const { return query_from ? query_from[b] : 0; }
+    // A sliding window: query i sees keys i - window + 1 .. i only (0: every key j <= i). The softmax gives the keys
+    // before the window weight 0, so the products and the whole backward need nothing else.
+    std::size_t window = 0;
     std::size_t d_out() const { return heads * head_dim; }
     std::size_t stride() const { return qkv_stride ? qkv_stride : d_out(); }
     // keys.shape[-1] ** 0.5 in Python (a double), divided into float scores as a float.

@@ -87,7 +87,8 @@ class TransformerBlock(nn.Module):
         super().__init__()
         # cfg["n_kv_groups"] (absent in the book) below n_heads: keys and values shared by groups of query heads.
         groups = cfg.get("n_kv_groups", cfg["n_heads"])
-        if groups != cfg["n_heads"]:
+        # cfg["window_size"] (absent in the book): a sliding window, which only GroupedQueryAttention takes.
+        if groups != cfg["n_heads"] or cfg.get("window_size") is not None:
             self.att = GroupedQueryAttention(
                 d_in=cfg["emb_dim"],
                 d_out=cfg["emb_dim"],
@@ -95,7 +96,8 @@ class TransformerBlock(nn.Module):
                 dropout=cfg["drop_rate"],
                 num_heads=cfg["n_heads"],
                 num_kv_groups=groups,
-                qkv_bias=cfg["qkv_bias"])
+                qkv_bias=cfg["qkv_bias"],
+                window_size=cfg.get("window_size"))
         else:
             self.att = MultiHeadAttention(
                 d_in=cfg["emb_dim"],

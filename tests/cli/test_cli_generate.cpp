@@ -31,6 +31,7 @@ private Q_SLOTS:
     void compare_agrees_data();
     void compare_agrees();
     void text_output();
+    void window_model_cached_as_full();
     void dump_holds_the_caches();
     void refusals_data();
     void refusals();
@@ -92,6 +93,28 @@ void TestCliGenerate::compare_agrees()
         QCOMPARE(without[i].toObject()["tokens_in_cache"], with[i].toObject()["tokens_in_cache"]);
     }
     QVERIFY(j["mean_ms_with_cache"].toDouble() > 0 && j["mean_ms_without_cache"].toDouble() > 0);
+}
+
+// A model trained with a sliding window (and 2 key/value groups): its file names window_size, the full forward
+// masks the keys 6 or more tokens back, and a cached step reads only the 6 latest keys; both agree to 1e-5 past
+// the window (a prompt of 8 tokens, 12 generated).
+void TestCliGenerate::window_model_cached_as_full()
+{
+    QTemporaryDir dir;
+    const QString model = dir.filePath("win.safetensors");
+    const Result t = cli({"train", "--task", "induction", "--heads", "4", "--kv-groups", "2", "--window", "6",
+                          "--steps", "30", "--save", model});
+    QVERIFY2(t.code == 0, qPrintable(t.err));
+    const Result r =
+        cli({"generate", "--model", model, "--text", "A B C D E A B C", "--tokens", "12", "--compare", "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const double diff = r.json()["max_logit_difference"].toDouble(-1);
+    QVERIFY2(diff >= 0 && diff <= 1e-5, qPrintable(QString::number(diff)));
+    const Result run =
+        cli({"run", "--model", model, "--text", "A B C D E A B C", "--dump", dir.filePath("d.safetensors"), "--json"});
+    QVERIFY2(run.code == 0, qPrintable(run.err));
+    QVERIFY2(run.json()["call"].toString().endsWith("num_kv_groups=2, qkv_bias=False, window_size=6)"),
+             qPrintable(run.out));
 }
 
 void TestCliGenerate::text_output()

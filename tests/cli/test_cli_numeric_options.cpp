@@ -15,7 +15,7 @@ const QString kCall = QStringLiteral("MultiHeadAttention(3, 2, 6, 0.0, 2)");
 const QSet<QString> kWhole = {"tokens",  "batch",   "seed",          "dropout-seed", "layer",     "threads",   "repeat",
                               "d-in",    "d-out",   "d-in-of-input", "num-heads",    "d-out-min", "d-out-max", "vocab",
                               "context", "emb",     "layers",        "heads",        "seeds",     "steps",     "index",
-                              "ids",     "d-model", "kv-heads",      "head-dim",     "kv-groups"};
+                              "ids",     "d-model", "kv-heads",      "head-dim",     "kv-groups", "window"};
 const QSet<QString> kReal = {"lr", "weight-decay"};
 const QSet<QString> kNotNumbers = {
     "call",     "json",     "weights",   "layout",          "input", "train",     "max-memory",   "dump",     "model",

@@ -161,8 +161,12 @@ void TestCallParser::bad_calls_data()
     row("unknown-class-lists-all", "Attention(3, 2)", 0,
         "SelfAttention_v1, SelfAttention_v2, CausalAttention, MultiHeadAttentionWrapper, MultiHeadAttention or "
         "GroupedQueryAttention");
-    row("grouped-keyword-on-mha", "MultiHeadAttention(8, 8, 8, 0.0, 4, window_size=2)", 36,
-        "MultiHeadAttention takes no argument 'window_size' (GroupedQueryAttention does)");
+    row("window-on-mha-names-the-grouped-call", "MultiHeadAttention(8, 8, 8, 0.0, 4, window_size=2)", 36,
+        "MultiHeadAttention takes no argument 'window_size' (the book's class has no sliding window); write "
+        "GroupedQueryAttention(d_in, d_out, context_length, dropout, num_heads, num_kv_groups=num_heads, "
+        "window_size=w)");
+    row("grouped-keyword-on-mha", "MultiHeadAttention(8, 8, 8, 0.0, 4, num_kv_groups=2)", 36,
+        "MultiHeadAttention takes no argument 'num_kv_groups' (GroupedQueryAttention does)");
     row("torch-spelling", "MultiheadAttention(768, 768, 1024, 0.0, 12)", 0, "did you mean MultiHeadAttention?");
     row("unknown-class-before-syntax", "Causal(3, 2", 0, "did you mean CausalAttention?");
     row("missing-open-paren", "MultiHeadAttention 768, 768)", 19, "expected '(' after MultiHeadAttention");

@@ -5,7 +5,8 @@ The file holds init.<state_dict name> for every initial parameter, the batches (
 batch x context, -100 where a position is not scored) and the loss the C++ trainer computed at every step.
 This script
   1. builds torch.manual_seed(seed); GPTModel(cfg) (resources/training/gpt_model.py, the book's model, with
-     resources/pytorch/GroupedQueryAttention.py as its attention when the metadata names n_kv_groups) and
+     resources/pytorch/GroupedQueryAttention.py as its attention when the metadata names n_kv_groups or
+     window_size) and
      asserts its parameters equal the recorded init.* tensors exactly,
   2. trains that model on the recorded batches with torch.optim.AdamW and the recorded settings,
   3. asserts the loss at every step equals the recorded loss to --rtol (1e-3 by default).
@@ -59,6 +60,8 @@ def replay(path, rtol):
     }
     if "n_kv_groups" in meta:  # a grouped run: GroupedQueryAttention in every block
         cfg["n_kv_groups"] = int(meta["n_kv_groups"])
+    if "window_size" in meta:  # a sliding window: GroupedQueryAttention(..., window_size=W) in every block
+        cfg["window_size"] = int(meta["window_size"])
     torch.set_num_threads(1)
     torch.manual_seed(int(meta["seed"]))
     model = GPTModel(cfg)

@@ -206,8 +206,12 @@ void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area, const RenderSt
     p.drawImage(swatch.topLeft(), maskedHatch(swatch.size().toSize()));
     p.setPen(rs.frame);
     p.drawRect(swatch);
-    rs.drawText(p, QRectF(area.left(), swatch.bottom() + 4, area.width(), line * 2.2), Qt::AlignLeft | Qt::TextWordWrap,
-                QStringLiteral("masked\n(future)"), ink, bg);
+    // A sliding window hides the keys too far back as well as the future ones, with the same -inf.
+    const bool window = slice_.trace && slice_.trace->config.window_size.has_value();
+    rs.drawText(p, QRectF(area.left(), swatch.bottom() + 4, area.width(), line * (window ? 3.3 : 2.2)),
+                Qt::AlignLeft | Qt::TextWordWrap,
+                window ? QStringLiteral("masked\n(future or\nout of window)") : QStringLiteral("masked\n(future)"), ink,
+                bg);
 }
 
 } // namespace attnlab::ui
