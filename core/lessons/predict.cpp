@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <set>
 
 namespace attnlab {
@@ -122,6 +123,12 @@ StageQuestion question_for(const Trace& trace, std::string_view name)
     if (s->matrix == AttentionMatrix::MaskedScores && input.num_tokens <= kMaskAskedUpTo) {
         q.asks_mask = true;
         q.tokens = input.num_tokens;
+        q.window = whole.window_size.value_or(0);
+        const std::vector<float> scores = s->tensor.to_vector(); // the first (query, key) matrix leads
+        for (std::int64_t i = 0; i < q.tokens; ++i)
+            for (std::int64_t j = 0; j < q.tokens; ++j)
+                if (const float v = scores[static_cast<std::size_t>(i * q.tokens + j)]; std::isinf(v) && v < 0)
+                    q.hidden.emplace_back(i, j);
         q.prompt += " Which (query, key) positions does the mask hide?";
     }
     return q;
@@ -191,15 +198,20 @@ PredictionCheck check_prediction(const Trace& trace, const StageQuestion& q, con
     }
     if (q.asks_mask) {
         std::set<std::pair<std::int64_t, std::int64_t>> marked(answer.hidden.begin(), answer.hidden.end());
+        const std::set<std::pair<std::int64_t, std::int64_t>> right(q.hidden.begin(), q.hidden.end());
         std::int64_t wrong_hidden = 0, missed = 0;
         for (std::int64_t i = 0; i < q.tokens; ++i)
             for (std::int64_t j = 0; j < q.tokens; ++j) {
-                const bool hidden = j > i, said = marked.count({i, j}) > 0;
+                const bool hidden = right.count({i, j}) > 0, said = marked.count({i, j}) > 0;
                 wrong_hidden += said && !hidden;
                 missed += hidden && !said;
             }
-        const std::string rule = "the mask hides every key after its query: (i, j) with j > i, " +
-                                 n(q.tokens * (q.tokens - 1) / 2) + " of the " + n(q.tokens * q.tokens) + " positions";
+        const std::string rule =
+            (q.window > 0 ? "the mask hides every key after its query, (i, j) with j > i, and the sliding window every "
+                            "key " +
+                                n(q.window) + " or more tokens back, i - j >= " + n(q.window) + ": "
+                          : std::string("the mask hides every key after its query: (i, j) with j > i, ")) +
+            n(static_cast<std::int64_t>(q.hidden.size())) + " of the " + n(q.tokens * q.tokens) + " positions";
         if (wrong_hidden == 0 && missed == 0)
             check.mask = Verdict{true, "Right: " + rule + "."};
         else

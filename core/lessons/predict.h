@@ -35,6 +35,10 @@ struct StageQuestion {
     // num_tokens square are hidden.
     bool asks_mask = false;
     std::int64_t tokens = 0;
+    // The (query, key) positions the stage itself hides (-inf in its first query x key matrix): the future, and
+    // with a sliding window also the keys window_size or more tokens back. Row by row, key by key.
+    std::vector<std::pair<std::int64_t, std::int64_t>> hidden;
+    std::int64_t window = 0;          // the window that hides the old keys; 0 without one
     std::vector<std::string> offered; // the axis names an answer may use instead of a number
     // What the question is answered from, where the settings are out of view (a projector, a phone): the
     // config's sizes and the input's, "d_in = 768, d_out = 768, num_heads = 12 · input: batch = 1, num_tokens = 16",

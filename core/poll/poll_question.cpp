@@ -129,10 +129,9 @@ Question from_stage(const Trace& trace, const StageQuestion& q)
         f.label = "Which cells does the mask hide?";
         f.kind = FieldKind::Cells;
         f.grid = q.tokens;
-        std::string right;
-        for (std::int64_t i = 0; i < q.tokens; ++i)
-            for (std::int64_t j = i + 1; j < q.tokens; ++j)
-                right.append(right.empty() ? "" : ",").append(cell(i, j));
+        std::string right; // the cells the stage hides, window included, row by row
+        for (const auto& [i, j] : q.hidden)
+            right.append(right.empty() ? "" : ",").append(cell(i, j));
         f.right = right;
         out.fields.push_back(std::move(f));
     }

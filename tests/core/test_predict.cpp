@@ -3,6 +3,7 @@
 // config's numbers.
 #include "common/trace_fixtures.h"
 #include "lessons/predict.h"
+#include "poll/poll_question.h"
 #include "tensor/error.h"
 
 #include <QtTest>
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void layoutQuestions_data();
     void layoutQuestions();
     void theMask();
+    void theMaskWithAWindow();
     void unknownStage();
     void theGivensAndTheCodeLine_data();
     void theGivensAndTheCodeLine();
@@ -61,9 +63,12 @@ void TestPredict::theTruthIsRight()
         for (StageAnswer* answer : {&numbers, &names}) {
             answer->contiguous = q.contiguous;
             answer->shares_storage = q.shares_storage;
+            // The causal cells, and with a window those window_size or more tokens back too (as PyTorch's mask).
+            const std::int64_t w = trace->config.window_size.value_or(0);
             for (std::int64_t i = 0; i < q.tokens; ++i)
-                for (std::int64_t j = i + 1; j < q.tokens; ++j)
-                    answer->hidden.push_back({i, j});
+                for (std::int64_t j = 0; j < q.tokens; ++j)
+                    if (j > i || (w > 0 && i - j >= w))
+                        answer->hidden.push_back({i, j});
             const PredictionCheck c = check_prediction(*trace, q, *answer);
             QVERIFY2(c.all_right(), (s.name + ": " + (c.axes.empty() ? "" : c.axes.front().says)).c_str());
         }
@@ -157,6 +162,40 @@ void TestPredict::theMask()
     QVERIFY(c.mask && !c.mask->right);
     QVERIFY2(QString::fromStdString(c.mask->says).contains("6 marked positions are visible"), c.mask->says.c_str());
     QVERIFY(!question_for(*trace, "attn_weights").asks_mask);
+}
+
+// With a sliding window of 2 the mask also hides the keys 2 or more tokens back: the causal answer alone is
+// wrong by those 10 positions, the stage's own -inf cells are right, and the class's poll asks for the same cells.
+void TestPredict::theMaskWithAWindow()
+{
+    const auto trace =
+        testing::traceOf("GroupedQueryAttention(3, 4, 6, 0.0, 2, 1, window_size=2)", 6, InputSource::Book);
+    const StageQuestion q = question_for(*trace, "attn_scores.masked");
+    QVERIFY(q.asks_mask);
+    QCOMPARE(q.window, 2);
+    QCOMPARE(q.hidden.size(), std::size_t{15 + 10});
+    StageAnswer causal;
+    for (const auto& axis : q.axes)
+        causal.axes.push_back(std::to_string(axis.size));
+    for (std::int64_t i = 0; i < 6; ++i)
+        for (std::int64_t j = i + 1; j < 6; ++j)
+            causal.hidden.push_back({i, j});
+    const PredictionCheck wrong = check_prediction(*trace, q, causal);
+    QVERIFY(wrong.mask && !wrong.mask->right);
+    QVERIFY2(QString::fromStdString(wrong.mask->says).contains("10 hidden ones were not marked"),
+             wrong.mask->says.c_str());
+    QVERIFY2(QString::fromStdString(wrong.mask->says).contains("the sliding window every key 2 or more tokens back"),
+             wrong.mask->says.c_str());
+    StageAnswer windowed = causal;
+    windowed.hidden = q.hidden;
+    const PredictionCheck right = check_prediction(*trace, q, windowed);
+    QVERIFY2(right.mask && right.mask->right, right.mask ? right.mask->says.c_str() : "");
+    QVERIFY(right.all_right());
+    const poll::Question asked = poll::from_stage(*trace, q);
+    const auto cells =
+        std::find_if(asked.fields.begin(), asked.fields.end(), [](const poll::Field& f) { return f.name == "hidden"; });
+    QVERIFY(cells != asked.fields.end());
+    QVERIFY2(QString::fromStdString(cells->right).contains("2-0"), cells->right.c_str()); // query 2 cannot see key 0
 }
 
 // What a question is answered from, said with it (the settings column is out of view when presenting): the
