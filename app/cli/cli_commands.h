@@ -51,5 +51,7 @@ int inspect_gpt2_checkpoint(const std::string& path, bool as_json);
 std::vector<std::int64_t> parse_ids(const std::string& text);
 // Greedy generation, token by token, with and without the KV cache (cli_generate.cpp).
 int cmd_generate(const std::vector<std::string>& argv);
+// Predict First's questions on a call as a GIFT quiz or a page to print (cli_handout.cpp).
+int cmd_handout(const std::vector<std::string>& argv);
 
 } // namespace cli

@@ -142,6 +142,14 @@ const Command kCommands[] = {
       book and how many first diverge at each stage, in the book's order, by known bug. A file that cannot
       be read is named and counted, not fatal. Without --summary, compare takes one recording.
 )"},
+    {"handout", cli::cmd_handout,
+     R"(  handout --call C [--tokens T] [--batch B] [--seed S] [--stages S[,S...]] [--category NAME]
+      (--gift FILE | --html FILE)
+      Predict First's questions on the call's stages (every stage, or those given) for a class away from the
+      app: --gift writes a quiz in Moodle's GIFT format (one numerical, true/false or multiple-choice question
+      per asked axis, layout fact or mask count, with the app's answers and explanations), --html a page to
+      print, the answers after a page break.
+)"},
 };
 
 const char* kNotes = R"NOTES(Calls are Python constructor calls, e.g. "MultiHeadAttention(768, 768, 1024, 0.0, 12)".

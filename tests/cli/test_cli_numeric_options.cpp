@@ -21,7 +21,7 @@ const QSet<QString> kNotNumbers = {
     "call",     "json",     "weights",   "layout",          "input", "train",     "max-memory",   "dump",     "model",
     "text",     "stage",    "tokenizer", "special-as-text", "bug",   "omit",      "no-transpose", "qkv-bias", "task",
     "save",     "dump-run", "top",       "summary",         "names", "text-file", "preset",       "presets",  "dtype",
-    "no-cache", "compare"};
+    "no-cache", "compare",  "stages",    "category",        "gift",  "html"};
 
 struct Usage {
     QString command, line;
@@ -63,6 +63,8 @@ QStringList baseOf(const Usage& u, const QString& dir)
         return {"--model", ATTNLAB_TEST_DATA_DIR "/gpt2/hf-f16", "--ids", "1", "--top"};
     if (u.command == "generate")
         return {"--model", "h4", "--ids", "1", "--tokens", "2"};
+    if (u.command == "handout")
+        return {"--call", kCall, "--gift", dump};
     if (u.command == "follow")
         return {"--call", kCall, "--stage", "queries.view", "--index", "0,0,0,0"};
     if (u.command == "bench")

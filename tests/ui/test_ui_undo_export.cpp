@@ -1,6 +1,7 @@
 // Undo/redo of settings edits and File > Export: keystrokes into one spin box are one
 // step; undo and redo walk the settings back and forth through the real widgets; the PNG, SVG, CSV
 // and Markdown exports hold what is on screen; "Copy as PyTorch" writes runnable code and weights.
+#include "common/gift_parser.h"
 #include "common/session_fixtures.h"
 #include "shell/call_line.h"
 #include "shell/config_panel.h"
@@ -217,6 +218,26 @@ private Q_SLOTS:
         for (const QString& line : md.split('\n'))
             tableRows += line.startsWith(QLatin1String("| ")) ? 1 : 0;
         QCOMPARE(tableRows, static_cast<int>(session_->trace()->trace()->stages.size()) + 1); // + the header
+    }
+
+    // The questions of the call in view as a GIFT quiz, read back with the reader written from the format's
+    // documentation, and as a page to print: the same questions, the answers the trace computes.
+    void exportsTheQuestionsAsAQuizAndAHandout()
+    {
+        const QString quiz = dir_.filePath("class.gift"), page = dir_.filePath("class.html");
+        QString error;
+        QVERIFY2(exports_->exportQuizGift(quiz, &error), qPrintable(error));
+        const auto read = ::testing::parse_gift(readText(quiz).toStdString());
+        const auto& stages = session_->trace()->trace()->stages;
+        QVERIFY(read.size() > stages.size()); // every stage but x, each axis its own question
+        const auto head_dim = std::find_if(read.begin(), read.end(),
+                                           [](const auto& q) { return q.title == "stage:queries.view axis-3"; });
+        QVERIFY(head_dim != read.end());
+        QCOMPARE(*head_dim->number, static_cast<double>(session_->document()->config().head_dim()));
+        QVERIFY2(exports_->exportHandoutHtml(page, &error), qPrintable(error));
+        const QString html = readText(page);
+        QVERIFY(html.contains("What shape does context.merged have?"));
+        QVERIFY(html.contains("<h1>Answers</h1>"));
     }
 
     void copyAsPytorchWritesRunnableCodeAndTheWeights()

@@ -9,6 +9,9 @@
 #include "model/document_model.h"
 #include "model/trace_state.h"
 #include "model/view_model.h"
+#include "lessons/predict.h"
+#include "poll/gift_quiz.h"
+#include "poll/handout_page.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -61,6 +64,22 @@ void ExportActions::populateMenu(QMenu* menu)
             QString e;
             if (!p.isEmpty())
                 report(exportTraceMarkdown(p, &e), p, e);
+        });
+    add(tr("Questions as a &Quiz (GIFT)…"),
+        tr("Save every stage's Predict First question, with the answers, as a quiz Moodle imports (GIFT)."), [this] {
+            const QString p =
+                askPath(tr("Export Questions as a Quiz"), QStringLiteral("gift"), tr("GIFT quizzes (*.gift)"));
+            QString e;
+            if (!p.isEmpty())
+                report(exportQuizGift(p, &e), p, e);
+        });
+    add(tr("Questions as a &Handout (HTML)…"),
+        tr("Save every stage's Predict First question as a page to print, the answers after a page break."), [this] {
+            const QString p =
+                askPath(tr("Export Questions as a Handout"), QStringLiteral("html"), tr("Web pages (*.html)"));
+            QString e;
+            if (!p.isEmpty())
+                report(exportHandoutHtml(p, &e), p, e);
         });
     menu->addSeparator();
     add(tr("Copy as P&yTorch…"),
@@ -115,6 +134,44 @@ bool ExportActions::exportTraceMarkdown(const QString& path, QString* error)
         return false;
     }
     return writeTextFile(path, traceMarkdown(*trace), error);
+}
+
+namespace {
+
+// Every stage's question but the input's, as Predict First asks it on this trace.
+std::vector<poll::Question> stageQuestions(const Trace& trace)
+{
+    std::vector<poll::Question> out;
+    for (const Stage& s : trace.stages)
+        if (s.name != "x")
+            out.push_back(poll::from_stage(trace, question_for(trace, s.name)));
+    return out;
+}
+
+} // namespace
+
+bool ExportActions::exportQuizGift(const QString& path, QString* error)
+{
+    const auto trace = session_->trace()->trace();
+    if (!trace) {
+        if (error)
+            *error = tr("There is no trace yet: wait for the forward pass to finish.");
+        return false;
+    }
+    const std::string category = "attention-lab/" + module_class_name(trace->config.kind);
+    return writeTextFile(path, QString::fromStdString(poll::gift_quiz(category, stageQuestions(*trace))), error);
+}
+
+bool ExportActions::exportHandoutHtml(const QString& path, QString* error)
+{
+    const auto trace = session_->trace()->trace();
+    if (!trace) {
+        if (error)
+            *error = tr("There is no trace yet: wait for the forward pass to finish.");
+        return false;
+    }
+    const std::string title = positional_call(trace->config) + ": predict every stage";
+    return writeTextFile(path, QString::fromStdString(poll::handout_page(title, stageQuestions(*trace))), error);
 }
 
 QString ExportActions::copyAsPytorch(const QString& weightsPath, QString* error)

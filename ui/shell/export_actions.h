@@ -1,6 +1,7 @@
 #pragma once
 // File > Export: the current view as PNG or SVG, the selected heatmap as CSV, the shape trace as
-// Markdown, and "Copy as PyTorch" (the script on the clipboard, the weights and input beside it).
+// Markdown, Predict First's questions as a quiz (Moodle's GIFT) or a page to print, and "Copy as PyTorch" (the
+// script on the clipboard, the weights and input beside it).
 #include <QObject>
 #include <QString>
 
@@ -23,6 +24,9 @@ public:
     bool exportViewSvg(const QString& path, QString* error, bool print = false);
     bool exportHeatmapCsv(const QString& path, QString* error);
     bool exportTraceMarkdown(const QString& path, QString* error);
+    // Every stage's Predict First question with the trace's answers (core/poll's writers).
+    bool exportQuizGift(const QString& path, QString* error);
+    bool exportHandoutHtml(const QString& path, QString* error);
     // Writes the weights and input to `weightsPath`, returns the script (also put on the clipboard).
     QString copyAsPytorch(const QString& weightsPath, QString* error);
 

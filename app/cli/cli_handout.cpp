@@ -1,0 +1,79 @@
+// `handout`: Predict First's questions on a call's stages, for a class to answer away from the app: a GIFT quiz
+// (Moodle imports it) or a page to print with the answers after a page break. The answers are the trace's own.
+#include "cli/cli_commands.h"
+
+#include "call/python_repr.h"
+#include "io/atomic_file.h"
+#include "lessons/predict.h"
+#include "poll/gift_quiz.h"
+#include "poll/handout_page.h"
+#include "tensor/error.h"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+namespace cli {
+
+using namespace attnlab;
+
+namespace {
+
+// "a,b,c" as stage names, each once, in the order given.
+std::vector<std::string> stage_list(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string name; std::getline(in, name, ',');) {
+        if (name.empty())
+            throw Error("--stages has an empty name; give stage names joined by commas, such as "
+                        "queries.view,attn_scores.masked.");
+        if (std::find(out.begin(), out.end(), name) == out.end())
+            out.push_back(name);
+    }
+    return out;
+}
+
+} // namespace
+
+int cmd_handout(const std::vector<std::string>& argv)
+{
+    std::set<std::string> options = run_options();
+    options.erase("dump");
+    options.insert({"stages", "gift", "html", "category"});
+    Args a(argv, options, {});
+    if (a.has("gift") == a.has("html"))
+        throw UsageError("give --gift FILE (a quiz Moodle imports) or --html FILE (a page to print), one of them.");
+    const std::string out = a.has("gift") ? a.text("gift") : a.text("html");
+    const Experiment experiment = prepare(run_spec_from(a));
+    check_write_target(out); // before the forward pass, as run --dump does
+    const Trace trace = run(experiment);
+    std::vector<std::string> stages;
+    if (a.has("stages"))
+        stages = stage_list(a.text("stages"));
+    else
+        for (const Stage& s : trace.stages)
+            if (s.name != "x")
+                stages.push_back(s.name);
+    std::vector<poll::Question> questions;
+    for (const std::string& name : stages)
+        questions.push_back(poll::from_stage(trace, question_for(trace, name)));
+    const std::string call = positional_call(trace.config); // as a student types it
+    if (a.has("gift"))
+        write_file_atomically(out, poll::gift_quiz(a.has("category")
+                                                       ? a.text("category")
+                                                       : "attention-lab/" + module_class_name(trace.config.kind),
+                                                   questions));
+    else
+        write_file_atomically(out, poll::handout_page(call + ": predict every stage", questions));
+    std::size_t asked = 0; // GIFT asks each field on its own
+    for (const poll::Question& q : questions)
+        asked += q.fields.size();
+    std::cout << questions.size() << " stages of " << call << " written to " << out;
+    if (a.has("gift"))
+        std::cout << " as " << asked << " quiz questions";
+    std::cout << "\n";
+    return 0;
+}
+
+} // namespace cli
