@@ -9,14 +9,20 @@ namespace attnlab::ui {
 
 SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
 {
-    setColumnCount(7);
+    setColumnCount(9);
     // Two-line headers, each column as wide as its header or its numbers: stretched to a projector's narrow
     // page beside the lessons dock, the headers were cut ("eld-out los"); a table wider than that scrolls.
-    setHorizontalHeaderLabels({tr("num_heads"), tr("head_dim"), tr("seeds"), tr("held-out\nloss"),
-                               tr("held-out\naccuracy"), tr("steps to 90%\nof its best"), tr("ms per\nstep")});
+    setHorizontalHeaderLabels({tr("num_heads"), tr("key/value\nheads"), tr("head_dim"), tr("KV bytes\nper token"),
+                               tr("seeds"), tr("held-out\nloss"), tr("held-out\naccuracy"),
+                               tr("steps to 90%\nof its best"), tr("ms per\nstep")});
     const QStringList tips = {
-        tr("Heads per attention block; every block of the model has this many."),
+        tr("Query heads per attention block; every block of the model has this many."),
+        tr("num_kv_groups: the key/value heads per block, each shared by num_heads / num_kv_groups query heads "
+           "(GroupedQueryAttention); as many as the heads is the book's MultiHeadAttention, 1 is multi-query "
+           "attention."),
         tr("emb / num_heads: the width of each head's queries, keys and values."),
+        tr("What generating one more token adds to the KV cache of this model: a key and a value row of "
+           "num_kv_groups × head_dim float32 numbers in every layer, 2 × layers × num_kv_groups × head_dim × 4 bytes."),
         tr("Seeds that finished all their steps, of those asked for; only they count in the row."),
         tr("Mean cross-entropy over the task's held-out positions after the last step, in eval mode; mean ± "
            "sample std over the finished seeds."),
@@ -36,10 +42,11 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
     setSelectionMode(QAbstractItemView::NoSelection);
     setTabKeyNavigation(false);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // fitHeightToRows: every row shows
-    setAccessibleName(tr("Sweep results per num_heads"));
+    setAccessibleName(tr("Sweep results per num_heads and key/value heads"));
     setAccessibleDescription(
-        tr("One row per num_heads with a finished seed: held-out loss and accuracy, steps to "
-           "90% of the best accuracy, ms per step; each column's header says how it was obtained."));
+        tr("One row per num_heads and num_kv_groups with a finished seed: KV cache bytes per token, held-out loss "
+           "and accuracy, steps to 90% of the best accuracy, ms per step; each column's header says how it was "
+           "obtained."));
     fitHeightToRows();
 }
 
@@ -57,7 +64,9 @@ void SweepTable::setRows(const std::vector<SweepRow>& rows)
         const SweepRow& w = rows[static_cast<std::size_t>(r)];
         const QStringList cells = {
             QString::number(w.heads),
+            QString::number(w.kvGroups),
             QString::number(w.headDim),
+            QString::number(w.kvBytesPerToken),
             w.seedsDiverged ? tr("%1 of %2, %3 diverged").arg(w.seedsDone).arg(w.seedsAsked).arg(w.seedsDiverged)
                             : QStringLiteral("%1 of %2").arg(w.seedsDone).arg(w.seedsAsked),
             meanStd(w.loss, w.seedsDone),
