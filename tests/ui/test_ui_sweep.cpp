@@ -114,10 +114,10 @@ void TestUiSweep::tinySweepFillsTheTable()
     QCOMPARE(panel.table()->item(1, 2)->text(), QStringLiteral("2")); // head_dim of 4 heads at emb 8
     // KV cache per token: 2 (K and V) x 2 layers x 4 key/value heads x head_dim 2 x 4 bytes
     QCOMPARE(panel.table()->item(1, 3)->text(), QStringLiteral("128"));
-    QCOMPARE(panel.table()->item(0, 4)->text(), QStringLiteral("1 of 1"));
+    QCOMPARE(panel.table()->item(0, 6)->text(), QStringLiteral("1 of 1"));
     // One seed: no spread to show (it is unknown, not 0), said so in the cell and the reading.
-    QVERIFY2(panel.table()->item(0, 6)->text().endsWith(QStringLiteral(" (1 seed)")),
-             qPrintable(panel.table()->item(0, 6)->text()));
+    QVERIFY2(panel.table()->item(0, 4)->text().endsWith(QStringLiteral(" (1 seed)")),
+             qPrintable(panel.table()->item(0, 4)->text()));
     QVERIFY(!panel.table()->item(0, 5)->text().contains(QStringLiteral("±")));
     QVERIFY2(panel.reading()->text().contains(QStringLiteral("from one seed")), qPrintable(panel.reading()->text()));
     QVERIFY(panel.table()->horizontalHeaderItem(7)->text().contains(QStringLiteral("of its best")));

@@ -11,9 +11,10 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
 {
     setColumnCount(9);
     // Two-line headers, each column as wide as its header or its numbers: stretched to a projector's narrow
-    // page beside the lessons dock, the headers were cut ("eld-out los"); a table wider than that scrolls.
+    // page beside the lessons dock, the headers were cut ("eld-out los"); a table wider than that scrolls. What a
+    // variant is and what it reached come first: on a projector the last columns are the ones scrolled out of view.
     setHorizontalHeaderLabels({tr("num_heads"), tr("key/value\nheads"), tr("head_dim"), tr("KV bytes\nper token"),
-                               tr("seeds"), tr("held-out\nloss"), tr("held-out\naccuracy"),
+                               tr("held-out\naccuracy"), tr("held-out\nloss"), tr("seeds"),
                                tr("steps to 90%\nof its best"), tr("ms per\nstep")});
     const QStringList tips = {
         tr("Query heads per attention block; every block of the model has this many."),
@@ -23,11 +24,11 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
         tr("emb / num_heads: the width of each head's queries, keys and values."),
         tr("What generating one more token adds to the KV cache of this model: a key and a value row of "
            "num_kv_groups × head_dim float32 numbers in every layer, 2 × layers × num_kv_groups × head_dim × 4 bytes."),
-        tr("Seeds that finished all their steps, of those asked for; only they count in the row."),
-        tr("Mean cross-entropy over the task's held-out positions after the last step, in eval mode; mean ± "
-           "sample std over the finished seeds."),
         tr("Share of the task's held-out scored positions whose most likely token is the target, after the last "
            "step; mean ± sample std over the finished seeds."),
+        tr("Mean cross-entropy over the task's held-out positions after the last step, in eval mode; mean ± "
+           "sample std over the finished seeds."),
+        tr("Seeds that finished all their steps, of those asked for; only they count in the row."),
         tr("The first held-out measurement reaching 90% of that run's own best accuracy (not 90% accuracy: a run "
            "that learns little reaches its own best soon); mean over seeds."),
         tr("Wall time of one step's forward, backward and AdamW on one engine thread, evaluations left out; mean "
@@ -67,10 +68,10 @@ void SweepTable::setRows(const std::vector<SweepRow>& rows)
             QString::number(w.kvGroups),
             QString::number(w.headDim),
             QString::number(w.kvBytesPerToken),
+            meanStd(w.accuracy, w.seedsDone),
+            meanStd(w.loss, w.seedsDone),
             w.seedsDiverged ? tr("%1 of %2, %3 diverged").arg(w.seedsDone).arg(w.seedsAsked).arg(w.seedsDiverged)
                             : QStringLiteral("%1 of %2").arg(w.seedsDone).arg(w.seedsAsked),
-            meanStd(w.loss, w.seedsDone),
-            meanStd(w.accuracy, w.seedsDone),
             QString::number(w.stepsTo90, 'f', 0),
             QString::number(w.msPerStep, 'f', 2),
         };
