@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <string_view>
 
 namespace attnlab {
 
@@ -89,18 +90,33 @@ void plan_hf(Gpt2Plan& p, bool head)
         add(p, "lm_head.weight", {s.vocab_size, d}, Use::Copy, {"out_head.weight"});
 }
 
+// A GroupedQueryAttention model (`train --kv-groups`, the window's key/value heads): W_key and W_value are as wide
+// as its key/value heads, kv_groups x head_dim rows. Read from the first block's W_key; a width that is no whole
+// number of heads dividing n_heads is left to the shape check, which names what the layout needs.
+void book_kv_groups(Gpt2Plan& p, const SafetensorsFile& f)
+{
+    GptConfig& s = p.settings;
+    const SafetensorsEntry* key = f.entry("trf_blocks.0.att.W_key.weight");
+    if (!key || key->shape.size() != 2 || key->shape[0] == s.emb_dim || s.n_heads < 1 || s.emb_dim % s.n_heads != 0)
+        return;
+    const std::int64_t rows = key->shape[0], hd = s.head_dim();
+    if (rows > 0 && rows % hd == 0 && s.n_heads % (rows / hd) == 0)
+        s.n_kv_groups = rows / hd;
+}
+
 void plan_book(Gpt2Plan& p, bool head)
 {
     const GptConfig& s = p.settings;
-    const std::int64_t d = s.emb_dim;
+    const std::int64_t d = s.emb_dim, kv = s.kv_width();
     add(p, "tok_emb.weight", {s.vocab_size, d}, Use::Copy, {"tok_emb.weight"});
     add(p, "pos_emb.weight", {s.context_length, d}, Use::Copy, {"pos_emb.weight"});
     for (std::int64_t i = 0; i < s.n_layers; ++i) {
         const std::string b = "trf_blocks." + std::to_string(i) + ".";
         for (const char* role : {"W_query", "W_key", "W_value"}) {
-            add(p, b + "att." + role + ".weight", {d, d}, Use::Copy, {b + "att." + role + ".weight"});
+            const std::int64_t rows = std::string_view(role) == "W_query" ? d : kv;
+            add(p, b + "att." + role + ".weight", {rows, d}, Use::Copy, {b + "att." + role + ".weight"});
             if (s.qkv_bias)
-                add(p, b + "att." + role + ".bias", {d}, Use::Copy, {b + "att." + role + ".bias"});
+                add(p, b + "att." + role + ".bias", {rows}, Use::Copy, {b + "att." + role + ".bias"});
         }
         const std::pair<std::string, Shape> rest[] = {{"att.out_proj.weight", {d, d}},
                                                       {"att.out_proj.bias", {d}},
@@ -210,10 +226,12 @@ Gpt2Plan plan_gpt2_checkpoint(const std::string& path)
     }
     p.tied_head = !head;
     apply_gpt2_config(p, f); // config.json beside the file, else the metadata, else GPT-2's head size
-    if (p.layout == Gpt2Layout::HuggingFace)
+    if (p.layout == Gpt2Layout::HuggingFace) {
         plan_hf(p, head);
-    else
+    } else {
+        book_kv_groups(p, f);
         plan_book(p, head);
+    }
     std::set<std::string> dtypes, used;
     for (const Gpt2Source& s : p.sources) {
         const SafetensorsEntry* e = f.entry(s.name);

@@ -59,10 +59,21 @@ TextInput text_input(const ExperimentSpec& spec)
     return t;
 }
 
+namespace {
+
+// The module the model's blocks are: GroupedQueryAttention for one trained with fewer key/value heads (`train
+// --kv-groups`), as gpt_attention_config says it.
+ModuleKind trained_kind(const GptConfig& m)
+{
+    return m.grouped() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
+}
+
+} // namespace
+
 bool trained_weights_fit(const Config& c, const GptConfig& m)
 {
-    return c.kind == ModuleKind::MultiHeadAttention && c.d_in == m.emb_dim && c.d_out == m.emb_dim &&
-           c.num_heads == m.n_heads && c.qkv_bias == m.qkv_bias;
+    return c.kind == trained_kind(m) && (!m.grouped() || c.num_kv_groups == m.kv_groups()) && c.d_in == m.emb_dim &&
+           c.d_out == m.emb_dim && c.num_heads == m.n_heads && c.qkv_bias == m.qkv_bias;
 }
 
 std::optional<std::string> fit_note(const Config& c, const GptModel& model)
@@ -72,13 +83,15 @@ std::optional<std::string> fit_note(const Config& c, const GptModel& model)
         return std::nullopt;
     const std::string emb = std::to_string(m.emb_dim);
     std::string why;
-    if (c.kind != ModuleKind::MultiHeadAttention)
-        why = "the module is no longer MultiHeadAttention";
+    if (c.kind != trained_kind(m))
+        why = std::string("the module is no longer ") + (m.grouped() ? "GroupedQueryAttention" : "MultiHeadAttention");
     else if (c.d_in != m.emb_dim || c.d_out != m.emb_dim)
         why = "d_in and d_out are no longer " + emb + " (the model's emb_dim)";
     else if (c.num_heads != m.n_heads)
         why = "num_heads is no longer " + std::to_string(m.n_heads) +
               " (pick another variant to see a model trained with that many heads)";
+    else if (m.grouped() && c.num_kv_groups != m.kv_groups())
+        why = "num_kv_groups is no longer " + std::to_string(m.kv_groups());
     else
         why = "qkv_bias differs from the model's";
     const bool x_fits = c.d_in == m.emb_dim;

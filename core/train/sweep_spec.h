@@ -37,6 +37,10 @@ struct SweepSpec {
     // the first run that could not train; an emb with no divisors gives one run at 1 head, which
     // check_run refuses with the shape.
     std::vector<RunSettings> expand() const;
+    // What expand() refuses, without making its runs: the same sentences, from one check_run per num_heads x
+    // num_kv_groups (a run's seed changes nothing check_run reads). What a session file's sweep is read
+    // through, so a file holding a million seeds or head counts costs no more than its distinct variants.
+    void check() const;
 };
 
 // The task's defaults (tasks.h), every divisor of emb, seed 0 alone.

@@ -112,7 +112,7 @@ private Q_SLOTS:
     {
         QCOMPARE(lessonIds(), (QStringList{"gpt2-split", "follow-tensors", "view-transpose", "wrapper-integrated",
                                            "first-divergence", "argument-contract", "weight-transfer", "trained-heads",
-                                           "several-heads"}));
+                                           "several-heads", "kv-heads"}));
         for (const Lesson& l : lessons()) {
             QVERIFY2(!l.title.isEmpty(), qPrintable(l.id));
             QVERIFY2(!l.steps.empty(), qPrintable(l.id));

@@ -72,6 +72,7 @@ private Q_SLOTS:
     void badSettingsAreRefusedInline();
     void resultsReopenWithTheSession();
     void trainedVariantIsStudiedInEveryTab();
+    void groupedVariantsAreTrainedAndStudied();
     void trainedVariantSavesAndReopens();
     void sectionFollowsTheSession();
     void readingShowsWholeAfterALiveSweep();
@@ -109,15 +110,18 @@ void TestUiSweep::tinySweepFillsTheTable()
     }
     QCOMPARE(panel.table()->rowCount(), 2);
     QCOMPARE(panel.table()->item(0, 0)->text(), QStringLiteral("2"));
-    QCOMPARE(panel.table()->item(1, 1)->text(), QStringLiteral("2")); // head_dim of 4 heads at emb 8
-    QCOMPARE(panel.table()->item(0, 2)->text(), QStringLiteral("1 of 1"));
+    QCOMPARE(panel.table()->item(0, 1)->text(), QStringLiteral("2")); // as many key/value heads as heads: MHA
+    QCOMPARE(panel.table()->item(1, 2)->text(), QStringLiteral("2")); // head_dim of 4 heads at emb 8
+    // KV cache per token: 2 (K and V) x 2 layers x 4 key/value heads x head_dim 2 x 4 bytes
+    QCOMPARE(panel.table()->item(1, 3)->text(), QStringLiteral("128"));
+    QCOMPARE(panel.table()->item(0, 6)->text(), QStringLiteral("1 of 1"));
     // One seed: no spread to show (it is unknown, not 0), said so in the cell and the reading.
     QVERIFY2(panel.table()->item(0, 4)->text().endsWith(QStringLiteral(" (1 seed)")),
              qPrintable(panel.table()->item(0, 4)->text()));
-    QVERIFY(!panel.table()->item(0, 3)->text().contains(QStringLiteral("±")));
+    QVERIFY(!panel.table()->item(0, 5)->text().contains(QStringLiteral("±")));
     QVERIFY2(panel.reading()->text().contains(QStringLiteral("from one seed")), qPrintable(panel.reading()->text()));
-    QVERIFY(panel.table()->horizontalHeaderItem(5)->text().contains(QStringLiteral("of its best")));
-    QVERIFY(!panel.table()->horizontalHeaderItem(3)->toolTip().isEmpty());
+    QVERIFY(panel.table()->horizontalHeaderItem(7)->text().contains(QStringLiteral("of its best")));
+    QVERIFY(!panel.table()->horizontalHeaderItem(5)->toolTip().isEmpty());
     QVERIFY2(panel.reading()->text().contains("Best:"), qPrintable(panel.reading()->text()));
     QCOMPARE(panel.curves()->curvesPainter().series().size(), std::size_t{2});
     QVERIFY(panel.trainButton()->isEnabled());
@@ -236,7 +240,7 @@ void TestUiSweep::divergedRunsAreSaidAsSuch()
     QCOMPARE(rows[0].seedsDiverged, 1);
     QCOMPARE(rows[0].loss.mean, 1.5);
     QCOMPARE(sweepDivergences(mixed),
-             QStringList{QStringLiteral("2 head(s), seed 1: diverged at step 3 (loss was 2.500 before): try a learning "
+             QStringList{QStringLiteral("2 heads, seed 1: diverged at step 3 (loss was 2.500 before): try a learning "
                                         "rate of 0.0003 or lower")});
     const auto reread = sweepFromJson(sweepToJson(mixed), &error);
     QVERIFY2(reread, qPrintable(error));
@@ -250,21 +254,38 @@ void TestUiSweep::badSettingsAreRefusedInline_data()
     QTest::addColumn<QString>("heads");
     QTest::addColumn<int>("steps");
     QTest::addColumn<QString>("lr");
+    QTest::addColumn<QString>("kv");
     QTest::addColumn<QString>("sentence");
     QTest::newRow("emb not divisible") << 8 << "2, 3" << 30 << "0.003"
+                                       << ""
                                        << "not divisible by num_heads 3";
     QTest::newRow("zero steps") << 8 << "2" << 0 << "0.003"
+                                << ""
                                 << "a run needs at least 1 step";
     QTest::newRow("zero emb") << 0 << "" << 30 << "0.003"
+                              << ""
                               << "emb_dim";
     QTest::newRow("heads not numbers") << 8 << "2, two" << 30 << "0.003"
+                                       << ""
                                        << "num_heads 'two'";
     QTest::newRow("heads repeated") << 8 << "2, 4, 2" << 30 << "0.003"
+                                    << ""
                                     << "num_heads 2 is listed twice";
     QTest::newRow("rate not a number") << 8 << "2" << 30 << "fast"
+                                       << ""
                                        << "'fast' is not a number";
     QTest::newRow("rate zero") << 8 << "2" << 30 << "0"
+                               << ""
                                << "--lr has to be a positive number";
+    QTest::newRow("kv groups not dividing") << 8 << "2, 4" << 30 << "0.003"
+                                            << "4"
+                                            << "num_kv_groups 4 does not divide num_heads 2";
+    QTest::newRow("kv groups not numbers") << 8 << "4" << 30 << "0.003"
+                                           << "2, one"
+                                           << "num_kv_groups 'one'";
+    QTest::newRow("kv groups repeated") << 8 << "4" << 30 << "0.003"
+                                        << "2, 2"
+                                        << "num_kv_groups 2 is listed twice";
 }
 
 void TestUiSweep::badSettingsAreRefusedInline()
@@ -273,6 +294,7 @@ void TestUiSweep::badSettingsAreRefusedInline()
     QFETCH(QString, heads);
     QFETCH(int, steps);
     QFETCH(QString, lr);
+    QFETCH(QString, kv);
     QFETCH(QString, sentence);
     Session s;
     SweepPanel panel(s.feature<TradeoffsState>());
@@ -281,6 +303,7 @@ void TestUiSweep::badSettingsAreRefusedInline()
     fillTiny(panel.form(), heads, steps);
     panel.form()->emb()->setValue(emb);
     panel.form()->lr()->setText(lr);
+    panel.form()->kvGroups()->setText(kv);
     panel.trainButton()->click();
     QCOMPARE(started.count(), 0);
     QVERIFY(!s.feature<TradeoffsState>()->sweep()->busy());
@@ -372,6 +395,56 @@ void TestUiSweep::trainedVariantIsStudiedInEveryTab()
     QCOMPARE(s.document()->inputText(), QString::fromStdString(example_text(*m.model)));
     QTRY_VERIFY_WITH_TIMEOUT(s.feature<OverviewState>()->layerAttention() != nullptr, 30000);
     QCOMPARE(s.feature<OverviewState>()->layerAttention()->grid.size(), std::size_t{2});
+    QCOMPARE(s.feature<OverviewState>()->layerAttention()->grid[0].size(), std::size_t{4});
+}
+
+// Key/value heads in the form: 4 heads sharing 4, 2 and 1 key/value heads train as three variants, each a row with its
+// num_kv_groups and the KV cache a token adds, named by both counts; the multi-query one studied is a model with one
+// key/value head, its W_key as narrow as that.
+void TestUiSweep::groupedVariantsAreTrainedAndStudied()
+{
+    Session s;
+    SweepPanel panel(s.feature<TradeoffsState>());
+    QSignalSpy finished(s.feature<TradeoffsState>()->sweep(), &SweepJob::finished);
+    fillTiny(panel.form(), QStringLiteral("4"), 20);
+    panel.form()->kvGroups()->setText(QStringLiteral("4, 2, 1"));
+    panel.trainButton()->click();
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(panel.errorLabel()->isHidden(), qPrintable(panel.errorLabel()->text()));
+    const SweepResults& r = s.feature<TradeoffsState>()->sweep()->results();
+    QCOMPARE(r.settings.kvGroups, (std::vector<std::int64_t>{4, 2, 1}));
+    QCOMPARE(r.runs.size(), std::size_t{3});
+    QCOMPARE(panel.table()->rowCount(), 3);
+    for (int row = 0; row < 3; ++row) {
+        const std::int64_t g = std::int64_t{4} >> row;
+        QCOMPARE(panel.table()->item(row, 0)->text(), QStringLiteral("4"));
+        QCOMPARE(panel.table()->item(row, 1)->text(), QString::number(g));
+        QCOMPARE(panel.table()->item(row, 3)->text(), QString::number(2 * 2 * g * 2 * 4)); // K and V, 2 layers, hd 2
+    }
+    QCOMPARE(panel.headsTable()->variant()->itemText(2), QStringLiteral("4 heads, 1 key/value head, seed 0"));
+    QCOMPARE(panel.curves()->curvesPainter().series().size(), std::size_t{3});
+    QCOMPARE(panel.curves()->curvesPainter().series()[1].legend(), QStringLiteral("2 key/value heads"));
+    QVERIFY2(panel.reading()->text().contains(QStringLiteral("with 1 key/value head (multi-query)")),
+             qPrintable(panel.reading()->text()));
+    // The form keeps them, and a session file too.
+    QCOMPARE(panel.form()->kvGroups()->text(), QStringLiteral("4, 2, 1"));
+    QString error;
+    const auto back = sweepFromJson(sweepToJson(r), &error);
+    QVERIFY2(back && *back == r, qPrintable(error));
+
+    panel.headsTable()->variant()->setCurrentIndex(2);
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
+    QTest::mouseClick(panel.headsTable()->studyButton(), Qt::LeftButton);
+    QVERIFY(opened.wait(30000));
+    QVERIFY2(panel.errorLabel()->isHidden(), qPrintable(panel.errorLabel()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(s.trace()->trace() && s.trace()->usesOpenedModel() && !s.computing(), 30000);
+    const OpenedModel& m = *s.trace()->modelJob()->model();
+    QCOMPARE(m.model->name, std::string("induction-h4-kv1-seed0"));
+    QCOMPARE(m.model->settings.n_heads, std::int64_t{4});
+    QCOMPARE(m.model->settings.kv_groups(), std::int64_t{1});
+    QCOMPARE(m.model->weights.at("trf_blocks.0.att.W_key.weight").shape(), (std::vector<std::int64_t>{2, 8}));
+    QCOMPARE(s.view()->tab(), ViewMode::Overview);
+    QTRY_VERIFY_WITH_TIMEOUT(s.feature<OverviewState>()->layerAttention() != nullptr, 30000);
     QCOMPARE(s.feature<OverviewState>()->layerAttention()->grid[0].size(), std::size_t{4});
 }
 

@@ -37,6 +37,11 @@ QString tickText(double v)
 
 } // namespace
 
+QString SweepCurveSeries::legend() const
+{
+    return !name.isEmpty() ? name : QStringLiteral("%1 head%2").arg(heads).arg(heads == 1 ? "" : "s");
+}
+
 SweepCurvesPainter::SweepCurvesPainter(std::vector<SweepCurveSeries> series, std::int64_t steps, int fontPx)
     : series_(std::move(series)), steps_(std::max<std::int64_t>(steps, 1)), fontPx_(fontPx)
 {
@@ -89,7 +94,7 @@ void SweepCurvesPainter::legendLabels(const QRectF& rect, std::vector<Label>& ou
     double xx = left;
     int row = 0;
     for (std::size_t i = 0; i < series_.size(); ++i) {
-        const QString text = QStringLiteral("%1 head%2").arg(series_[i].heads).arg(series_[i].heads == 1 ? "" : "s");
+        const QString text = series_[i].legend();
         const double w = fm.horizontalAdvance(text) + 2;
         if (xx > left && xx + line * 1.5 + w > rect.right()) {
             ++row;

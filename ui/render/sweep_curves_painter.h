@@ -1,7 +1,7 @@
 #pragma once
 // A sweep's held-out curves: loss (left) and accuracy (right) against the optimizer step, one colour per
-// num_heads, the line the mean over seeds and the band around it from the lowest to the highest seed.
-// Runs still training draw as far as they have come, so the same picture serves live and finished.
+// num_heads (or num_heads x num_kv_groups), the line the mean over seeds and the band around it from the lowest to the
+// highest seed. Runs still training draw as far as they have come, so the same picture serves live and finished.
 #include "render/render_style.h"
 #include "train/train_run.h"
 
@@ -15,6 +15,8 @@ namespace attnlab::ui {
 struct SweepCurveSeries {
     std::int64_t heads = 0;
     std::vector<std::vector<train::EvalPoint>> seeds; // each seed's measurements, in step order
+    QString name;                                     // the legend's ("8 heads, 2 key/value heads"); empty: "N heads"
+    QString legend() const;
 };
 
 class SweepCurvesPainter {

@@ -210,6 +210,7 @@ std::map<QString, std::vector<Actions>> actionTable()
             widgetTarget("transpose-query"), widgetTarget("transfer-badge")}}}},
         {QStringLiteral("trained-heads"), trainedHeadsActions()},
         {QStringLiteral("several-heads"), severalHeadsActions()},
+        {QStringLiteral("kv-heads"), kvHeadsActions()},
     };
 }
 
@@ -236,9 +237,9 @@ Lesson loadLesson(const QString& id, const std::vector<Actions>& actions)
 
 const QStringList& lessonOrder()
 {
-    static const QStringList order{"gpt2-split",         "follow-tensors",   "view-transpose",
-                                   "wrapper-integrated", "first-divergence", "argument-contract",
-                                   "weight-transfer",    "trained-heads",    "several-heads"};
+    static const QStringList order{"gpt2-split",       "follow-tensors",    "view-transpose",  "wrapper-integrated",
+                                   "first-divergence", "argument-contract", "weight-transfer", "trained-heads",
+                                   "several-heads",    "kv-heads"};
     return order;
 }
 

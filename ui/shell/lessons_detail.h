@@ -42,7 +42,9 @@ inline LessonTarget cellsTarget(const char* heatmap)
 
 // "What do the heads of a trained model do?" (lessons_trained.cpp).
 std::vector<LessonActions> trainedHeadsActions();
-// "Why several heads, and why not too many?" (lessons_sweep.cpp).
+// "Why several heads, and why not too many?" (features/tradeoffs/tradeoffs_lessons.cpp).
 std::vector<LessonActions> severalHeadsActions();
+// "How many key/value heads?" (features/kvheads/kvheads_lessons.cpp).
+std::vector<LessonActions> kvHeadsActions();
 
 } // namespace attnlab::ui

@@ -5,6 +5,7 @@
 #include "features/kvheads/kvheads_state.h"
 #include "render/number_format.h"
 #include "widgets/flow_layout.h"
+#include "widgets/lesson_target.h"
 #include "widgets/stack_when_narrow.h"
 
 #include <QComboBox>
@@ -57,6 +58,7 @@ KvMemoryPanel::KvMemoryPanel(KvHeadsState* state, QWidget* parent) : QWidget(par
     note_->setWordWrap(true);
     chart_ = new KvMemoryChart;
     table_ = new QTableWidget;
+    nameTarget(table_, QStringLiteral("kv-memory-table")); // lesson 10 points at it
     table_->setColumnCount(5);
     table_->setHorizontalHeaderLabels({tr("kv heads"), tr("bytes per\ntoken"), tr("bytes for\nthe context"),
                                        tr("attention\nparams\nper layer"), tr("multiply-\nadds per\ntoken")});
@@ -68,6 +70,9 @@ KvMemoryPanel::KvMemoryPanel(KvHeadsState* state, QWidget* parent) : QWidget(par
                                         "in bold: bytes per token, for the context, parameters and multiply-adds."));
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     body_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    // Stacked on a projector, a gap wider than a scroll's margin (widgets/scroll_into_view.h) lets a lesson bring the
+    // table into view with the chart whole above the page's edge rather than cut through by it.
+    body_->setSpacing(12);
     body_->addWidget(chart_, 1);
     body_->addWidget(table_); // as wide as its columns (fitTable); the chart takes the rest
     auto* layout = new QVBoxLayout(this);

@@ -8,7 +8,7 @@ namespace attnlab::ui {
 SweepCurvesWidget::SweepCurvesWidget(QWidget* parent) : QWidget(parent)
 {
     setMinimumSize(560, 300);
-    setAccessibleName(tr("Held-out loss and accuracy per num_heads"));
+    setAccessibleName(tr("Held-out loss and accuracy per variant"));
 }
 
 void SweepCurvesWidget::setPainter(SweepCurvesPainter painter)
@@ -19,8 +19,8 @@ void SweepCurvesWidget::setPainter(SweepCurvesPainter painter)
         const auto loss = SweepCurvesPainter::curve(s, false), acc = SweepCurvesPainter::curve(s, true);
         if (loss.empty())
             continue;
-        lines << tr("%1 heads at step %2: loss %3, accuracy %4")
-                     .arg(s.heads)
+        lines << tr("%1 at step %2: loss %3, accuracy %4")
+                     .arg(s.legend())
                      .arg(loss.back().step)
                      .arg(loss.back().mean, 0, 'f', 3)
                      .arg(acc.back().mean, 0, 'f', 3);

@@ -23,7 +23,7 @@ QSpinBox* spin(const char* name, int most, const QString& tip)
     return s;
 }
 
-QString headsText(const std::vector<std::int64_t>& heads)
+QString countsText(const std::vector<std::int64_t>& heads)
 {
     QStringList items;
     for (std::int64_t h : heads)
@@ -52,6 +52,14 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent)
     heads_->setAccessibleName(tr("num_heads to compare"));
     heads_->setPlaceholderText(tr("every divisor of emb"));
     heads_->setToolTip(tr("Head counts to compare, e.g. 1, 2, 4; empty: every divisor of emb, down to head_dim 1."));
+    kvGroups_ = new QLineEdit;
+    nameTarget(kvGroups_, QStringLiteral("sweep-kv-groups"));
+    kvGroups_->setAccessibleName(tr("key/value heads to compare (num_kv_groups)"));
+    kvGroups_->setPlaceholderText(tr("as many as the heads"));
+    kvGroups_->setToolTip(tr("num_kv_groups to compare at every num_heads, e.g. 8, 4, 2, 1: each key/value head is "
+                             "shared by num_heads / num_kv_groups query heads (GroupedQueryAttention), so each must "
+                             "divide every num_heads; 1 is multi-query attention. Empty: as many as the heads, the "
+                             "book's MultiHeadAttention."));
     lr_ = new QLineEdit;
     nameTarget(lr_, QStringLiteral("sweep-lr"));
     lr_->setAccessibleName(tr("learning rate"));
@@ -60,9 +68,15 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent)
     // the lessons dock, and the table and curves below it scrolled sideways out of view.
     auto* flow = new FlowLayout(this, 10);
     flow->setContentsMargins(0, 0, 0, 0);
-    const std::vector<std::pair<QString, QWidget*>> fields = {
-        {tr("Task"), task_},   {tr("emb (d_out)"), emb_}, {tr("Layers"), layers_}, {tr("num_heads"), heads_},
-        {tr("Seeds"), seeds_}, {tr("Steps"), steps_},     {tr("Batch"), batch_},   {tr("Learning rate"), lr_}};
+    const std::vector<std::pair<QString, QWidget*>> fields = {{tr("Task"), task_},
+                                                              {tr("emb (d_out)"), emb_},
+                                                              {tr("Layers"), layers_},
+                                                              {tr("num_heads"), heads_},
+                                                              {tr("Key/value heads"), kvGroups_},
+                                                              {tr("Seeds"), seeds_},
+                                                              {tr("Steps"), steps_},
+                                                              {tr("Batch"), batch_},
+                                                              {tr("Learning rate"), lr_}};
     for (const auto& [text, field] : fields) {
         auto* pair = new QWidget;
         auto* row = new QHBoxLayout(pair);
@@ -71,7 +85,7 @@ SweepForm::SweepForm(QWidget* parent) : QWidget(parent)
         label->setBuddy(field);
         row->addWidget(label);
         row->addWidget(field);
-        field->setMinimumWidth(field == heads_ ? 160 : 90);
+        field->setMinimumWidth(field == heads_ || field == kvGroups_ ? 160 : 90);
         flow->addWidget(pair);
     }
     connect(task_, &QComboBox::currentTextChanged, this,
@@ -88,7 +102,8 @@ void SweepForm::setSettings(const SweepSettings& s)
     }
     emb_->setValue(static_cast<int>(s.emb));
     layers_->setValue(static_cast<int>(s.layers));
-    heads_->setText(headsText(s.heads));
+    heads_->setText(countsText(s.heads));
+    kvGroups_->setText(countsText(s.kvGroups));
     seeds_->setValue(s.seeds);
     steps_->setValue(static_cast<int>(s.steps));
     batch_->setValue(static_cast<int>(s.batch));
@@ -114,6 +129,10 @@ std::optional<SweepSettings> SweepForm::settings(QString* error) const
     if (!heads)
         return std::nullopt;
     s.heads = *heads;
+    const auto kv = parseKvGroupList(kvGroups_->text(), error);
+    if (!kv)
+        return std::nullopt;
+    s.kvGroups = *kv;
     return s;
 }
 

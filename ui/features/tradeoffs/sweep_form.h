@@ -1,6 +1,7 @@
 #pragma once
 // What a sweep trains, as the student sets it: the task, the width (emb_dim = d_out), layers, the
-// num_heads to compare (empty: every divisor), seeds, steps, batch and learning rate. Choosing a task
+// num_heads to compare (empty: every divisor), the key/value heads to compare at each (num_kv_groups; empty: as
+// many as the heads, the book's MultiHeadAttention), seeds, steps, batch and learning rate. Choosing a task
 // puts in its defaults. The form only reads its fields; core refuses what cannot train.
 #include "features/tradeoffs/sweep_results.h"
 
@@ -26,6 +27,7 @@ public:
     QSpinBox* emb() const { return emb_; }
     QSpinBox* layers() const { return layers_; }
     QLineEdit* heads() const { return heads_; }
+    QLineEdit* kvGroups() const { return kvGroups_; }
     QSpinBox* seeds() const { return seeds_; }
     QSpinBox* steps() const { return steps_; }
     QSpinBox* batch() const { return batch_; }
@@ -34,7 +36,7 @@ public:
 private:
     QComboBox* task_;
     QSpinBox *emb_, *layers_, *seeds_, *steps_, *batch_;
-    QLineEdit *heads_, *lr_;
+    QLineEdit *heads_, *kvGroups_, *lr_;
     SweepSettings base_; // the task's sizes and weight decay, which the form does not edit
 };
 

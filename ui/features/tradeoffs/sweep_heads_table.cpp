@@ -34,8 +34,8 @@ SweepHeadsTable::SweepHeadsTable(QWidget* parent)
                          "attention-lab-cli run --model open."));
     nameTarget(variant_, QStringLiteral("sweep-heads-variant"));
     variant_->setAccessibleName(tr("Trained variant whose heads are shown"));
-    variant_->setAccessibleDescription(tr("Pick a trained variant, by num_heads and seed, to list its heads measured "
-                                          "one by one."));
+    variant_->setAccessibleDescription(tr("Pick a trained variant, by num_heads, key/value heads and seed, to list "
+                                          "its heads measured one by one."));
     nameTarget(table_, QStringLiteral("sweep-heads-table"));
     table_->setAccessibleName(tr("The variant's heads, measured"));
     table_->setAccessibleDescription(tr("One row per layer and head: shares of attention on held-out sequences, the "
@@ -87,7 +87,10 @@ void SweepHeadsTable::setResults(const SweepResults& results)
         for (int i = 0; i < static_cast<int>(results_.runs.size()); ++i) {
             const SweepRun& r = results_.runs[static_cast<std::size_t>(i)];
             if (!r.report.empty())
-                variant_->addItem(tr("%1 head%2, seed %3").arg(r.heads).arg(r.heads == 1 ? "" : "s").arg(r.seed), i);
+                variant_->addItem(tr("%1, seed %2")
+                                      .arg(sweepVariantName(r.heads, r.kvHeads(), sweepGrouped(results_.settings)))
+                                      .arg(r.seed),
+                                  i);
         }
         const int keep = variant_->findData(wanted);
         variant_->setCurrentIndex(keep >= 0 ? keep : 0);

@@ -38,6 +38,7 @@ std::vector<SweepRun> fromCore(const std::vector<train::RunResult>& results, int
         const train::RunResult& r = results[i];
         SweepRun run;
         run.heads = r.settings.shape.n_heads;
+        run.kvGroups = r.settings.shape.n_kv_groups;
         run.seed = r.settings.seed;
         run.evals = r.evals;
         run.stepsDone = static_cast<std::int64_t>(r.train_loss.size());
@@ -88,8 +89,13 @@ bool SweepJob::start(const SweepSettings& settings)
     error_.clear();
     const quint64 generation = ++generation_;
     live_ = std::make_shared<Live>();
-    for (const train::RunSettings& r : runs)
-        live_->runs.push_back({r.shape.n_heads, r.seed, {}, 0, 0.0, false, {}, nullptr});
+    for (const train::RunSettings& r : runs) {
+        SweepRun run;
+        run.heads = r.shape.n_heads;
+        run.kvGroups = r.shape.n_kv_groups;
+        run.seed = r.seed;
+        live_->runs.push_back(std::move(run));
+    }
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     results_ = SweepResults{settings, live_->runs, 0.0, false};
     stepsDone_ = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// A sweep of the book's GPT over num_heads x seeds, trained by core (train/sweep.h) on a thread of its
+// A sweep of the book's GPT over num_heads x num_kv_groups x seeds, trained by core (train/sweep.h) on a thread of its
 // own with one run per core, owned by the Session so that no page holds long work. The runs report
 // every step; what they reached is copied under a lock and told to the GUI thread at most ten times a
 // second, so a 60-second sweep neither floods the event loop nor leaves the page without news.

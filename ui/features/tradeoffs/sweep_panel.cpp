@@ -37,13 +37,20 @@ std::vector<SweepCurveSeries> seriesOf(const SweepResults& results)
     std::vector<SweepCurveSeries> series;
     if (results.runs.empty())
         return series;
-    for (std::int64_t h : results.settings.headList()) {
-        SweepCurveSeries s{h, {}};
-        for (const SweepRun& r : results.runs)
-            if (r.heads == h && !r.evals.empty())
-                s.seeds.push_back(r.evals);
-        series.push_back(std::move(s));
-    }
+    const bool grouped = sweepGrouped(results.settings);
+    for (std::int64_t h : results.settings.headList())
+        for (std::int64_t g : results.settings.kvGroupList(h)) {
+            SweepCurveSeries s{h, {}, {}};
+            // Over key/value heads at one num_heads, the legend names what differs.
+            if (grouped)
+                s.name = results.settings.headList().size() == 1
+                             ? (g == 1 ? QObject::tr("1 key/value head") : QObject::tr("%1 key/value heads").arg(g))
+                             : sweepVariantName(h, g, true);
+            for (const SweepRun& r : results.runs)
+                if (r.heads == h && r.kvHeads() == g && !r.evals.empty())
+                    s.seeds.push_back(r.evals);
+            series.push_back(std::move(s));
+        }
     return series;
 }
 
@@ -53,13 +60,15 @@ SweepPanel::SweepPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent)
 {
     auto* intro = new QLabel(
         tr("<b>Train it here.</b> The book's chapter 4 GPTModel, trained from torch.manual_seed(seed) with AdamW on a "
-           "task where heads matter, once per num_heads and seed, the runs side by side on every core. The width "
-           "stays the same, so only how it is split into heads changes."));
+           "task where heads matter, once per num_heads, key/value heads and seed, the runs side by side on every "
+           "core. The width stays the same, so only how it is split into heads, and how many key/value heads the "
+           "query heads share, changes."));
     intro->setWordWrap(true);
     form_ = new SweepForm;
     train_ = new QPushButton(tr("Train"));
     nameTarget(train_, QStringLiteral("sweep-train"));
-    train_->setToolTip(tr("Train every num_heads × seed of these settings (the other tabs keep working)."));
+    train_->setToolTip(tr("Train every num_heads × key/value heads × seed of these settings (the other tabs keep "
+                          "working)."));
     cancel_ = new QPushButton(tr("Cancel"));
     nameTarget(cancel_, QStringLiteral("sweep-cancel"));
     cancel_->setToolTip(tr("Stop every run at its next step; the runs that finished stay in the table."));

@@ -1,14 +1,20 @@
 // A sweep's part of a session file: its settings, and per run the held-out curve as [step, loss,
 // accuracy] triples, steps taken and time per step -- the weights are left out (megabytes per sweep,
-// and a second's training makes them again). Each refusal is one sentence naming the field.
+// and a second's training makes them again). Each refusal is one sentence naming the field. The settings are
+// held to train's own rules: once each field has its type, checkSweep (core's SweepSpec::check, which the CLI's
+// train and the window's Train go through too) says whether they could train; each run must then be one of
+// the runs they give, once, and each row of its heads' report one head of that model, once.
 #include "features/tradeoffs/sweep_results.h"
 
 #include "model/json_fields.h"
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
+#include <set>
+#include <tuple>
 
 namespace attnlab::ui {
 
@@ -31,6 +37,25 @@ bool number(const QJsonObject& o, const char* key, double* out, QString* error)
         return false;
     }
     *out = v.toDouble();
+    return true;
+}
+
+// A list of whole numbers from 1 to `most`.
+bool counts(const QJsonObject& o, const char* key, double most, const char* what, std::vector<std::int64_t>& out,
+            QString* error)
+{
+    const QJsonValue list = o.value(key);
+    if (!list.isArray() || list.toArray().size() > kMostEntries) {
+        *error = notA(key, what, list);
+        return false;
+    }
+    for (const QJsonValue& v : list.toArray()) {
+        if (!v.isDouble() || v.toDouble() < 1 || v.toDouble() > most || v.toDouble() != std::floor(v.toDouble())) {
+            *error = notA(key, what, v);
+            return false;
+        }
+        out.push_back(static_cast<std::int64_t>(v.toDouble()));
+    }
     return true;
 }
 
@@ -61,23 +86,33 @@ bool readSettings(const QJsonObject& o, SweepSettings& s, QString* error)
     s.seeds = static_cast<int>(seeds);
     s.steps = static_cast<std::int64_t>(steps);
     s.batch = static_cast<std::int64_t>(batch);
-    const QJsonValue heads = o.value("heads");
-    if (!heads.isArray() || heads.toArray().size() > kMostEntries) {
-        *error = notA("heads", "a list of head counts", heads);
+    if (!counts(o, "heads", static_cast<double>(s.emb), "a list of head counts from 1 to emb", s.heads, error))
         return false;
-    }
-    for (const QJsonValue& h : heads.toArray()) {
-        if (!h.isDouble() || h.toDouble() < 1 || h.toDouble() > s.emb || h.toDouble() != std::floor(h.toDouble())) {
-            *error = notA("heads", "a list of head counts from 1 to emb", h);
-            return false;
-        }
-        s.heads.push_back(static_cast<std::int64_t>(h.toDouble()));
+    // Optional: files from before key/value heads were compared have none, and train MultiHeadAttention.
+    if (o.contains("kv_groups") &&
+        !counts(o, "kv_groups", kLargestCount, "a list of key/value head counts from 1 up", s.kvGroups, error))
+        return false;
+    // train's own rules, through the function train itself calls: a width of 2^30, a rate of 0, the-verdict with
+    // another vocabulary, a head count listed twice ...
+    try {
+        checkSweep(s);
+    } catch (const std::exception& e) {
+        *error = QObject::tr("\"settings\" of \"sweep\" could not train: %1").arg(QString::fromUtf8(e.what()));
+        return false;
     }
     return true;
 }
 
-bool readRun(const QJsonValue& value, const SweepSettings& settings, SweepRun& r, QString* error)
+// What a run of the settings may be: one of heads x num_kv_groups x seeds, each once.
+struct RunsAllowed {
+    std::set<std::int64_t> heads;
+    const SweepSettings* settings = nullptr;
+    std::set<std::tuple<std::int64_t, std::int64_t, std::uint64_t>> seen;
+};
+
+bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString* error)
 {
+    const SweepSettings& settings = *allowed.settings;
     namespace f = json_fields;
     if (!value.isObject()) {
         *error = notA("runs", "a list of objects", value);
@@ -93,6 +128,24 @@ bool readRun(const QJsonValue& value, const SweepSettings& settings, SweepRun& r
     r.heads = static_cast<std::int64_t>(heads);
     r.seed = static_cast<std::uint64_t>(seed);
     r.stepsDone = static_cast<std::int64_t>(steps);
+    double kv = heads;
+    if (o.contains("kv_groups") && !f::integer(o, "kv_groups", 1, heads, &kv, error))
+        return false;
+    r.kvGroups = kv == heads ? 0 : static_cast<std::int64_t>(kv);
+    const std::vector<std::int64_t> kvList = settings.kvGroupList(r.heads);
+    if (!allowed.heads.count(r.heads) || std::find(kvList.begin(), kvList.end(), r.kvHeads()) == kvList.end() ||
+        r.seed >= static_cast<std::uint64_t>(settings.seeds)) {
+        *error = QObject::tr("\"runs\" of \"sweep\" has a run of %1, seed %2, which its settings do not train.")
+                     .arg(sweepVariantName(r.heads, r.kvHeads(), sweepGrouped(settings)))
+                     .arg(r.seed);
+        return false;
+    }
+    if (!allowed.seen.insert({r.heads, r.kvHeads(), r.seed}).second) {
+        *error = QObject::tr("\"runs\" of \"sweep\" lists the run of %1, seed %2 twice.")
+                     .arg(sweepVariantName(r.heads, r.kvHeads(), sweepGrouped(settings)))
+                     .arg(r.seed);
+        return false;
+    }
     if (o.contains("diverged_at")) { // optional: a run whose loss became NaN or infinite at that step
         double at = 0;
         if (!f::integer(o, "diverged_at", 1, static_cast<double>(settings.steps), &at, error))
@@ -142,6 +195,7 @@ bool readRun(const QJsonValue& value, const SweepSettings& settings, SweepRun& r
     };
     if (!report.isArray() || report.toArray().size() > kMostEntries)
         return notHeads(report);
+    std::set<std::pair<std::int64_t, std::int64_t>> rows;
     for (const QJsonValue& e : report.toArray()) {
         const QJsonArray t = e.toArray();
         bool ok = e.isArray() && t.size() == 9;
@@ -149,10 +203,29 @@ bool readRun(const QJsonValue& value, const SweepSettings& settings, SweepRun& r
             ok = t[i].isDouble() && std::isfinite(t[i].toDouble()) && t[i].toDouble() >= 0;
         for (qsizetype i = 2; ok && i < 6; ++i) // shares
             ok = t[i].toDouble() <= 1 + 1e-9;
-        ok = ok && t[0].toDouble() < kLargestCount && t[1].toDouble() < static_cast<double>(r.heads) &&
+        ok = ok && t[0].toDouble() == std::floor(t[0].toDouble()) && t[1].toDouble() == std::floor(t[1].toDouble()) &&
              t[8].toDouble() <= 1;
         if (!ok)
             return notHeads(e);
+        // The model's own heads, each once: layer 10^9 of a 2-layer model is no head of it.
+        if (t[0].toDouble() >= static_cast<double>(settings.layers) ||
+            t[1].toDouble() >= static_cast<double>(r.heads)) {
+            *error = QObject::tr("\"report\" of \"sweep\" has a row for layer %1 head %2, but its model of %3 has "
+                                 "layers 0 to %4 and heads 0 to %5.")
+                         .arg(t[0].toDouble(), 0, 'f', 0)
+                         .arg(t[1].toDouble(), 0, 'f', 0)
+                         .arg(sweepVariantName(r.heads, r.kvHeads(), false))
+                         .arg(settings.layers - 1)
+                         .arg(r.heads - 1);
+            return false;
+        }
+        if (!rows.insert({static_cast<std::int64_t>(t[0].toDouble()), static_cast<std::int64_t>(t[1].toDouble())})
+                 .second) {
+            *error = QObject::tr("\"report\" of \"sweep\" has two rows for layer %1 head %2; each head has one.")
+                         .arg(t[0].toDouble(), 0, 'f', 0)
+                         .arg(t[1].toDouble(), 0, 'f', 0);
+            return false;
+        }
         train::HeadStats h;
         h.layer = static_cast<std::int64_t>(t[0].toDouble());
         h.head = static_cast<std::int64_t>(t[1].toDouble());
@@ -176,7 +249,7 @@ QJsonObject sweepToJson(const SweepResults& results)
     QJsonArray heads;
     for (std::int64_t h : s.heads)
         heads.append(static_cast<double>(h));
-    const QJsonObject settings{
+    QJsonObject settings{
         {"task", QString::fromStdString(s.task)},
         {"vocab", static_cast<double>(s.vocab)},
         {"context", static_cast<double>(s.context)},
@@ -189,6 +262,12 @@ QJsonObject sweepToJson(const SweepResults& results)
         {"lr", s.lr},
         {"weight_decay", s.weightDecay},
     };
+    if (!s.kvGroups.empty()) { // absent otherwise, so files of sweeps over num_heads alone keep their bytes
+        QJsonArray kv;
+        for (std::int64_t g : s.kvGroups)
+            kv.append(static_cast<double>(g));
+        settings.insert("kv_groups", kv);
+    }
     QJsonArray runs;
     for (const SweepRun& r : results.runs) {
         QJsonArray evals;
@@ -200,6 +279,8 @@ QJsonObject sweepToJson(const SweepResults& results)
                         {"ms_per_step", r.msPerStep},
                         {"finished", r.finished},
                         {"evals", evals}};
+        if (r.kvHeads() != r.heads) // a grouped run; absent: as many as the heads
+            run.insert("kv_groups", static_cast<double>(r.kvHeads()));
         if (r.divergedAt > 0) { // files without a diverged run keep their bytes
             run.insert("diverged_at", static_cast<double>(r.divergedAt));
             if (std::isfinite(r.lossBefore))
@@ -234,9 +315,13 @@ std::optional<SweepResults> sweepFromJson(const QJsonObject& o, QString* error)
         *error = notA("runs", "a list of runs", runs);
         return std::nullopt;
     }
+    RunsAllowed allowed;
+    allowed.settings = &r.settings;
+    for (std::int64_t h : r.settings.headList()) // checked above: at most the divisors of emb
+        allowed.heads.insert(h);
     for (const QJsonValue& v : runs.toArray()) {
         SweepRun run;
-        if (!readRun(v, r.settings, run, error))
+        if (!readRun(v, allowed, run, error))
             return std::nullopt;
         r.runs.push_back(std::move(run));
     }

@@ -9,19 +9,26 @@ namespace attnlab::ui {
 
 SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
 {
-    setColumnCount(7);
+    setColumnCount(9);
     // Two-line headers, each column as wide as its header or its numbers: stretched to a projector's narrow
-    // page beside the lessons dock, the headers were cut ("eld-out los"); a table wider than that scrolls.
-    setHorizontalHeaderLabels({tr("num_heads"), tr("head_dim"), tr("seeds"), tr("held-out\nloss"),
-                               tr("held-out\naccuracy"), tr("steps to 90%\nof its best"), tr("ms per\nstep")});
+    // page beside the lessons dock, the headers were cut ("eld-out los"); a table wider than that scrolls. What a
+    // variant is and what it reached come first: on a projector the last columns are the ones scrolled out of view.
+    setHorizontalHeaderLabels({tr("num_heads"), tr("key/value\nheads"), tr("head_dim"), tr("KV bytes\nper token"),
+                               tr("held-out\naccuracy"), tr("held-out\nloss"), tr("seeds"),
+                               tr("steps to 90%\nof its best"), tr("ms per\nstep")});
     const QStringList tips = {
-        tr("Heads per attention block; every block of the model has this many."),
+        tr("Query heads per attention block; every block of the model has this many."),
+        tr("num_kv_groups: the key/value heads per block, each shared by num_heads / num_kv_groups query heads "
+           "(GroupedQueryAttention); as many as the heads is the book's MultiHeadAttention, 1 is multi-query "
+           "attention."),
         tr("emb / num_heads: the width of each head's queries, keys and values."),
-        tr("Seeds that finished all their steps, of those asked for; only they count in the row."),
-        tr("Mean cross-entropy over the task's held-out positions after the last step, in eval mode; mean ± "
-           "sample std over the finished seeds."),
+        tr("What generating one more token adds to the KV cache of this model: a key and a value row of "
+           "num_kv_groups × head_dim float32 numbers in every layer, 2 × layers × num_kv_groups × head_dim × 4 bytes."),
         tr("Share of the task's held-out scored positions whose most likely token is the target, after the last "
            "step; mean ± sample std over the finished seeds."),
+        tr("Mean cross-entropy over the task's held-out positions after the last step, in eval mode; mean ± "
+           "sample std over the finished seeds."),
+        tr("Seeds that finished all their steps, of those asked for; only they count in the row."),
         tr("The first held-out measurement reaching 90% of that run's own best accuracy (not 90% accuracy: a run "
            "that learns little reaches its own best soon); mean over seeds."),
         tr("Wall time of one step's forward, backward and AdamW on one engine thread, evaluations left out; mean "
@@ -36,10 +43,11 @@ SweepTable::SweepTable(QWidget* parent) : QTableWidget(parent)
     setSelectionMode(QAbstractItemView::NoSelection);
     setTabKeyNavigation(false);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // fitHeightToRows: every row shows
-    setAccessibleName(tr("Sweep results per num_heads"));
+    setAccessibleName(tr("Sweep results per num_heads and key/value heads"));
     setAccessibleDescription(
-        tr("One row per num_heads with a finished seed: held-out loss and accuracy, steps to "
-           "90% of the best accuracy, ms per step; each column's header says how it was obtained."));
+        tr("One row per num_heads and num_kv_groups with a finished seed: KV cache bytes per token, held-out loss "
+           "and accuracy, steps to 90% of the best accuracy, ms per step; each column's header says how it was "
+           "obtained."));
     fitHeightToRows();
 }
 
@@ -57,11 +65,13 @@ void SweepTable::setRows(const std::vector<SweepRow>& rows)
         const SweepRow& w = rows[static_cast<std::size_t>(r)];
         const QStringList cells = {
             QString::number(w.heads),
+            QString::number(w.kvGroups),
             QString::number(w.headDim),
+            QString::number(w.kvBytesPerToken),
+            meanStd(w.accuracy, w.seedsDone),
+            meanStd(w.loss, w.seedsDone),
             w.seedsDiverged ? tr("%1 of %2, %3 diverged").arg(w.seedsDone).arg(w.seedsAsked).arg(w.seedsDiverged)
                             : QStringLiteral("%1 of %2").arg(w.seedsDone).arg(w.seedsAsked),
-            meanStd(w.loss, w.seedsDone),
-            meanStd(w.accuracy, w.seedsDone),
             QString::number(w.stepsTo90, 'f', 0),
             QString::number(w.msPerStep, 'f', 2),
         };

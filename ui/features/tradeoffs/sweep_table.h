@@ -1,7 +1,7 @@
 #pragma once
-// A sweep's table: per num_heads, the final held-out loss and accuracy (mean ± std over the finished
-// seeds), steps to 90% of the best accuracy and ms per step, each column's header saying how it was
-// obtained; howText() is the same, as the line under the table.
+// A sweep's table: per num_heads and num_kv_groups, the KV cache a token adds, the final held-out accuracy and
+// loss (mean ± std over the finished seeds), steps to 90% of the best accuracy and ms per step, each column's
+// header saying how it was obtained; howText() is the same, as the line under the table.
 #include "features/tradeoffs/sweep_results.h"
 
 #include <QTableWidget>

@@ -26,7 +26,11 @@ train::RunResult runToSave(const SweepResults& results, int runIndex)
 {
     const SweepRun& run = results.runs.at(static_cast<std::size_t>(runIndex));
     train::RunResult r;
-    r.settings = sweepRuns(results.settings).at(static_cast<std::size_t>(runIndex));
+    // The run's own settings, found by its variant and seed: a cancel drops the runs that had not started, so
+    // an index into the results need not be one into the settings' runs.
+    for (const train::RunSettings& s : sweepRuns(results.settings))
+        if (s.shape.n_heads == run.heads && s.shape.kv_groups() == run.kvHeads() && s.seed == run.seed)
+            r.settings = s;
     r.params = *run.params;
     r.evals = run.evals;
     return r;
