@@ -82,9 +82,9 @@ void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const GptForwa
                               " for the program and reading";
     // When the machine is the limit, a larger --max-memory changes nothing: it is not advised.
     const bool machine_limits = machine < budget;
-    throw Error("'" + plan.file + "' on " + std::to_string(tokens) + " tokens needs about " + needText + " (" + parts +
-                "), more than the " + limitText + (machine_limits ? " this machine has" : " memory budget") +
-                ", so nothing was read; use fewer tokens" +
+    throw Error("'" + plan.file + "' on " + std::to_string(tokens) + (tokens == 1 ? " token" : " tokens") +
+                " needs about " + needText + " (" + parts + "), more than the " + limitText +
+                (machine_limits ? " this machine has" : " memory budget") + ", so nothing was read; use fewer tokens" +
                 (machine_limits ? " or a smaller GPT-2." : ", a smaller GPT-2 or a larger --max-memory."));
 }
 
