@@ -80,11 +80,14 @@ void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const GptForwa
                               (tokenizer_bytes ? format_bytes(tokenizer_bytes) + " for the tokenizer, " : "") +
                               format_bytes(run) + " for the forward, " + format_bytes(rest) +
                               " for the program and reading";
-    // When the machine is the limit, a larger --max-memory changes nothing: it is not advised.
+    // The advice names what costs most: a tokenizer larger than weights and forward together is not helped by fewer
+    // tokens. When the machine is the limit, a larger --max-memory changes nothing: it is not advised.
     const bool machine_limits = machine < budget;
+    const std::string cut =
+        tokenizer_bytes > sum(plan.weight_bytes, run) ? "use smaller tokenizer files" : "use fewer tokens";
     throw Error("'" + plan.file + "' on " + std::to_string(tokens) + (tokens == 1 ? " token" : " tokens") +
                 " needs about " + needText + " (" + parts + "), more than the " + limitText +
-                (machine_limits ? " this machine has" : " memory budget") + ", so nothing was read; use fewer tokens" +
+                (machine_limits ? " this machine has" : " memory budget") + ", so nothing was read; " + cut +
                 (machine_limits ? " or a smaller GPT-2." : ", a smaller GPT-2 or a larger --max-memory."));
 }
 
