@@ -81,9 +81,10 @@ Gpt2TokenizerFiles resolve_gpt2_tokenizer(const std::string& name_or_folder, con
 std::uint64_t gpt2_tokenizer_bytes(const Gpt2TokenizerFiles& files)
 {
     // Bytes held per byte of each file at the peak of reading it: the text itself, then each token's entry, its
-    // bytes and its place in the id map, and each merge's node. Measured (tests/cli/test_cli_gpt2_tokenize): GPT-2's
-    // own 1.04 MB + 0.46 MB took 8.5 MB, a vocabulary of 143,568 tokens of one to three letters with a merge for
-    // each (1.75 MB + 0.71 MB, entries as dense as a vocabulary has) 22.5 MB; this counts 22 and 37 MB for them.
+    // bytes and its place in the id map, and each merge's node. Measured (tests/cli/test_cli_gpt2_tokenize
+    // peak_stays_within_the_count): GPT-2's own 1.04 MB + 0.46 MB take 8.5 MB, counted 21 MiB; 839,172 tokens of
+    // one to three printable characters, each with its merge (entries as dense as a vocabulary has, 11 MB + 4 MB),
+    // take 124.5 MiB, counted 213.5 MiB.
     constexpr std::uint64_t kPerVocabByte = 16, kPerMergesByte = 12;
     const auto size = [](const std::string& path) -> std::uint64_t {
         std::error_code ec;
