@@ -83,11 +83,14 @@ std::string text_of(const Args& a)
 
 int cmd_tokenize(const std::vector<std::string>& argv)
 {
-    Args a(argv, {"text", "text-file", "tokenizer"}, {"json", "special-as-text"});
+    Args a(argv, {"text", "text-file", "tokenizer", "max-memory"}, {"json", "special-as-text"});
     const std::string text = text_of(a);
     require_utf8(text, a.has("text") ? "--text" : "--text-file");
     if (const std::string which = a.text("tokenizer", "book"); which != "book")
         return tokenize_gpt2(a, which, text, exe_dir());
+    if (a.has("max-memory"))
+        throw Error("--max-memory is for GPT-2's tokenizer (--tokenizer gpt2 or a folder), whose files it bounds; the "
+                    "book's tokenizer is built in.");
     if (a.flag("special-as-text"))
         throw Error("--special-as-text is for GPT-2's tokenizer (--tokenizer gpt2 or a folder); the book's tokenizer "
                     "always reads <|endoftext|> as its token.");

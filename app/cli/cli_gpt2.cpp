@@ -21,6 +21,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <optional>
 
 namespace cli {
 
@@ -29,23 +30,19 @@ namespace {
 using json = nlohmann::ordered_json;
 using namespace attnlab;
 
-// The token ids the forward reads. GPT-2's byte-level BPE tokenizer is the place --text will go through.
-// The ids to run: --ids as given, or --text through the tokenizer files beside the checkpoint (GPT-2's own
-// when there are none), with <|endoftext|> as its id.
-std::vector<std::int64_t> checkpoint_ids(const Args& a, const std::string& path)
+// The ids to run: --ids as given, or --text through the tokenizer `files` (those beside the checkpoint, else GPT-2's
+// own), with <|endoftext|> as its id; read only once the memory check has counted them.
+std::vector<std::int64_t> checkpoint_ids(const Args& a, const std::optional<Gpt2TokenizerFiles>& files,
+                                         std::uint64_t budget)
 {
-    if (a.has("text") && a.has("ids"))
-        throw UsageError("give either --text or --ids, not both.");
-    if (a.has("text")) {
+    if (files) {
         const std::string text = a.text("text");
         require_utf8(text, "--text");
-        const std::vector<std::int64_t> ids = gpt2_tokenizer_for(path, exe_dir()).encode(text, true);
+        const std::vector<std::int64_t> ids = read_gpt2_tokenizer(*files, budget).encode(text, true);
         if (ids.empty())
             throw Error("--text is empty; give the text to run, e.g. --text \"Hello, world\".");
         return ids;
     }
-    if (!a.has("ids"))
-        throw UsageError("run --model with a GPT-2 checkpoint needs --text T or --ids I,J,... (the token ids to run).");
     return parse_ids(a.text("ids"));
 }
 
@@ -69,7 +66,11 @@ bool is_whole_gpt_checkpoint(const std::string& path)
     if (std::filesystem::is_directory(path, ec))
         return true;
     const SafetensorsFile f = open_safetensors(path, {.skip_non_float = true}); // the header alone
-    return f.entry("wte.weight") || f.entry("transformer.wte.weight") || f.entry("tok_emb.weight");
+    // By name in any dtype: an I64 wte.weight is a checkpoint's, for plan_gpt2_checkpoint to name its dtype.
+    for (const char* name : {"wte.weight", "transformer.wte.weight", "tok_emb.weight"})
+        if (f.dtypes.count(name))
+            return true;
+    return false;
 }
 
 int run_gpt2_checkpoint(const Args& a, const std::string& path)
@@ -80,7 +81,10 @@ int run_gpt2_checkpoint(const Args& a, const std::string& path)
         throw UsageError("run --model needs --dump OUT.safetensors, --top, or both.");
     if (a.has("dump") && out.empty())
         throw Error("--dump is empty; give the path of a .safetensors file.");
-    const std::vector<std::int64_t> ids = checkpoint_ids(a, path);
+    if (a.has("text") && a.has("ids"))
+        throw UsageError("give either --text or --ids, not both.");
+    if (!a.has("text") && !a.has("ids"))
+        throw UsageError("run --model with a GPT-2 checkpoint needs --text T or --ids I,J,... (the token ids to run).");
     const int layer = static_cast<int>(a.integer("layer", 0, 0, 10000));
     const std::uint64_t budget = a.bytes("max-memory", std::numeric_limits<std::uint64_t>::max());
     const Gpt2Plan plan = plan_gpt2_checkpoint(path);
@@ -90,7 +94,14 @@ int run_gpt2_checkpoint(const Args& a, const std::string& path)
     GptForwardOptions options;
     options.full_traces = {layer};
     options.last_layer = top ? -1 : layer; // only the dump is wanted: the later blocks need not run
-    check_gpt2_memory(plan, static_cast<std::int64_t>(ids.size()), options, budget, !out.empty());
+    // The tokenizer's files are counted by their sizes before either they or the weights are read (a 261 MB
+    // vocab.json was read whole, 1.94 GB at its peak, before a 100 MB budget refused the weights).
+    const std::optional<Gpt2TokenizerFiles> files =
+        a.has("text") ? std::optional(gpt2_tokenizer_files_for(path, exe_dir())) : std::nullopt;
+    const std::uint64_t tokenizer = files ? gpt2_tokenizer_bytes(*files) : 0;
+    check_gpt2_memory(plan, 1, options, budget, !out.empty(), tokenizer); // the fewest tokens a run has
+    const std::vector<std::int64_t> ids = checkpoint_ids(a, files, budget);
+    check_gpt2_memory(plan, static_cast<std::int64_t>(ids.size()), options, budget, !out.empty(), tokenizer);
     if (!out.empty())
         check_write_target(out); // refused before the pass, not after
     const GptModel model = load_gpt2_checkpoint(plan, budget);

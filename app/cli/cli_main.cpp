@@ -55,10 +55,10 @@ const Command kCommands[] = {
      R"(  tokenize (--text T | --text-file FILE) [--tokenizer book] [--json]
       The book's chapter 2 simple tokenizer (vocabulary of The Verdict, 1,132 ids): tokens and ids.
       --text-file reads the text from FILE ('-': standard input, up to 64 MiB), past a command line's 128 KiB.
-  tokenize --tokenizer gpt2|FOLDER (--text T | --text-file FILE) [--special-as-text] [--json]
+  tokenize --tokenizer gpt2|FOLDER (--text T | --text-file FILE) [--special-as-text] [--max-memory SIZE] [--json]
       GPT-2's byte-level BPE (its own 50,257 ids, or vocab.json + merges.txt or encoder.json + vocab.bpe in
       FOLDER): ids and pieces, a space shown as ␣, a newline as ↵; <|endoftext|> is one token unless
-      --special-as-text.
+      --special-as-text. --max-memory bounds the files' tables, counted before they are read.
 )"},
     {"generate", cli::cmd_generate,
      R"(  generate --model h1|h2|h4|h8|induction-h4|FOLDER|FILE (--text T | --ids I,J,...) --tokens N

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <limits>
 
 namespace cli {
 
@@ -32,11 +33,13 @@ std::string hex_bytes(const std::string& bytes)
 
 int tokenize_gpt2(const Args& a, const std::string& which, const std::string& text, const std::string& exe_dir)
 {
+    // Its files are counted by their sizes against --max-memory before a byte of them is read.
     const Gpt2Tokenizer tokenizer =
-        which == "gpt2" ? shipped_gpt2_tokenizer(exe_dir)
-                        : Gpt2Tokenizer::from_files(resolve_gpt2_tokenizer(which, gpt2_tokenizer_dirs(exe_dir)));
+        read_gpt2_tokenizer(resolve_gpt2_tokenizer(which, gpt2_tokenizer_dirs(exe_dir)),
+                            a.bytes("max-memory", std::numeric_limits<std::uint64_t>::max()));
     const bool allow_special = !a.flag("special-as-text");
     const std::vector<std::int64_t> ids = tokenizer.encode(text, allow_special);
+    const std::int64_t end_of_text = tokenizer.end_of_text_id(); // -1 for a vocabulary without <|endoftext|>
     if (a.flag("json")) {
         json tokens = json::array();
         for (std::int64_t id : ids) {
@@ -52,17 +55,22 @@ int tokenize_gpt2(const Args& a, const std::string& which, const std::string& te
                                          {"vocab", tokenizer.files().vocab},
                                          {"merges", tokenizer.files().merges},
                                          {"vocab_size", tokenizer.vocab_size()},
-                                         {"end_of_text", allow_special ? "special" : "text"},
+                                         {"end_of_text", end_of_text < 0 ? "absent"
+                                                         : allow_special ? "special"
+                                                                         : "text"},
                                          {"num_tokens", ids.size()},
                                          {"ids", ids},
                                          {"tokens", tokens}})
                   << "\n";
         return 0;
     }
+    // A vocabulary without <|endoftext|> reads it as text whatever --special-as-text says (it said "as its token -1").
+    const std::string special = end_of_text < 0 ? "not in this vocabulary, so read as text"
+                                : allow_special ? "as its token " + std::to_string(end_of_text)
+                                                : std::string("as text");
     std::cout << ids.size() << " tokens; GPT-2's byte-level BPE, vocabulary of " << tokenizer.vocab_size()
-              << " ids from " << tokenizer.files().vocab << " (<|endoftext|> "
-              << (allow_special ? "as its token " + std::to_string(tokenizer.end_of_text_id()) : std::string("as text"))
-              << ")\n";
+              << " ids from " << tokenizer.files().vocab << " with the merges of " << tokenizer.files().merges
+              << " (<|endoftext|> " << special << ")\n";
     for (std::size_t i = 0; i < ids.size(); ++i)
         std::cout << i << "\t" << ids[i] << "\t" << tokenizer.piece_text(ids[i]) << "\n";
     return 0;

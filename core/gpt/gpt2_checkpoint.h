@@ -43,6 +43,7 @@ struct Gpt2Plan {
         0;                           // F32 bytes of the biggest tensor converted (transposed or split): held twice then
     std::vector<Gpt2Source> sources; // every tensor read, in the order they are read
     std::uint64_t ignored = 0;       // stored tensors not needed (GPT-2's attn.bias mask buffers, ...)
+    std::string tokenizer;           // the metadata's "tokenizer" (gpt_text.h): "" for a checkpoint from elsewhere
 };
 
 // Finds the safetensors file (a folder's model.safetensors) and config.json beside it, checks every tensor's

@@ -57,7 +57,9 @@ GptModel load_gpt2_checkpoint(const Gpt2Plan& plan, std::uint64_t budget)
                     " of memory to open (its weights as F32), "
                     "more than the " +
                     limitText + (machine < budget ? " this machine has" : " memory budget") +
-                    ", so nothing was read; choose a smaller GPT-2 or give a larger budget with --max-memory.");
+                    ", so nothing was read; " +
+                    (machine < budget ? "choose a smaller GPT-2." // a larger budget would change nothing
+                                      : "choose a smaller GPT-2 or give a larger budget with --max-memory."));
     const SafetensorsFile file = open_safetensors(plan.file, {.skip_non_float = true});
     GptModel m;
     m.path = plan.file;

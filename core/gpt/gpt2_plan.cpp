@@ -3,6 +3,7 @@
 #include "gpt/gpt2_checkpoint.h"
 
 #include "gpt/gpt2_config.h"
+#include "gpt/gpt_metadata.h"
 #include "io/safetensors.h"
 #include "tensor/error.h"
 
@@ -137,8 +138,23 @@ void plan_book(Gpt2Plan& p, bool head)
         add(p, "out_head.weight", {s.vocab_size, d}, Use::Copy, {"out_head.weight"});
 }
 
+// Whether the header names the tensor at all, in any dtype (the reader keeps only the float ones as entries).
+bool holds(const SafetensorsFile& f, const std::string& name)
+{
+    return f.dtypes.count(name) > 0;
+}
+
+// A tensor stored as integers or booleans is there but cannot be a weight: said by its dtype, not called missing.
+void require_float(const SafetensorsFile& f, const std::string& name)
+{
+    if (const auto it = f.dtypes.find(name); it != f.dtypes.end() && !f.entry(name))
+        throw Error(in_quotes(f.path) + " stores '" + name + "' as " + printable_name(it->second) +
+                    ", which is not a float dtype; a GPT's weights are F32, F16, BF16 or F64.");
+}
+
 const Shape& shape_of(const SafetensorsFile& f, const std::string& name, const std::string& why)
 {
+    require_float(f, name);
     const SafetensorsEntry* e = f.entry(name);
     if (!e)
         throw Error(in_quotes(f.path) + " has no tensor '" + name + "', which " + why + ".");
@@ -149,11 +165,19 @@ const Shape& shape_of(const SafetensorsFile& f, const std::string& name, const s
 void settings_from_tensors(const SafetensorsFile& f, Gpt2Plan& p, const std::string& tok, const std::string& pos,
                            const std::string& blocks)
 {
-    const std::string why = gpt2_layout_name(p.layout) + " checkpoints have";
-    const Shape &t = shape_of(f, tok, "every " + why), &q = shape_of(f, pos, "every " + why);
+    const std::string why = "every " + gpt2_layout_name(p.layout) + " checkpoint has";
+    const Shape &t = shape_of(f, tok, why), &q = shape_of(f, pos, why);
     if (t.size() != 2 || q.size() != 2 || t[1] != q[1] || t[1] < 1)
         throw Error(in_quotes(f.path) + " holds '" + tok + "' " + shape_to_string(t) + " and '" + pos + "' " +
                     shape_to_string(q) + ", but both must be (rows, n_embd) with the same n_embd.");
+    // Zero rows would pass every shape check and fail at the first token ("ids 0 to -1"): refused here.
+    const auto needs_rows = [&f](const std::string& name, const Shape& shape, const std::string& what) {
+        if (shape[0] < 1)
+            throw Error(in_quotes(f.path) + " holds '" + name + "' " + shape_to_string(shape) + ", " + what +
+                        "; a GPT needs at least one row in each embedding.");
+    };
+    needs_rows(tok, t, "a vocabulary of no tokens");
+    needs_rows(pos, q, "a context of no positions");
     p.settings.vocab_size = t[0];
     p.settings.emb_dim = t[1];
     p.settings.context_length = q[0];
@@ -181,7 +205,7 @@ bool is_gpt2_checkpoint(const std::string& path)
         return false;
     try {
         const SafetensorsFile f = open_safetensors(path, {.skip_non_float = true}); // the header alone
-        const bool whole = f.entry("wte.weight") || f.entry("transformer.wte.weight") || f.entry("tok_emb.weight");
+        const bool whole = holds(f, "wte.weight") || holds(f, "transformer.wte.weight") || holds(f, "tok_emb.weight");
         return whole && f.meta("format") != "attention-lab-gpt";
     } catch (const Error&) {
         return false; // load_gpt_model says what is wrong with it
@@ -202,20 +226,22 @@ Gpt2Plan plan_gpt2_checkpoint(const std::string& path)
     p.file = checkpoint_file(path);
     const SafetensorsFile f = open_safetensors(p.file, {.skip_non_float = true}); // the header alone
     p.name = gpt2_checkpoint_name(p.file);
+    check_trained_gpt_metadata(f, in_quotes(p.file)); // a model trained here, opened as the book's GPTModel
+    p.tokenizer = f.meta("tokenizer");
     bool head = false;
-    if (f.entry("h.0.attn.c_attn.weight") || f.entry("wte.weight") || f.entry("transformer.wte.weight") ||
-        f.entry("transformer.h.0.attn.c_attn.weight")) {
+    if (holds(f, "h.0.attn.c_attn.weight") || holds(f, "wte.weight") || holds(f, "transformer.wte.weight") ||
+        holds(f, "transformer.h.0.attn.c_attn.weight")) {
         p.layout = Gpt2Layout::HuggingFace;
         p.prefix =
-            f.entry("transformer.wte.weight") || f.entry("transformer.h.0.attn.c_attn.weight") ? "transformer." : "";
+            holds(f, "transformer.wte.weight") || holds(f, "transformer.h.0.attn.c_attn.weight") ? "transformer." : "";
         settings_from_tensors(f, p, p.prefix + "wte.weight", p.prefix + "wpe.weight", p.prefix + "h.");
         p.settings.qkv_bias = true;
-        head = f.entry("lm_head.weight") != nullptr;
-    } else if (f.entry("tok_emb.weight") || f.entry("trf_blocks.0.att.W_query.weight")) {
+        head = holds(f, "lm_head.weight");
+    } else if (holds(f, "tok_emb.weight") || holds(f, "trf_blocks.0.att.W_query.weight")) {
         p.layout = Gpt2Layout::Book;
         settings_from_tensors(f, p, "tok_emb.weight", "pos_emb.weight", "trf_blocks.");
-        p.settings.qkv_bias = f.entry("trf_blocks.0.att.W_query.bias") != nullptr;
-        head = f.entry("out_head.weight") != nullptr;
+        p.settings.qkv_bias = holds(f, "trf_blocks.0.att.W_query.bias");
+        head = holds(f, "out_head.weight");
     } else {
         std::string listed;
         for (std::size_t i = 0; i < f.entries.size() && i < 4; ++i)
@@ -234,6 +260,7 @@ Gpt2Plan plan_gpt2_checkpoint(const std::string& path)
     }
     std::set<std::string> dtypes, used;
     for (const Gpt2Source& s : p.sources) {
+        require_float(f, s.name);
         const SafetensorsEntry* e = f.entry(s.name);
         const std::string needs = "the " + gpt2_layout_name(p.layout) +
                                   " layout with n_embd=" + std::to_string(p.settings.emb_dim) + " and " +

@@ -71,8 +71,9 @@ GptLayerInput gpt_layer_input(const GptModel& model, const std::vector<std::int6
 std::uint64_t gpt_forward_bytes(const GptConfig& config, std::int64_t tokens, const GptForwardOptions& options);
 // Opening `plan` and running the forward on `tokens`: one sentence with both numbers when it exceeds
 // the budget (or the machine), nothing allocated; quiet when it fits. With `dump`, the copies writing one
-// layer's trace makes are counted too.
+// layer's trace makes are counted too; `tokenizer_bytes` (gpt2_tokenizer_bytes) is the tokenizer held beside the
+// weights. More tokens than the model's n_positions are refused first, by that sentence, not by their memory.
 void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const GptForwardOptions& options,
-                       std::uint64_t budget, bool dump = false);
+                       std::uint64_t budget, bool dump = false, std::uint64_t tokenizer_bytes = 0);
 
 } // namespace attnlab

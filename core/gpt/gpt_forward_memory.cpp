@@ -55,8 +55,13 @@ std::uint64_t gpt_forward_bytes(const GptConfig& s, std::int64_t tokens, const G
 }
 
 void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const GptForwardOptions& options,
-                       std::uint64_t budget, bool dump)
+                       std::uint64_t budget, bool dump, std::uint64_t tokenizer_bytes)
 {
+    // A text longer than the model reads is that, whatever memory it would take (130,000 characters were
+    // answered with a 55 GiB estimate and the advice of a larger budget).
+    if (tokens > plan.settings.context_length)
+        throw Error("there are " + std::to_string(tokens) + " tokens; " + plan.name + " takes at most " +
+                    std::to_string(plan.settings.context_length) + " (its n_positions).");
     std::uint64_t run = gpt_forward_bytes(plan.settings, tokens, options);
     if (dump) { // the writer copies each stage, the largest one twice over at its peak (experiment_check.cpp)
         const GptConfig& s = plan.settings;
@@ -64,16 +69,28 @@ void check_gpt2_memory(const Gpt2Plan& plan, std::int64_t tokens, const GptForwa
         const TraceFootprint f = trace_footprint(c, {1, tokens});
         run += 2 * f.largest_stage + 1280 * f.stage_count + 3 * f.name_bytes;
     }
-    const std::uint64_t load = gpt2_load_bytes(plan);
-    const std::uint64_t need = load > UINT64_MAX - run ? UINT64_MAX : load + run;
+    const auto sum = [](std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; };
+    const std::uint64_t need = sum(sum(gpt2_load_bytes(plan), run), tokenizer_bytes);
     const std::uint64_t machine = machine_memory_bytes(), limit = std::min(budget, machine);
+    if (need <= limit)
+        return;
     const auto [needText, limitText] = format_bytes_apart(need, limit);
-    if (need > limit)
-        throw Error("'" + plan.file + "' on " + std::to_string(tokens) + " tokens needs about " + needText + " (" +
-                    format_bytes(plan.weight_bytes) + " of weights as F32, " + format_bytes(run) +
-                    " for the forward), more than the " + limitText +
-                    (machine < budget ? " this machine has" : " memory budget") +
-                    ", so nothing was read; use fewer tokens, a smaller GPT-2 or a larger --max-memory.");
+    // The parts add up to the whole: what is neither weights, tokenizer nor forward is the program and the
+    // one tensor being converted as it is read.
+    const std::uint64_t rest = need - std::min(need, sum(sum(plan.weight_bytes, tokenizer_bytes), run));
+    const std::string parts = format_bytes(plan.weight_bytes) + " of weights as F32, " +
+                              (tokenizer_bytes ? format_bytes(tokenizer_bytes) + " for the tokenizer, " : "") +
+                              format_bytes(run) + " for the forward, " + format_bytes(rest) +
+                              " for the program and reading";
+    // The advice names what costs most: a tokenizer larger than weights and forward together is not helped by fewer
+    // tokens. When the machine is the limit, a larger --max-memory changes nothing: it is not advised.
+    const bool machine_limits = machine < budget;
+    const std::string cut =
+        tokenizer_bytes > sum(plan.weight_bytes, run) ? "use smaller tokenizer files" : "use fewer tokens";
+    throw Error("'" + plan.file + "' on " + std::to_string(tokens) + (tokens == 1 ? " token" : " tokens") +
+                " needs about " + needText + " (" + parts + "), more than the " + limitText +
+                (machine_limits ? " this machine has" : " memory budget") + ", so nothing was read; " + cut +
+                (machine_limits ? " or a smaller GPT-2." : ", a smaller GPT-2 or a larger --max-memory."));
 }
 
 } // namespace attnlab

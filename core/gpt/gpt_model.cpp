@@ -1,5 +1,6 @@
 #include "gpt/gpt_model.h"
 
+#include "gpt/gpt_metadata.h"
 #include "io/finite_check.h"
 #include "io/safetensors.h"
 #include "tensor/error.h"
@@ -79,6 +80,7 @@ GptModel load_gpt_model(const std::string& path)
     if (file.meta("format") != "attention-lab-gpt")
         throw Error(who + " is not a trained GPT file: its metadata 'format' is '" + file.meta("format") +
                     "', not 'attention-lab-gpt' (see resources/models).");
+    check_trained_gpt_metadata(file, who);
     GptModel model;
     model.path = path;
     model.name = std::filesystem::path(path).stem().string();

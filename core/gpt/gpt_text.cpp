@@ -1,6 +1,7 @@
 #include "gpt/gpt_text.h"
 
 #include "tensor/error.h"
+#include "text/gpt2_tokenizer.h"
 #include "text/letter_tokens.h"
 #include "train/tasks.h"
 
@@ -10,7 +11,11 @@ namespace attnlab {
 
 TextReader text_reader(const GptModel& model)
 {
-    const std::string name = model.meta("tokenizer");
+    return text_reader_named(model.meta("tokenizer"));
+}
+
+TextReader text_reader_named(const std::string& name)
+{
     if (name == "letters")
         return TextReader::Letters;
     if (name == "book-ch2-simple")
@@ -51,10 +56,32 @@ std::vector<std::int64_t> run_twice(const train::Batch& held, std::int64_t vocab
 
 } // namespace
 
-std::string example_text(const GptModel& model)
+std::string cut_to_tokens(std::string_view text, std::int64_t most,
+                          const std::function<std::size_t(std::string_view)>& count)
 {
-    if (text_reader(model) != TextReader::Letters)
-        return verdict_first_sentence();
+    // From the whole text down, each start that ends before a space: the story's sentence is 45 words.
+    for (std::size_t end = text.size();;) {
+        const std::string_view start = text.substr(0, end);
+        if (static_cast<std::int64_t>(count(start)) <= most)
+            return std::string(start);
+        const std::size_t space = end == 0 ? std::string_view::npos : text.rfind(' ', end - 1);
+        if (space == std::string_view::npos || space == 0)
+            break;
+        end = space;
+    }
+    return std::string(text.substr(0, text.find(' ')));
+}
+
+std::string example_text(const GptModel& model, const Gpt2Tokenizer* gpt2)
+{
+    if (text_reader(model) != TextReader::Letters) {
+        const std::int64_t most = model.settings.context_length;
+        if (gpt2 && text_reader(model) == TextReader::Gpt2Bpe)
+            return cut_to_tokens(verdict_first_sentence(), most,
+                                 [gpt2](std::string_view t) { return gpt2->encode(t, true).size(); });
+        return cut_to_tokens(verdict_first_sentence(), most,
+                             [](std::string_view t) { return verdict_tokenizer().tokenize(t).ids.size(); });
+    }
     const std::string task = model.meta("task", "induction");
     try {
         const train::Task t(task, model.settings.vocab_size, model.settings.context_length, 0);

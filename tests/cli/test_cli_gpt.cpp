@@ -20,6 +20,7 @@ private Q_SLOTS:
     void refusals_data();
     void refusals();
     void tokenize_reads_a_file();
+    void short_context_model_runs_on_its_first_text();
 };
 
 void TestCliGpt::tokenize_json_matches_python()
@@ -120,6 +121,36 @@ void TestCliGpt::tokenize_reads_a_file()
     QVERIFY2(missing.err.contains("does not exist"), qPrintable(missing.err));
     QCOMPARE(cli({"tokenize", "--text", "a", "--text-file", small}).code, 2);
     QCOMPARE(cli({"tokenize"}).code, 2);
+}
+
+// A Verdict model trained with --context 56 (here the 4-head model's first 56 positions) runs without --text: the
+// story's first sentence, 57 tokens, is cut at a space to what it reads ("the text has 57 tokens; verd56 takes at most
+// 56" before).
+void TestCliGpt::short_context_model_runs_on_its_first_text()
+{
+    using attnlab::Tensor;
+    const attnlab::SafetensorsFile h4 = attnlab::read_safetensors(ATTNLAB_MODELS_DIR "/verdict-gpt-h4.safetensors");
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& [name, t] : h4.tensors) {
+        if (name != "pos_emb.weight") {
+            tensors.emplace_back(name, t);
+            continue;
+        }
+        std::vector<float> rows = t.to_vector();
+        rows.resize(static_cast<std::size_t>(56 * t.size(1)));
+        tensors.emplace_back(name, Tensor::from_values({56, t.size(1)}, std::move(rows)));
+    }
+    std::vector<std::pair<std::string, std::string>> metadata = h4.metadata;
+    for (auto& [key, value] : metadata)
+        if (key == "context_length")
+            value = "56";
+    QTemporaryDir dir;
+    const QString model = dir.filePath("verd56.safetensors"), out = dir.filePath("out.safetensors");
+    attnlab::write_safetensors(model.toStdString(), tensors, metadata);
+    const Result r = cli({"run", "--model", model, "--dump", out, "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const int tokens = r.json()["num_tokens"].toInt();
+    QVERIFY2(tokens > 40 && tokens <= 56, qPrintable(r.out));
 }
 
 void TestCliGpt::refusals_data()

@@ -9,6 +9,8 @@
 #include "tensor/buffer_pool.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
@@ -28,6 +30,7 @@ private Q_SLOTS:
     void refusals();
     void holds_the_weights_once();
     void text_goes_through_gpt2s_tokenizer();
+    void tokenizer_is_counted_before_reading();
 };
 
 void TestCliGpt2::run_dump_matches_pytorch_data()
@@ -127,6 +130,12 @@ void TestCliGpt2::refusals_data()
                                   << 1 << "is a folder with no model.safetensors";
     QTest::newRow("ids-for-verdict") << QStringList{"run", "--model", "h2", "--ids", "1", "--dump", "/tmp/n.st"} << 1
                                      << "--ids is for GPT-2 checkpoints";
+    // 129,600 characters (a command line's argument holds 128 KiB) are tens of thousands of tokens: said so before
+    // any estimate (they were answered with an estimate of GiBs and the advice of a larger --max-memory).
+    QTest::newRow("text-past-n_positions")
+        << QStringList{"run",   "--model",      m,   "--text", QString("Hello world ").repeated(10800),
+                       "--top", "--max-memory", "1G"}
+        << 1 << "tokens; hf-f32 takes at most 16 (its n_positions).";
     QTest::newRow("inspect-empty-folder")
         << QStringList{"inspect", ATTNLAB_TEST_DATA_DIR "/text"} << 1 << "is a folder with no model.safetensors";
 }
@@ -197,6 +206,45 @@ void TestCliGpt2::text_goes_through_gpt2s_tokenizer()
         expected.append(id);
     QCOMPARE(r.json().value("token_ids").toArray(), expected);
     QCOMPARE(r.json().value("num_tokens").toInt(), 10);
+}
+
+// A small checkpoint with a vocab.json of 200 MB beside it (sparse zeros) and a budget of 100 MB: refused from the
+// files' sizes, the tokenizer named among parts that add up, before a byte of it or of the weights is read (a 261 MB
+// vocab.json took 14 s and 1.94 GB before the weights were refused, with parts that did not add up).
+void TestCliGpt2::tokenizer_is_counted_before_reading()
+{
+    QTemporaryDir dir;
+    for (const char* name : {"model.safetensors", "config.json"})
+        QVERIFY(QFile::copy(kData + "hf-f32/" + name, dir.filePath(name)));
+    QFile vocab(dir.filePath("vocab.json"));
+    QVERIFY(vocab.open(QIODevice::WriteOnly) && vocab.resize(200ll << 20));
+    vocab.close();
+    QFile merges(dir.filePath("merges.txt"));
+    QVERIFY(merges.open(QIODevice::WriteOnly) && merges.write("#version: 0.2\n") > 0);
+    merges.close();
+    // A child's peak starts from this process's high-water mark (holds_the_weights_once's checkpoint was 116 MB):
+    // lowered to what it holds now, which is then the floor the child's peak is read against.
+    QFile clear("/proc/self/clear_refs");
+    if (clear.open(QIODevice::WriteOnly))
+        clear.write("5");
+    clear.close();
+    QFile status("/proc/self/status");
+    QVERIFY(status.open(QIODevice::ReadOnly));
+    const auto rss = QRegularExpression(R"(VmRSS:\s*(\d+) kB)").match(QString::fromLatin1(status.readAll()));
+    const long long own = rss.hasMatch() ? rss.captured(1).toLongLong() * 1024 : 0;
+    const Measured m = measure_process_bytes({ATTNLAB_CLI_PATH, "run", "--model", dir.path().toStdString(), "--text",
+                                              "Hello", "--top", "--max-memory", "100M"});
+    QCOMPARE(m.code, 1);
+    QVERIFY2(m.err.contains("for the tokenizer") && m.err.contains("more than the 100.00 MiB memory budget, so nothing "
+                                                                   "was read"),
+             qPrintable(m.err));
+    QVERIFY2(m.err.contains("use smaller tokenizer files"), qPrintable(m.err)); // not "fewer tokens": one was given
+    QCOMPARE(m.err.count('\n'), 1);
+#ifndef ATTNLAB_SANITIZED
+    QVERIFY2(m.peak_rss_bytes < own + (64ll << 20), qPrintable(QString("%1 over %2").arg(m.peak_rss_bytes).arg(own)));
+#endif
+    // --ids reads no tokenizer: the same folder runs within the budget.
+    QCOMPARE(cli({"run", "--model", dir.path(), "--ids", "1,2", "--top", "--max-memory", "100M"}).code, 0);
 }
 
 QTEST_GUILESS_MAIN(TestCliGpt2)

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 using namespace attnlab;
 
@@ -52,6 +53,36 @@ std::string read_text(const std::string& path)
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
+// A safetensors file of `tensors` (F32) with some stored in another dtype instead (I64 or BOOL: zero bytes of that
+// dtype's size), as write_safetensors cannot write them.
+void write_with_dtypes(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
+                       const std::map<std::string, std::string>& dtypes)
+{
+    std::string header = "{", data;
+    for (const auto& [name, t] : tensors) {
+        const auto it = dtypes.find(name);
+        const std::string dtype = it == dtypes.end() ? "F32" : it->second;
+        const std::size_t begin = data.size();
+        if (dtype == "F32") {
+            const std::vector<float> values = t.to_vector();
+            data.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+        } else {
+            data.append(static_cast<std::size_t>(t.numel()) * (dtype == "I64" ? 8 : 1), '\0');
+        }
+        std::string shape;
+        for (std::int64_t n : t.shape())
+            shape += (shape.empty() ? "" : ",") + std::to_string(n);
+        header += (header.size() > 1 ? "," : "") +
+                  ("\"" + name + "\":{\"dtype\":\"" + dtype + "\",\"shape\":[" + shape + "],\"data_offsets\":[" +
+                   std::to_string(begin) + "," + std::to_string(data.size()) + "]}");
+    }
+    header += "}";
+    std::string length(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        length[static_cast<std::size_t>(i)] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+    write_text(path, length + header + data);
+}
+
 } // namespace
 
 class TestGpt2Checkpoint : public QObject {
@@ -64,6 +95,10 @@ private Q_SLOTS:
     void refuses_broken_checkpoints_data();
     void refuses_broken_checkpoints();
     void refuses_what_does_not_fit();
+    void refuses_tensors_no_weight_can_be_data();
+    void refuses_tensors_no_weight_can_be();
+    void counts_tokens_before_memory();
+    void advises_no_budget_when_the_machine_limits();
     void reads_bfloat16();
 };
 
@@ -287,6 +322,84 @@ void TestGpt2Checkpoint::refuses_what_does_not_fit()
     QTemporaryDir empty;
     e = testing::error_of([&] { plan_gpt2_checkpoint(empty.path().toStdString()); });
     QVERIFY2(e.contains("is a folder with no model.safetensors"), qPrintable(e));
+}
+
+// A tensor no weight can be -- stored as integers or booleans, or an embedding of no rows -- is refused by what it
+// is, on planning (so inspect says it too): an I64 wte.weight and a BOOL ln_f.weight were called missing ("which
+// every gpt2-hf checkpoints have"), and a vocabulary or context of 0 rows passed until the first token.
+void TestGpt2Checkpoint::refuses_tensors_no_weight_can_be_data()
+{
+    QTest::addColumn<QString>("tensor"); // the tensor changed
+    QTest::addColumn<QString>("dtype");  // stored as this dtype; "" keeps F32 with no rows
+    QTest::addColumn<QString>("said");
+    QTest::newRow("wte-i64") << "wte.weight"
+                             << "I64"
+                             << "stores 'wte.weight' as I64, which is not a float dtype";
+    QTest::newRow("ln_f-bool") << "ln_f.weight"
+                               << "BOOL"
+                               << "stores 'ln_f.weight' as BOOL, which is not a float dtype";
+    QTest::newRow("block-weight-i64") << "h.1.attn.c_attn.weight"
+                                      << "I64"
+                                      << "stores 'h.1.attn.c_attn.weight' as I64";
+    QTest::newRow("vocabulary-of-none") << "wte.weight"
+                                        << ""
+                                        << "holds 'wte.weight' (0, 8), a vocabulary of no tokens";
+    QTest::newRow("context-of-none") << "wpe.weight"
+                                     << ""
+                                     << "holds 'wpe.weight' (0, 8), a context of no positions";
+}
+
+void TestGpt2Checkpoint::refuses_tensors_no_weight_can_be()
+{
+    QFETCH(QString, tensor);
+    QFETCH(QString, dtype);
+    QFETCH(QString, said);
+    QTemporaryDir dir;
+    const std::string folder = dir.path().toStdString(), file = folder + "/model.safetensors";
+    const SafetensorsFile good = read_safetensors(kData + "hf-f32/model.safetensors");
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    for (const auto& [name, t] : good.tensors)
+        tensors.emplace_back(name, name == tensor.toStdString() && dtype.isEmpty() ? Tensor::zeros({0, t.size(1)}) : t);
+    std::map<std::string, std::string> dtypes;
+    if (!dtype.isEmpty())
+        dtypes[tensor.toStdString()] = dtype.toStdString();
+    write_with_dtypes(file, tensors, dtypes);
+    write_text(folder + "/config.json", "{\"n_head\": 2}");
+    for (const std::string& path : {folder, file}) {
+        QVERIFY(is_gpt2_checkpoint(path)); // by its names, whatever their dtypes: then named by plan_gpt2_checkpoint
+        const QString e = testing::error_of([&] { plan_gpt2_checkpoint(path); });
+        QVERIFY2(e.contains(said) && e.contains(QString::fromStdString(file)), qPrintable(e));
+        QVERIFY2(!e.contains("has no tensor"), qPrintable(e));
+        QVERIFY2(!e.trimmed().chopped(1).contains(". "), qPrintable(e)); // one sentence
+    }
+}
+
+// More tokens than n_positions are that, whatever they would cost: 30,000 tokens were answered with a memory
+// estimate of tens of GiB and the advice of a larger budget.
+void TestGpt2Checkpoint::counts_tokens_before_memory()
+{
+    const Gpt2Plan plan = plan_gpt2_checkpoint(kData + "hf-f32");
+    for (const std::uint64_t budget : {std::uint64_t{1} << 20, kBudget}) {
+        const QString e = testing::error_of([&] { check_gpt2_memory(plan, 30000, {}, budget); });
+        QCOMPARE(e, QString("there are 30000 tokens; hf-f32 takes at most 16 (its n_positions)."));
+    }
+    QVERIFY(testing::error_of([&] { check_gpt2_memory(plan, 16, {}, kBudget); }).isEmpty());
+}
+
+// Where the machine, not the budget, is the limit, a larger --max-memory would change nothing: not advised; where
+// the budget is, it is. The parts named add up to the need.
+void TestGpt2Checkpoint::advises_no_budget_when_the_machine_limits()
+{
+    Gpt2Plan huge = plan_gpt2_checkpoint(kData + "hf-f32");
+    huge.weight_bytes = std::uint64_t{1} << 50; // a petabyte of weights: more than any machine here
+    QString e = testing::error_of([&] { check_gpt2_memory(huge, 4, {}, UINT64_MAX); });
+    QVERIFY2(e.contains("this machine has") && !e.contains("--max-memory"), qPrintable(e));
+    e = testing::error_of([&] { load_gpt2_checkpoint(huge, UINT64_MAX); });
+    QVERIFY2(e.contains("this machine has") && !e.contains("--max-memory"), qPrintable(e));
+    const Gpt2Plan plan = plan_gpt2_checkpoint(kData + "hf-f32");
+    e = testing::error_of([&] { check_gpt2_memory(plan, 4, {}, 1 << 20, false, 3 << 20); });
+    QVERIFY2(e.contains("memory budget") && e.contains("a larger --max-memory"), qPrintable(e));
+    QVERIFY2(e.contains("3.00 MiB for the tokenizer"), qPrintable(e));
 }
 
 // BF16 as Hugging Face stores some checkpoints: the same forward as the F32 file of the values it widens to.

@@ -61,6 +61,9 @@ private Q_SLOTS:
     void broken_files_are_refused();
     void missing_files_are_refused();
     void files_are_found_in_a_folder();
+    void whole_pair_beside_a_stray_file_data();
+    void whole_pair_beside_a_stray_file();
+    void sizes_are_counted_before_reading();
     void shipped_files_are_found();
 };
 
@@ -226,6 +229,66 @@ void TestGpt2TokenizerFiles::files_are_found_in_a_folder()
     QVERIFY(testing::error_of([&] {
                 resolve_gpt2_tokenizer(empty.filePath("nope").toStdString(), {});
             }).contains("nope does not exist; give gpt2"));
+}
+
+// A whole pair is read though a file of the other pair lies beside it (a stray vocab.json beside encoder.json +
+// vocab.bpe was refused as half a pair); a half alone is still refused.
+void TestGpt2TokenizerFiles::whole_pair_beside_a_stray_file_data()
+{
+    QTest::addColumn<QString>("vocab");
+    QTest::addColumn<QString>("merges");
+    QTest::addColumn<QString>("stray");
+    QTest::newRow("vocab.json-beside-openai") << "encoder.json"
+                                              << "vocab.bpe"
+                                              << "vocab.json";
+    QTest::newRow("merges.txt-beside-openai") << "encoder.json"
+                                              << "vocab.bpe"
+                                              << "merges.txt";
+    QTest::newRow("encoder.json-beside-hf") << "vocab.json"
+                                            << "merges.txt"
+                                            << "encoder.json";
+    QTest::newRow("vocab.bpe-beside-hf") << "vocab.json"
+                                         << "merges.txt"
+                                         << "vocab.bpe";
+}
+
+void TestGpt2TokenizerFiles::whole_pair_beside_a_stray_file()
+{
+    QFETCH(QString, vocab);
+    QFETCH(QString, merges);
+    QFETCH(QString, stray);
+    QTemporaryDir dir;
+    write(dir, vocab.toStdString(), vocab_json());
+    write(dir, merges.toStdString(), kMerges);
+    write(dir, stray.toStdString(), "not a tokenizer file");
+    const auto files = gpt2_tokenizer_files_in(dir.path().toStdString());
+    QVERIFY(files);
+    QCOMPARE(QString::fromStdString(files->vocab), dir.filePath(vocab));
+    QCOMPARE(QString::fromStdString(files->merges), dir.filePath(merges));
+    QCOMPARE(Gpt2Tokenizer::from_files(*files).vocab_size(), 260);
+    QVERIFY(QFile::remove(dir.filePath(merges))); // now only halves: refused
+    QVERIFY(testing::error_of([&] { gpt2_tokenizer_files_in(dir.path().toStdString()); }).contains("beside it"));
+}
+
+// The files are counted from their sizes, in proportion, and refused by a budget before a byte is read: a vocabulary
+// that is not JSON is refused by the budget, not by its contents.
+void TestGpt2TokenizerFiles::sizes_are_counted_before_reading()
+{
+    QTemporaryDir small, large;
+    const Gpt2TokenizerFiles a{write(small, "vocab.json", vocab_json()), write(small, "merges.txt", kMerges)};
+    const std::string big = vocab_json() + std::string(1 << 20, ' ');
+    const Gpt2TokenizerFiles b{write(large, "vocab.json", big), write(large, "merges.txt", kMerges)};
+    QVERIFY(gpt2_tokenizer_bytes(a) > 0);
+    QVERIFY(gpt2_tokenizer_bytes(b) > gpt2_tokenizer_bytes(a) + (1 << 20)); // each byte counts at least once
+    QCOMPARE(gpt2_tokenizer_bytes({small.filePath("none.json").toStdString(), a.merges}),
+             gpt2_tokenizer_bytes({"", a.merges})); // a missing file is named when read, not counted
+    write(large, "vocab.json", std::string(1 << 20, '['));
+    const QString refused = testing::error_of([&] { read_gpt2_tokenizer(b, 1 << 20); });
+    QVERIFY2(refused.contains("more than the 1.00 MiB memory budget, so nothing was read"), qPrintable(refused));
+    QVERIFY2(refused.contains("a larger --max-memory"), qPrintable(refused));
+    const QString read = testing::error_of([&] { read_gpt2_tokenizer(b, UINT64_MAX); }); // read: its contents refused
+    QVERIFY2(read.startsWith(QString::fromStdString(b.vocab)) && !read.contains("memory budget"), qPrintable(read));
+    QCOMPARE(read_gpt2_tokenizer(a, UINT64_MAX).vocab_size(), 260);
 }
 
 void TestGpt2TokenizerFiles::shipped_files_are_found()

@@ -5,14 +5,20 @@
 #include "common/errors.h"
 #include "common/golden_compare.h"
 #include "forward/trace.h"
+#include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_forward.h"
+#include "gpt/gpt_text.h"
 #include "gpt/head_measures.h"
 #include "io/safetensors.h"
+#include "text/gpt2_tokenizer_files.h"
 #include "text/tokenizer.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstring>
+#include <functional>
+#include <memory>
 
 using namespace attnlab;
 
@@ -46,6 +52,10 @@ private Q_SLOTS:
     void head_measures_match_python_data();
     void head_measures_match_python();
     void refuses_bad_input();
+    void refuses_metadata_no_trainer_writes_data();
+    void refuses_metadata_no_trainer_writes();
+    void example_text_fits_the_context_data();
+    void example_text_fits_the_context();
 };
 
 void TestGptModel::loads_every_variant()
@@ -171,6 +181,105 @@ void TestGptModel::refuses_bad_input()
     QVERIFY2(e.contains("not a trained GPT file"), qPrintable(e));
     QVERIFY(!testing::error_of([] { load_gpt_model("/nonexistent/verdict.safetensors"); }).isEmpty());
     QCOMPARE(uniform_measures(1).distance, 0.0);
+}
+
+// A trained model's metadata is checked when it is opened, as the book's GPTModel file (load_gpt_model) and as a
+// checkpoint (plan_gpt2_checkpoint, the window's way): a task, tokenizer, drop_rate or qkv_bias no trainer writes
+// was taken on trust.
+void TestGptModel::refuses_metadata_no_trainer_writes_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("task-bogus") << "task"
+                                << "bogus"
+                                << "names its task 'bogus' in its metadata; a trained GPT file names previous-token";
+    QTest::newRow("tokenizer-bogus") << "tokenizer"
+                                     << "bogus"
+                                     << "names its tokenizer 'bogus' in its metadata; a trained GPT file reads letters";
+    QTest::newRow("task-read-in-words") << "tokenizer"
+                                        << "book-ch2-simple"
+                                        << "says task 'induction' with tokenizer 'book-ch2-simple'";
+    QTest::newRow("drop-rate-nan") << "drop_rate"
+                                   << "nan"
+                                   << "gives drop_rate 'nan' in its metadata; a dropout rate is a number from 0";
+    QTest::newRow("drop-rate-one") << "drop_rate"
+                                   << "1"
+                                   << "gives drop_rate '1'";
+    QTest::newRow("drop-rate-text") << "drop_rate"
+                                    << "0.1x"
+                                    << "gives drop_rate '0.1x'";
+    QTest::newRow("qkv-bias-maybe") << "qkv_bias"
+                                    << "maybe"
+                                    << "gives qkv_bias 'maybe' in its metadata; it is true or false.";
+}
+
+void TestGptModel::refuses_metadata_no_trainer_writes()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    QFETCH(QString, said);
+    const SafetensorsFile good = read_safetensors(model_path("induction-gpt-h4"));
+    std::vector<std::pair<std::string, std::string>> metadata = good.metadata;
+    for (auto& [k, v] : metadata)
+        if (k == key.toStdString())
+            v = value.toStdString();
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("induction-bad.safetensors").toStdString();
+    write_safetensors(path, good.tensors, metadata);
+    QString e = testing::error_of([&] { load_gpt_model(path); });
+    QVERIFY2(e.startsWith("induction-bad.safetensors ") && e.contains(said), qPrintable(e));
+    e = testing::error_of([&] { plan_gpt2_checkpoint(path); });
+    QVERIFY2(e.contains(said), qPrintable(e));
+    write_safetensors(path, good.tensors, good.metadata); // the trainer's own values open
+    QCOMPARE(load_gpt_model(path).meta(key.toStdString()), good.meta(key.toStdString()));
+}
+
+// The story's first sentence, a Verdict model's and a GPT-2 checkpoint's first text, is 57 of the book's tokens: a
+// model trained with --context 56 or less (or a checkpoint of few positions) could not read it. It is cut at a space
+// to what the model reads, whole where it fits.
+void TestGptModel::example_text_fits_the_context_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("context");
+    QTest::newRow("verdict-context-64") << "verdict-gpt-h4" << 64;
+    QTest::newRow("verdict-context-57") << "verdict-gpt-h4" << 57;
+    QTest::newRow("verdict-context-56") << "verdict-gpt-h4" << 56;
+    QTest::newRow("verdict-context-8") << "verdict-gpt-h4" << 8;
+    QTest::newRow("verdict-context-1") << "verdict-gpt-h4" << 1;
+    QTest::newRow("gpt2-n_positions-16") << "hf-f32" << 16;
+}
+
+void TestGptModel::example_text_fits_the_context()
+{
+    QFETCH(QString, model);
+    QFETCH(int, context);
+    const std::string sentence = verdict_first_sentence();
+    std::string text;
+    std::function<std::size_t(const std::string&)> count;
+    if (model == "hf-f32") {
+        const std::string checkpoint = ATTNLAB_TEST_DATA_DIR "/gpt2/hf-f32";
+        const GptModel m = load_gpt2_checkpoint(plan_gpt2_checkpoint(checkpoint), std::uint64_t{1} << 31);
+        QCOMPARE(m.settings.context_length, context);
+        const auto tokenizer = std::make_shared<Gpt2Tokenizer>(gpt2_tokenizer_for(checkpoint, ""));
+        text = example_text(m, tokenizer.get());
+        count = [tokenizer](const std::string& t) { return tokenizer->encode(t, true).size(); };
+    } else {
+        GptModel m = load_gpt_model(model_path(model.toStdString()));
+        m.settings.context_length = context;
+        text = example_text(m);
+        count = [](const std::string& t) { return verdict_tokenizer().tokenize(t).ids.size(); };
+    }
+    const auto most = static_cast<std::size_t>(context);
+    QVERIFY(count(sentence) > 16 && count(sentence) < 64); // 57 of the book's tokens
+    QVERIFY2(count(text) >= 1 && count(text) <= most, text.c_str());
+    QVERIFY2(sentence.starts_with(text), text.c_str());
+    if (count(sentence) <= most) {
+        QCOMPARE(text, sentence);
+    } else { // cut at a space, the longest start that fits: one word more would not
+        QVERIFY2(sentence[text.size()] == ' ', text.c_str());
+        QVERIFY(count(sentence.substr(0, sentence.find(' ', text.size() + 1))) > most);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGptModel)

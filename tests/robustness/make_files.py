@@ -117,6 +117,41 @@ def main():
               "e": {"dtype": "F32", "shape": [0, 3], "data_offsets": [20, 20]}}
     data = struct.pack("<ee", 1.5, -2.0) + struct.pack("<HH", 0x3FC0, 0xC000) + struct.pack("<d", 0.25) + f32([7])
     with_header("all_dtypes.safetensors", json.dumps(header, separators=(",", ":")), data)
+    # Whole GPT-2 checkpoints (n_embd 2, one block, n_head from the metadata) with one thing wrong: a tensor
+    # stored in a dtype no weight has, or an embedding of no rows.
+    def gpt2_hf(name, vocab=3, positions=4, dtypes=None):
+        d = 2
+        shapes = [("wte.weight", [vocab, d]), ("wpe.weight", [positions, d]),
+                  ("h.0.ln_1.weight", [d]), ("h.0.ln_1.bias", [d]),
+                  ("h.0.attn.c_attn.weight", [d, 3 * d]), ("h.0.attn.c_attn.bias", [3 * d]),
+                  ("h.0.attn.c_proj.weight", [d, d]), ("h.0.attn.c_proj.bias", [d]),
+                  ("h.0.ln_2.weight", [d]), ("h.0.ln_2.bias", [d]),
+                  ("h.0.mlp.c_fc.weight", [d, 4 * d]), ("h.0.mlp.c_fc.bias", [4 * d]),
+                  ("h.0.mlp.c_proj.weight", [4 * d, d]), ("h.0.mlp.c_proj.bias", [d]),
+                  ("ln_f.weight", [d]), ("ln_f.bias", [d])]
+        header, data = {"__metadata__": {"n_head": "1"}}, b""
+        for tname, shape in shapes:
+            count = 1
+            for n in shape:
+                count *= n
+            dtype = (dtypes or {}).get(tname, "F32")
+            blob = {"F32": f32(seq(count)), "I64": b"\0" * (8 * count), "BOOL": b"\1" * count}[dtype]
+            header[tname] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(blob)]}
+            data += blob
+        with_header(name, json.dumps(header, separators=(",", ":")), data)
+
+    gpt2_hf("gpt2_wte_i64.safetensors", dtypes={"wte.weight": "I64"})
+    gpt2_hf("gpt2_ln_f_bool.safetensors", dtypes={"ln_f.weight": "BOOL"})
+    gpt2_hf("gpt2_vocab_zero.safetensors", vocab=0)
+    gpt2_hf("gpt2_positions_zero.safetensors", positions=0)
+    # Trained GPT files whose metadata states a value no trainer writes (checked before any tensor is looked for).
+    trained = {"format": "attention-lab-gpt", "tokenizer": "letters", "task": "induction", "vocab_size": "16",
+               "emb_dim": "8", "n_layers": "1", "n_heads": "2", "context_length": "8", "drop_rate": "0",
+               "qkv_bias": "false"}
+    for key, value in [("task", "bogus"), ("tokenizer", "bogus"), ("drop_rate", "nan"), ("qkv_bias", "maybe")]:
+        with_header("trained_%s_%s.safetensors" % (key, value),
+                    json.dumps({"__metadata__": dict(trained, **{key: value})}, separators=(",", ":")))
+
     # A valid weights file cut off in the middle of its data.
     with open(os.path.join(OUT, "mha_3_2_torch.safetensors"), "rb") as f:
         whole = f.read()

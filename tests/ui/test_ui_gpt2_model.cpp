@@ -10,6 +10,7 @@
 #include "features/overview/head_grid_widget.h"
 #include "features/overview/overview_view.h"
 #include "text/gpt2_tokenizer_files.h"
+#include "text/tokenizer.h"
 #include "shell/diagnostics_panel.h"
 #include "shell/open_model_dialog.h"
 #include "shell/text_input_panel.h"
@@ -113,6 +114,7 @@ private Q_SLOTS:
     void text_checkbox_names_the_opened_model();
     void variant_picker_names_the_opened_model();
     void long_text_is_shortened_not_context_length();
+    void story_sentence_is_cut_to_n_positions();
     void long_run_shows_progress_and_cancels();
 };
 
@@ -392,6 +394,26 @@ void TestUiGpt2Model::variant_picker_names_the_opened_model()
 }
 
 // More tokens than the checkpoint's positions: its positions are fixed, so the text is what to shorten, and
+// The story's first sentence, the Text input's default, opened with a checkpoint of 16 positions: cut at a space to
+// what it reads (GPT-2's 46 tokens opened it on an inline error); a student's own too-long text stays theirs, below.
+void TestUiGpt2Model::story_sentence_is_cut_to_n_positions()
+{
+    Session s;
+    const std::string story = verdict_first_sentence();
+    s.trace()->setInputText(QString::fromStdString(story));
+    OpenModelDialog dialog(&s, kTiny);
+    QVERIFY(dialog.usable() && dialog.openButton()->isEnabled());
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
+    dialog.openChosen();
+    QVERIFY(opened.wait(30000) && testing::waitUntilSettled(s));
+    const std::string text = s.document()->inputText().toStdString();
+    QVERIFY2(story.starts_with(text) && text.size() > 20 && text.size() < story.size(), text.c_str());
+    QVERIFY(!s.trace()->hasErrors());
+    QVERIFY(s.trace()->trace());
+    QVERIFY(static_cast<std::int64_t>(s.trace()->textTokens().ids.size()) <=
+            s.trace()->modelJob()->model()->model->settings.context_length);
+}
+
 // no button offers a context_length.
 void TestUiGpt2Model::long_text_is_shortened_not_context_length()
 {

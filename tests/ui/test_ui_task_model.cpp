@@ -7,6 +7,7 @@
 #include "gpt/gpt_forward.h"
 #include "gpt/gpt_text.h"
 #include "text/letter_tokens.h"
+#include "text/tokenizer.h"
 #include "model/model_job.h"
 #include "common/session_parts.h"
 #include "train/run_files.h"
@@ -55,6 +56,7 @@ private Q_SLOTS:
     void layer_is_the_forward_on_the_letters();
     void unknown_letter_is_said_and_not_run();
     void students_letters_are_kept();
+    void short_context_verdict_model_opens_on_its_first_text();
     void predict_asks_which_head_looks_back();
 
 private:
@@ -145,6 +147,36 @@ void TestUiTaskModel::students_letters_are_kept()
     QVERIFY(openFile(s, path_));
     QCOMPARE(s.document()->inputText(), QStringLiteral("ABCDABCD"));
     QCOMPARE(s.trace()->textTokens().ids, (std::vector<std::int64_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+}
+
+// A model trained here on the-verdict with --context 56 opened with the story's first sentence (57 tokens) in the
+// Text input: the sentence is cut at a space to what it reads, and its trace comes (it opened on an inline error,
+// "the text has 57 tokens; ... takes at most 56").
+void TestUiTaskModel::short_context_verdict_model_opens_on_its_first_text()
+{
+    train::RunSettings settings;
+    settings.task = "the-verdict";
+    settings.shape = {1132, 56, 16, 1, 2, 0.0, false};
+    settings.steps = 1;
+    settings.batch = 2;
+    settings.eval_every = 1;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("verd56.safetensors"));
+    train::save_trained_model(path.toStdString(), train::train_run(settings), {});
+    Session s;
+    s.trace()->setInputText(QString::fromStdString(verdict_first_sentence()));
+    QCOMPARE(s.trace()->textTokens().ids.size(), std::size_t{57});
+    QVERIFY(openFile(s, path));
+    const std::string text = s.document()->inputText().toStdString();
+    QVERIFY2(verdict_first_sentence().starts_with(text) && text.size() > 100, text.c_str());
+    QVERIFY(s.trace()->textTokens().ids.size() <= 56);
+    // A student's own text is theirs: kept when reopened, even where the model cannot read it whole.
+    const QString own = QString::fromStdString(verdict_first_sentence() + " " + verdict_first_sentence());
+    s.trace()->setInputText(own);
+    QSignalSpy opened(s.trace()->modelJob(), &ModelJob::opened);
+    s.trace()->openModel(plan_gpt2_checkpoint(path.toStdString()));
+    QVERIFY(opened.wait(30000) && testing::waitUntilSettled(s));
+    QCOMPARE(s.document()->inputText(), own);
 }
 
 // Predict First on a model trained here, whose heads differ: at the weights stage it asks which head looks

@@ -58,13 +58,17 @@ void ModelJob::open(const Gpt2Plan& plan, std::uint64_t budget)
         std::shared_ptr<const OpenedModel> model;
         QString error;
         try {
-            check_gpt2_memory(plan, 1, {}, budget); // before a byte of the weights is read
+            // The tokenizer's files counted by their sizes with the weights, before a byte of either is read.
+            const bool bpe = text_reader_named(plan.tokenizer) == TextReader::Gpt2Bpe;
+            const std::optional<Gpt2TokenizerFiles> files =
+                bpe ? std::optional(gpt2_tokenizer_files_for(plan.file, exeDir)) : std::nullopt;
+            check_gpt2_memory(plan, 1, {}, budget, false, files ? gpt2_tokenizer_bytes(*files) : 0);
             auto m = std::make_shared<OpenedModel>();
             m->plan = plan;
             m->model = std::make_shared<const GptModel>(load_gpt2_checkpoint(plan, budget));
             m->reader = text_reader(*m->model);
-            if (m->reader == TextReader::Gpt2Bpe)
-                m->tokenizer = std::make_shared<const Gpt2Tokenizer>(gpt2_tokenizer_for(plan.file, exeDir));
+            if (files)
+                m->tokenizer = std::make_shared<const Gpt2Tokenizer>(read_gpt2_tokenizer(*files, budget));
             model = std::move(m);
         } catch (...) {
             error = currentFailureSentence();

@@ -44,9 +44,15 @@ void TraceState::useOpenedModel()
     spec.gpt_layer = 0;
     // A task model has never seen a word: it is shown a sequence of its own task, unless the text
     // already is one it reads (a student's own letters, kept when the same kind of model is reopened).
+    // The story's sentence, the default, is cut to what the model reads (57 tokens; a Verdict model trained with
+    // --context 56 opened on an inline error); a student's own text is kept, too long or not.
+    const auto tooLong = [&] {
+        return static_cast<std::int64_t>(tokensFor(spec).ids.size()) > m.model->settings.context_length;
+    };
     if (spec.text.empty() ||
-        (m.reader == TextReader::Letters && !unreadable_token_sentence(*m.model, tokensFor(spec)).empty()))
-        spec.text = example_text(*m.model);
+        (m.reader == TextReader::Letters && !unreadable_token_sentence(*m.model, tokensFor(spec)).empty()) ||
+        (spec.text == verdict_first_sentence() && tooLong()))
+        spec.text = example_text(*m.model, m.tokenizer.get());
     spec.config = gpt_attention_config(*m.model);
     spec.batch = 1;
     spec.num_tokens = std::max<std::int64_t>(1, static_cast<std::int64_t>(tokensFor(spec).ids.size()));
