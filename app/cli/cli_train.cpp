@@ -272,7 +272,6 @@ int cmd_train(const std::vector<std::string>& argv)
                     {"context_length", spec.context},
                     {"emb_dim", spec.emb},
                     {"n_layers", spec.layers},
-                    {"window_size", spec.window > 0 ? json(spec.window) : json(nullptr)},
                     {"steps", spec.steps},
                     {"batch", spec.batch},
                     {"lr", spec.lr},
@@ -283,6 +282,8 @@ int cmd_train(const std::vector<std::string>& argv)
                     {"how", how},
                     {"heads_how", heads_how()},
                     {"variants", table}};
+        if (spec.window > 0) // only a windowed sweep names it, as its model files do
+            out["window_size"] = spec.window;
         std::cout << json_text(out) << "\n";
         std::cout.flush();
         save();
