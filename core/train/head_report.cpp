@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
 
 namespace attnlab::train {
 
@@ -123,30 +124,41 @@ struct Ablations {
     std::vector<std::vector<EvalPoint>> heads; // [layer][head]
 };
 
-Ablations ablations(GptNet& net, const std::vector<float>& params, const Batch& held, std::size_t chunk)
+Ablations ablations(const GptLayout& layout, const std::vector<float>& params, const Batch& held, std::size_t chunk,
+                    int threads)
 {
-    const GptLayout& layout = net.layout();
     const std::size_t layers = layout.blocks.size(), heads = static_cast<std::size_t>(layout.shape.n_heads);
+    const std::size_t chunks = (held.batch + chunk - 1) / chunk;
+    // The chunks are independent: `threads` slices of them, each through its own net, each chunk's numbers kept
+    // and added in chunk order afterwards, so the sums are the one-thread report's to the bit.
+    std::vector<LossStats> intact_of(chunks);
+    std::vector<std::vector<LossStats>> ablated_of(chunks, std::vector<LossStats>(layers * heads));
+    const std::size_t slices = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), 1, chunks);
+    parallel_for(slices, static_cast<int>(slices), [&](std::size_t slice) {
+        GptNet net(layout);
+        std::vector<float> ablated = params;
+        for (std::size_t c = slice; c < chunks; c += slices) {
+            const std::size_t b = c * chunk, n = std::min(chunk, held.batch - b);
+            intact_of[c] = net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens,
+                                       n, held.tokens, nullptr, Rows::live);
+            for (std::size_t l = layers; l-- > 0;)
+                for (std::size_t h = 0; h < heads; ++h) {
+                    zero_head(ablated, layout, l, h);
+                    ablated_of[c][l * heads + h] = net.forward_from_block(ablated, l);
+                    restore_head(ablated, params, layout, l, h);
+                }
+        }
+    });
     EvalSums intact;
-    std::vector<std::vector<EvalSums>> sums(layers, std::vector<EvalSums>(heads));
-    std::vector<float> ablated = params;
-    for (std::size_t b = 0; b < held.batch; b += chunk) {
-        const std::size_t n = std::min(chunk, held.batch - b);
-        intact.add(net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens, n,
-                               held.tokens, nullptr, Rows::live));
-        for (std::size_t l = layers; l-- > 0;)
-            for (std::size_t h = 0; h < heads; ++h) {
-                zero_head(ablated, layout, l, h);
-                sums[l][h].add(net.forward_from_block(ablated, l));
-                restore_head(ablated, params, layout, l, h);
-            }
+    std::vector<EvalSums> sums(layers * heads);
+    for (std::size_t c = 0; c < chunks; ++c) {
+        intact.add(intact_of[c]);
+        for (std::size_t i = 0; i < layers * heads; ++i)
+            sums[i].add(ablated_of[c][i]);
     }
-    Ablations out{intact.point(), {}};
-    for (const std::vector<EvalSums>& layer : sums) {
-        out.heads.emplace_back();
-        for (const EvalSums& s : layer)
-            out.heads.back().push_back(s.point());
-    }
+    Ablations out{intact.point(), std::vector<std::vector<EvalPoint>>(layers)};
+    for (std::size_t i = 0; i < layers * heads; ++i)
+        out.heads[i / heads].push_back(sums[i].point());
     return out;
 }
 
@@ -192,12 +204,12 @@ std::vector<HeadShares> head_shares(const std::vector<float>& weights, const std
 }
 
 HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out,
-                       std::size_t chunk)
+                       std::size_t chunk, int threads)
 {
     HeadReport report;
-    GptNet net(layout); // one for every evaluation below
-    const Ablations ablated = ablations(net, params, held_out, chunk);
+    const Ablations ablated = ablations(layout, params, held_out, chunk, threads);
     report.intact = ablated.intact;
+    GptNet net(layout);
     const std::vector<std::vector<ShareSums>> sums = measure(net, params, held_out, chunk);
     for (std::size_t l = 0; l < sums.size(); ++l)
         for (std::size_t h = 0; h < sums[l].size(); ++h) {
@@ -217,20 +229,24 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
     return head_report(layout, params, task.held_out(), kEvalChunk);
 }
 
-HeadReport head_report(const RunResult& run)
+HeadReport head_report(const RunResult& run, int threads)
 {
     const RunSettings& s = run.settings;
     const Task task(s.task, s.shape.vocab_size, s.shape.context_length, s.seed);
-    return head_report(gpt_layout(s.shape), run.params, task.held_out(), eval_chunk(s));
+    return head_report(gpt_layout(s.shape), run.params, task.held_out(), eval_chunk(s), threads);
 }
 
 std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads,
                                      const std::function<void()>& on_done)
 {
     std::vector<HeadReport> reports(runs.size());
+    if (threads < 1)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Fewer runs than threads: the threads left over share each report's chunks.
+    const int each = std::max(1, threads / static_cast<int>(std::max<std::size_t>(runs.size(), 1)));
     parallel_for(runs.size(), threads, [&](std::size_t i) {
         if (!runs[i].cancelled && !runs[i].diverged()) // a diverged run's weights measure nothing
-            reports[i] = head_report(runs[i]);
+            reports[i] = head_report(runs[i], each);
         if (on_done)
             on_done();
     });

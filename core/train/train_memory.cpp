@@ -96,11 +96,13 @@ SweepMemory sweep_memory(const std::vector<RunSettings>& runs, int threads, std:
         largest_optimizer = std::max(largest_optimizer, 3.0L * parameter_bytes(r)); // gradients, m, v
         largest_working = std::max(largest_working, working_bytes(r));
     }
-    // The runs training at once: at most `at_once` of them, each at most the largest's.
-    const Real at_once = static_cast<Real>(m.at_once);
+    // The runs training at once: at most `at_once` of them, each at most the largest's. The head reports after
+    // them keep `threads` nets and copies of the weights (the threads share a report's chunks when the runs are
+    // fewer): one third of a run's gradients and moments, and at most its working set, each.
+    const Real at_once = static_cast<Real>(m.at_once), reporting = static_cast<Real>(std::max(threads, 1));
     m.kept = saturate(kept);
-    m.optimizer = saturate(at_once * largest_optimizer);
-    m.activations = saturate(at_once * largest_working);
+    m.optimizer = saturate(std::max(at_once, reporting / 3.0L) * largest_optimizer);
+    m.activations = saturate(std::max(at_once, reporting) * largest_working);
     Real recorded = 0;
     for (const RunSettings& r : runs)
         recorded += static_cast<Real>(recorded_bytes(r));

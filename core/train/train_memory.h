@@ -7,8 +7,8 @@
 // Every run keeps its initial and trained weights to the end (the tables, --save and --dump-run read them);
 // a run that is training also holds its gradients, AdamW's two moments, its net's activations (at the larger
 // of its batch and its held-out chunk, train_run.h) and its task's sequences; `threads` runs train at once. The
-// head reports that follow hold less per run (a net at the held-out chunk and one copy of the weights), so the
-// training phase is the peak.
+// head reports that follow keep a net at the held-out chunk and one copy of the weights per thread (with fewer runs
+// than threads, the threads share a report's chunks); the estimate holds the larger of the two phases.
 #include "train/train_run.h"
 
 #include <cstdint>

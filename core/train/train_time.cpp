@@ -86,12 +86,15 @@ SweepTime estimate_sweep_time(const std::vector<RunSettings>& runs, int threads,
     t.runs = runs.size();
     t.threads = std::max(threads, 1);
     std::vector<double> training, reports;
+    // Fewer runs than threads: each report's ablations are shared by threads / runs threads (head_reports).
+    const double each =
+        std::max<double>(1.0, std::floor(t.threads / static_cast<double>(std::max<std::size_t>(t.runs, 1))));
     for (const RunSettings& r : runs) {
         const double chunk = static_cast<double>(eval_chunk(r));
         const double pass = std::ceil(static_cast<double>(measured.held_sequences) / chunk) * measured.chunk_seconds;
         training.push_back(static_cast<double>(r.steps) * measured.step_seconds + eval_passes(r) * pass);
         const double heads = static_cast<double>(r.shape.n_heads), layers = static_cast<double>(r.shape.n_layers);
-        reports.push_back(pass * (2.0 + heads * (layers + 1.0) / 2.0));
+        reports.push_back(pass * (1.0 + (1.0 + heads * (layers + 1.0) / 2.0) / each));
     }
     t.training = wall_of(training, t.threads);
     t.reports = wall_of(reports, t.threads);

@@ -8,7 +8,8 @@
 // estimate then counts, per run, its steps, its held-out passes (every eval_every steps and at the end) and its
 // head report: one pass for the intact model, one for the attention measures, and for a head of block l
 // (layers - l) blocks of a pass (head_report.h), heads x (layers + 1) / 2 passes in all; the runs are laid on
-// `threads` threads longest first, as run_sweep and head_reports run them. Every run is timed at the costliest
+// `threads` threads longest first, as run_sweep and head_reports run them (with fewer runs than threads, a
+// report's ablations shared by threads / runs of them). Every run is timed at the costliest
 // one's rate, so the estimate is an upper bound where the runs differ.
 #include "train/train_run.h"
 

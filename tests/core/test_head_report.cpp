@@ -383,6 +383,14 @@ void TestHeadReport::ablations_at_depth_equal_evaluations()
     const Task task(settings.task, settings.shape.vocab_size, settings.shape.context_length, 0);
     const Batch& held = task.held_out();
     const HeadReport report = head_report(layout, trained.params, held, static_cast<std::size_t>(chunk));
+    // Its chunks shared by three threads, each with its own net: the same numbers to the bit.
+    const HeadReport shared = head_report(layout, trained.params, held, static_cast<std::size_t>(chunk), 3);
+    QCOMPARE(shared.heads.size(), report.heads.size());
+    QCOMPARE(shared.intact.loss, report.intact.loss);
+    for (std::size_t i = 0; i < report.heads.size(); ++i) {
+        QCOMPARE(shared.heads[i].ablated.loss, report.heads[i].ablated.loss);
+        QCOMPARE(shared.heads[i].ablated.accuracy, report.heads[i].ablated.accuracy);
+    }
     QCOMPARE(report.heads.size(), static_cast<std::size_t>(layers * heads));
     GptNet net(layout);
     const EvalPoint intact = evaluate(net, trained.params, held, static_cast<std::size_t>(chunk));
