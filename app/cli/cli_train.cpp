@@ -247,7 +247,13 @@ int cmd_train(const std::vector<std::string>& argv)
         check_recorded_bytes(runs.front());
 
     const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const TrainPlan plan = plan_training(runs, threads, budget); // memory and time, then said when long
+    TrainPlan plan;
+    try {
+        plan = plan_training(runs, threads, budget); // memory and time, then said when long
+    } catch (const std::bad_alloc&) {                // the calibration builds the costliest run
+        throw Error("ran out of memory building the largest run to time it; give a smaller --emb, --batch or "
+                    "--context.");
+    }
     TrainProgress progress(runs, plan.long_run);
     const auto start = std::chrono::steady_clock::now();
     std::vector<RunResult> results;

@@ -407,13 +407,14 @@ void TestCliTrain::unwritable_target_refused_before_training()
 // document alone. Nothing was said before.
 void TestCliTrain::long_sweep_stated_with_progress()
 {
-    const Result r =
-        cli({"train", "--task", "induction", "--heads", "1,2", "--layers", "4", "--steps", "2500", "--json"});
+    // Many cheap steps: estimated at a few seconds on an idle machine, and not minutes on a loaded one.
+    const Result r = cli({"train", "--task", "induction", "--emb", "8", "--layers", "1", "--context", "12", "--batch",
+                          "4", "--heads", "1,2", "--steps", "200000", "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(!r.json().isEmpty()); // stdout is the JSON alone
     const QStringList lines = r.err.trimmed().split('\n');
     QVERIFY2(lines.size() >= 3, qPrintable(r.err));
-    QVERIFY2(lines.first().startsWith("train: 2 run(s) of 2500 steps, about ") &&
+    QVERIFY2(lines.first().startsWith("train: 2 run(s) of 200000 steps, about ") &&
                  lines.first().contains("estimated from a measured step"),
              qPrintable(r.err));
     QVERIFY2(r.err.contains("2 of 2 runs done") && r.err.contains("2 of 2 head reports done"), qPrintable(r.err));
