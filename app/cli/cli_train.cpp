@@ -19,19 +19,20 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <chrono>
 #include <climits>
-#include <cstdint>
-#include <new>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <new>
 #include <iostream>
 #include <sstream>
 #include <filesystem>
 #include <thread>
+
+#ifdef __GLIBC__
+#include <malloc.h> // mallopt
+#endif
 
 namespace cli {
 
