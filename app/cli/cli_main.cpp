@@ -121,7 +121,7 @@ const Command kCommands[] = {
     {"train", cli::cmd_train,
      R"(  train --task previous-token|induction|associative-recall|the-verdict [--vocab V] [--context T] [--emb D]
       [--layers L] [--heads H[,H...]] [--kv-groups G[,G...]] [--window W] [--seeds N | --seed S] [--steps N]
-      [--batch B] [--lr X] [--weight-decay X] [--save FILE] [--dump-run FILE] [--json]
+      [--batch B] [--lr X] [--weight-decay X] [--save FILE] [--dump-run FILE] [--max-memory SIZE] [--json]
       Train the book's chapter 4 GPTModel on a task, one run per num_heads, num_kv_groups and seed, in parallel on
       the cores: held-out loss and accuracy (mean +- std over seeds), steps to 90% of the best accuracy, ms per
       step, KV cache bytes per token; then every head on the task's held-out sequences: its share on t-1, token 0
@@ -130,7 +130,10 @@ const Command kCommands[] = {
       every H; default: as many as the heads (MultiHeadAttention). --window W: every block's attention sees only
       the W latest tokens (GroupedQueryAttention's window_size, 1 to --context). associative-recall: context / 4 key-value
       pairs (keys the vocabulary's first half, values its second), then a query for each key, scored on the value
-      that follows it; default vocab 32, context 32: 8 pairs of 16 keys and 16 values, 8 queries.
+      that follows it; default vocab 32, context 32: 8 pairs of 16 keys and 16 values, 8 queries. The sweep's
+      memory is checked against --max-memory (default: the machine's) and its time estimated from a few measured
+      steps before it starts: more than 1000 runs, over an hour, or a --dump-run above 1 GiB is refused; a sweep
+      of 2 s or more says its runs, time and progress on stderr.
 )"},
     {"compare", cli::cmd_compare,
      R"(  compare FILE [--num-heads H] [--json]

@@ -5,6 +5,9 @@
 #include "cli/cli_commands.h"
 #include "cli/cli_json.h"
 #include "cli/cli_train_heads.h"
+#include "cli/cli_train_plan.h"
+
+#include "forward/experiment.h"
 
 #include "io/atomic_file.h"
 #include "tensor/error.h"
@@ -17,12 +20,19 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <new>
 #include <iostream>
 #include <sstream>
 #include <filesystem>
 #include <thread>
+
+#ifdef __GLIBC__
+#include <malloc.h> // mallopt
+#endif
 
 namespace cli {
 
@@ -171,9 +181,15 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
 
 int cmd_train(const std::vector<std::string>& argv)
 {
+#ifdef __GLIBC__
+    // Large buffers (a run's weights, moments, activations) from their own mappings, given back when freed: glibc
+    // otherwise raises its threshold after the first such free and serves later ones from arenas that keep the
+    // freed pages, so the peak would depend on the order runs end in, not on what the estimate counts.
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     Args a(argv,
            {"task", "vocab", "context", "emb", "layers", "heads", "kv-groups", "window", "seeds", "seed", "steps",
-            "batch", "lr", "weight-decay", "save", "dump-run"},
+            "batch", "lr", "weight-decay", "save", "dump-run", "max-memory"},
            {"json"});
     SweepSpec spec = sweep_defaults(a.required("task"));
     if (a.has("seeds") && a.has("seed"))
@@ -201,6 +217,8 @@ int cmd_train(const std::vector<std::string>& argv)
     const std::vector<std::int64_t> heads = spec.head_list();
     const std::vector<std::uint64_t> seeds = spec.seed_list();
     const std::vector<std::int64_t> groups = spec.kv_group_list();
+    check_run_count(heads.size() * groups.size() * seeds.size());   // before a million runs are even listed
+    const std::uint64_t budget = a.bytes("max-memory", UINT64_MAX); // none given: the machine's memory
     if (a.has("dump-run") && (heads.size() != 1 || groups.size() != 1 || seeds.size() != 1))
         throw Error(
             "--dump-run records one run; give one --heads value, at most one --kv-groups value and one --seed.");
@@ -228,12 +246,31 @@ int cmd_train(const std::vector<std::string>& argv)
             throw Error("--save and --dump-run both name " + printable(a.text("save")) +
                         "; the model would replace the run's dump, so give each its own file.");
     }
+    if (a.has("dump-run")) // its batches are held until the file is written after training
+        check_recorded_bytes(runs.front());
 
     const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    TrainPlan plan;
+    try {
+        plan = plan_training(runs, threads, budget); // memory and time, then said when long
+    } catch (const std::bad_alloc&) {                // the calibration builds the costliest run
+        throw Error("ran out of memory building the largest run to time it; give a smaller --emb, --batch or "
+                    "--context.");
+    }
+    TrainProgress progress(runs, plan.long_run);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<RunResult> results = run_sweep(runs, threads);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::vector<HeadReport> reports = head_reports(results, threads);
+    std::vector<RunResult> results;
+    std::vector<HeadReport> reports;
+    double wall = 0.0;
+    try {
+        results = run_sweep(runs, threads, progress.hooks());
+        wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        reports = head_reports(results, threads, progress.report_done());
+    } catch (const std::bad_alloc&) { // the estimate was short of what this machine gave: say what costs
+        throw Error("ran out of memory while training, though it was estimated at about " +
+                    format_bytes(plan.memory.total()) + "; give a smaller --emb, --batch or --context, or fewer " +
+                    "runs (--heads values x --seeds).");
+    }
 
     json table = json::array();
     for (const Variant& v : variants)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace attnlab::train {
 
@@ -119,7 +120,6 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
     ids_ = ids;
     const GptConfig& s = layout_.shape;
     dropout_ = dropout && s.drop_rate > 0.0;
-    const double p = s.drop_rate;
     const std::size_t n = batch * tokens, d = static_cast<std::size_t>(s.emb_dim);
     gathered_ = rows != Rows::all;
     trimmed_ = rows == Rows::live;
@@ -162,31 +162,36 @@ LossStats GptNet::forward(const std::vector<float>& params, const std::int64_t* 
         draw_rows(noise_emb_, false, *dropout);
         multiply(xs_[0].data(), noise_emb_);
     }
-    const std::size_t nr = rows_;
-    for (std::size_t l = 0; l < blocks_.size(); ++l) {
-        Block& b = blocks_[l];
-        const BlockParams& o = layout_.blocks[l];
-        const float* x = xs_[l].data();
-        layer_norm_forward(x, nr, d, P + o.norm1_scale, P + o.norm1_shift, b.h1.data(), b.xhat1.data(), b.rstd1.data());
-        project_qkv(params, l);
-        if (dropout_)
-            draw_noise(b.noise_w, batch * static_cast<std::size_t>(s.n_heads) * tokens * tokens, p, *dropout);
-        b.w_current = false;
-        attention_forward(attention_dims(l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr, b.wt.data(),
-                          dropout_ ? b.noise_w.data() : nullptr, b.ctx.data());
-        // From here on every operation is per position: the last block may run it on the scored rows only.
-        const bool gather = gathers(l);
-        const std::size_t m = gather ? scored_.size() : nr;
-        if (gather) {
-            b.ctx_rows.resize(m * d);
-            x_rows_.resize(m * d);
-            gather_rows(b.ctx.data(), scored_, d, b.ctx_rows.data());
-            gather_rows(x, scored_, d, x_rows_.data());
-        }
-        per_position(P, l, dropout_ ? dropout : nullptr);
-    }
+    for (std::size_t l = 0; l < blocks_.size(); ++l)
+        run_block(params, l, dropout_ ? dropout : nullptr);
     targets_ = targets;
     return head_and_loss(P);
+}
+
+void GptNet::run_block(const std::vector<float>& params, std::size_t l, TorchGenerator* dropout)
+{
+    const float* P = params.data();
+    const GptConfig& s = layout_.shape;
+    const std::size_t d = static_cast<std::size_t>(s.emb_dim), nr = rows_;
+    Block& b = blocks_[l];
+    const BlockParams& o = layout_.blocks[l];
+    const float* x = xs_[l].data();
+    layer_norm_forward(x, nr, d, P + o.norm1_scale, P + o.norm1_shift, b.h1.data(), b.xhat1.data(), b.rstd1.data());
+    project_qkv(params, l);
+    if (dropout)
+        draw_noise(b.noise_w, batch_ * static_cast<std::size_t>(s.n_heads) * tokens_ * tokens_, s.drop_rate, *dropout);
+    b.w_current = false;
+    attention_forward(attention_dims(l), b.qkv.data(), b.qkv.data() + d, b.qkv.data() + 2 * d, nullptr, b.wt.data(),
+                      dropout ? b.noise_w.data() : nullptr, b.ctx.data());
+    // From here on every operation is per position: the last block may run it on the scored rows only.
+    if (gathers(l)) {
+        const std::size_t m = scored_.size();
+        b.ctx_rows.resize(m * d);
+        x_rows_.resize(m * d);
+        gather_rows(b.ctx.data(), scored_, d, b.ctx_rows.data());
+        gather_rows(x, scored_, d, x_rows_.data());
+    }
+    per_position(P, l, dropout);
 }
 
 void GptNet::draw_rows(std::vector<float>& noise, bool gather, TorchGenerator& gen)
@@ -242,12 +247,23 @@ LossStats GptNet::head_and_loss(const float* P)
     return cross_entropy(logits_.data(), gathered_ ? scored_targets_.data() : targets_, m, vocab, dlogits_.data());
 }
 
-LossStats GptNet::forward_last_block_tail(const std::vector<float>& params)
+LossStats GptNet::forward_from_block(const std::vector<float>& params, std::size_t layer)
 {
     if (blocks_.empty() || !targets_ || dropout_)
-        throw std::logic_error("GptNet::forward_last_block_tail needs an eval-mode forward before it");
-    per_position(params.data(), blocks_.size() - 1, nullptr);
+        throw std::logic_error("GptNet::forward_from_block needs an eval-mode forward before it");
+    if (layer >= blocks_.size())
+        throw std::logic_error("GptNet::forward_from_block: no block " + std::to_string(layer));
+    // Block `layer`'s input and attention output are the last whole forward's: only its per-position part
+    // and the blocks after it run again, each exactly as forward runs it.
+    per_position(params.data(), layer, nullptr);
+    for (std::size_t l = layer + 1; l < blocks_.size(); ++l)
+        run_block(params, l, nullptr);
     return head_and_loss(params.data());
+}
+
+LossStats GptNet::forward_last_block_tail(const std::vector<float>& params)
+{
+    return forward_from_block(params, blocks_.empty() ? 0 : blocks_.size() - 1);
 }
 
 const std::vector<float>& GptNet::attention_weights(std::size_t layer) const

@@ -35,10 +35,14 @@ public:
     // the masks are drawn from it in the order GPTModel.forward draws them; null is model.eval().
     LossStats forward(const std::vector<float>& params, const std::int64_t* ids, const std::int64_t* targets,
                       std::size_t batch, std::size_t tokens, TorchGenerator* dropout, Rows rows = Rows::all);
-    // The last forward's loss again, run from the last block's out_proj on with `params`: what forward would give
-    // with params that differ from its own only in the last block's out_proj, norm2 or feed-forward, the final
-    // norm or out_head (the head report zeroes a last-layer head's columns of out_proj this way, without
-    // running every block again). Needs an eval-mode forward (no dropout) whose ids and targets are still alive.
+    // The last forward's loss again, run from block `layer`'s out_proj on with `params`: what forward would give
+    // with params that differ from its own only in block `layer`'s out_proj, norm2 or feed-forward and anything
+    // after that block (the head report zeroes a head's columns of out_proj this way, without running the blocks
+    // before it again). Needs an eval-mode forward (no dropout) whose ids and targets are still alive, and since
+    // it overwrites what the blocks after `layer` kept, the blocks up to `layer` must be the ones to reuse: call
+    // it for a layer, then for the same or an earlier one, never a later one.
+    LossStats forward_from_block(const std::vector<float>& params, std::size_t layer);
+    // forward_from_block of the last block.
     LossStats forward_last_block_tail(const std::vector<float>& params);
     // The gradient of the last forward's mean loss with respect to every parameter (grads is resized).
     void backward(const std::vector<float>& params, std::vector<float>& grads);
@@ -60,6 +64,8 @@ private:
         std::vector<float> ctx_rows; // the last block with Rows::scored: ctx at the scored positions
     };
     void size_buffers(std::size_t batch, std::size_t tokens);
+    // Block l whole, on the rows the forward chose: norm1, the projections, attention, per_position.
+    void run_block(const std::vector<float>& params, std::size_t l, TorchGenerator* dropout);
     void draw_rows(std::vector<float>& noise, bool gather, TorchGenerator& gen);
     // Block l after its attention: out_proj, the shortcut, norm2, the feed-forward, the shortcut; on the scored
     // rows (ctx_rows, x_rows_) when it is the last block and the forward gathers them.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
 
 namespace attnlab::train {
 
@@ -76,14 +77,14 @@ HeadShares mean(const ShareSums& s)
 }
 
 // Per layer, per head: the sums over every held-out sequence, in evaluate()'s chunks.
-std::vector<std::vector<ShareSums>> measure(GptNet& net, const std::vector<float>& params, const Batch& held)
+std::vector<std::vector<ShareSums>> measure(GptNet& net, const std::vector<float>& params, const Batch& held,
+                                            std::size_t chunk)
 {
-    constexpr std::size_t kChunk = 64;
     const GptLayout& layout = net.layout();
     const std::size_t layers = layout.blocks.size(), heads = static_cast<std::size_t>(layout.shape.n_heads);
     std::vector<std::vector<ShareSums>> sums(layers, std::vector<ShareSums>(heads));
-    for (std::size_t b = 0; b < held.batch; b += kChunk) {
-        const std::size_t n = std::min(kChunk, held.batch - b);
+    for (std::size_t b = 0; b < held.batch; b += chunk) {
+        const std::size_t n = std::min(chunk, held.batch - b);
         const std::int64_t* ids = held.ids.data() + b * held.tokens;
         net.forward(params, ids, held.targets.data() + b * held.tokens, n, held.tokens, nullptr, Rows::scored);
         for (std::size_t l = 0; l < layers; ++l)
@@ -113,35 +114,51 @@ void restore_head(std::vector<float>& params, const std::vector<float>& kept, co
         std::copy_n(kept.data() + wo + r * d + h * hd, hd, params.data() + wo + r * d + h * hd);
 }
 
-// The intact model's held-out loss and accuracy, and those with each head of the last block zeroed in turn.
-// Everything before that block's out_proj is the intact model's, so each chunk runs forward once (the intact
-// numbers) and every head's ablation only from out_proj on, on the scored rows (forward_last_block_tail): the
-// same numbers as evaluate() of each model, for a small part of its cost.
-struct LastBlockAblations {
+// The intact model's held-out loss and accuracy, and those with each head zeroed in turn. Everything before a
+// block's out_proj is the intact model's, so each chunk runs forward once (the intact numbers) and every head's
+// ablation only from its block's out_proj on (forward_from_block), the layers from the last to the first so
+// that the blocks an ablation reuses are still the intact forward's: the same numbers as evaluate() of each
+// ablated model, to the bit, at (layers - l) blocks for a head of block l instead of all of them.
+struct Ablations {
     EvalPoint intact;
-    std::vector<EvalPoint> heads;
+    std::vector<std::vector<EvalPoint>> heads; // [layer][head]
 };
 
-LastBlockAblations last_block_ablations(GptNet& net, const std::vector<float>& params, const Batch& held)
+Ablations ablations(const GptLayout& layout, const std::vector<float>& params, const Batch& held, std::size_t chunk,
+                    int threads)
 {
-    const GptLayout& layout = net.layout();
-    const std::size_t last = layout.blocks.size() - 1, heads = static_cast<std::size_t>(layout.shape.n_heads);
-    EvalSums intact;
-    std::vector<EvalSums> sums(heads);
-    std::vector<float> ablated = params;
-    for (std::size_t b = 0; b < held.batch; b += kEvalChunk) {
-        const std::size_t n = std::min(kEvalChunk, held.batch - b);
-        intact.add(net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens, n,
-                               held.tokens, nullptr, Rows::live));
-        for (std::size_t h = 0; h < heads; ++h) {
-            zero_head(ablated, layout, last, h);
-            sums[h].add(net.forward_last_block_tail(ablated));
-            restore_head(ablated, params, layout, last, h);
+    const std::size_t layers = layout.blocks.size(), heads = static_cast<std::size_t>(layout.shape.n_heads);
+    const std::size_t chunks = (held.batch + chunk - 1) / chunk;
+    // The chunks are independent: `threads` slices of them, each through its own net, each chunk's numbers kept
+    // and added in chunk order afterwards, so the sums are the one-thread report's to the bit.
+    std::vector<LossStats> intact_of(chunks);
+    std::vector<std::vector<LossStats>> ablated_of(chunks, std::vector<LossStats>(layers * heads));
+    const std::size_t slices = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), 1, chunks);
+    parallel_for(slices, static_cast<int>(slices), [&](std::size_t slice) {
+        GptNet net(layout);
+        std::vector<float> ablated = params;
+        for (std::size_t c = slice; c < chunks; c += slices) {
+            const std::size_t b = c * chunk, n = std::min(chunk, held.batch - b);
+            intact_of[c] = net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens,
+                                       n, held.tokens, nullptr, Rows::live);
+            for (std::size_t l = layers; l-- > 0;)
+                for (std::size_t h = 0; h < heads; ++h) {
+                    zero_head(ablated, layout, l, h);
+                    ablated_of[c][l * heads + h] = net.forward_from_block(ablated, l);
+                    restore_head(ablated, params, layout, l, h);
+                }
         }
+    });
+    EvalSums intact;
+    std::vector<EvalSums> sums(layers * heads);
+    for (std::size_t c = 0; c < chunks; ++c) {
+        intact.add(intact_of[c]);
+        for (std::size_t i = 0; i < layers * heads; ++i)
+            sums[i].add(ablated_of[c][i]);
     }
-    LastBlockAblations out{intact.point(), {}};
-    for (const EvalSums& s : sums)
-        out.heads.push_back(s.point());
+    Ablations out{intact.point(), std::vector<std::vector<EvalPoint>>(layers)};
+    for (std::size_t i = 0; i < layers * heads; ++i)
+        out.heads[i / heads].push_back(sums[i].point());
     return out;
 }
 
@@ -186,14 +203,14 @@ std::vector<HeadShares> head_shares(const std::vector<float>& weights, const std
     return out;
 }
 
-HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out)
+HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out,
+                       std::size_t chunk, int threads)
 {
     HeadReport report;
-    GptNet net(layout); // one for every evaluation below
-    const LastBlockAblations last = last_block_ablations(net, params, held_out);
-    report.intact = last.intact;
-    const std::vector<std::vector<ShareSums>> sums = measure(net, params, held_out);
-    std::vector<float> ablated = params;
+    const Ablations ablated = ablations(layout, params, held_out, chunk, threads);
+    report.intact = ablated.intact;
+    GptNet net(layout);
+    const std::vector<std::vector<ShareSums>> sums = measure(net, params, held_out, chunk);
     for (std::size_t l = 0; l < sums.size(); ++l)
         for (std::size_t h = 0; h < sums[l].size(); ++h) {
             HeadStats s;
@@ -201,13 +218,7 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
             s.head = static_cast<std::int64_t>(h);
             s.shares = mean(sums[l][h]);
             s.role = head_role(s.shares);
-            if (l + 1 == sums.size()) {
-                s.ablated = last.heads[h];
-            } else {
-                zero_head(ablated, layout, l, h);
-                s.ablated = evaluate(net, ablated, held_out);
-                restore_head(ablated, params, layout, l, h);
-            }
+            s.ablated = ablated.heads[l][h];
             report.heads.push_back(s);
         }
     return report;
@@ -215,22 +226,29 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
 
 HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Task& task)
 {
-    return head_report(layout, params, task.held_out());
+    return head_report(layout, params, task.held_out(), kEvalChunk);
 }
 
-HeadReport head_report(const RunResult& run)
+HeadReport head_report(const RunResult& run, int threads)
 {
     const RunSettings& s = run.settings;
     const Task task(s.task, s.shape.vocab_size, s.shape.context_length, s.seed);
-    return head_report(gpt_layout(s.shape), run.params, task);
+    return head_report(gpt_layout(s.shape), run.params, task.held_out(), eval_chunk(s), threads);
 }
 
-std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads)
+std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads,
+                                     const std::function<void()>& on_done)
 {
     std::vector<HeadReport> reports(runs.size());
+    if (threads < 1)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Fewer runs than threads: the threads left over share each report's chunks.
+    const int each = std::max(1, threads / static_cast<int>(std::max<std::size_t>(runs.size(), 1)));
     parallel_for(runs.size(), threads, [&](std::size_t i) {
         if (!runs[i].cancelled && !runs[i].diverged()) // a diverged run's weights measure nothing
-            reports[i] = head_report(runs[i]);
+            reports[i] = head_report(runs[i], each);
+        if (on_done)
+            on_done();
     });
     return reports;
 }

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace attnlab::train {
@@ -63,12 +64,19 @@ struct HeadReport {
 
 // Every head of every layer of `params` (gpt_layout order), on held-out sequences of a task; ids are checked
 // against the vocabulary by the caller, as for GptNet.
-HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out);
+// `chunk`: sequences a forward takes at a time (train_run.h's eval_chunk); the numbers do not depend on it
+// beyond the order of float sums. `threads` share the chunks' ablations, each through its own net, the numbers
+// the same to the bit.
+HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out,
+                       std::size_t chunk = kEvalChunk, int threads = 1);
 HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Task& task);
-// A finished run, on its task's held-out sequences.
-HeadReport head_report(const RunResult& run);
+// A finished run, on its task's held-out sequences, in the run's own evaluation chunks.
+HeadReport head_report(const RunResult& run, int threads = 1);
 // One report per run, the runs in parallel on `threads` threads (train/parallel.h); a run its cancel flag
-// stopped gets an empty report, since its weights are no trained model.
-std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads);
+// stopped gets an empty report, since its weights are no trained model; with fewer runs than threads, each report's
+// chunks are shared by threads / runs threads. `on_done`, when given, is called on the
+// report's thread as each one ends (several threads may call it at once).
+std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads,
+                                     const std::function<void()>& on_done = {});
 
 } // namespace attnlab::train

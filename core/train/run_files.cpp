@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 
 namespace attnlab::train {
 
@@ -23,17 +24,18 @@ std::string number(double v)
     return out.str();
 }
 
-// One tensor of the dump: its dtype, shape and little-endian bytes.
+// One tensor of the dump: its dtype, shape and little-endian bytes, read where the run keeps them (a copy of
+// the recorded batches would double the dump's memory at its peak).
 struct Blob {
     std::string name, dtype;
     std::vector<std::int64_t> shape;
-    std::string bytes;
+    std::string_view bytes;
 };
 
-template <typename T> std::string little_endian(const T* values, std::size_t n)
+template <typename T> std::string_view little_endian(const T* values, std::size_t n)
 {
     static_assert(std::endian::native == std::endian::little, "the dump writer assumes a little-endian machine");
-    return std::string(reinterpret_cast<const char*>(values), n * sizeof(T));
+    return std::string_view(reinterpret_cast<const char*>(values), n * sizeof(T));
 }
 
 void write_blobs(const std::string& path, const std::vector<Blob>& blobs, const Metadata& metadata)
@@ -57,7 +59,7 @@ void write_blobs(const std::string& path, const std::vector<Blob>& blobs, const 
     out.write(prefix, 8);
     out.write(text);
     for (const Blob& b : blobs)
-        out.write(b.bytes);
+        out.write(b.bytes.data(), b.bytes.size());
     out.commit();
 }
 

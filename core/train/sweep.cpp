@@ -26,6 +26,8 @@ std::vector<RunResult> run_sweep(const std::vector<RunSettings>& runs, int threa
         if (hooks.on_step)
             h.on_step = [&, i](const StepReport& r) { hooks.on_step(i, r); };
         results[i] = train_run(runs[i], h);
+        if (hooks.on_done)
+            hooks.on_done(i);
     });
     return results;
 }

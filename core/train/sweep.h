@@ -13,6 +13,8 @@ namespace attnlab::train {
 struct SweepHooks {
     // Called on the run's thread, with its index in `runs`; several threads may call it at once.
     std::function<void(std::size_t run, const StepReport&)> on_step;
+    // Called on the run's thread when it has finished (trained, diverged or cancelled), with its index in `runs`.
+    std::function<void(std::size_t run)> on_done;
     const std::atomic<bool>* cancel = nullptr;
 };
 

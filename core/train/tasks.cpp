@@ -79,7 +79,10 @@ void check_task(const std::string& name, std::int64_t vocab, std::int64_t contex
                         " ids; --vocab " + std::to_string(vocab) + " does not fit it.");
         const std::size_t n = story_ids().size();
         const std::int64_t held = static_cast<std::int64_t>(n - story_split(n)) - 1;
-        if (context < 1 || context > held)
+        if (context < 1) // "longer than ... allows" said of 0 was wrong
+            throw Error("--context " + std::to_string(context) + " is too short for the-verdict, which needs 1 to " +
+                        std::to_string(held) + " tokens.");
+        if (context > held)
             throw Error("--context " + std::to_string(context) +
                         " is longer than the-verdict's held-out part allows; use 1 to " + std::to_string(held) + ".");
         return;

@@ -12,18 +12,35 @@ namespace attnlab::train {
 
 double activation_bytes(const RunSettings& s)
 {
-    // What GptNet keeps per block (GptNet::size_buffers, and the module-layout weights a head report asks for), at
-    // the larger of the batch and the held-out chunk.
-    const double batch = static_cast<double>(std::max<std::int64_t>(s.batch, 64));
-    const double T = static_cast<double>(s.shape.context_length), d = static_cast<double>(s.shape.emb_dim);
+    // What GptNet keeps (size_buffers, the backward's gradients, the module-layout weights a head report asks for):
+    // its forward buffers at the larger of the batch and the held-out chunk, its backward's at the batch.
+    const GptConfig& g = s.shape;
+    const double T = static_cast<double>(g.context_length), d = static_cast<double>(g.emb_dim);
+    const double V = static_cast<double>(g.vocab_size), H = static_cast<double>(g.n_heads);
+    const double chunk = static_cast<double>(eval_chunk(s)), batch = static_cast<double>(s.batch);
+    const double most = std::max(batch, chunk), rows = most * T, train_rows = batch * T;
     const double padded = std::ceil(T / 16.0) * 16.0; // the transposed copy's rows (attention_t_floats)
-    const double n = batch * T, weights = batch * static_cast<double>(s.shape.n_heads) * T * (T + padded);
-    const double dropout = s.shape.drop_rate > 0.0 ? 1.0 : 0.0;
-    const double block =
-        n * d * (11.0 + 2.0 * dropout) + n * 4.0 * d * 3.0 + weights * (1.0 + dropout * T / (T + padded));
-    const double floats =
-        static_cast<double>(s.shape.n_layers) * block + n * d * 8.0 + n * static_cast<double>(s.shape.vocab_size) * 2.0;
-    return 4.0 * floats;
+    const double dropout = g.drop_rate > 0.0 ? 1.0 : 0.0;
+    // Per block: x, norm1's and norm2's outputs and normalised inputs, ctx, mid (6 + 1), q | k | v (3), the
+    // feed-forward's a, g and tanh (3 x 4), two rstd, the transposed weights, the module-layout ones (at the
+    // chunk), and with dropout the weights' mask and two per-position masks.
+    const double block = rows * d * 22.0 + rows * 2.0 + most * H * T * padded + chunk * H * T * T +
+                         dropout * (batch * H * T * T + 2.0 * train_rows * d);
+    // Once: the last block's output, project_qkv's column, final_norm's, the last block's gathered rows (4 + 2),
+    // the logits and their gradient, a grouped model's narrow projections, the backward's dx, dh, dtmp, dq | dk | dv
+    // and the two wide buffers (3 + 3 + 8), the embedding's masks.
+    const double narrow = g.grouped() ? d + 2.0 * static_cast<double>(g.kv_width()) : 0.0;
+    const double once =
+        rows * d * 6.0 + rows + rows * V * 2.0 + rows * narrow + train_rows * d * 14.0 + dropout * 2.0 * train_rows * d;
+    return 4.0 * (static_cast<double>(g.n_layers) * block + once);
+}
+
+std::size_t eval_chunk(const RunSettings& s)
+{
+    const std::int64_t T = std::max<std::int64_t>(s.shape.context_length, 1);
+    const std::int64_t fits = T > 4096 ? 0 : 64 * 64 * 64 / (T * T); // 64 x 64 x 64 = 262,144
+    return static_cast<std::size_t>(
+        std::clamp<std::int64_t>(std::max(fits, s.batch), 1, static_cast<std::int64_t>(kEvalChunk)));
 }
 
 void check_run(const RunSettings& s)
@@ -72,11 +89,12 @@ EvalPoint EvalSums::point() const
     return e;
 }
 
-EvalPoint evaluate(GptNet& net, const std::vector<float>& params, const Batch& held)
+EvalPoint evaluate(GptNet& net, const std::vector<float>& params, const Batch& held, std::size_t chunk)
 {
     EvalSums sums;
-    for (std::size_t b = 0; b < held.batch; b += kEvalChunk) {
-        const std::size_t n = std::min(kEvalChunk, held.batch - b);
+    chunk = std::max<std::size_t>(chunk, 1);
+    for (std::size_t b = 0; b < held.batch; b += chunk) {
+        const std::size_t n = std::min(chunk, held.batch - b);
         sums.add(net.forward(params, held.ids.data() + b * held.tokens, held.targets.data() + b * held.tokens, n,
                              held.tokens, nullptr, Rows::live));
     }
@@ -109,7 +127,15 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
     std::vector<float> grads;
     const std::size_t batch = static_cast<std::size_t>(settings.batch);
     const std::int64_t every = std::max<std::int64_t>(1, settings.eval_every);
+    const std::size_t chunk = eval_chunk(settings);
     double train_seconds = 0.0;
+    if (settings.record_batches) { // reserved whole: growing by doubling would hold two copies at a time
+        const std::size_t floats =
+            static_cast<std::size_t>(settings.steps) * batch * static_cast<std::size_t>(settings.shape.context_length);
+        r.inputs.reserve(floats);
+        r.targets.reserve(floats);
+    }
+    r.train_loss.reserve(static_cast<std::size_t>(settings.steps));
     for (std::int64_t step = 0; step < settings.steps; ++step) {
         if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed)) {
             r.cancelled = true;
@@ -135,7 +161,7 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
         }
         StepReport report{step + 1, settings.steps, loss.loss, nullptr};
         if ((step + 1) % every == 0 || step + 1 == settings.steps) {
-            EvalPoint e = evaluate(net, r.params, task.held_out());
+            EvalPoint e = evaluate(net, r.params, task.held_out(), chunk);
             e.step = step + 1;
             if (!std::isfinite(e.loss)) { // this step's update overflowed; the next training loss would say so
                 r.diverged_at = step + 1;
@@ -150,7 +176,7 @@ RunResult train_run(const RunSettings& settings, const RunHooks& hooks)
     }
     const std::int64_t taken = static_cast<std::int64_t>(r.train_loss.size());
     if (!r.diverged() && (r.evals.empty() || r.evals.back().step != taken)) {
-        EvalPoint e = evaluate(net, r.params, task.held_out());
+        EvalPoint e = evaluate(net, r.params, task.held_out(), chunk);
         e.step = taken;
         r.evals.push_back(e);
     }

@@ -35,8 +35,13 @@ struct RunSettings {
 // beyond kMaxActivationGiB (a bad_alloc minutes into a sweep helps no one).
 void check_run(const RunSettings& settings);
 inline constexpr double kMaxActivationGiB = 8.0;
-// Bytes of the activations one training step keeps, as GptNet sizes them.
+// Bytes of the activations a run's net keeps, as GptNet sizes them, at the larger of its batch and its
+// held-out chunk (eval_chunk), with the module-layout attention weights a head report asks for.
 double activation_bytes(const RunSettings& settings);
+// Sequences of the held-out set one evaluation forward takes: kEvalChunk (64), or at long contexts (where 64
+// sequences' attention weights, 64 x heads x T x T per block, would dwarf a training step's) as many as keep
+// 64 x T x T under 64 x 64 x 64, and never fewer than the training batch, which the net holds anyway.
+std::size_t eval_chunk(const RunSettings& settings);
 
 struct EvalPoint {
     std::int64_t step = 0; // optimizer steps taken when measured
@@ -102,6 +107,7 @@ struct EvalSums {
 // The same through a net of `params`' layout that the caller keeps: its buffers, sized at the first call, serve
 // every later one (a new net's first forward allocates and clears them, which for many small evaluations cost
 // more than the evaluations).
-EvalPoint evaluate(GptNet& net, const std::vector<float>& params, const Batch& held_out);
+EvalPoint evaluate(GptNet& net, const std::vector<float>& params, const Batch& held_out,
+                   std::size_t chunk = kEvalChunk);
 
 } // namespace attnlab::train

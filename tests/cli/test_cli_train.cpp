@@ -7,6 +7,7 @@
 #include "io/safetensors.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <algorithm>
@@ -36,6 +37,8 @@ private Q_SLOTS:
     void refusals();
     void unwritable_target_refused_before_training_data();
     void unwritable_target_refused_before_training();
+    void long_sweep_stated_with_progress();
+    void long_context_at_batch_1_not_refused();
 };
 
 void TestCliTrain::json_table()
@@ -331,6 +334,19 @@ void TestCliTrain::refusals_data()
         << "give each its own file";
     QTest::newRow("dump-two-seeds") << QStringList{"--heads", "2", "--seeds", "2", "--dump-run", "r.safetensors"}
                                     << "--dump-run";
+    // The work bounded before it starts (each of these trained for hours, or without end, before).
+    QTest::newRow("too-many-runs") << QStringList{"--heads", "1,2,4,8,16,32", "--seeds", "200"}
+                                   << "1200 runs (--heads values x --kv-groups values x --seeds), more than the 1000";
+    QTest::newRow("too-long-for-an-hour")
+        << QStringList{"--layers", "8", "--steps", "10000000"} << "more than the 1 h train allows; give fewer --steps";
+    QTest::newRow("dump-beyond-its-bound")
+        << QStringList{"--heads", "2", "--seed", "1", "--steps", "10000000", "--dump-run", "r.safetensors"}
+        << "a run dump may hold; give at most --steps 32768";
+    QTest::newRow("memory-budget") << QStringList{"--max-memory", "30M"} << "memory budget (--max-memory)";
+    QTest::newRow("beyond-the-machine")
+        << QStringList{"--task", "previous-token", "--emb", "16384",   "--layers", "8",       "--context",
+                       "2",      "--batch",        "1",     "--vocab", "2",        "--heads", "1"}
+        << "of memory this machine has, so nothing was trained; most of it is the weights";
 }
 
 void TestCliTrain::refusals()
@@ -384,6 +400,43 @@ void TestCliTrain::unwritable_target_refused_before_training()
     QVERIFY2(r.err.contains("cannot write '" + path + "'") && r.err.contains(says), qPrintable(r.err));
     QVERIFY2(r.out.isEmpty(), qPrintable(r.out)); // nothing trained: no table
     QVERIFY(!QFile::exists(path));
+}
+
+// A sweep estimated at more than a couple of seconds says its runs and its estimated time on stderr before it
+// starts, then its progress (steps and runs done, then head reports), all on stderr: --json's stdout stays the
+// document alone. Nothing was said before.
+void TestCliTrain::long_sweep_stated_with_progress()
+{
+    // Many cheap steps: estimated at a few seconds on an idle machine, and not minutes on a loaded one.
+    const Result r = cli({"train", "--task", "induction", "--emb", "8", "--layers", "1", "--context", "12", "--batch",
+                          "4", "--heads", "1,2", "--steps", "200000", "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(!r.json().isEmpty()); // stdout is the JSON alone
+    const QStringList lines = r.err.trimmed().split('\n');
+    QVERIFY2(lines.size() >= 3, qPrintable(r.err));
+    QVERIFY2(lines.first().startsWith("train: 2 run(s) of 200000 steps, about ") &&
+                 lines.first().contains("estimated from a measured step"),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains("2 of 2 runs done") && r.err.contains("2 of 2 head reports done"), qPrintable(r.err));
+    QVERIFY(r.err.indexOf("runs done") < r.err.indexOf("head reports done"));
+    // A short sweep says nothing.
+    const Result quiet = cli(QStringList{"train"} + kSmall + QStringList{"--heads", "2"});
+    QCOMPARE(quiet.code, 0);
+    QVERIFY2(quiet.err.isEmpty(), qPrintable(quiet.err));
+}
+
+// A long context at batch 1 is held at what batch 1 holds: its held-out passes take as few sequences as keep their
+// attention weights near a training step's, so it is not refused as 9 GiB "of activations per step" (the estimate
+// assumed 64 sequences whatever the batch). The one-byte budget's refusal states the whole need.
+void TestCliTrain::long_context_at_batch_1_not_refused()
+{
+    const Result r = cli(
+        {"train", "--task", "previous-token", "--batch", "1", "--context", "4096", "--emb", "4", "--max-memory", "1"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("train needs about") && !r.err.contains("activations per step"), qPrintable(r.err));
+    const auto said = QRegularExpression(R"(\((\d+) bytes)").match(r.err);
+    QVERIFY2(said.hasMatch(), qPrintable(r.err));
+    QVERIFY2(said.captured(1).toLongLong() < 4ll << 30, qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliTrain)

@@ -69,6 +69,8 @@ private Q_SLOTS:
     void reports_of_runs_skip_the_cancelled();
     void a_kept_net_evaluates_as_a_new_one();
     void ablations_equal_evaluations_of_ablated_models();
+    void ablations_at_depth_equal_evaluations_data();
+    void ablations_at_depth_equal_evaluations();
 };
 
 void TestHeadReport::shares_data()
@@ -338,6 +340,76 @@ void TestHeadReport::ablations_equal_evaluations_of_ablated_models()
         any_differs = any_differs || s.ablated.loss != report.intact.loss;
     }
     QVERIFY(any_differs);
+}
+
+// Every block's ablations run from that block on, the blocks before it reused from the chunk's intact forward
+// (forward_from_block, the layers from the last to the first): each head's numbers are still evaluate()'s of the
+// model with that head zeroed, whole forward by whole forward, to the bit, at depth, with biases, grouped keys and
+// values, dropout in the shape (off in eval mode) and a chunk smaller than the held-out set's.
+void TestHeadReport::ablations_at_depth_equal_evaluations_data()
+{
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("kvGroups");
+    QTest::addColumn<bool>("qkvBias");
+    QTest::addColumn<double>("dropRate");
+    QTest::addColumn<int>("chunk");
+    QTest::newRow("5-layers-1-head") << 5 << 1 << 0 << false << 0.0 << 64;
+    QTest::newRow("4-layers-2-heads-bias") << 4 << 2 << 0 << true << 0.0 << 64;
+    QTest::newRow("3-layers-4-heads-2-groups") << 3 << 4 << 2 << false << 0.0 << 64;
+    QTest::newRow("3-layers-2-heads-dropout-chunk-7") << 3 << 2 << 0 << false << 0.1 << 7;
+}
+
+void TestHeadReport::ablations_at_depth_equal_evaluations()
+{
+    QFETCH(int, layers);
+    QFETCH(int, heads);
+    QFETCH(int, kvGroups);
+    QFETCH(bool, qkvBias);
+    QFETCH(double, dropRate);
+    QFETCH(int, chunk);
+    RunSettings settings;
+    settings.task = "induction";
+    settings.shape.emb_dim = 16;
+    settings.shape.n_layers = layers;
+    settings.shape.n_heads = heads;
+    settings.shape.n_kv_groups = kvGroups;
+    settings.shape.qkv_bias = qkvBias;
+    settings.shape.drop_rate = dropRate;
+    settings.steps = 20;
+    settings.batch = 8;
+    const RunResult trained = train_run(settings);
+    const GptLayout layout = gpt_layout(settings.shape);
+    const Task task(settings.task, settings.shape.vocab_size, settings.shape.context_length, 0);
+    const Batch& held = task.held_out();
+    const HeadReport report = head_report(layout, trained.params, held, static_cast<std::size_t>(chunk));
+    // Its chunks shared by three threads, each with its own net: the same numbers to the bit.
+    const HeadReport shared = head_report(layout, trained.params, held, static_cast<std::size_t>(chunk), 3);
+    QCOMPARE(shared.heads.size(), report.heads.size());
+    QCOMPARE(shared.intact.loss, report.intact.loss);
+    for (std::size_t i = 0; i < report.heads.size(); ++i) {
+        QCOMPARE(shared.heads[i].ablated.loss, report.heads[i].ablated.loss);
+        QCOMPARE(shared.heads[i].ablated.accuracy, report.heads[i].ablated.accuracy);
+    }
+    QCOMPARE(report.heads.size(), static_cast<std::size_t>(layers * heads));
+    GptNet net(layout);
+    const EvalPoint intact = evaluate(net, trained.params, held, static_cast<std::size_t>(chunk));
+    QCOMPARE(report.intact.loss, intact.loss);
+    QCOMPARE(report.intact.accuracy, intact.accuracy);
+    const std::size_t d = 16, hd = d / static_cast<std::size_t>(heads);
+    int differs = 0;
+    for (const HeadStats& s : report.heads) {
+        std::vector<float> ablated = trained.params;
+        float* wo = ablated.data() + layout.blocks[static_cast<std::size_t>(s.layer)].wo;
+        for (std::size_t r = 0; r < d; ++r)
+            std::fill_n(wo + r * d + static_cast<std::size_t>(s.head) * hd, hd, 0.0f);
+        GptNet fresh(layout);
+        const EvalPoint want = evaluate(fresh, ablated, held, static_cast<std::size_t>(chunk));
+        QCOMPARE(s.ablated.loss, want.loss);
+        QCOMPARE(s.ablated.accuracy, want.accuracy);
+        differs += s.ablated.loss != report.intact.loss;
+    }
+    QVERIFY2(differs > layers * heads / 2, "most ablations should change the loss");
 }
 
 QTEST_GUILESS_MAIN(TestHeadReport)
