@@ -176,7 +176,10 @@ void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area, const RenderSt
         area.left(), area.top() + line * 1.3, area.width() + kGap,
         QFontMetricsF(small).boundingRect(QRectF(0, 0, area.width() + kGap, 1000), Qt::TextWordWrap, kind).height());
     const double barTop = kindRect.bottom() + smallLine * (mapping.isEmpty() ? 0.4 : 1.4);
-    const QRectF bar(area.left(), barTop, style_.fontPx * 1.4, std::min(area.height() * 0.55, 320.0));
+    // A sliding window hides the keys too far back as well as the future ones, with the same -inf: the swatch's
+    // caption takes a line more, which the bar gives up.
+    const bool window = slice_.trace && slice_.trace->config.window_size.has_value();
+    const QRectF bar(area.left(), barTop, style_.fontPx * 1.4, std::min(area.height() * (window ? 0.45 : 0.55), 320.0));
     QImage ramp(1, 256, QImage::Format_RGB32);
     for (int i = 0; i < 256; ++i)
         ramp.setPixel(0, 255 - i, scale_.map(scale_.valueAt(i / 255.0)));
@@ -206,11 +209,9 @@ void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area, const RenderSt
     p.drawImage(swatch.topLeft(), maskedHatch(swatch.size().toSize()));
     p.setPen(rs.frame);
     p.drawRect(swatch);
-    // A sliding window hides the keys too far back as well as the future ones, with the same -inf.
-    const bool window = slice_.trace && slice_.trace->config.window_size.has_value();
     rs.drawText(p, QRectF(area.left(), swatch.bottom() + 4, area.width(), line * (window ? 3.3 : 2.2)),
                 Qt::AlignLeft | Qt::TextWordWrap,
-                window ? QStringLiteral("masked\n(future or\nout of window)") : QStringLiteral("masked\n(future)"), ink,
+                window ? QStringLiteral("masked\n(future or\nwindow)") : QStringLiteral("masked\n(future)"), ink,
                 bg);
 }
 
