@@ -48,16 +48,12 @@ int cmd_handout(const std::vector<std::string>& argv)
     const Experiment experiment = prepare(run_spec_from(a));
     check_write_target(out); // before the forward pass, as run --dump does
     const Trace trace = run(experiment);
-    std::vector<std::string> stages;
-    if (a.has("stages"))
-        stages = stage_list(a.text("stages"));
-    else
-        for (const Stage& s : trace.stages)
-            if (s.name != "x")
-                stages.push_back(s.name);
     std::vector<poll::Question> questions;
-    for (const std::string& name : stages)
-        questions.push_back(poll::from_stage(trace, question_for(trace, name)));
+    if (a.has("stages"))
+        for (const std::string& name : stage_list(a.text("stages")))
+            questions.push_back(poll::from_stage(trace, question_for(trace, name)));
+    else
+        questions = poll::every_stage(trace);
     const std::string call = positional_call(trace.config); // as a student types it
     if (a.has("gift"))
         write_file_atomically(out, poll::gift_quiz(a.has("category")

@@ -138,6 +138,15 @@ Question from_stage(const Trace& trace, const StageQuestion& q)
     return out;
 }
 
+std::vector<Question> every_stage(const Trace& trace)
+{
+    std::vector<Question> out;
+    for (const Stage& s : trace.stages)
+        if (s.name != stage::x)
+            out.push_back(from_stage(trace, question_for(trace, s.name)));
+    return out;
+}
+
 Question from_heads(const HeadQuestion& q)
 {
     Question out;

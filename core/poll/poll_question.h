@@ -47,6 +47,8 @@ struct Question {
 
 // A stage's Predict First question; `trace` gives the size of every axis name a student may use.
 Question from_stage(const Trace& trace, const StageQuestion& question);
+// Every stage's question but the input's, in the trace's order, as Predict First asks them (handouts).
+std::vector<Question> every_stage(const Trace& trace);
 // Which head looks at the previous token: one of the heads; any within kHeadTie of the best counts as right.
 Question from_heads(const HeadQuestion& question);
 // A teacher's multiple choice: 2 to 8 non-empty choices, `right` one of them. Throws Error otherwise.

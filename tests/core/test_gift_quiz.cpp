@@ -15,19 +15,6 @@ using namespace attnlab;
 using ::testing::GiftQuestion;
 using ::testing::parse_gift;
 
-namespace {
-
-std::vector<poll::Question> every_stage(const Trace& trace)
-{
-    std::vector<poll::Question> out;
-    for (const Stage& s : trace.stages)
-        if (s.name != "x")
-            out.push_back(poll::from_stage(trace, question_for(trace, s.name)));
-    return out;
-}
-
-} // namespace
-
 class TestGiftQuiz : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -98,7 +85,7 @@ void TestGiftQuiz::everyFieldComesBackWithTheAppsAnswer()
     QFETCH(QString, call);
     QFETCH(int, masks);
     const auto trace = ::testing::traceOf(call.toStdString(), 6, InputSource::Book);
-    const std::vector<poll::Question> questions = every_stage(*trace);
+    const std::vector<poll::Question> questions = poll::every_stage(*trace);
     const std::vector<GiftQuestion> read = parse_gift(poll::gift_quiz("attention-lab/test", questions));
     std::size_t k = 0;
     int cells = 0;
@@ -158,7 +145,7 @@ void TestGiftQuiz::aQuestionWithoutFieldsIsRefused()
 void TestGiftQuiz::thePageHasTheQuestionsThenTheAnswers()
 {
     const auto trace = ::testing::traceOf("MultiHeadAttention(3, 4, 6, 0.0, 2)", 6, InputSource::Book);
-    const std::vector<poll::Question> questions = every_stage(*trace);
+    const std::vector<poll::Question> questions = poll::every_stage(*trace);
     const QString page = QString::fromStdString(poll::handout_page("MHA <& \"quotes\"", questions));
     QVERIFY(page.startsWith("<!DOCTYPE html>"));
     QVERIFY(page.contains("MHA &lt;&amp; &quot;quotes&quot;"));

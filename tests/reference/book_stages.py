@@ -208,24 +208,8 @@ def _MultiHeadAttention(rec, cls, x):
         ref.put(role + ".heads", ref.stages[role + ".view"].transpose(1, 2), inputs=[role + ".view"])
         ref.chains.append([role, role + ".view", role + ".heads"])
     ref.extras["keys.heads.T"] = ref.stages["keys.heads"].transpose(2, 3)
-    ref.put("attn_scores", ref.stages["queries.heads"] @ ref.extras["keys.heads.T"],
-            inputs=["queries.heads", "keys.heads"])
     mask = torch.triu(torch.ones(n, n), diagonal=1).bool()
-    ref.forms["attn_scores"] = [ref.stages["attn_scores"] / head_dim ** 0.5]
-    ref.put("attn_scores.masked", ref.stages["attn_scores"].masked_fill(mask, -torch.inf), inputs=["attn_scores"])
-    ref.forms["attn_scores.masked"] = [ref.stages["attn_scores.masked"] / head_dim ** 0.5]
-    ref.put("attn_weights", torch.softmax(ref.forms["attn_scores.masked"][0], dim=-1), inputs=["attn_scores.masked"])
-    ref.put("context.heads", ref.stages["attn_weights"] @ ref.stages["values.heads"],
-            inputs=["attn_weights", "values.heads"])
-    ref.put("context.transposed", ref.stages["context.heads"].transpose(1, 2), inputs=["context.heads"])
-    ref.put("context.merged", ref.stages["context.transposed"].contiguous().view(b, n, d_out),
-            inputs=["context.transposed"])
-    ref.chains.append(["context.heads", "context.transposed", "context.merged"])
-    if has_out:
-        ref.put("output", module.out_proj(ref.stages["context.merged"]), inputs=["context.merged"])
-        return _verified(ref, module, x, "output")
-    ref.put("output", None, (b, n, d_out), inputs=["context.merged"])
-    return _verified(ref, None, x, None)
+    return _scores_to_output(ref, module if has_out else None, x, mask, "keys.heads", "values.heads")
 
 
 def _GroupedQueryAttention(rec, cls, x):
@@ -263,20 +247,28 @@ def _GroupedQueryAttention(rec, cls, x):
                 inputs=[role + ".heads"])
     ref.extras["keys.heads.T"] = ref.stages["keys.heads"].transpose(2, 3)  # multi-query code broadcasts it
     ref.extras["keys.repeated.T"] = ref.stages["keys.repeated"].transpose(2, 3)
-    ref.put("attn_scores", ref.stages["queries.heads"] @ ref.extras["keys.repeated.T"],
-            inputs=["queries.heads", "keys.repeated"])
-    mask = module.mask.bool()[:n, :n]
+    return _scores_to_output(ref, module if has_out else None, x, module.mask.bool()[:n, :n], "keys.repeated",
+                             "values.repeated")
+
+
+def _scores_to_output(ref, module, x, mask, keys, values):
+    """The integrated modules from the scores on: queries.heads against `keys` (the heads, or the repeated
+    heads), the mask (causal, and a window's), softmax(scores / sqrt(head_dim)), the weights against `values`, the
+    heads merged back and out_proj; `module` None when the recording has no out_proj (no output then)."""
+    b, _, n, head_dim = ref.stages["queries.heads"].shape
+    d_out = ref.stages["queries"].shape[-1]
+    ref.put("attn_scores", ref.stages["queries.heads"] @ ref.stages[keys].transpose(2, 3),
+            inputs=["queries.heads", keys])
     ref.forms["attn_scores"] = [ref.stages["attn_scores"] / head_dim ** 0.5]
     ref.put("attn_scores.masked", ref.stages["attn_scores"].masked_fill(mask, -torch.inf), inputs=["attn_scores"])
     ref.forms["attn_scores.masked"] = [ref.stages["attn_scores.masked"] / head_dim ** 0.5]
     ref.put("attn_weights", torch.softmax(ref.forms["attn_scores.masked"][0], dim=-1), inputs=["attn_scores.masked"])
-    ref.put("context.heads", ref.stages["attn_weights"] @ ref.stages["values.repeated"],
-            inputs=["attn_weights", "values.repeated"])
+    ref.put("context.heads", ref.stages["attn_weights"] @ ref.stages[values], inputs=["attn_weights", values])
     ref.put("context.transposed", ref.stages["context.heads"].transpose(1, 2), inputs=["context.heads"])
     ref.put("context.merged", ref.stages["context.transposed"].contiguous().view(b, n, d_out),
             inputs=["context.transposed"])
     ref.chains.append(["context.heads", "context.transposed", "context.merged"])
-    if has_out:
+    if module is not None:
         ref.put("output", module.out_proj(ref.stages["context.merged"]), inputs=["context.merged"])
         return _verified(ref, module, x, "output")
     ref.put("output", None, (b, n, d_out), inputs=["context.merged"])

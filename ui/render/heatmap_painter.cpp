@@ -211,8 +211,7 @@ void HeatmapPainter::paintLegend(QPainter& p, const QRectF& area, const RenderSt
     p.drawRect(swatch);
     rs.drawText(p, QRectF(area.left(), swatch.bottom() + 4, area.width(), line * (window ? 3.3 : 2.2)),
                 Qt::AlignLeft | Qt::TextWordWrap,
-                window ? QStringLiteral("masked\n(future or\nwindow)") : QStringLiteral("masked\n(future)"), ink,
-                bg);
+                window ? QStringLiteral("masked\n(future or\nwindow)") : QStringLiteral("masked\n(future)"), ink, bg);
 }
 
 } // namespace attnlab::ui

@@ -9,7 +9,6 @@
 #include "model/document_model.h"
 #include "model/trace_state.h"
 #include "model/view_model.h"
-#include "lessons/predict.h"
 #include "poll/gift_quiz.h"
 #include "poll/handout_page.h"
 
@@ -136,20 +135,6 @@ bool ExportActions::exportTraceMarkdown(const QString& path, QString* error)
     return writeTextFile(path, traceMarkdown(*trace), error);
 }
 
-namespace {
-
-// Every stage's question but the input's, as Predict First asks it on this trace.
-std::vector<poll::Question> stageQuestions(const Trace& trace)
-{
-    std::vector<poll::Question> out;
-    for (const Stage& s : trace.stages)
-        if (s.name != "x")
-            out.push_back(poll::from_stage(trace, question_for(trace, s.name)));
-    return out;
-}
-
-} // namespace
-
 bool ExportActions::exportQuizGift(const QString& path, QString* error)
 {
     const auto trace = session_->trace()->trace();
@@ -159,7 +144,7 @@ bool ExportActions::exportQuizGift(const QString& path, QString* error)
         return false;
     }
     const std::string category = "attention-lab/" + module_class_name(trace->config.kind);
-    return writeTextFile(path, QString::fromStdString(poll::gift_quiz(category, stageQuestions(*trace))), error);
+    return writeTextFile(path, QString::fromStdString(poll::gift_quiz(category, poll::every_stage(*trace))), error);
 }
 
 bool ExportActions::exportHandoutHtml(const QString& path, QString* error)
@@ -171,7 +156,7 @@ bool ExportActions::exportHandoutHtml(const QString& path, QString* error)
         return false;
     }
     const std::string title = positional_call(trace->config) + ": predict every stage";
-    return writeTextFile(path, QString::fromStdString(poll::handout_page(title, stageQuestions(*trace))), error);
+    return writeTextFile(path, QString::fromStdString(poll::handout_page(title, poll::every_stage(*trace))), error);
 }
 
 QString ExportActions::copyAsPytorch(const QString& weightsPath, QString* error)
