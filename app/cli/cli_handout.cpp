@@ -8,6 +8,7 @@
 #include "poll/gift_quiz.h"
 #include "poll/handout_page.h"
 #include "tensor/error.h"
+#include "text/utf8.h"
 
 #include <algorithm>
 #include <iostream>
@@ -45,6 +46,14 @@ int cmd_handout(const std::vector<std::string>& argv)
     if (a.has("gift") == a.has("html"))
         throw UsageError("give --gift FILE (a quiz Moodle imports) or --html FILE (a page to print), one of them.");
     const std::string out = a.has("gift") ? a.text("gift") : a.text("html");
+    // The category is one GIFT line: a line break would start a question of its own.
+    if (a.has("category")) {
+        const std::string& c = a.text("category");
+        if (c.empty() || c.size() > 200 ||
+            std::any_of(c.begin(), c.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; }))
+            throw Error("--category " + printable(c, 40) +
+                        " is not one line of 1 to 200 characters; give a name such as \"week 3/attention\".");
+    }
     const Experiment experiment = prepare(run_spec_from(a));
     check_write_target(out); // before the forward pass, as run --dump does
     const Trace trace = run(experiment);

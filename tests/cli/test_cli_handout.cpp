@@ -83,6 +83,10 @@ void TestCliHandout::refusals_data()
                                    << "there is no stage 'nope'";
     QTest::newRow("empty stage name") << call + QStringList{"--stages", "queries,,keys", "--gift", "@/a.gift"} << 1
                                       << "--stages has an empty name";
+    QTest::newRow("category of two lines")
+        << call + QStringList{"--category", "a\n::x:: y {T}", "--gift", "@/a.gift"} << 1 << "--category";
+    QTest::newRow("empty category") << call + QStringList{"--category", "", "--gift", "@/a.gift"} << 1
+                                    << "is not one line of 1 to 200 characters";
     QTest::newRow("folder missing") << call + QStringList{"--gift", "@/no/such/folder/a.gift"} << 1 << "folder";
     QTest::newRow("bad call") << QStringList{"--call", "GroupedQueryAttention(768, 768, 1024, 0.0, 12, 5)", "--gift",
                                              "@/a.gift"}
