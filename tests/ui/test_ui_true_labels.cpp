@@ -77,6 +77,31 @@ private Q_SLOTS:
         QVERIFY(!panel.spinBox("num_heads")->toolTip().contains(QStringLiteral("takes no")));
     }
 
+    // The head_dim line counts the key/value heads as they are: one is "1 key/value head", shared by all.
+    void key_value_heads_said_in_number_data()
+    {
+        QTest::addColumn<QString>("call");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("grouped") << "GroupedQueryAttention(32, 32, 32, 0.0, 8, 2)"
+                                 << "2 key/value heads, each shared by <b>4</b> query heads";
+        QTest::newRow("multi-query") << "GroupedQueryAttention(32, 32, 32, 0.0, 8, 1)"
+                                     << "1 key/value head, shared by all <b>8</b> query heads (multi-query)";
+        QTest::newRow("not whole groups") << "GroupedQueryAttention(32, 32, 32, 0.0, 8, 3)"
+                                          << "3 key/value heads for 8 query heads";
+    }
+
+    void key_value_heads_said_in_number()
+    {
+        QFETCH(QString, call);
+        QFETCH(QString, says);
+        Session session;
+        ConfigPanel panel(&session);
+        session.document()->setCallText(call);
+        const auto* label = panel.findChild<QLabel*>(QStringLiteral("head-dim"));
+        QVERIFY(label);
+        QVERIFY2(label->text().contains(says), qPrintable(label->text()));
+    }
+
     void seed_box_is_disabled_where_it_draws_nothing()
     {
         Session session;

@@ -275,16 +275,20 @@ void ConfigPanel::refresh()
                          .arg(c.num_heads)
                          .arg(double(c.d_out) / c.num_heads, 0, 'f', 2)
                          .arg(cssColor(styleFor(this).differs));
-        if (c.is_grouped() && whole && c.num_kv_groups > 0)
-            text += c.kv_groups_split_heads()
-                        ? tr("<br>%1 key/value heads, each shared by <b>%2</b> query heads")
-                              .arg(c.num_kv_groups)
-                              .arg(c.group_size())
-                        : tr("<br><span style='color:%3'>%1 key/value heads for %2 query heads <b>✗ not whole "
-                             "groups</b></span>")
-                              .arg(c.num_kv_groups)
-                              .arg(c.num_heads)
-                              .arg(cssColor(styleFor(this).differs));
+        if (c.is_grouped() && whole && c.num_kv_groups > 0) {
+            if (!c.kv_groups_split_heads())
+                text += tr("<br><span style='color:%3'>%1 key/value heads for %2 query heads <b>✗ not whole "
+                           "groups</b></span>")
+                            .arg(c.num_kv_groups)
+                            .arg(c.num_heads)
+                            .arg(cssColor(styleFor(this).differs));
+            else if (c.num_kv_groups == 1) // multi-query: one head, and one is not "heads"
+                text += tr("<br>1 key/value head, shared by all <b>%1</b> query heads (multi-query)").arg(c.num_heads);
+            else
+                text += tr("<br>%1 key/value heads, each shared by <b>%2</b> query heads")
+                            .arg(c.num_kv_groups)
+                            .arg(c.group_size());
+        }
     } else if (c.kind == ModuleKind::MultiHeadAttentionWrapper) {
         text = tr("output width = num_heads × d_out = %1 × %2 = <b>%3</b>")
                    .arg(c.num_heads)
