@@ -243,8 +243,11 @@ void TestCliGpt2::tokenizer_is_counted_before_reading()
 #ifndef ATTNLAB_SANITIZED
     QVERIFY2(m.peak_rss_bytes < own + (64ll << 20), qPrintable(QString("%1 over %2").arg(m.peak_rss_bytes).arg(own)));
 #endif
-    // --ids reads no tokenizer: the same folder runs within the budget.
+    // --ids reads no tokenizer: the same folder runs within the budget. (Under the sanitizers the program itself,
+    // counted from its resident size, is larger than 100 MiB, so only the refusal above is theirs to check.)
+#ifndef ATTNLAB_SANITIZED
     QCOMPARE(cli({"run", "--model", dir.path(), "--ids", "1,2", "--top", "--max-memory", "100M"}).code, 0);
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCliGpt2)
