@@ -4,6 +4,7 @@
 #include "forward/experiment_check.h"
 #include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_forward.h"
+#include "gpt/gpt_model.h"
 #include "tensor/error.h"
 
 #include <algorithm>
@@ -14,18 +15,10 @@ namespace attnlab {
 
 namespace {
 
-// One block's attention as the forward runs it: grouped when the model shares key/value heads.
+// One block's attention as the forward runs it, counted with the biases a GPT-2 checkpoint has.
 Config block_attention(const GptConfig& s)
 {
-    Config c;
-    c.kind = s.grouped_query_module() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
-    c.d_in = c.d_out = s.emb_dim;
-    c.context_length = s.context_length;
-    c.dropout = 0.0;
-    c.num_heads = s.n_heads;
-    c.num_kv_groups = s.kv_groups();
-    if (s.window > 0)
-        c.window_size = s.window;
+    Config c = gpt_attention_config(s);
     c.qkv_bias = true;
     return c;
 }

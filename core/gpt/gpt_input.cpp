@@ -61,11 +61,11 @@ TextInput text_input(const ExperimentSpec& spec)
 
 namespace {
 
-// The module the model's blocks are: GroupedQueryAttention for one trained with fewer key/value heads (`train
-// --kv-groups`), as gpt_attention_config says it.
+// The module the model's blocks are, as gpt_attention_config says it: GroupedQueryAttention for one trained with
+// fewer key/value heads (`train --kv-groups`) or a window (`train --window`).
 ModuleKind trained_kind(const GptConfig& m)
 {
-    return m.grouped() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
+    return gpt_attention_config(m).kind;
 }
 
 } // namespace

@@ -124,19 +124,24 @@ GptModel load_gpt_model(const std::string& path)
     return model;
 }
 
-Config gpt_attention_config(const GptModel& model)
+Config gpt_attention_config(const GptConfig& s)
 {
     Config c;
-    c.kind = model.settings.grouped_query_module() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
-    c.num_kv_groups = model.settings.kv_groups();
-    if (model.settings.window > 0)
-        c.window_size = model.settings.window;
-    c.d_in = c.d_out = model.settings.emb_dim;
-    c.context_length = model.settings.context_length;
+    c.kind = s.grouped_query_module() ? ModuleKind::GroupedQueryAttention : ModuleKind::MultiHeadAttention;
+    c.num_kv_groups = s.kv_groups();
+    if (s.window > 0)
+        c.window_size = s.window;
+    c.d_in = c.d_out = s.emb_dim;
+    c.context_length = s.context_length;
     c.dropout = 0.0; // eval mode: the book's model.eval() turns dropout off
-    c.num_heads = model.settings.n_heads;
-    c.qkv_bias = model.settings.qkv_bias;
+    c.num_heads = s.n_heads;
+    c.qkv_bias = s.qkv_bias;
     return c;
+}
+
+Config gpt_attention_config(const GptModel& model)
+{
+    return gpt_attention_config(model.settings);
 }
 
 StateDict gpt_attention_weights(const GptModel& model, int layer)

@@ -35,6 +35,8 @@ GptModel load_gpt_model(const std::string& path);
 // The attention of every block: MultiHeadAttention(emb_dim, emb_dim, context_length, 0.0, n_heads, qkv_bias), or
 // GroupedQueryAttention(..., n_heads, n_kv_groups, qkv_bias) when the model has fewer key/value heads.
 Config gpt_attention_config(const GptModel& model);
+// The same from the settings alone (the memory estimate, and whether a call still fits trained weights).
+Config gpt_attention_config(const GptConfig& settings);
 // Block `layer`'s attention parameters under the module's own names (W_query.weight, ..., out_proj.bias).
 StateDict gpt_attention_weights(const GptModel& model, int layer);
 

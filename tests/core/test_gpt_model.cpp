@@ -7,6 +7,8 @@
 #include "forward/trace.h"
 #include "gpt/gpt2_checkpoint.h"
 #include "gpt/gpt_forward.h"
+#include "gpt/gpt_input.h"
+#include "gpt/gpt_model.h"
 #include "gpt/gpt_text.h"
 #include "gpt/head_measures.h"
 #include "io/safetensors.h"
@@ -52,6 +54,8 @@ private Q_SLOTS:
     void head_measures_match_python_data();
     void head_measures_match_python();
     void refuses_bad_input();
+    void trained_calls_fit_their_weights_data();
+    void trained_calls_fit_their_weights();
     void refuses_metadata_no_trainer_writes_data();
     void refuses_metadata_no_trainer_writes();
     void example_text_fits_the_context_data();
@@ -166,6 +170,38 @@ void TestGptModel::head_measures_match_python()
         QVERIFY(std::abs(m.previous - r["previous"].toDouble()) < 1e-5);
         QVERIFY(std::abs(m.first - r["first"].toDouble()) < 1e-5);
     }
+}
+
+// The call a trained model's blocks are (gpt_attention_config) takes that model's weights, whatever it was trained
+// with: the book's MultiHeadAttention, key/value groups, or a window alone (GroupedQueryAttention with a key/value
+// head per query head, which was judged "no longer the trained model" when the fit looked at the groups alone).
+void TestGptModel::trained_calls_fit_their_weights_data()
+{
+    QTest::addColumn<int>("groups");
+    QTest::addColumn<int>("window");
+    QTest::addColumn<bool>("grouped_query");
+    QTest::newRow("book") << 0 << 0 << false;
+    QTest::newRow("key/value groups") << 2 << 0 << true;
+    QTest::newRow("window alone") << 0 << 5 << true;
+    QTest::newRow("groups and window") << 1 << 3 << true;
+}
+
+void TestGptModel::trained_calls_fit_their_weights()
+{
+    QFETCH(int, groups);
+    QFETCH(int, window);
+    QFETCH(bool, grouped_query);
+    GptConfig m;
+    m.n_heads = 4;
+    m.n_kv_groups = groups;
+    m.window = window;
+    const Config c = gpt_attention_config(m);
+    QCOMPARE(c.kind == ModuleKind::GroupedQueryAttention, grouped_query);
+    QCOMPARE(c.window_size.value_or(0), static_cast<std::int64_t>(window));
+    QVERIFY(trained_weights_fit(c, m));
+    Config other = c; // another head count no longer fits
+    other.num_heads = 2;
+    QVERIFY(!trained_weights_fit(other, m));
 }
 
 void TestGptModel::refuses_bad_input()
