@@ -46,6 +46,9 @@ int cmd_handout(const std::vector<std::string>& argv)
     if (a.has("gift") == a.has("html"))
         throw UsageError("give --gift FILE (a quiz Moodle imports) or --html FILE (a page to print), one of them.");
     const std::string out = a.has("gift") ? a.text("gift") : a.text("html");
+    if (a.has("category") && a.has("html")) // the page has no category: said, not silently dropped
+        throw UsageError("--category names the quiz's category in an LMS; the --html page has none, so give it with "
+                         "--gift only.");
     // The category is one GIFT line: a line break would start a question of its own.
     if (a.has("category")) {
         const std::string& c = a.text("category");
@@ -70,7 +73,9 @@ int cmd_handout(const std::vector<std::string>& argv)
                                                        : "attention-lab/" + module_class_name(trace.config.kind),
                                                    questions));
     else
-        write_file_atomically(out, poll::handout_page(call + ": predict every stage", questions));
+        write_file_atomically(
+            out, poll::handout_page(call + (a.has("stages") ? ": predict these stages" : ": predict every stage"),
+                                    questions));
     std::size_t asked = 0; // GIFT asks each field on its own
     for (const poll::Question& q : questions)
         asked += q.fields.size();

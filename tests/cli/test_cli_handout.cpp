@@ -68,6 +68,13 @@ void TestCliHandout::printablePage()
     QVERIFY(html.startsWith("<!DOCTYPE html>"));
     QVERIFY(html.contains("MultiHeadAttention(3, 4, 6, 0.0, 2): predict every stage"));
     QVERIFY(html.indexOf("What shape does context.merged have?") < html.indexOf("<h1>Answers</h1>"));
+    // Some stages: the title says so, not "every stage".
+    const Result some = cli({"handout", "--call", "MultiHeadAttention(3, 4, 6, 0.0, 2)", "--stages",
+                             "queries,attn_weights", "--html", page});
+    QVERIFY2(some.code == 0, qPrintable(some.err));
+    const QString chosen = QString::fromStdString(read_all(page));
+    QVERIFY(chosen.contains("MultiHeadAttention(3, 4, 6, 0.0, 2): predict these stages"));
+    QVERIFY(!chosen.contains("predict every stage"));
 }
 
 void TestCliHandout::refusals_data()
@@ -87,6 +94,8 @@ void TestCliHandout::refusals_data()
         << call + QStringList{"--category", "a\n::x:: y {T}", "--gift", "@/a.gift"} << 1 << "--category";
     QTest::newRow("empty category") << call + QStringList{"--category", "", "--gift", "@/a.gift"} << 1
                                     << "is not one line of 1 to 200 characters";
+    QTest::newRow("category with the page") << call + QStringList{"--category", "week 3", "--html", "@/a.html"} << 2
+                                            << "the --html page has none, so give it with --gift only.";
     QTest::newRow("folder missing") << call + QStringList{"--gift", "@/no/such/folder/a.gift"} << 1 << "folder";
     QTest::newRow("bad call") << QStringList{"--call", "GroupedQueryAttention(768, 768, 1024, 0.0, 12, 5)", "--gift",
                                              "@/a.gift"}
