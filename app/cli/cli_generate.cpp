@@ -45,10 +45,12 @@ Opened open_model(const std::string& given)
         std::filesystem::is_directory(given, ec) ? given : resolve_gpt_model(given, gpt_model_dirs(exe_dir()));
     Opened o;
     if (is_gpt2_checkpoint(path)) {
+        // The tokenizer's files counted by their sizes against the machine before a byte is read (generate has no
+        // --max-memory: UINT64_MAX leaves the machine the limit, which the refusal then names).
         const Gpt2Plan plan = plan_gpt2_checkpoint(path);
+        o.bpe = read_gpt2_tokenizer(gpt2_tokenizer_files_for(path, exe_dir()), UINT64_MAX);
         o.model = load_gpt2_checkpoint(plan, machine_memory_bytes());
         o.eps = plan.layer_norm_eps;
-        o.bpe = gpt2_tokenizer_for(path, exe_dir());
         return o;
     }
     o.model = load_gpt_model(path);

@@ -116,6 +116,7 @@ private Q_SLOTS:
     void long_text_is_shortened_not_context_length();
     void story_sentence_is_cut_to_n_positions();
     void long_run_shows_progress_and_cancels();
+    void runs_count_the_tokenizer();
 };
 
 void TestUiGpt2Model::dialog_shows_the_plan_and_the_code()
@@ -341,6 +342,25 @@ void TestUiGpt2Model::long_run_shows_progress_and_cancels()
     QVERIFY(result.cancelled);
     QVERIFY(!result.trace && result.error.isEmpty());
     QCOMPARE(job.progress(), std::make_pair(0, 0));
+}
+
+// The tokenizer read beside a checkpoint is held while every later run of it works: each run counts it with the
+// weights and the forward (issue 44), as the opening did, and a refusal names it among the parts.
+void TestUiGpt2Model::runs_count_the_tokenizer()
+{
+    Session s;
+    QVERIFY(openTiny(s));
+    const OpenedModel& m = *s.trace()->modelJob()->model();
+    QVERIFY(m.tokenizer);
+    QVERIFY(m.tokenizerBytes > 0);
+    ModelJob job;
+    ModelRun run{m.model, m.plan, m.plan.layer_norm_eps, tinyIds(s), 0, false, 1, m.tokenizerBytes};
+    QSignalSpy finished(&job, &ModelJob::finished);
+    job.run(run);
+    QVERIFY(finished.wait(30000) || !finished.isEmpty());
+    const auto result = finished.last().first().value<ModelRunResult>();
+    QVERIFY2(result.error.contains(QStringLiteral(" for the tokenizer, ")), qPrintable(result.error));
+    QVERIFY(!result.trace);
 }
 
 // The Text checkbox says what the text goes through: an opened checkpoint is no GPT trained on The Verdict.

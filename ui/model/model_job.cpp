@@ -67,8 +67,10 @@ void ModelJob::open(const Gpt2Plan& plan, std::uint64_t budget)
             m->plan = plan;
             m->model = std::make_shared<const GptModel>(load_gpt2_checkpoint(plan, budget));
             m->reader = text_reader(*m->model);
-            if (files)
+            if (files) {
                 m->tokenizer = std::make_shared<const Gpt2Tokenizer>(read_gpt2_tokenizer(*files, budget));
+                m->tokenizerBytes = gpt2_tokenizer_bytes(*files);
+            }
             model = std::move(m);
         } catch (...) {
             error = currentFailureSentence();
@@ -119,7 +121,8 @@ void ModelJob::request(LatestWorker* worker, const ModelRun& run, bool overview)
             if (done)
                 options.progress = [done](int layers) { *done = layers; };
             if (run.plan)
-                check_gpt2_memory(*run.plan, static_cast<std::int64_t>(ids.size()), options, run.budget);
+                check_gpt2_memory(*run.plan, static_cast<std::int64_t>(ids.size()), options, run.budget, false,
+                                  run.tokenizerBytes);
             GptForward f = gpt_forward(*run.model, run.eps, ids, options);
             result.layers = summarise(*run.model, f, ids, run.repeated);
             if (run.traceLayer)

@@ -29,6 +29,7 @@ struct OpenedModel {
     std::shared_ptr<const GptModel> model;
     TextReader reader = TextReader::Gpt2Bpe;        // what its file says it reads (gpt/gpt_text.h)
     std::shared_ptr<const Gpt2Tokenizer> tokenizer; // GPT-2's, read beside it; null for the other readers
+    std::uint64_t tokenizerBytes = 0;               // what it holds (gpt2_tokenizer_bytes), counted by every run
 };
 
 // Every head of every layer on one text, as the layers x heads overview shows them.
@@ -55,6 +56,7 @@ struct ModelRun {
     std::optional<int> traceLayer; // the layer whose whole trace is kept
     bool repeated = false;
     std::uint64_t budget = UINT64_MAX;
+    std::uint64_t tokenizerBytes = 0; // the opened model's tokenizer, held beside the run: counted with it
 };
 
 struct ModelRunResult {

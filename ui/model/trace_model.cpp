@@ -221,7 +221,8 @@ void TraceState::addOpenedModelDiagnostics()
 void TraceState::runOpenedModel()
 {
     const OpenedModel& m = *modelJob_->model();
-    ModelRun run{m.model, m.plan, m.plan.layer_norm_eps, textTokens().ids, document_->gptLayer(), false, UINT64_MAX};
+    ModelRun run{m.model, m.plan,     m.plan.layer_norm_eps, textTokens().ids, document_->gptLayer(),
+                 false,   UINT64_MAX, m.tokenizerBytes};
     modelJob_->run(run);
     Q_EMIT modelRunStarted();
 }

@@ -85,6 +85,7 @@ void OverviewState::follow()
         run.model = m.model;
         run.plan = m.plan;
         run.eps = m.plan.layer_norm_eps;
+        run.tokenizerBytes = m.tokenizerBytes;
     } else {
         try {
             run.model = cached_gpt_model(document()->spec().gpt_model_path);
