@@ -121,12 +121,15 @@ const Command kCommands[] = {
     {"train", cli::cmd_train,
      R"(  train --task previous-token|induction|associative-recall|the-verdict [--vocab V] [--context T] [--emb D]
       [--layers L] [--heads H[,H...]] [--kv-groups G[,G...]] [--window W] [--seeds N | --seed S] [--steps N]
-      [--batch B] [--lr X] [--weight-decay X] [--save FILE] [--dump-run FILE] [--max-memory SIZE] [--json]
+      [--batch B] [--lr X] [--weight-decay X] [--save FILE] [--dump-run FILE] [--max-memory SIZE]
+      [--head-ablation auto|all|none] [--json]
       Train the book's chapter 4 GPTModel on a task, one run per num_heads, num_kv_groups and seed, in parallel on
       the cores: held-out loss and accuracy (mean +- std over seeds), steps to 90% of the best accuracy, ms per
       step, KV cache bytes per token; then every head on the task's held-out sequences: its share on t-1, token 0
       and t, induction score, entropy, a role by the stated rule, and held-out loss and accuracy with that head
-      zeroed. --kv-groups: keys and values shared by groups of query heads (GroupedQueryAttention); each G divides
+      zeroed (heads x (layers + 1) / 2 held-out passes, quadratic in the layers: --head-ablation auto, the
+      default, makes it only when that costs no more than the training did or 16 passes, and says so when it
+      does not; all always; none never). --kv-groups: keys and values shared by groups of query heads (GroupedQueryAttention); each G divides
       every H; default: as many as the heads (MultiHeadAttention). --window W: every block's attention sees only
       the W latest tokens (GroupedQueryAttention's window_size, 1 to --context). associative-recall: context / 4 key-value
       pairs (keys the vocabulary's first half, values its second), then a query for each key, scored on the value

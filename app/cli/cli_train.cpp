@@ -62,6 +62,20 @@ std::vector<std::int64_t> parse_counts(const Args& a, const std::string& name)
     return counts;
 }
 
+// --head-ablation: auto (the report zeroes each head in turn when that costs no more than the training did,
+// head_report.h), all or none.
+Ablation parse_ablation(const Args& a)
+{
+    const std::string text = a.has("head-ablation") ? a.text("head-ablation") : "auto";
+    if (text == "auto")
+        return Ablation::Auto;
+    if (text == "all")
+        return Ablation::All;
+    if (text == "none")
+        return Ablation::None;
+    throw Error("--head-ablation " + printable(text, 40) + " is not auto, all or none.");
+}
+
 double parse_real(const Args& a, const std::string& name, double fallback)
 {
     if (!a.has(name))
@@ -149,7 +163,10 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
                          {"ms_per_step", r.ms_per_step},
                          {"steps", r.train_loss.size()},
                          {"curve", curve},
-                         {"heads", heads_json(reports[i])}});
+                         {"heads", heads_json(reports[i])},
+                         {"heads_ablated", reports[i].ablated}});
+        if (!reports[i].ablated && !reports[i].heads.empty()) // the heads' ablated_* are null: why
+            seeds.back()["heads_not_ablated"] = ablation_note(reports[i]);
     }
     const GptConfig& s = results[v.runs.front()].settings.shape;
     // What a KV cache keeps per token: a key and a value row of kv_groups x head_dim floats per layer.
@@ -189,7 +206,7 @@ int cmd_train(const std::vector<std::string>& argv)
 #endif
     Args a(argv,
            {"task", "vocab", "context", "emb", "layers", "heads", "kv-groups", "window", "seeds", "seed", "steps",
-            "batch", "lr", "weight-decay", "save", "dump-run", "max-memory"},
+            "batch", "lr", "weight-decay", "save", "dump-run", "max-memory", "head-ablation"},
            {"json"});
     SweepSpec spec = sweep_defaults(a.required("task"));
     if (a.has("seeds") && a.has("seed"))
@@ -219,6 +236,7 @@ int cmd_train(const std::vector<std::string>& argv)
     const std::vector<std::int64_t> groups = spec.kv_group_list();
     check_run_count(heads.size() * groups.size() * seeds.size());   // before a million runs are even listed
     const std::uint64_t budget = a.bytes("max-memory", UINT64_MAX); // none given: the machine's memory
+    const Ablation ablation = parse_ablation(a);
     if (a.has("dump-run") && (heads.size() != 1 || groups.size() != 1 || seeds.size() != 1))
         throw Error(
             "--dump-run records one run; give one --heads value, at most one --kv-groups value and one --seed.");
@@ -252,8 +270,8 @@ int cmd_train(const std::vector<std::string>& argv)
     const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     TrainPlan plan;
     try {
-        plan = plan_training(runs, threads, budget); // memory and time, then said when long
-    } catch (const std::bad_alloc&) {                // the calibration builds the costliest run
+        plan = plan_training(runs, threads, budget, ablation); // memory and time, then said when long
+    } catch (const std::bad_alloc&) {                          // the calibration builds the costliest run
         throw Error("ran out of memory building the largest run to time it; give a smaller --emb, --batch or "
                     "--context.");
     }
@@ -265,7 +283,7 @@ int cmd_train(const std::vector<std::string>& argv)
     try {
         results = run_sweep(runs, threads, progress.hooks());
         wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        reports = head_reports(results, threads, progress.report_done());
+        reports = head_reports(results, threads, progress.report_done(), ablation);
     } catch (const std::bad_alloc&) { // the estimate was short of what this machine gave: say what costs
         throw Error("ran out of memory while training, though it was estimated at about " +
                     format_bytes(plan.memory.total()) + "; give a smaller --emb, --batch or --context, or fewer " +

@@ -12,6 +12,8 @@ namespace cli {
 
 nlohmann::ordered_json heads_json(const attnlab::train::HeadReport& report);
 void print_heads(const attnlab::train::HeadReport& report);
+// Empty when the report ablated its heads; else why not, and how to ask for it.
+std::string ablation_note(const attnlab::train::HeadReport& report);
 // How the numbers were obtained and the role rule, printed once under the tables.
 std::string heads_how();
 

@@ -10,12 +10,12 @@ namespace cli {
 using namespace attnlab;
 using namespace attnlab::train;
 
-TrainPlan plan_training(const std::vector<RunSettings>& runs, int threads, std::uint64_t budget)
+TrainPlan plan_training(const std::vector<RunSettings>& runs, int threads, std::uint64_t budget, Ablation ablation)
 {
     TrainPlan plan;
     plan.memory = sweep_memory(runs, threads, process_baseline_bytes());
     check_sweep_memory(plan.memory, costliest_run(runs), budget, machine_memory_bytes());
-    plan.time = estimate_sweep_time(runs, threads, calibrate(costliest_run(runs)));
+    plan.time = estimate_sweep_time(runs, threads, calibrate(costliest_run(runs)), ablation);
     check_sweep_time(plan.time, runs.front());
     plan.long_run = plan.time.total() >= kStateWorkSeconds;
     if (plan.long_run) {

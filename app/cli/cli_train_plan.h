@@ -28,7 +28,8 @@ struct TrainPlan {
 
 // The checks in order (memory first: the calibration allocates one run), then the statement on stderr when the
 // sweep is long. Throws attnlab::Error with the refusal's sentence.
-TrainPlan plan_training(const std::vector<attnlab::train::RunSettings>& runs, int threads, std::uint64_t budget);
+TrainPlan plan_training(const std::vector<attnlab::train::RunSettings>& runs, int threads, std::uint64_t budget,
+                        attnlab::train::Ablation ablation);
 
 // Progress lines on stderr, at most one every two seconds and the last, from any thread: the steps done of all
 // the sweep's steps and the runs finished, then the head reports finished. Silent unless the plan is long.

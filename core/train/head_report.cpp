@@ -7,6 +7,7 @@
 #include "train/gpt_net.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <thread>
 
@@ -203,13 +204,44 @@ std::vector<HeadShares> head_shares(const std::vector<float>& weights, const std
     return out;
 }
 
+double ablation_passes(const RunSettings& settings)
+{
+    return static_cast<double>(settings.shape.n_heads) * (static_cast<double>(settings.shape.n_layers) + 1.0) / 2.0;
+}
+
+double training_passes(const RunSettings& settings, std::size_t held_sequences)
+{
+    return 3.0 * static_cast<double>(settings.steps) * static_cast<double>(settings.batch) /
+           static_cast<double>(std::max<std::size_t>(held_sequences, 1));
+}
+
+std::string ablation_skipped(const RunSettings& settings, std::size_t held_sequences, Ablation policy)
+{
+    if (policy == Ablation::All)
+        return {};
+    if (policy == Ablation::None)
+        return "the heads were not ablated, as asked.";
+    const double cost = ablation_passes(settings), trained = training_passes(settings, held_sequences);
+    if (cost <= std::max(kAblationFloor, trained))
+        return {};
+    const auto passes = [](double v) { return std::to_string(static_cast<long long>(std::ceil(v))); };
+    return "the heads were not ablated: zeroing each of the " +
+           std::to_string(settings.shape.n_heads * settings.shape.n_layers) +
+           " heads in turn reruns the layers after it, about " + passes(cost) +
+           " passes of the held-out set (heads x (layers + 1) / 2), more than the training's own work (about " +
+           passes(trained) + ") and than the " + passes(kAblationFloor) + " a report always allows.";
+}
+
 HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out,
-                       std::size_t chunk, int threads)
+                       std::size_t chunk, int threads, bool ablate)
 {
     HeadReport report;
-    const Ablations ablated = ablations(layout, params, held_out, chunk, threads);
-    report.intact = ablated.intact;
+    Ablations ablated;
+    if (ablate)
+        ablated = ablations(layout, params, held_out, chunk, threads);
     GptNet net(layout);
+    report.ablated = ablate;
+    report.intact = ablate ? ablated.intact : evaluate(net, params, held_out, chunk);
     const std::vector<std::vector<ShareSums>> sums = measure(net, params, held_out, chunk);
     for (std::size_t l = 0; l < sums.size(); ++l)
         for (std::size_t h = 0; h < sums[l].size(); ++h) {
@@ -218,7 +250,8 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
             s.head = static_cast<std::int64_t>(h);
             s.shares = mean(sums[l][h]);
             s.role = head_role(s.shares);
-            s.ablated = ablated.heads[l][h];
+            if (ablate)
+                s.ablated = ablated.heads[l][h];
             report.heads.push_back(s);
         }
     return report;
@@ -229,15 +262,19 @@ HeadReport head_report(const GptLayout& layout, const std::vector<float>& params
     return head_report(layout, params, task.held_out(), kEvalChunk);
 }
 
-HeadReport head_report(const RunResult& run, int threads)
+HeadReport head_report(const RunResult& run, int threads, Ablation policy)
 {
     const RunSettings& s = run.settings;
     const Task task(s.task, s.shape.vocab_size, s.shape.context_length, s.seed);
-    return head_report(gpt_layout(s.shape), run.params, task.held_out(), eval_chunk(s), threads);
+    const std::string skipped = ablation_skipped(s, task.held_out().batch, policy);
+    HeadReport report =
+        head_report(gpt_layout(s.shape), run.params, task.held_out(), eval_chunk(s), threads, skipped.empty());
+    report.skipped = skipped;
+    return report;
 }
 
 std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads,
-                                     const std::function<void()>& on_done)
+                                     const std::function<void()>& on_done, Ablation policy)
 {
     std::vector<HeadReport> reports(runs.size());
     if (threads < 1)
@@ -246,7 +283,7 @@ std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int thr
     const int each = std::max(1, threads / static_cast<int>(std::max<std::size_t>(runs.size(), 1)));
     parallel_for(runs.size(), threads, [&](std::size_t i) {
         if (!runs[i].cancelled && !runs[i].diverged()) // a diverged run's weights measure nothing
-            reports[i] = head_report(runs[i], each);
+            reports[i] = head_report(runs[i], each, policy);
         if (on_done)
             on_done();
     });

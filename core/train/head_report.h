@@ -17,6 +17,13 @@
 // A head's role comes only from kHeadRoleRule. Its worth is the held-out loss and accuracy with its output
 // zeroed: its columns of out_proj's weight set to 0, the same as zeroing its slice of the context vector
 // before out_proj (Michel et al. 2019), through evaluate().
+//
+// That ablation is exact, so a head of block l must run the blocks after it again: heads x (layers + 1) / 2
+// passes of the held-out set in all, quadratic in the layers (a 64-layer model's is 4 times a 32-layer one's).
+// A finished run's report therefore makes it only when it costs no more than a small floor (kAblationFloor
+// passes) or than the training it reports on did (a training step is about 3 forwards of its batch); past that
+// the report gives the shares and roles, linear in the layers, and says why the ablation was left out
+// (Ablation::All asks for it anyway, within the sweep's time cap).
 #include "train/gpt_params.h"
 #include "train/tasks.h"
 #include "train/train_run.h"
@@ -24,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace attnlab::train {
@@ -60,23 +68,36 @@ struct HeadStats {
 struct HeadReport {
     EvalPoint intact;             // the model as trained, on the same sequences
     std::vector<HeadStats> heads; // layer by layer, head by head
+    bool ablated = true;          // false: every HeadStats::ablated is left 0 ...
+    std::string skipped;          // ... and this sentence says why
 };
+
+// When a finished run's report zeroes each head in turn: Auto by the rule above, All always, None never.
+enum class Ablation { Auto, All, None };
+inline constexpr double kAblationFloor = 16.0; // passes of the held-out set an ablation may always take
+// Passes of the held-out set (`held_sequences` of them) that zeroing every head of `settings`' model takes, and
+// that its training took (3 per step's batch, as forward and backward).
+double ablation_passes(const RunSettings& settings);
+double training_passes(const RunSettings& settings, std::size_t held_sequences);
+// Empty when `policy` lets the run's report ablate its heads; else the sentence saying why not, with the counts.
+std::string ablation_skipped(const RunSettings& settings, std::size_t held_sequences, Ablation policy);
 
 // Every head of every layer of `params` (gpt_layout order), on held-out sequences of a task; ids are checked
 // against the vocabulary by the caller, as for GptNet.
 // `chunk`: sequences a forward takes at a time (train_run.h's eval_chunk); the numbers do not depend on it
 // beyond the order of float sums. `threads` share the chunks' ablations, each through its own net, the numbers
 // the same to the bit.
+// `ablate` false: the shares and roles only, `skipped` left empty for the caller to say why.
 HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Batch& held_out,
-                       std::size_t chunk = kEvalChunk, int threads = 1);
+                       std::size_t chunk = kEvalChunk, int threads = 1, bool ablate = true);
 HeadReport head_report(const GptLayout& layout, const std::vector<float>& params, const Task& task);
-// A finished run, on its task's held-out sequences, in the run's own evaluation chunks.
-HeadReport head_report(const RunResult& run, int threads = 1);
+// A finished run, on its task's held-out sequences, in the run's own evaluation chunks, ablated as `policy` says.
+HeadReport head_report(const RunResult& run, int threads = 1, Ablation policy = Ablation::Auto);
 // One report per run, the runs in parallel on `threads` threads (train/parallel.h); a run its cancel flag
 // stopped gets an empty report, since its weights are no trained model; with fewer runs than threads, each report's
 // chunks are shared by threads / runs threads. `on_done`, when given, is called on the
 // report's thread as each one ends (several threads may call it at once).
 std::vector<HeadReport> head_reports(const std::vector<RunResult>& runs, int threads,
-                                     const std::function<void()>& on_done = {});
+                                     const std::function<void()>& on_done = {}, Ablation policy = Ablation::Auto);
 
 } // namespace attnlab::train

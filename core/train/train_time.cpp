@@ -79,7 +79,8 @@ Calibration calibrate(const RunSettings& run)
     return c;
 }
 
-SweepTime estimate_sweep_time(const std::vector<RunSettings>& runs, int threads, const Calibration& measured)
+SweepTime estimate_sweep_time(const std::vector<RunSettings>& runs, int threads, const Calibration& measured,
+                              Ablation ablation)
 {
     SweepTime t;
     t.measured = measured;
@@ -93,8 +94,8 @@ SweepTime estimate_sweep_time(const std::vector<RunSettings>& runs, int threads,
         const double chunk = static_cast<double>(eval_chunk(r));
         const double pass = std::ceil(static_cast<double>(measured.held_sequences) / chunk) * measured.chunk_seconds;
         training.push_back(static_cast<double>(r.steps) * measured.step_seconds + eval_passes(r) * pass);
-        const double heads = static_cast<double>(r.shape.n_heads), layers = static_cast<double>(r.shape.n_layers);
-        reports.push_back(pass * (1.0 + (1.0 + heads * (layers + 1.0) / 2.0) / each));
+        const bool ablates = ablation_skipped(r, measured.held_sequences, ablation).empty();
+        reports.push_back(ablates ? pass * (1.0 + (1.0 + ablation_passes(r)) / each) : 2.0 * pass); // measures, intact
     }
     t.training = wall_of(training, t.threads);
     t.reports = wall_of(reports, t.threads);
@@ -121,7 +122,7 @@ void check_sweep_time(const SweepTime& t, const RunSettings& first)
     if (t.reports > t.training)
         throw Error(head + "the head reports zero every head of every layer in turn and run the layers after it " +
                     "again (about heads x layers^2 / 2 blocks), so give fewer --layers than " +
-                    std::to_string(first.shape.n_layers) + " or fewer heads.");
+                    std::to_string(first.shape.n_layers) + " or fewer heads, or leave --head-ablation at auto.");
     const double fits = kMaxSweepSeconds / t.total() * static_cast<double>(first.steps);
     throw Error(head + "give fewer --steps (about " +
                 std::to_string(std::max<long long>(1, static_cast<long long>(fits))) +

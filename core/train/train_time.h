@@ -7,10 +7,12 @@
 // held-out chunk, after one of each to warm up, all on one thread: a few steps, not a model of the hardware. The
 // estimate then counts, per run, its steps, its held-out passes (every eval_every steps and at the end) and its
 // head report: one pass for the intact model, one for the attention measures, and for a head of block l
-// (layers - l) blocks of a pass (head_report.h), heads x (layers + 1) / 2 passes in all; the runs are laid on
+// (layers - l) blocks of a pass (head_report.h), heads x (layers + 1) / 2 passes in all, when the report ablates
+// its heads (head_report.h's rule: else the one pass of the measures); the runs are laid on
 // `threads` threads longest first, as run_sweep and head_reports run them (with fewer runs than threads, a
 // report's ablations shared by threads / runs of them). Every run is timed at the costliest
 // one's rate, so the estimate is an upper bound where the runs differ.
+#include "train/head_report.h"
 #include "train/train_run.h"
 
 #include <cstddef>
@@ -39,7 +41,8 @@ struct SweepTime {
     double total() const { return training + reports; }
 };
 // threads < 1: one.
-SweepTime estimate_sweep_time(const std::vector<RunSettings>& runs, int threads, const Calibration& measured);
+SweepTime estimate_sweep_time(const std::vector<RunSettings>& runs, int threads, const Calibration& measured,
+                              Ablation ablation = Ablation::Auto);
 // The costliest run of a sweep (the one calibrate() should time).
 const RunSettings& costliest_run(const std::vector<RunSettings>& runs);
 

@@ -21,7 +21,7 @@ const QSet<QString> kNotNumbers = {
     "call",     "json",     "weights",   "layout",          "input", "train",     "max-memory",   "dump",     "model",
     "text",     "stage",    "tokenizer", "special-as-text", "bug",   "omit",      "no-transpose", "qkv-bias", "task",
     "save",     "dump-run", "top",       "summary",         "names", "text-file", "preset",       "presets",  "dtype",
-    "no-cache", "compare",  "stages",    "category",        "gift",  "html"};
+    "no-cache", "compare",  "stages",    "category",        "gift",  "html",      "head-ablation"};
 
 struct Usage {
     QString command, line;

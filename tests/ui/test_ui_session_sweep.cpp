@@ -195,6 +195,28 @@ const std::map<QString, Case>& cases()
          {firstRun([](QJsonObject& run) { run.insert("seed", 5); }),
           QStringLiteral("seed 5, which its settings do not train"),
           {}}},
+        {"report of 7 columns without why",
+         {firstRun([](QJsonObject& run) {
+              QJsonArray report;
+              for (const QJsonValue& row : run.value("report").toArray()) {
+                  QJsonArray cut = row.toArray();
+                  cut.removeLast();
+                  cut.removeLast();
+                  report.append(cut);
+              }
+              run.insert("report", report);
+          }),
+          QStringLiteral("a list of [layer, head, previous, first, self, induction, entropy, ablated loss, ablated "
+                         "accuracy]"),
+          {}}},
+        {"ablation skipped with ablated columns",
+         {firstRun([](QJsonObject& run) { run.insert("ablation_skipped", QStringLiteral("too deep.")); }),
+          QStringLiteral("(its \"ablation_skipped\" says the heads were not ablated)"),
+          {}}},
+        {"ablation skipped not a sentence",
+         {firstRun([](QJsonObject& run) { run.insert("ablation_skipped", 3); }),
+          QStringLiteral("\"ablation_skipped\" of \"sweep\" must be a sentence saying why the heads were not ablated"),
+          {}}},
         {"run of kv groups not trained",
          {firstRun([](QJsonObject& run) { run.insert("kv_groups", 2); }),
           QStringLiteral("a run of 4 heads, 2 key/value heads, seed 0, which its settings do not train"),
@@ -302,6 +324,26 @@ private Q_SLOTS:
             expanded = QString::fromUtf8(e.what());
         }
         QCOMPARE(job.error(), expanded);
+    }
+
+    // A report the sweep left unablated (core's head_report bound) keeps its shares and the sentence saying why,
+    // without the ablated columns, and opens as saved.
+    void anUnablatedReportIsKept()
+    {
+        SweepResults left = goodSweep();
+        left.runs.front().ablationSkipped = "the heads were not ablated: too deep for the training.";
+        for (train::HeadStats& h : left.runs.front().report)
+            h.ablated = {};
+        const QJsonObject json = sweepToJson(left);
+        const QJsonObject run = json.value("runs").toArray().at(0).toObject();
+        QCOMPARE(run.value("ablation_skipped").toString(), QString::fromStdString(left.runs.front().ablationSkipped));
+        QCOMPARE(run.value("report").toArray().at(0).toArray().size(), 7);
+        QString error;
+        const auto back = sweepFromJson(json, &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(*back == left);
+        QCOMPARE(back->runs.front().report.size(), std::size_t{8});
+        QCOMPARE(back->runs.front().report[3].shares.induction, 0.3);
     }
 
     // Files from before key/value heads were compared open as the book's MultiHeadAttention; a sweep over them

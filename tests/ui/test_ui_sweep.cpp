@@ -83,6 +83,7 @@ private Q_SLOTS:
     void readingFollowsTheNumbers();
     void timeLeftIsSaidOnlyWhenSound_data();
     void timeLeftIsSaidOnlyWhenSound();
+    void unablatedHeadsSaySo();
 };
 
 void TestUiSweep::tinySweepFillsTheTable()
@@ -703,4 +704,43 @@ void TestUiSweep::timeLeftIsSaidOnlyWhenSound()
 }
 
 QTEST_MAIN(TestUiSweep)
+// A run whose report left the ablation out (core's bound: heads x (layers + 1) / 2 passes past what training
+// took) shows a dash in both ablated columns, never a 0.000 that reads as "worthless", and the sentence why.
+void TestUiSweep::unablatedHeadsSaySo()
+{
+    SweepResults r;
+    r.settings = sweepDefaults("induction");
+    r.settings.heads = {2};
+    r.settings.seeds = 1;
+    SweepRun run;
+    run.heads = 2;
+    run.finished = true;
+    run.stepsDone = r.settings.steps;
+    run.evals = {{r.settings.steps, 1.1, 0.6}};
+    for (std::int64_t l = 0; l < r.settings.layers; ++l)
+        for (std::int64_t h = 0; h < 2; ++h) {
+            train::HeadStats stats;
+            stats.layer = l;
+            stats.head = h;
+            stats.shares.previous = 0.7;
+            stats.shares.positions = 10;
+            stats.role = train::head_role(stats.shares);
+            run.report.push_back(stats);
+        }
+    run.ablationSkipped = "the heads were not ablated: zeroing each of the 4 heads in turn is too much.";
+    r.runs.push_back(run);
+    SweepHeadsTable heads;
+    heads.setResults(r);
+    QCOMPARE(heads.table()->rowCount(), 4);
+    for (int row = 0; row < 4; ++row) {
+        QCOMPARE(heads.table()->item(row, 7)->text(), QStringLiteral("previous-token"));
+        QCOMPARE(heads.table()->item(row, 8)->text(), QStringLiteral("—"));
+        QCOMPARE(heads.table()->item(row, 9)->text(), QStringLiteral("—"));
+    }
+    bool said = false;
+    for (const QLabel* label : heads.findChildren<QLabel*>())
+        said = said || label->text().contains(QStringLiteral("The heads were not ablated: zeroing each of the 4"));
+    QVERIFY(said);
+}
+
 #include "test_ui_sweep.moc"

@@ -132,11 +132,18 @@ void SweepHeadsTable::showVariant()
     save_->setStatusTip(weights ? QString() : none);
     study_->setAccessibleDescription(weights ? study_->toolTip() : none);
     save_->setAccessibleDescription(weights ? save_->toolTip() : none);
-    if (!run.evals.empty())
-        intact_->setText(tr("As trained: held-out loss %1, accuracy %2. Zeroing a head the model relies on costs "
-                            "much more than zeroing one it could lose.")
+    const bool ablated = run.ablationSkipped.empty();
+    if (!run.evals.empty()) {
+        QString skipped = QString::fromStdString(run.ablationSkipped);
+        if (!skipped.isEmpty())
+            skipped[0] = skipped[0].toUpper();
+        intact_->setText(tr("As trained: held-out loss %1, accuracy %2. ")
                              .arg(run.evals.back().loss, 0, 'f', 3)
-                             .arg(run.evals.back().accuracy, 0, 'f', 3));
+                             .arg(run.evals.back().accuracy, 0, 'f', 3) +
+                         (ablated
+                              ? tr("Zeroing a head the model relies on costs much more than zeroing one it could lose.")
+                              : skipped));
+    }
     table_->setRowCount(static_cast<int>(run.report.size()));
     for (int row = 0; row < table_->rowCount(); ++row) {
         const train::HeadStats& h = run.report[static_cast<std::size_t>(row)];
@@ -148,8 +155,8 @@ void SweepHeadsTable::showVariant()
                                     QString::number(h.shares.induction, 'f', 2),
                                     QString::number(h.shares.entropy, 'f', 2),
                                     QString::fromUtf8(train::role_name(h.role)),
-                                    QString::number(h.ablated.loss, 'f', 3),
-                                    QString::number(h.ablated.accuracy, 'f', 3)};
+                                    ablated ? QString::number(h.ablated.loss, 'f', 3) : QStringLiteral("—"),
+                                    ablated ? QString::number(h.ablated.accuracy, 'f', 3) : QStringLiteral("—")};
         for (int c = 0; c < values.size(); ++c)
             table_->setItem(
                 row, c, cell(values[c], c == 7 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter));

@@ -47,6 +47,7 @@ std::vector<SweepRun> fromCore(const std::vector<train::RunResult>& results, int
         run.divergedAt = r.diverged_at;
         run.lossBefore = r.loss_before;
         run.report = reports[i].heads;
+        run.ablationSkipped = reports[i].skipped;
         if (!r.cancelled)
             run.params = std::make_shared<const std::vector<float>>(r.params);
         runs.push_back(std::move(run));

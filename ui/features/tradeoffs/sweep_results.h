@@ -63,6 +63,9 @@ struct SweepRun {
     // What each head of the finished model does on held-out sequences, and its ablated loss and accuracy
     // (core's head_report); empty for a cancelled run. The role is recomputed from the shares by core's rule.
     std::vector<train::HeadStats> report;
+    // Empty when each head's ablated loss and accuracy were measured; else core's sentence saying why the report
+    // left them out (head_report.h: the ablation is quadratic in the layers), and the ablated numbers are 0.
+    std::string ablationSkipped;
     // The finished model's weights (train/gpt_params.h's layout), so it can be studied and saved; null for a
     // cancelled run and for results read back from a session file, which keeps what runs reached, not models.
     std::shared_ptr<const std::vector<float>> params;

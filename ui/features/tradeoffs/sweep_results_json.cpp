@@ -182,14 +182,25 @@ bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString
         }
         r.evals.push_back({static_cast<std::int64_t>(t[0].toDouble()), t[1].toDouble(), t[2].toDouble()});
     }
-    // Optional: [layer, head, previous, first, self, induction, entropy, ablated loss, ablated accuracy].
+    // Optional: [layer, head, previous, first, self, induction, entropy, ablated loss, ablated accuracy], the last
+    // two left out, every row alike, when "ablation_skipped" says why the report did not measure them.
     const QJsonValue report = o.value("report");
     if (report.isUndefined())
         return true;
+    const QJsonValue skipped = o.value("ablation_skipped");
+    if (!skipped.isUndefined() &&
+        (!skipped.isString() || skipped.toString().isEmpty() || skipped.toString().size() > 1000)) {
+        *error = notA("ablation_skipped", "a sentence saying why the heads were not ablated", skipped);
+        return false;
+    }
+    r.ablationSkipped = skipped.toString().toStdString();
+    const qsizetype columns = r.ablationSkipped.empty() ? 9 : 7;
     const auto notHeads = [&](const QJsonValue& v) {
         *error = notA("report",
-                      "a list of [layer, head, previous, first, self, induction, entropy, ablated loss, "
-                      "ablated accuracy]",
+                      columns == 9 ? "a list of [layer, head, previous, first, self, induction, entropy, ablated "
+                                     "loss, ablated accuracy]"
+                                   : "a list of [layer, head, previous, first, self, induction, entropy] (its "
+                                     "\"ablation_skipped\" says the heads were not ablated)",
                       v);
         return false;
     };
@@ -198,13 +209,13 @@ bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString
     std::set<std::pair<std::int64_t, std::int64_t>> rows;
     for (const QJsonValue& e : report.toArray()) {
         const QJsonArray t = e.toArray();
-        bool ok = e.isArray() && t.size() == 9;
+        bool ok = e.isArray() && t.size() == columns;
         for (qsizetype i = 0; ok && i < t.size(); ++i)
             ok = t[i].isDouble() && std::isfinite(t[i].toDouble()) && t[i].toDouble() >= 0;
         for (qsizetype i = 2; ok && i < 6; ++i) // shares
             ok = t[i].toDouble() <= 1 + 1e-9;
         ok = ok && t[0].toDouble() == std::floor(t[0].toDouble()) && t[1].toDouble() == std::floor(t[1].toDouble()) &&
-             t[8].toDouble() <= 1;
+             (columns == 7 || t[8].toDouble() <= 1);
         if (!ok)
             return notHeads(e);
         // The model's own heads, each once: layer 10^9 of a 2-layer model is no head of it.
@@ -234,7 +245,8 @@ bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString
         h.shares.self = t[4].toDouble();
         h.shares.induction = t[5].toDouble();
         h.shares.entropy = t[6].toDouble();
-        h.ablated = {0, t[7].toDouble(), t[8].toDouble()};
+        if (columns == 9)
+            h.ablated = {0, t[7].toDouble(), t[8].toDouble()};
         h.role = train::head_role(h.shares);
         r.report.push_back(h);
     }
@@ -288,11 +300,23 @@ QJsonObject sweepToJson(const SweepResults& results)
         }
         if (!r.report.empty()) { // files from before the heads were measured keep their bytes
             QJsonArray heads;
-            for (const train::HeadStats& h : r.report)
-                heads.append(QJsonArray{static_cast<double>(h.layer), static_cast<double>(h.head), h.shares.previous,
-                                        h.shares.first, h.shares.self, h.shares.induction, h.shares.entropy,
-                                        h.ablated.loss, h.ablated.accuracy});
+            for (const train::HeadStats& h : r.report) {
+                QJsonArray row{static_cast<double>(h.layer),
+                               static_cast<double>(h.head),
+                               h.shares.previous,
+                               h.shares.first,
+                               h.shares.self,
+                               h.shares.induction,
+                               h.shares.entropy};
+                if (r.ablationSkipped.empty()) {
+                    row.append(h.ablated.loss);
+                    row.append(h.ablated.accuracy);
+                }
+                heads.append(row);
+            }
             run.insert("report", heads);
+            if (!r.ablationSkipped.empty())
+                run.insert("ablation_skipped", QString::fromStdString(r.ablationSkipped));
         }
         runs.append(run);
     }
