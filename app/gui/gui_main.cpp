@@ -2,6 +2,8 @@
 // --screenshot pictures (the README's, the tests') show what the app really shows.
 #include "tensor/blas_kernel.h"
 #include "shell/app_shell.h"
+#include "shell/presenter_actions.h"
+#include "shell/presenter_view.h"
 #include "shell/guarded_application.h"
 #include "model/job_failure.h"
 #include "shell/shown_value.h"
@@ -302,6 +304,12 @@ int runApp(GuardedApplication& app)
         if (session.computing())
             return session.whenSettled(&window, [&shoot] { shoot(4); });
         takeScreenshot(window, screenshot);
+        if (PresenterView* presenter = shell.presenter()->view()) { // --presenter: the teacher's window too
+            QString path = screenshot;
+            if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+                path.chop(4);
+            takeScreenshot(*presenter, path + QStringLiteral("-presenter.png"));
+        }
         QApplication::exit(0);
     };
     if (!screenshot.isEmpty())

@@ -14,6 +14,7 @@
 #include "shell/lessons_panel.h"
 #include "shell/main_window.h"
 #include "shell/presentation.h"
+#include "shell/presenter_actions.h"
 #include "shell/screen_fit.h"
 #include "shell/open_model_dialog.h"
 #include "shell/config_panel.h"
@@ -97,6 +98,9 @@ void addShellOptions(QCommandLineParser& parser)
         {QStringLiteral("guide-step"),
          QStringLiteral("With --guide: go to this step (from 1), show it, and check it once computed."),
          QStringLiteral("N")},
+        {QStringLiteral("presenter"),
+         QStringLiteral("Open the presenter view (Alt+F5): with two screens, it goes to the primary one and the app to "
+                        "the other, presenting; --screenshot FILE.png also saves it as FILE-presenter.png.")},
     });
     parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open, as --open does."),
                                  QStringLiteral("[FILE.attnlab.json]"));
@@ -182,6 +186,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             return std::nullopt;
         return lessonClassQuestion(step->id, {session_, window_});
     });
+    presenter_ = new PresenterActions(window_, lessons_, session_->poll(), presentation_, this);
     connect(lessons_, &LessonsPanel::stepShown, poll_, &PollActions::lessonStepChanged);
     connect(dock_, &QDockWidget::visibilityChanged, poll_, &PollActions::lessonStepChanged);
     followParts(session_->parts(), poll_, [this](ChangeFlags flags) {
@@ -282,6 +287,9 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         presentation_->setPresenting(true);
     if (parser.isSet(QStringLiteral("predict-first")))
         session_->study()->setPredictFirst(true);
+    if (parser.isSet(QStringLiteral("presenter"))) // once the window is up: it places the app beside the view
+        QMetaObject::invokeMethod(
+            this, [this] { presenter_->setOpen(true); }, Qt::QueuedConnection);
     // Once the window is up its frame is known, and opening the lessons dock may have asked for more
     // width than the screen has: bring it back within the screen (a full-screen window is the screen).
     const auto withinScreen = [this] {
@@ -359,6 +367,8 @@ void AppShell::buildMenus()
     view->addAction(toggle);
     view->addAction(poll_->toggleAction());
     window_->addAction(poll_->toggleAction()); // its key works with the menu bar hidden (presentation)
+    view->addAction(presenter_->toggleAction());
+    window_->addAction(presenter_->toggleAction());
 
     QMenu* lessonsMenu = bar->addMenu(tr("&Lessons"));
     for (const Lesson& l : lessons()) {

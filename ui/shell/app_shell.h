@@ -20,6 +20,7 @@ class FileActions;
 class LessonsPanel;
 class MainWindow;
 class PollActions;
+class PresenterActions;
 class PresentationMode;
 class Session;
 class SettingsHistory;
@@ -50,6 +51,7 @@ public:
     LessonsPanel* lessonsPanel() const { return lessons_; }
     QDockWidget* lessonsDock() const { return dock_; }
     PollActions* poll() const { return poll_; } // Ask the Class (features/poll/)
+    PresenterActions* presenter() const { return presenter_; }
 
     static void rememberState(const MainWindow& window, const Session& session, bool geometry);
 
@@ -68,6 +70,7 @@ private:
     LessonsPanel* lessons_;
     QDockWidget* dock_;
     PollActions* poll_;
+    PresenterActions* presenter_;
     DiagramRoom* room_;
     QPointer<UserGuide> guide_;
 };

@@ -22,10 +22,22 @@ TallyChart::TallyChart(PollState* poll, QWidget* parent) : QWidget(parent), poll
     setAccessibleName(tr("How the class answered"));
 }
 
+void TallyChart::setForTeacher(bool on)
+{
+    forTeacher_ = on;
+    updateGeometry();
+    update();
+}
+
+bool TallyChart::shown() const
+{
+    return forTeacher_ || poll_->shown();
+}
+
 int TallyChart::heightForWidth(int width) const
 {
     const poll::Tally* t = poll_->tally();
-    return t && poll_->shown() ? static_cast<int>(tallyHeight(*t, lookOf(this, poll_), width)) + 4 : 0;
+    return t && shown() ? static_cast<int>(tallyHeight(*t, lookOf(this, poll_), width)) + 4 : 0;
 }
 
 QSize TallyChart::sizeHint() const
@@ -36,7 +48,7 @@ QSize TallyChart::sizeHint() const
 void TallyChart::paintEvent(QPaintEvent*)
 {
     const poll::Tally* t = poll_->tally();
-    if (!t || !poll_->shown())
+    if (!t || !shown())
         return;
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
