@@ -38,12 +38,15 @@ void require_same_experiment(const TrainDocument& first, const TrainDocument& do
     const std::string tail = "; pool takes the files of one train command, each run with its own --seed.";
     for (std::size_t i = 0; i < first.settings.size(); ++i) {
         const PoolSetting &a = first.settings[i], &b = doc.settings[i];
-        if (a.value != b.value) {
-            const bool window = std::string(a.key) == "window_size"; // 0 there: no --window given
-            const auto said = [window](const json& v) {
-                return window && v == 0 ? std::string("none") : attnlab::printable(v.dump(), 40);
+        if (a.value != b.value) { // "--steps 200", "--task recall", or "without --window" (0: none given)
+            const auto said = [](const PoolSetting& p) {
+                if (std::string(p.key) == "window_size" && p.value == 0)
+                    return std::string("without --window");
+                const std::string value = p.value.is_string() ? p.value.get<std::string>() : p.value.dump();
+                return "with " + std::string(p.option) + " " + attnlab::printable(value, 40);
             };
-            throw Error(lead + b.option + " " + said(b.value) + " there, " + said(a.value) + " in the first" + tail);
+            throw Error(file_named(doc.path) + " was trained " + said(b) + " and " + file_named(first.path) + " " +
+                        said(a) + tail);
         }
     }
     const auto name = [](const PoolVariant& v) { return variant_name(v.heads, v.kv_groups); };

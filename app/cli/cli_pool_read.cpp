@@ -116,8 +116,9 @@ json parse(const std::string& path, const std::string& text)
     } catch (const TooDeep&) {
         f.bad("it nests deeper than " + std::to_string(kMaxDepth) + " levels");
     } catch (const json::parse_error& e) {
-        f.bad("it does not parse as JSON (at byte " + std::to_string(e.byte) + " of " + std::to_string(text.size()) +
-              "; is it cut short?)");
+        f.bad(e.byte > text.size() ? "it does not parse as JSON: it ends after " + std::to_string(text.size()) +
+                                         " bytes, inside the document (is it cut short?)"
+                                   : "it does not parse as JSON (at byte " + std::to_string(e.byte) + ")");
     } catch (const json::exception&) { // out_of_range: a number beyond a double
         f.bad("it holds a number too large to read");
     }

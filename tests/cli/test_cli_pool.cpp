@@ -210,14 +210,20 @@ void TestCliPool::another_experiment_refused_data()
 {
     QTest::addColumn<QStringList>("change");
     QTest::addColumn<QString>("says");
-    QTest::newRow("steps") << QStringList{"--steps", "21"} << "--steps 21 there, 20 in the first";
-    QTest::newRow("context") << QStringList{"--context", "13"} << "--context 13 there, 12 in the first";
-    QTest::newRow("lr") << QStringList{"--lr", "0.01"} << "--lr 0.01 there, 0.003 in the first";
-    QTest::newRow("window") << QStringList{"--window", "4"} << "--window 4 there, none in the first";
-    QTest::newRow("heads") << QStringList{"--heads", "1,4"} << "its variant 2 is 4 head(s), not 2 head(s)";
-    QTest::newRow("fewer variants") << QStringList{"--heads", "1"} << "it has 1 variants, not 2";
+    QTest::newRow("steps") << QStringList{"--steps", "21"} << "was trained with --steps 21 and FIRST with --steps 20";
+    QTest::newRow("context") << QStringList{"--context", "13"}
+                             << "was trained with --context 13 and FIRST with --context 12";
+    QTest::newRow("lr") << QStringList{"--lr", "0.01"} << "was trained with --lr 0.01 and FIRST with --lr 0.003";
+    QTest::newRow("window") << QStringList{"--window", "4"} << "was trained with --window 4 and FIRST without --window";
+    QTest::newRow("task") << QStringList{"--task", "previous-token"}
+                          << "was trained with --task previous-token and FIRST with --task induction";
+    QTest::newRow("heads") << QStringList{"--heads", "1,4"}
+                           << "is another experiment than FIRST: its variant 2 is 4 head(s), not 2 head(s)";
+    QTest::newRow("fewer variants") << QStringList{"--heads", "1"}
+                                    << "is another experiment than FIRST: it has 1 variants, not 2";
     QTest::newRow("kv groups") << QStringList{"--heads", "1,2", "--kv-groups", "1"}
-                               << "its variant 2 is 2 head(s) in 1 key/value group(s), not 2 head(s)";
+                               << "is another experiment than FIRST: its variant 2 is 2 head(s) in 1 key/value "
+                                  "group(s), not 2 head(s)";
 }
 
 void TestCliPool::another_experiment_refused()
@@ -237,7 +243,7 @@ void TestCliPool::another_experiment_refused()
     QTemporaryDir other;
     QVERIFY(write_file(other.filePath("z-other.json"), trained.out.toUtf8()));
     const Result r = pool({class_, other.filePath("z-other.json")});
-    expect_refusal(r, "z-other.json' is another experiment than '" + class_ + "/student-0.json': " + says);
+    expect_refusal(r, "z-other.json' " + says.replace("FIRST", "'" + class_ + "/student-0.json'"));
 }
 
 // One seed, two results: an edited file (or another build's) is named with the one it contradicts.
