@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <set>
 
 namespace cli {
 
@@ -134,8 +135,9 @@ int cmd_pool(const std::vector<std::string>& argv)
     // One file at a time, keeping only its seeds: a class's files are never all in memory at once.
     TrainDocument first;
     std::vector<std::map<std::uint64_t, HeldSeed>> held;
-    std::size_t repeats = 0;
+    std::size_t repeats = 0; // seeds a file held that an earlier one had, counted once for all their variants
     for (const std::string& file : files) {
+        std::set<std::uint64_t> repeated;
         TrainDocument doc = read_train_document(file);
         if (held.empty())
             held.resize(doc.variants.size());
@@ -155,8 +157,9 @@ int cmd_pool(const std::vector<std::string>& argv)
                                 ", with different results; one seed trains the same run on every machine with one "
                                 "build of attention-lab-cli, so one file was changed or made by another build: "
                                 "keep the one you trust, or have the student train again.");
-                ++repeats;
+                repeated.insert(s.seed);
             }
+        repeats += repeated.size();
         if (first.path.empty()) {
             for (PoolVariant& v : doc.variants)
                 v.seeds.clear();
