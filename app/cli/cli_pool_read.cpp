@@ -154,7 +154,7 @@ const json& TrainDocument::value(const char* key) const
     for (const PoolSetting& s : settings)
         if (std::string(s.key) == key)
             return s.value;
-    throw Error(std::string("no setting ") + key + " is read from a train document.");
+    throw Error("no setting " + std::string(key) + " is read from a train document.");
 }
 
 std::vector<std::string> pool_input_files(const std::vector<std::string>& inputs)
