@@ -43,6 +43,8 @@ int tokenize_gpt2(const Args& a, const std::string& which, const std::string& te
 int cmd_run_gpt(const std::vector<std::string>& argv);
 // The book's GPTModel trained on a task, several num_heads and seeds in parallel (cli_train.cpp).
 int cmd_train(const std::vector<std::string>& argv);
+// Several `train --json` documents of one experiment, each with its own seeds, as one table (cli_pool.cpp).
+int cmd_pool(const std::vector<std::string>& argv);
 // GPT-2 checkpoints (cli_gpt2.cpp): a folder, or a file holding a whole GPT (wte or tok_emb).
 bool is_whole_gpt_checkpoint(const std::string& path);
 int run_gpt2_checkpoint(const Args& a, const std::string& path);

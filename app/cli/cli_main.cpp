@@ -138,6 +138,14 @@ const Command kCommands[] = {
       steps before it starts: more than 1000 runs, over an hour, or a --dump-run above 1 GiB is refused; a sweep
       of 2 s or more says its runs, time and progress on stderr.
 )"},
+    {"pool", cli::cmd_pool,
+     R"(  pool FILE... | DIR [--json]
+      The class's seeds in one table: several train --json documents of one experiment (every DIR/*.json, by
+      name, at most 500 files of 64 MiB), each trained with its own --seed, as train's table over all their
+      seeds: held-out loss and accuracy (mean +- sample std), steps to 90% of the best accuracy, seeds per
+      variant. Files of another experiment (the first setting that differs is named), a seed handed in twice
+      with different results (both files named) and a file that is not a train --json document are refused.
+)"},
     {"compare", cli::cmd_compare,
      R"(  compare FILE [--num-heads H] [--json]
   compare FILE... | DIR --summary [--names] [--num-heads H] [--json]

@@ -6,6 +6,7 @@
 #include "cli/cli_json.h"
 #include "cli/cli_train_heads.h"
 #include "cli/cli_train_plan.h"
+#include "cli/cli_train_table.h"
 
 #include "forward/experiment.h"
 
@@ -88,13 +89,6 @@ double parse_real(const Args& a, const std::string& name, double fallback)
     return v;
 }
 
-std::string fixed(double v, int digits)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 std::string seeds_text(const std::vector<std::uint64_t>& seeds) // "0,1,2", as the shipped models say it
 {
     std::string out;
@@ -109,26 +103,10 @@ std::string spread_meta(const json& std_value)
     return std_value.is_null() ? std::string() : fixed(std_value.get<double>(), 4);
 }
 
-// "0.881 +- 0.012", or "0.881 (1 seed)" where one seed gives no spread.
-std::string mean_std(const json& row, const char* mean, const char* std_key)
-{
-    const std::string m = fixed(row[mean].get<double>(), 3);
-    return row[std_key].is_null() ? m + " (1 seed)" : m + " +- " + fixed(row[std_key].get<double>(), 3);
-}
-
 struct Variant {
     std::int64_t heads = 0, kv_groups = 0; // kv_groups: as given, or the heads
     std::vector<std::size_t> runs;         // indices into the sweep's results
 };
-
-// "4 head(s)", or "4 head(s) in 2 key/value groups" when they share keys and values.
-std::string variant_name(const Variant& v)
-{
-    std::string name = std::to_string(v.heads) + " head(s)";
-    if (v.kv_groups != v.heads)
-        name += " in " + std::to_string(v.kv_groups) + " key/value group(s)";
-    return name;
-}
 
 json variant_json(const Variant& v, const std::vector<RunResult>& results, const std::vector<HeadReport>& reports)
 {
@@ -181,16 +159,8 @@ json variant_json(const Variant& v, const std::vector<RunResult>& results, const
         row["diverged"] = divergence_text(results[v.runs.front()]);
         return row;
     }
-    const Spread l = spread(loss), a = spread(acc), t = spread(to90), m = spread(ms);
-    // A spread needs two runs: from one seed it is not 0 but unknown, so it is null (and the table says "1 seed").
-    const json none = nullptr;
-    row.update({{"val_loss_mean", l.mean},
-                {"val_loss_std", loss.size() > 1 ? json(l.std) : none},
-                {"val_accuracy_mean", a.mean},
-                {"val_accuracy_std", loss.size() > 1 ? json(a.std) : none},
-                {"seeds_finished", loss.size()},
-                {"steps_to_90_mean", t.mean},
-                {"ms_per_step_mean", m.mean}});
+    add_seed_means(row, loss, acc, to90); // null spreads from one seed, and the table says "1 seed"
+    row["ms_per_step_mean"] = spread(ms).mean;
     return row;
 }
 
@@ -314,13 +284,8 @@ int cmd_train(const std::vector<std::string>& argv)
                                 {"val_accuracy_std", spread_meta(row["val_accuracy_std"])}});
         }
     };
-    const std::string how = "held-out loss and accuracy: mean cross-entropy and share of correct next-token guesses "
-                            "over the task's held-out positions after the last step, eval mode; mean +- sample std "
-                            "over seeds (a spread needs two: one seed says \"1 seed\"); to 90% of best: the first "
-                            "held-out measurement (every " +
-                            std::to_string(spec.eval_every()) +
-                            " steps) reaching 90% of that run's own best accuracy (not 90% accuracy); ms per step: "
-                            "wall time of forward, backward and AdamW, one engine thread";
+    const std::string how =
+        measures_how(spec.eval_every()) + "; ms per step: wall time of forward, backward and AdamW, one engine thread";
     if (a.flag("json")) {
         json out = {{"task", spec.task},
                     {"vocab_size", spec.vocab},
@@ -349,39 +314,32 @@ int cmd_train(const std::vector<std::string>& argv)
               << (spec.window > 0 ? ", a sliding window of " + std::to_string(spec.window) + " tokens" : std::string())
               << ", " << spec.steps << " steps of batch " << spec.batch << ", lr " << spec.lr << ", " << seeds.size()
               << " seed(s); " << fixed(wall, 1) << " s on " << threads << " threads\n";
-    std::printf("heads  kv_groups  head_dim  KV bytes/token  held-out loss     held-out accuracy  to 90%% of best  "
-                "ms/step\n");
+    std::printf("%s  ms/step\n", table_heading().c_str());
     for (const json& r : table)
         if (r.contains("diverged"))
-            std::printf("%5d  %9d  %8d  %14d  %s\n", r["n_heads"].get<int>(), r["kv_groups"].get<int>(),
-                        r["head_dim"].get<int>(), r["kv_bytes_per_token"].get<int>(),
-                        r["diverged"].get<std::string>().c_str());
+            std::printf("%s\n", table_columns(r).c_str());
         else
-            std::printf("%5d  %9d  %8d  %14d  %-14s    %-14s     %14.0f  %7.2f\n", r["n_heads"].get<int>(),
-                        r["kv_groups"].get<int>(), r["head_dim"].get<int>(), r["kv_bytes_per_token"].get<int>(),
-                        mean_std(r, "val_loss_mean", "val_loss_std").c_str(),
-                        mean_std(r, "val_accuracy_mean", "val_accuracy_std").c_str(),
-                        r["steps_to_90_mean"].get<double>(), r["ms_per_step_mean"].get<double>());
+            std::printf("%s  %7.2f\n", table_columns(r).c_str(), r["ms_per_step_mean"].get<double>());
     std::fflush(stdout);
     for (const Variant& v : variants)
         for (std::size_t i : v.runs)
             if (results[i].diverged() &&
                 table[static_cast<std::size_t>(&v - variants.data())].contains("val_loss_mean"))
-                std::printf("(%s, seed %llu: %s; the row is the other seeds')\n", variant_name(v).c_str(),
-                            static_cast<unsigned long long>(results[i].settings.seed),
-                            divergence_text(results[i]).c_str());
+                std::printf(
+                    "(%s, seed %llu: %s; the row is the other seeds')\n", variant_name(v.heads, v.kv_groups).c_str(),
+                    static_cast<unsigned long long>(results[i].settings.seed), divergence_text(results[i]).c_str());
     std::fflush(stdout);
     std::cout << "(" << how << ")\n";
     std::cout.flush();
     for (const Variant& v : variants) {
         const RunResult& r = results[v.runs.front()];
         if (r.diverged()) {
-            std::printf("\n%s, seed %llu: %s\n", variant_name(v).c_str(),
+            std::printf("\n%s, seed %llu: %s\n", variant_name(v.heads, v.kv_groups).c_str(),
                         static_cast<unsigned long long>(r.settings.seed), divergence_text(r).c_str());
             continue;
         }
-        std::printf("\n%s, seed %llu%s: held-out loss %.3f, accuracy %.3f\n", variant_name(v).c_str(),
-                    static_cast<unsigned long long>(r.settings.seed),
+        std::printf("\n%s, seed %llu%s: held-out loss %.3f, accuracy %.3f\n",
+                    variant_name(v.heads, v.kv_groups).c_str(), static_cast<unsigned long long>(r.settings.seed),
                     seeds.size() > 1 ? " (--json has every seed)" : "", r.final_eval().loss, r.final_eval().accuracy);
         print_heads(reports[v.runs.front()]);
     }
