@@ -14,7 +14,9 @@
 #include "features/tradeoffs/sweep_job.h"
 #include "features/tradeoffs/tradeoffs_lessons.h"
 #include "features/tradeoffs/tradeoffs_state.h"
+#include "model/document_model.h"
 #include "model/presets.h"
+#include "model/trace_state.h"
 #include "model/view_model.h"
 #include "shell/app_shell.h"
 #include "shell/lessons.h"
@@ -187,6 +189,39 @@ private Q_SLOTS:
         const CheckResult r = o.panel()->check();
         QVERIFY2(r.passed,
                  qPrintable(QStringLiteral("%1 step %2 (%3): %4").arg(lesson).arg(step).arg(s->title, r.message)));
+    }
+
+    // Entering a step from the panel, before any Show me, builds what the earlier steps would have left, and leaves
+    // alone what already is so (a student's own broken split stays theirs).
+    void enteringBuildsWhatEarlierStepsLeft()
+    {
+        Session session;
+        session.document()->applyPreset(*findPreset(QStringLiteral("book")));
+        MainWindow window(&session);
+        LessonsPanel panel(&session, &window);
+        const Config book = session.document()->config();
+        QVERIFY(panel.setLesson(QStringLiteral("gpt2-split")));
+        QCOMPARE(session.document()->config().d_out, book.d_out); // step 1 needs nothing: the book's settings stay
+        panel.setStep(2);                                         // mend the split: GPT-2 small, split broken
+        QCOMPARE(session.document()->config().d_out, 768);
+        QVERIFY(!session.document()->config().heads_split_d_out());
+        panel.setStep(1);
+        session.document()->setSlot(Slot::num_heads, 5);
+        panel.setStep(2);
+        QCOMPARE(session.document()->config().num_heads, 5);
+
+        QVERIFY(panel.setLesson(QStringLiteral("trained-heads")));
+        panel.setStep(2); // the induction heads: the trained model, at layer 1
+        QVERIFY(testing::waitUntilSettled(session, 60000));
+        QVERIFY(session.trace()->usesOpenedModel());
+        QCOMPARE(session.document()->gptLayer(), 1);
+
+        QVERIFY(panel.setLesson(QStringLiteral("several-heads")));
+        panel.setStep(1); // the table: trained first, its progress on the Trained page
+        QVERIFY(session.feature<TradeoffsState>()->sweep()->busy());
+        QCOMPARE(session.view()->tab(), ViewMode::Tradeoffs);
+        QVERIFY(QTest::qWaitFor([&] { return !session.feature<TradeoffsState>()->sweep()->busy(); }, 60000));
+        QVERIFY(panel.currentStep()->check({&session, &window}).passed);
     }
 
     // Lesson 5 holds back the verdict, the marked first row and the row picked for the room; the stages stay there to
