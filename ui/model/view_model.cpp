@@ -33,7 +33,9 @@ void ViewModel::restore(const ViewState& s)
     setHeatmapScale(s.heatmapScale);
     setTradeoffsSection(s.tradeoffsSection);
     setDebugSection(s.debugSection);
-    setGuide(s.guide);
+    GuideState guide = s.guide;
+    guide.holdAnswers = view_.guide.holdAnswers; // the teacher's choice, not the file's
+    setGuide(guide);
 }
 
 void ViewModel::adoptTrace()
@@ -174,6 +176,13 @@ void ViewModel::setGuide(const GuideState& guide)
         return;
     view_.guide = guide;
     Q_EMIT changed(ChangeFlag::Guide);
+}
+
+void ViewModel::revealAnswer()
+{
+    GuideState g = view_.guide;
+    g.held.clear();
+    setGuide(g);
 }
 
 void ViewModel::setPresentation(bool on)

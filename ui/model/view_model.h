@@ -54,6 +54,7 @@ public:
     void setDebugSection(DebugSection section);
     const GuideState& guide() const { return view_.guide; }
     void setGuide(const GuideState& guide);
+    void revealAnswer(); // the current step's held-back answer shown (the Reveal buttons)
     bool presentation() const { return view_.presentation; }
     void setPresentation(bool on);
 

@@ -30,6 +30,7 @@
 #include "model/document_model.h"
 #include "model/study_model.h"
 #include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -272,7 +273,12 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             lessons_->showMe();
             if (session_->feature<TradeoffsState>()->sweep()->busy()) // it trained: checked once trained
                 session_->feature<TradeoffsState>()->waitForSweep();
-            session_->whenSettled(this, [this] { lessons_->check(); });
+            // A step holding its answer back is not checked: the room has not answered yet (a red ✘ on the
+            // projector would say they had, and wrongly).
+            session_->whenSettled(this, [this] {
+                if (session_->view()->guide().held.isEmpty())
+                    lessons_->check();
+            });
         }
     }
     if (parser.isSet(QStringLiteral("weights-dialog"))) // once the window is up, as after File > Load Weights…

@@ -3,6 +3,7 @@
 
 #include "features/session.h"
 #include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -45,7 +46,8 @@ ComputeStatus::ComputeStatus(Session* session, QWidget* parent) : QWidget(parent
             session_->trace()->recompute();
     });
     followParts(session_->parts(), this, [this](ChangeFlags flags) {
-        if (flags & (ChangeFlag::Busy | ChangeFlag::Trace | ChangeFlag::Settings | ChangeFlag::Diagnostics))
+        if (flags &
+            (ChangeFlag::Busy | ChangeFlag::Trace | ChangeFlag::Settings | ChangeFlag::Diagnostics | ChangeFlag::Guide))
             refresh();
     });
     refresh();
@@ -87,7 +89,11 @@ void ComputeStatus::refresh()
                                  .arg(QString::fromStdString(positional_call(trace->config)),
                                       QString::fromStdString(shape_to_string(trace->stages.front().tensor.shape())));
         // What matters most comes first: a narrow status bar elides the end of the line.
-        if (session_->trace()->hasErrors())
+        // A lesson holding the diagnosis back (lesson 6): the last valid call would be the answer.
+        if (session_->trace()->hasErrors() && session_->view()->guide().held == QLatin1String("diagnosis"))
+            text = tr("The settings have an error: showing the last valid trace (held back until the answer is "
+                      "revealed).");
+        else if (session_->trace()->hasErrors())
             text = tr("The settings have an error: showing the last valid trace, %1.").arg(what);
         else if (session_->trace()->cancelled() && !busy)
             text = tr("Cancelled — showing the previous result, %1.").arg(what);

@@ -5,8 +5,10 @@
 
 #include "features/session.h"
 #include "widgets/flow_layout.h"
+#include "widgets/held_answer_card.h"
 #include "model/document_model.h"
 #include "model/trace_state.h"
+#include "model/view_model.h"
 
 #include <QFrame>
 #include <QHBoxLayout>
@@ -85,7 +87,7 @@ DiagnosticsPanel::DiagnosticsPanel(Session* session, QWidget* parent) : QWidget(
     cards_ = new QVBoxLayout(this);
     cards_->setContentsMargins(0, 0, 0, 0);
     followParts(session_->parts(), this, [this](ChangeFlags flags) {
-        if (flags & ChangeFlag::Diagnostics)
+        if (flags & (ChangeFlag::Diagnostics | ChangeFlag::Guide))
             rebuild();
     });
     followPalette(this, [this] { rebuild(); });
@@ -104,6 +106,14 @@ void DiagnosticsPanel::rebuild()
         delete item;
     }
     const RenderStyle style = styleFor(this);
+    // A lesson step asking the room to read the call first holds the diagnosis back (lesson 6): one card says so.
+    if (session_->view()->guide().held == QLatin1String("diagnosis") && !session_->trace()->diagnostics().empty()) {
+        auto* held = new HeldAnswerCard(
+            tr("what the app says about these settings is hidden until you reveal it. Read the call slot by slot."));
+        connect(held, &HeldAnswerCard::revealed, session_->view(), &ViewModel::revealAnswer);
+        cards_->addWidget(held);
+        return;
+    }
     // Errors first: they are why nothing new is being computed.
     for (Severity s : {Severity::Error, Severity::Warning, Severity::Note})
         for (const auto& d : session_->trace()->diagnostics())

@@ -30,11 +30,57 @@ Show preset(const char* id)
     return [id](const LessonContext& c) { c.session->document()->applyPreset(*findPreset(QLatin1String(id))); };
 }
 
-Show showStage(const char* name, const char* presetId = "gpt2-small")
+// The call of lesson 6's first step, with context_length and num_heads traded, and the same call mended.
+const char* const kSwappedCall = "MultiHeadAttention(768, 768, 12, 0.0, 1024)";
+const char* const kMendedCall = "MultiHeadAttention(768, 768, 1024, 0.0, 12)";
+
+// GPT-2 small's widths on MultiHeadAttention, as lesson 1 leaves them (and lessons 2 and 3 read): the preset again
+// unless the settings already are so. num_heads is left to the step.
+void gpt2SmallWidths(const LessonContext& c)
 {
-    return [name, presetId](const LessonContext& c) {
-        if (c.session->document()->config().kind != ModuleKind::MultiHeadAttention || c.session->trace()->hasErrors())
-            c.session->document()->applyPreset(*findPreset(QLatin1String(presetId)));
+    const Config& k = c.session->document()->config();
+    if (k.kind != ModuleKind::MultiHeadAttention || k.d_in != 768 || k.d_out != 768 || k.context_length != 1024)
+        c.session->document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+}
+
+// GPT-2 small as the stepper steps through it: the widths, and a call the trace can run.
+void gpt2SmallRunning(const LessonContext& c)
+{
+    gpt2SmallWidths(c);
+    if (c.session->trace()->hasErrors() || !c.session->document()->config().heads_split_d_out())
+        c.session->document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
+}
+
+// Lesson 1's second step leaves the split broken: GPT-2 small with 10 heads, which do not divide 768.
+void gpt2SmallSplitBroken(const LessonContext& c)
+{
+    gpt2SmallWidths(c);
+    if (c.session->document()->config().heads_split_d_out())
+        c.session->document()->setSlot(Slot::num_heads, 10);
+}
+
+// Lesson 4's first step leaves the wrapper on the book's small settings.
+void bookWrapper(const LessonContext& c)
+{
+    if (c.session->document()->config().kind == ModuleKind::MultiHeadAttentionWrapper)
+        return;
+    c.session->document()->applyPreset(*findPreset(QStringLiteral("book")));
+    c.session->document()->setModuleKind(ModuleKind::MultiHeadAttentionWrapper);
+}
+
+// Lesson 6's first step leaves the call mended: every value in its slot.
+void mendedCall(const LessonContext& c)
+{
+    const Config& k = c.session->document()->config();
+    if (c.session->document()->callError() || k.kind != ModuleKind::MultiHeadAttention || k.context_length != 1024 ||
+        k.num_heads != 12)
+        c.session->document()->setCallText(QLatin1String(kMendedCall));
+}
+
+Show showStage(const char* name)
+{
+    return [name](const LessonContext& c) {
+        gpt2SmallRunning(c); // also the step's needs: Show me on settings changed since
         c.session->view()->setTab(ViewMode::Stepper);
         c.session->view()->setStageByName(QLatin1String(name));
     };
@@ -95,7 +141,8 @@ std::map<QString, std::vector<Actions>> actionTable()
                        return pass(QObject::tr("That is the diagnostic: %1").arg(QString::fromStdString(d.message)));
                return fail(QObject::tr("Type a num_heads that does not divide d_out (10, say) to see the refusal."));
            },
-           {widgetTarget("call-line"), widgetTarget("diagnostic-*"), widgetTarget("fix-*")}},
+           {widgetTarget("call-line"), widgetTarget("diagnostic-*"), widgetTarget("fix-*")},
+           gpt2SmallWidths},
           {QStringLiteral("mend-split"),
            [](const LessonContext& c) { c.session->document()->setSlot(Slot::num_heads, 12); },
            [](const LessonContext& c) {
@@ -108,34 +155,41 @@ std::map<QString, std::vector<Actions>> actionTable()
                        QObject::tr("The split is whole but head_dim is %1; GPT-2 small's is 64.").arg(k.head_dim()));
                return pass(QObject::tr("num_heads divides d_out and head_dim is 64, as in GPT-2 small."));
            },
-           {widgetTarget("num_heads"), widgetTarget("head-dim")}}}},
+           {widgetTarget("num_heads"), widgetTarget("head-dim")},
+           gpt2SmallSplitBroken}}},
         {QStringLiteral("follow-tensors"),
          {{QStringLiteral("wide-projection"),
            showStage(stage::queries),
            atStage(stage::queries, QObject::tr("Yes: one wide projection, %1 (%2).")),
-           {diagramTarget("blocks"), codeTarget("queries = self.W_query(x)")}},
+           {diagramTarget("blocks"), codeTarget("queries = self.W_query(x)")},
+           gpt2SmallRunning},
           {QStringLiteral("scores-per-head"),
            showStage(stage::attn_scores),
            atStage(stage::attn_scores, QObject::tr("Yes: one tokens × tokens matrix per head, %1.")),
-           {diagramTarget("blocks"), codeTarget("attn_scores = queries @ keys.transpose(2, 3)")}},
+           {diagramTarget("blocks"), codeTarget("attn_scores = queries @ keys.transpose(2, 3)")},
+           gpt2SmallRunning},
           {QStringLiteral("back-to-d-out"),
            showStage(stage::output),
            atStage(stage::output, QObject::tr("Yes: back to (b, num_tokens, d_out) = %1.")),
-           {diagramTarget("blocks"), codeTarget("context_vec = self.out_proj(context_vec)")}}}},
+           {diagramTarget("blocks"), codeTarget("context_vec = self.out_proj(context_vec)")},
+           gpt2SmallRunning}}},
         {QStringLiteral("view-transpose"),
          {{QStringLiteral("view-relabels"),
            showStage(stage::queries_view),
            atStage(stage::queries_view, notContiguousAfter),
            {diagramTarget("strides"), diagramTarget("badges"),
-            codeTarget("queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)")}},
+            codeTarget("queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)")},
+           gpt2SmallRunning},
           {QStringLiteral("transpose-swaps"),
            showStage(stage::queries_heads),
            atStage(stage::queries_heads, notContiguousAfter),
-           {diagramTarget("strides"), diagramTarget("badges"), codeTarget("queries = queries.transpose(1, 2)")}},
+           {diagramTarget("strides"), diagramTarget("badges"), codeTarget("queries = queries.transpose(1, 2)")},
+           gpt2SmallRunning},
           {QStringLiteral("contiguous-first"),
            showStage(stage::context_transposed),
            atStage(stage::context_transposed, notContiguousAfter),
-           {diagramTarget("badges"), codeTarget("context_vec = (attn_weights @ values).transpose(1, 2)")}}}},
+           {diagramTarget("badges"), codeTarget("context_vec = (attn_weights @ values).transpose(1, 2)")},
+           gpt2SmallRunning}}},
         {QStringLiteral("wrapper-integrated"),
          {{QStringLiteral("stack-heads"),
            [](const LessonContext& c) {
@@ -158,10 +212,18 @@ std::map<QString, std::vector<Actions>> actionTable()
                           ? pass(QObject::tr("This is the side-by-side comparison of the two designs."))
                           : fail(QObject::tr("Open the \"Wrapper vs integrated\" tab."));
            },
-           {widgetTarget("design-layout")}}}},
+           {widgetTarget("design-layout")},
+           bookWrapper}}},
         {QStringLiteral("first-divergence"),
          {{QStringLiteral("first-stage"),
-           debugSection(DebugSection::Bugs),
+           [](const LessonContext& c) {
+               debugSection(DebugSection::Bugs)(c);
+               if (answerHeld(c, "divergence")) // the room walks the stages first; Reveal selects the row
+                   return;
+               BugLesson* lesson = c.session->feature<DebugState>()->bugLesson();
+               lesson->setBug(lesson->bug()); // diagnosed now when stale, even before the page is shown
+               lesson->setSelectedRow(lesson->firstDivergenceRow());
+           },
            [](const LessonContext& c) {
                if (c.session->view()->tab() != ViewMode::Debug ||
                    c.session->view()->debugSection() != DebugSection::Bugs)
@@ -175,11 +237,16 @@ std::map<QString, std::vector<Actions>> actionTable()
                return pass(QObject::tr("Yes: that is the first divergence, the line to read first."));
            },
            {widgetTarget("divergence-verdict"), widgetTarget("book-stages"), widgetTarget("buggy-stages"),
-            widgetTarget("divergence-diagram")}}}},
+            widgetTarget("divergence-diagram")},
+           {},
+           QStringLiteral("divergence")}}},
         {QStringLiteral("argument-contract"),
          {{QStringLiteral("slot-by-slot"),
            [](const LessonContext& c) {
-               c.session->document()->setCallText(QStringLiteral("MultiHeadAttention(768, 768, 12, 0.0, 1024)"));
+               // The question first; once the diagnosis is revealed, Show me mends the call it put there.
+               const bool swappedShown = c.session->document()->callText() == QLatin1String(kSwappedCall);
+               c.session->document()->setCallText(
+                   QLatin1String(swappedShown && !answerHeld(c, "diagnosis") ? kMendedCall : kSwappedCall));
            },
            [](const LessonContext& c) {
                const Config& k = c.session->document()->config();
@@ -188,7 +255,9 @@ std::map<QString, std::vector<Actions>> actionTable()
                                            "num_heads the fifth."));
                return pass(QObject::tr("Every value is in its slot: context_length 1024, num_heads 12."));
            },
-           {widgetTarget("call-line")}},
+           {widgetTarget("call-line")},
+           {},
+           QStringLiteral("diagnosis")},
           {QStringLiteral("slots-named"),
            debugSection(DebugSection::Contract),
            [](const LessonContext& c) {
@@ -196,10 +265,15 @@ std::map<QString, std::vector<Actions>> actionTable()
                           ? pass(QObject::tr("Here each value is named by the slot it fills."))
                           : fail(QObject::tr("Open the Debugging tab's argument-contract section."));
            },
-           {widgetTarget("contract-call"), widgetTarget("contract-chips")}}}},
+           {widgetTarget("contract-call"), widgetTarget("contract-chips")},
+           mendedCall}}},
         {QStringLiteral("weight-transfer"),
          {{QStringLiteral("three-lines"),
-           debugSection(DebugSection::Transfer),
+           [](const LessonContext& c) {
+               debugSection(DebugSection::Transfer)(c);
+               for (TransferRole role : {TransferRole::Query, TransferRole::Key, TransferRole::Value})
+                   c.session->document()->setTransferLine(role, true, true);
+           },
            [](const LessonContext& c) {
                const TransferResult& r = c.session->feature<DebugState>()->transferResult();
                return r.status == TransferStatus::Match
@@ -222,13 +296,15 @@ Lesson loadLesson(const QString& id, const std::vector<Actions>& actions)
     if (!file.open(QIODevice::ReadOnly))
         return lesson;
     for (LessonSection& section : splitLessonMarkdown(QString::fromUtf8(file.readAll()), &lesson.title)) {
-        LessonStep step{section.id, std::move(section.title), std::move(section.text), {}, {}, {}};
+        LessonStep step{section.id, std::move(section.title), std::move(section.text), {}, {}, {}, {}, {}};
         const auto a =
             std::find_if(actions.begin(), actions.end(), [&](const Actions& x) { return x.step == step.id; });
         if (!step.id.isEmpty() && a != actions.end()) {
             step.showMe = a->show;
             step.check = a->check;
             step.targets = a->targets;
+            step.needs = a->needs;
+            step.holds = a->holds;
         }
         lesson.steps.push_back(std::move(step));
     }
@@ -244,6 +320,11 @@ const QStringList& lessonOrder()
 }
 
 } // namespace
+
+bool answerHeld(const LessonContext& c, const char* what)
+{
+    return c.session->view()->guide().held == QLatin1String(what);
+}
 
 std::vector<LessonSection> splitLessonMarkdown(const QString& markdown, QString* title)
 {

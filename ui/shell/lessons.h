@@ -46,6 +46,13 @@ struct LessonStep {
     std::function<void(const LessonContext&)> showMe;
     std::function<CheckResult(const LessonContext&)> check;
     std::vector<LessonTarget> targets;
+    // What the earlier steps would have left (the preset, the call, a trained model), built when the step is entered
+    // directly -- from the dock or --guide-step -- so that its Show me then makes its check pass. Leaves alone what
+    // already is so: null when the step needs nothing.
+    std::function<void(const LessonContext&)> needs;
+    // The answer this step can hold back until the teacher reveals it (GuideState::held): "divergence" (the
+    // first-divergence verdict and row), "diagnosis" (the settings' diagnostics); empty when it has none.
+    QString holds;
 };
 
 struct Lesson {

@@ -12,6 +12,8 @@ struct LessonActions {
     std::function<void(const LessonContext&)> show;
     std::function<CheckResult(const LessonContext&)> check;
     std::vector<LessonTarget> targets;
+    std::function<void(const LessonContext&)> needs = {}; // LessonStep::needs (initialised: most steps leave it out)
+    QString holds = {};                                   // LessonStep::holds
 };
 
 inline CheckResult pass(const QString& message)
@@ -39,6 +41,9 @@ inline LessonTarget cellsTarget(const char* heatmap)
 {
     return {LessonTarget::Kind::Cells, QLatin1String(heatmap)};
 }
+
+// Whether the step's answer is held back now (GuideState::held): its Show me then sets up the question only.
+bool answerHeld(const LessonContext& c, const char* what);
 
 // "What do the heads of a trained model do?" (lessons_trained.cpp).
 std::vector<LessonActions> trainedHeadsActions();

@@ -6,6 +6,7 @@
 #include "model/view_model.h"
 
 #include <algorithm>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -51,6 +52,14 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
     next_ = button(tr("Next ▶"), tr("Next step"), tr("Go on to the next step of this lesson."));
     showMe_ = button(tr("Show me"), tr("Show me"), tr("Let the app set up this step for you."));
     check_ = button(tr("Check"), tr("Check my work"), tr("Check whether the app's state does what this step asks."));
+    reveal_ = button(tr("Reveal the answer"), tr("Reveal the answer"),
+                     tr("Show the answer this step holds back, once the room has had its say."));
+    nameTarget(reveal_, QStringLiteral("lesson-reveal"));
+    hold_ = new QCheckBox(tr("Hold answers back")); // short: the dock is no wider for it on a projector
+    nameTarget(hold_, QStringLiteral("lesson-hold-answers"));
+    hold_->setToolTip(tr("Entering a step whose page shows its answer (lessons 5 and 6) hides that answer until "
+                         "you press Reveal, so you can ask the room first."));
+    hold_->setAccessibleDescription(hold_->toolTip());
     result_ = new QLabel;
     result_->setWordWrap(true);
     result_->setAccessibleName(tr("Check result"));
@@ -70,6 +79,8 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
     layout->addWidget(result_);
     layout->addLayout(nav);
     layout->addLayout(act);
+    layout->addWidget(reveal_);
+    layout->addWidget(hold_);
 
     connect(choice_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setLesson(choice_->itemData(i).toString()); });
@@ -77,6 +88,14 @@ LessonsPanel::LessonsPanel(Session* session, MainWindow* window, QWidget* parent
     connect(next_, &QPushButton::clicked, this, [this] { setStep(step_ + 1); });
     connect(showMe_, &QPushButton::clicked, this, &LessonsPanel::showMe);
     connect(check_, &QPushButton::clicked, this, &LessonsPanel::check);
+    connect(reveal_, &QPushButton::clicked, this, &LessonsPanel::reveal);
+    connect(hold_, &QCheckBox::toggled, this, [this](bool on) {
+        GuideState g = context_.session->view()->guide();
+        g.holdAnswers = on;
+        if (!on)
+            g.held.clear(); // what is held now is shown: the teacher chose to show answers
+        context_.session->view()->setGuide(g);
+    });
     // The lesson, the step and what was passed are the Session's (saved with it); the panel shows them.
     followParts(session->parts(), this, [this](ChangeFlags flags) {
         if (flags & ChangeFlag::Guide)
@@ -92,6 +111,7 @@ void LessonsPanel::followSession()
     if (!l && !lessons().empty())
         l = &lessons().front(); // nothing chosen yet: the first lesson, at its start
     const int step = l && !l->steps.empty() ? std::clamp(g.step, 0, static_cast<int>(l->steps.size()) - 1) : 0;
+    showHeld();
     if (l == lesson_ && step == step_)
         return;
     lesson_ = l;
@@ -99,7 +119,35 @@ void LessonsPanel::followSession()
     const QSignalBlocker block(choice_);
     choice_->setCurrentIndex(l ? choice_->findData(l->id) : -1);
     refresh();
+    showHeld();
     Q_EMIT stepShown();
+}
+
+void LessonsPanel::showHeld()
+{
+    const GuideState& g = context_.session->view()->guide();
+    const LessonStep* s = currentStep();
+    const QSignalBlocker block(hold_);
+    hold_->setChecked(g.holdAnswers);
+    reveal_->setVisible(s && !s->holds.isEmpty()); // only a step with an answer to hold has it
+    reveal_->setEnabled(!g.held.isEmpty());
+    reveal_->setText(g.held.isEmpty() && s && !s->holds.isEmpty() ? tr("Answer revealed") : tr("Reveal the answer"));
+}
+
+void LessonsPanel::reveal()
+{
+    context_.session->view()->revealAnswer();
+}
+
+void LessonsPanel::enter(GuideState g)
+{
+    const Lesson* l = findLesson(g.lesson);
+    const LessonStep* s =
+        l && g.step < static_cast<int>(l->steps.size()) ? &l->steps[static_cast<std::size_t>(g.step)] : nullptr;
+    g.held = s && g.holdAnswers ? s->holds : QString(); // entering a step holds its answer back again
+    context_.session->view()->setGuide(g);
+    if (s && s->needs) // what the earlier steps would have left, so that a step entered directly works
+        s->needs(context_);
 }
 
 const LessonStep* LessonsPanel::currentStep() const
@@ -112,11 +160,12 @@ bool LessonsPanel::setLesson(const QString& id)
     if (!findLesson(id))
         return false;
     GuideState g = context_.session->view()->guide();
-    if (g.lesson != id)
-        g = GuideState{id, 0, {}};
-    else
-        g.step = 0;
-    context_.session->view()->setGuide(g);
+    if (g.lesson != id) {
+        g.lesson = id;
+        g.passed.clear();
+    }
+    g.step = 0;
+    enter(g);
     return true;
 }
 
@@ -127,7 +176,7 @@ void LessonsPanel::setStep(int step)
     GuideState g = context_.session->view()->guide();
     g.lesson = lesson_->id;
     g.step = std::clamp(step, 0, static_cast<int>(lesson_->steps.size()) - 1);
-    context_.session->view()->setGuide(g);
+    enter(g);
 }
 
 void LessonsPanel::showMe()
@@ -135,7 +184,9 @@ void LessonsPanel::showMe()
     if (!lesson_ || lesson_->steps.empty() || !lesson_->steps[static_cast<std::size_t>(step_)].showMe)
         return;
     lesson_->steps[static_cast<std::size_t>(step_)].showMe(context_);
-    result_->setText(tr("Set up by the app: now press Check, or change something and check again."));
+    result_->setText(context_.session->view()->guide().held.isEmpty()
+                         ? tr("Set up by the app: now press Check, or change something and check again.")
+                         : tr("Set up by the app, its answer held back: ask the room, then press Reveal the answer."));
     Q_EMIT shownMe();
     result_->setStyleSheet(QString());
 }

@@ -2,10 +2,12 @@
 // The guided-lessons dock: pick a lesson, read one step at a time, let the app "Show me", then try
 // it yourself and press Check. A thin widget over lessons.h; where the student is, and which steps
 // they passed, is the Session's (Session::guide()).
+#include "model/view_state.h"
 #include "shell/lessons.h"
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -17,6 +19,8 @@ class LessonsPanel : public QWidget {
     Q_OBJECT
 public:
     LessonsPanel(Session* session, MainWindow* window, QWidget* parent = nullptr);
+    // Enter a lesson at its start, or a step of the lesson shown: what the step needs is built (LessonStep::needs)
+    // and its answer held back when the teacher holds answers (GuideState::held).
     bool setLesson(const QString& id);
     void setStep(int step);
     int step() const { return step_; }
@@ -24,7 +28,10 @@ public:
     const LessonStep* currentStep() const; // null without a lesson
     void showMe();
     CheckResult check();
+    void reveal(); // the step's held-back answer shown
     QLabel* resultLabel() const { return result_; }
+    QPushButton* revealButton() const { return reveal_; }
+    QCheckBox* holdAnswersBox() const { return hold_; }
 
 Q_SIGNALS:
     void stepShown(); // another lesson or step is on the panel
@@ -33,6 +40,8 @@ Q_SIGNALS:
 private:
     void followSession();
     void refresh();
+    void showHeld(); // the Reveal button and the hold box as the guide says
+    void enter(GuideState guide);
 
     LessonContext context_;
     const Lesson* lesson_ = nullptr;
@@ -44,6 +53,8 @@ private:
     QPushButton* next_;
     QPushButton* showMe_;
     QPushButton* check_;
+    QPushButton* reveal_;
+    QCheckBox* hold_;
     QLabel* result_;
 };
 

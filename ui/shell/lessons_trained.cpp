@@ -51,7 +51,22 @@ void showLayer(const LessonContext& c, int layer, const std::function<void()>& t
             then();
         return;
     }
+    ModelJob* job = c.session->trace()->modelJob();
+    if (job->opening()) { // opened by the step's needs a moment ago: shown at this layer once it is in
+        QObject::connect(
+            job, &ModelJob::opened, job, [c, layer, then] { showLayer(c, layer, then); }, Qt::SingleShotConnection);
+        return;
+    }
     c.session->trace()->useShippedModel(kModel, layer, then); // a missing file: the check says what to open
+}
+
+// What step 1 leaves for a later step entered directly: the induction model opened, at `layer`.
+std::function<void(const LessonContext&)> openedAt(int layer)
+{
+    return [layer](const LessonContext& c) {
+        if (!inductionModel(*c.session) && !c.session->trace()->modelJob()->opening())
+            showLayer(c, layer);
+    };
 }
 
 CheckResult notOpened()
@@ -151,7 +166,8 @@ std::vector<LessonActions> trainedHeadsActions()
              c.session->view()->setTab(ViewMode::Heatmaps);
          },
          checkPreviousHead,
-         {cellsTarget("head-heatmap-0"), cellsTarget("head-heatmap-3")}},
+         {cellsTarget("head-heatmap-0"), cellsTarget("head-heatmap-3")},
+         openedAt(0)},
         {QStringLiteral("find-induction-heads"),
          [](const LessonContext& c) {
              showLayer(c, 1);
@@ -159,7 +175,8 @@ std::vector<LessonActions> trainedHeadsActions()
          },
          checkInductionHeads,
          // The order it can rank them by (the grid itself is sized by the overview, which may scroll on a projector).
-         {widgetTarget("overview-sort")}},
+         {widgetTarget("overview-sort")},
+         openedAt(1)},
         {QStringLiteral("change-d-out"),
          [](const LessonContext& c) {
              Session* s = c.session;
@@ -170,7 +187,8 @@ std::vector<LessonActions> trainedHeadsActions()
                         ? pass(QObject::tr("The trained weights no longer fit; Ctrl+Z brings them back."))
                         : fail(QObject::tr("Change d_out (or num_heads) away from the model's own call."));
          },
-         {widgetTarget("call-line"), widgetTarget("diagnostic-*")}},
+         {widgetTarget("call-line"), widgetTarget("diagnostic-*")},
+         openedAt(0)},
         {QStringLiteral("compare-heads"),
          [](const LessonContext& c) {
              c.session->view()->setTab(ViewMode::Tradeoffs);

@@ -45,6 +45,21 @@ void BugLesson::setActive(bool active)
         recompute();
 }
 
+void BugLesson::setAnswerHeld(bool held)
+{
+    if (held == held_)
+        return;
+    held_ = held;
+    // Held: no row is picked for the room. Revealed: the first divergence is the row looked at, as when nothing is
+    // held.
+    if (held_)
+        selected_ = -1;
+    else if (diagnosis_ && firstDivergenceRow() >= 0)
+        selected_ = firstDivergenceRow();
+    Q_EMIT changed();
+    Q_EMIT rowSelected();
+}
+
 int BugLesson::firstDivergenceRow() const
 {
     if (!diagnosis_ || !diagnosis_->first)
@@ -110,7 +125,9 @@ void BugLesson::recompute()
     if (diagnosis_) {
         const int rows = static_cast<int>(diagnosis_->stages.size());
         const int first = firstDivergenceRow();
-        selected_ = selected_ < 0 || selected_ >= rows ? (first >= 0 ? first : rows - 1) : selected_;
+        // Held back, nothing is selected for the room: finding the first divergence is their question.
+        if (selected_ < 0 || selected_ >= rows)
+            selected_ = held_ ? -1 : (first >= 0 ? first : rows - 1);
     } else {
         selected_ = -1;
     }

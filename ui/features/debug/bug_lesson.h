@@ -39,6 +39,10 @@ public:
     bool capped() const { return capped_; } // the session's input was larger than what was run
     int firstDivergenceRow() const;         // index into diagnosis()->stages; -1 when none
     int selectedRow() const { return selected_; }
+    // A lesson step holding the answer back (GuideState::held): the views mark no first divergence and nothing is
+    // selected for the student; revealing selects the first divergence.
+    void setAnswerHeld(bool held);
+    bool answerHeld() const { return held_; }
     void setSelectedRow(int row);
     const Stage* bookStage(int row) const;  // the book's stage for a row; null for "config"
     const Stage* buggyStage(int row) const; // what the buggy run computed; null when it did not
@@ -59,6 +63,7 @@ private:
     std::int64_t batch_ = 0;
     std::int64_t tokens_ = 0;
     bool capped_ = false;
+    bool held_ = false;
     int selected_ = -1;
 };
 

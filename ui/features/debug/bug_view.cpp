@@ -8,6 +8,7 @@
 #include "widgets/stack_when_narrow.h"
 #include "widgets/themed.h"
 #include "features/debug/stage_compare_lists.h"
+#include "model/view_model.h"
 
 #include <algorithm>
 
@@ -35,6 +36,7 @@ QString bugDiffHtml(const BugInfo& info, const RenderStyle& style)
 
 BugView::BugView(DebugState* state, QWidget* parent) : QWidget(parent)
 {
+    auto* view = state->view();
     lesson_ = state->bugLesson(); // the session owns the lesson's state
     picker_ = new QComboBox;
     nameTarget(picker_, QStringLiteral("bug-picker"));
@@ -62,6 +64,17 @@ BugView::BugView(DebugState* state, QWidget* parent) : QWidget(parent)
     verdict_ = new QLabel;
     nameTarget(verdict_, QStringLiteral("divergence-verdict"));
     verdict_->setWordWrap(true);
+    // While a lesson holds the verdict back, it offers Reveal as a link in its own text: a button beside it widened
+    // the page past a projector's window. Links are reached by Tab, as the lesson panel's Reveal button.
+    verdict_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    verdict_->setFocusPolicy(Qt::TabFocus);
+    verdict_->setAccessibleDescription(
+        tr("Where the buggy run first parts from the book's, or, while a guided lesson holds it back, a link to "
+           "reveal it."));
+    connect(verdict_, &QLabel::linkActivated, view, [view](const QString& link) {
+        if (link == QLatin1String("reveal"))
+            view->revealAnswer();
+    });
     lists_ = new StageCompareLists(lesson_);
     diagram_ = new DivergenceWidget(lesson_);
 
@@ -155,7 +168,11 @@ void BugView::refresh()
                                                      .arg(BugLesson::kMaxBatch)
                                                      .arg(BugLesson::kMaxTokens)
                                                : QString()));
-    if (d->first) {
+    if (lesson_->answerHeld()) { // the look of a held-back answer (widgets/held_answer_card.h)
+        verdict_->setText(tr("<b>Answer held back</b> — which stage parts first is hidden until you "
+                             "<a href='reveal'>reveal it</a>. Select rows to compare the two runs."));
+        verdict_->setStyleSheet(style(theme.info, theme.infoFill));
+    } else if (d->first) {
         verdict_->setText(tr("▶ <b>First divergence at <code>%1</code></b> (%2): %3")
                               .arg(QString::fromStdString(d->first->stage),
                                    QString::fromStdString(std::string(status_name(d->first->kind))),

@@ -26,7 +26,8 @@ public:
     QComboBox* picker() const { return picker_; }
     StageCompareLists* lists() const { return lists_; }
     DivergenceWidget* diagram() const { return diagram_; }
-    QString verdictText() const; // the banner: the first divergence, or why there is none
+    QString verdictText() const; // the banner: the first divergence, why there is none, or that it is held back
+    QLabel* verdictLabel() const { return verdict_; } // held back, it links to Reveal
 
 protected:
     void showEvent(QShowEvent* event) override;

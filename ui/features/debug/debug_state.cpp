@@ -3,6 +3,7 @@
 #include "features/debug/bug_lesson.h"
 #include "features/debug/your_code_state.h"
 #include "model/document_model.h"
+#include "model/view_model.h"
 
 namespace attnlab::ui {
 
@@ -20,6 +21,8 @@ void DebugState::partsChanged(ChangeFlags flags)
     if (flags & (ChangeFlag::Lesson | ChangeFlag::Settings))
         refreshContract();
     bugLesson_->documentChanged(flags);
+    if (flags & ChangeFlag::Guide)
+        bugLesson_->setAnswerHeld(view()->guide().held == QLatin1String("divergence"));
 }
 
 void DebugState::saveSection(QJsonObject& file) const

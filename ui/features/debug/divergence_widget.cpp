@@ -29,7 +29,7 @@ bool DivergenceWidget::card(DivergenceCard& out) const
     out.row = d->stages[static_cast<std::size_t>(row)];
     if (const Stage* book = lesson_->bookStage(row))
         out.axes = book->axes;
-    out.first = row == lesson_->firstDivergenceRow();
+    out.first = !lesson_->answerHeld() && row == lesson_->firstDivergenceRow(); // held: not said
     if (d->buggy.failure)
         out.stoppedAt = QString::fromStdString(d->buggy.failure->stage);
     return true;
@@ -39,8 +39,15 @@ void DivergenceWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     DivergenceCard c;
-    if (!card(c))
+    if (!card(c)) {
+        // Nothing selected (a lesson holding the answer back picks no row): say what the card is for, not a blank.
+        if (lesson_->diagnosis()) {
+            p.setPen(palette().color(QPalette::Text)); // on Base, legible on a projector
+            p.drawText(QRectF(rect()).adjusted(16, 14, -16, -10), Qt::AlignCenter | Qt::TextWordWrap,
+                       tr("Select a row to compare the book's stage with the buggy one here."));
+        }
         return;
+    }
     DivergencePainter(c).paint(p, QRectF(rect()).adjusted(16, 14, -16, -10),
                                RenderStyle::fromPalette(palette(), backgroundRole()));
 }

@@ -167,7 +167,9 @@ void StageCompareLists::rebuild()
     const auto& d = lesson_->diagnosis();
     if (!d)
         return;
-    const int first = lesson_->firstDivergenceRow();
+    // Held back (a lesson asks the room first): the shapes side by side, no row marked or tinted by its verdict.
+    const bool held = lesson_->answerHeld();
+    const int first = held ? -1 : lesson_->firstDivergenceRow();
     for (int i = 0; i < static_cast<int>(d->stages.size()); ++i) {
         const StageComparison& row = d->stages[static_cast<std::size_t>(i)];
         const bool isFirst = i == first;
@@ -176,14 +178,20 @@ void StageCompareLists::rebuild()
             new QListWidgetItem(rowText(isFirst, row.stage, config ? tr("ok") : shapeText(row.expected_shape)));
         mark(left, isFirst, QColor(), QColor(), style);
         book_->addItem(left);
-        const QString verdict = DivergencePainter::statusText(row.status).left(1);
+        const QString verdict = held ? QString() : DivergencePainter::statusText(row.status).left(1);
         auto* right = new QListWidgetItem(marker(isFirst) + shapeText(row.observed_shape).leftJustified(16) + verdict);
-        const QString said = tr("%1: %2, %3")
-                                 .arg(QString::fromStdString(row.stage), shapeText(row.observed_shape),
-                                      DivergencePainter::statusText(row.status));
+        const QString said = held ? tr("%1: %2").arg(QString::fromStdString(row.stage), shapeText(row.observed_shape))
+                                  : tr("%1: %2, %3")
+                                        .arg(QString::fromStdString(row.stage), shapeText(row.observed_shape),
+                                             DivergencePainter::statusText(row.status));
         right->setToolTip(said);
         right->setData(Qt::AccessibleTextRole, said); // a screen reader hears the stage the row is of
         QColor tint, ink;
+        if (held) {
+            mark(right, false, tint, ink, style);
+            buggy_->addItem(right);
+            continue;
+        }
         if (row.status == DivergenceStatus::Shape || row.status == DivergenceStatus::Error ||
             row.status == DivergenceStatus::Values)
             tint = DivergencePainter::statusFill(row.status, style);

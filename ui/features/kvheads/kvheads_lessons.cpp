@@ -266,9 +266,10 @@ std::vector<LessonActions> kvHeadsActions()
              trainUnlessTrained(c);
          },
          tableRead,
-         {widgetTarget("sweep-table"), widgetTarget("sweep-reading")}},
+         {widgetTarget("sweep-table"), widgetTarget("sweep-reading")},
+         trainUnlessTrained},
         {QStringLiteral("kv-memory"), showMemory, memoryRead, {widgetTarget("kv-memory-table")}},
-        {QStringLiteral("study-shared"), studyFewest, studied, {widgetTarget("sweep-study")}},
+        {QStringLiteral("study-shared"), studyFewest, studied, {widgetTarget("sweep-study")}, trainUnlessTrained},
     };
 }
 

@@ -1,6 +1,8 @@
 // The guided lesson "Why several heads, and why not too many?": it trains the book's GPT in the app on
 // the induction task for four head counts (the Session's SweepJob), then reads what the runs reached.
 // Every number a check says comes from the sweep's results and core's head report, never from the lesson.
+#include "features/tradeoffs/tradeoffs_lessons.h"
+
 #include "model/model_job.h"
 #include "features/session.h"
 #include "features/tradeoffs/sweep_job.h"
@@ -13,15 +15,10 @@ namespace attnlab::ui {
 
 namespace {
 
-// Small enough to finish well within a minute on two cores, large enough for the curve to bend (1, 2, 4, 32 heads
-// reached 0.70, 0.88, 0.86 and 0.24 held-out accuracy here).
-SweepSettings lessonSweep()
+std::optional<SweepSettings>& lessonSweepOverride()
 {
-    SweepSettings s = sweepDefaults("induction");
-    s.heads = {1, 2, 4, 32};
-    s.seeds = 1;
-    s.steps = 1000;
-    return s;
+    static std::optional<SweepSettings> settings;
+    return settings;
 }
 
 void showTrained(const LessonContext& c)
@@ -46,6 +43,16 @@ std::optional<std::vector<SweepRow>> finishedRows(const Session& s, QString* why
     return rows;
 }
 
+// Trains the lesson's sweep unless one is trained or on its way: what step 1 leaves for a later step entered directly.
+void trainUnlessTrained(const LessonContext& c)
+{
+    QString why;
+    SweepJob* job = c.session->feature<TradeoffsState>()->sweep();
+    showTrained(c); // where its progress shows
+    if (!job->busy() && !finishedRows(*c.session, &why))
+        job->start(severalHeadsLessonSweep());
+}
+
 // The finished run with the highest final held-out accuracy, -1 when none.
 int bestRun(const SweepResults& r)
 {
@@ -64,7 +71,47 @@ QString heads(std::int64_t n)
     return n == 1 ? QObject::tr("1 head") : QObject::tr("%1 heads").arg(n);
 }
 
+// Studies the best variant; entered before anything is trained, trains first and studies it once trained.
+void studyBest(const LessonContext& c)
+{
+    TradeoffsState* t = c.session->feature<TradeoffsState>();
+    trainUnlessTrained(c);
+    if (t->sweep()->busy()) {
+        QObject::connect(
+            t->sweep(), &SweepJob::finished, t,
+            [t] {
+                const int best = bestRun(t->sweep()->results());
+                if (best >= 0)
+                    t->studySweepRun(best);
+            },
+            Qt::SingleShotConnection);
+        return;
+    }
+    const int best = bestRun(t->sweep()->results());
+    if (best >= 0 && t->studySweepRun(best).isEmpty())
+        return;
+    showTrained(c); // nothing to study: the check says what to do
+}
+
 } // namespace
+
+// Small enough to finish well within a minute on two cores, large enough for the curve to bend (1, 2, 4, 32 heads
+// reached 0.70, 0.88, 0.86 and 0.24 held-out accuracy here).
+SweepSettings severalHeadsLessonSweep()
+{
+    if (lessonSweepOverride())
+        return *lessonSweepOverride();
+    SweepSettings s = sweepDefaults("induction");
+    s.heads = {1, 2, 4, 32};
+    s.seeds = 1;
+    s.steps = 1000;
+    return s;
+}
+
+void setSeveralHeadsLessonSweep(std::optional<SweepSettings> settings)
+{
+    lessonSweepOverride() = std::move(settings);
+}
 
 std::vector<LessonActions> severalHeadsActions()
 {
@@ -73,7 +120,7 @@ std::vector<LessonActions> severalHeadsActions()
          [](const LessonContext& c) {
              showTrained(c);
              if (!c.session->feature<TradeoffsState>()->sweep()->busy())
-                 c.session->feature<TradeoffsState>()->sweep()->start(lessonSweep());
+                 c.session->feature<TradeoffsState>()->sweep()->start(severalHeadsLessonSweep());
          },
          [](const LessonContext& c) {
              QString why;
@@ -86,7 +133,7 @@ std::vector<LessonActions> severalHeadsActions()
          },
          {widgetTarget("sweep-train"), widgetTarget("sweep-curves")}},
         {QStringLiteral("read-table"),
-         showTrained,
+         trainUnlessTrained,
          [](const LessonContext& c) {
              QString why;
              const auto rows = finishedRows(*c.session, &why);
@@ -106,12 +153,18 @@ std::vector<LessonActions> severalHeadsActions()
                              .arg(most.headDim)
                              .arg(most.accuracy.mean, 0, 'f', 2));
          },
-         {widgetTarget("sweep-table"), widgetTarget("sweep-reading")}},
+         {widgetTarget("sweep-table"), widgetTarget("sweep-reading")},
+         trainUnlessTrained},
         {QStringLiteral("each-head"),
-         [](const LessonContext& c) { // the heads its check speaks of: the best variant's
-             showTrained(c);
-             c.session->feature<TradeoffsState>()->showHeadsOf(
-                 bestRun(c.session->feature<TradeoffsState>()->sweep()->results()));
+         [](const LessonContext& c) { // the heads its check speaks of: the best variant's, once trained
+             TradeoffsState* t = c.session->feature<TradeoffsState>();
+             trainUnlessTrained(c);
+             if (t->sweep()->busy())
+                 QObject::connect(
+                     t->sweep(), &SweepJob::finished, t, [t] { t->showHeadsOf(bestRun(t->sweep()->results())); },
+                     Qt::SingleShotConnection);
+             else
+                 t->showHeadsOf(bestRun(t->sweep()->results()));
          },
          [](const LessonContext& c) {
              QString why;
@@ -142,14 +195,10 @@ std::vector<LessonActions> severalHeadsActions()
                  shares +
                  QObject::tr(" Zeroing the first leaves accuracy %1.").arg(previous->ablated.accuracy, 0, 'f', 2));
          },
-         {widgetTarget("sweep-heads-variant"), widgetTarget("sweep-heads-table")}},
+         {widgetTarget("sweep-heads-variant"), widgetTarget("sweep-heads-table")},
+         trainUnlessTrained},
         {QStringLiteral("every-tab"),
-         [](const LessonContext& c) {
-             const int best = bestRun(c.session->feature<TradeoffsState>()->sweep()->results());
-             if (best >= 0 && c.session->feature<TradeoffsState>()->studySweepRun(best).isEmpty())
-                 return;
-             showTrained(c); // nothing to study yet: the check says what to do
-         },
+         studyBest,
          [](const LessonContext& c) {
              const Session& s = *c.session;
              const auto m = s.trace()->modelJob()->model();
@@ -160,7 +209,8 @@ std::vector<LessonActions> severalHeadsActions()
                              .arg(m->model->settings.n_layers)
                              .arg(m->model->settings.n_heads));
          },
-         {widgetTarget("sweep-study")}},
+         {widgetTarget("sweep-study")},
+         trainUnlessTrained},
     };
 }
 
