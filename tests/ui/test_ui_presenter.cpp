@@ -95,6 +95,7 @@ private Q_SLOTS:
     void whereEachWindowGoes();
     void opensOnTheTeachersScreen();
     void followsTheLesson();
+    void revealsTheStepsAnswer();
     void teacherSeesTheClassFirst();
 };
 
@@ -195,6 +196,35 @@ void TestUiPresenter::followsTheLesson()
     QVERIFY2(view->checkResult()->text().contains(QStringLiteral("Passed")), qPrintable(view->checkResult()->text()));
     QCOMPARE(a.session.view()->stage()->name, std::string("queries.heads"));
     shoot(view, QStringLiteral("presenter-lesson"));
+    a.shell->presenter()->setOpen(false);
+    QTRY_VERIFY(!a.shell->presenter()->view());
+    a.shell->presentation()->setPresenting(false);
+}
+
+// Lesson 5 holds its answer back: the teacher's screen has the Reveal the dock has, and either one reveals it.
+void TestUiPresenter::revealsTheStepsAnswer()
+{
+    App a;
+    QVERIFY(a.open());
+    LessonsPanel* lessons = a.shell->lessonsPanel();
+    a.shell->presenter()->setOpen(true);
+    PresenterView* view = a.shell->presenter()->view();
+    QVERIFY(view);
+    QVERIFY(lessons->setLesson(QStringLiteral("view-transpose")));
+    QVERIFY(view->revealStepButton()->isHidden()); // nothing held back in this lesson
+    QVERIFY(lessons->setLesson(QStringLiteral("first-divergence")));
+    QVERIFY(testing::waitUntilSettled(a.session));
+    QVERIFY(!a.session.view()->guide().held.isEmpty());
+    QVERIFY(!view->revealStepButton()->isHidden());
+    QVERIFY(view->revealStepButton()->isEnabled());
+    view->revealStepButton()->click();
+    QVERIFY(a.session.view()->guide().held.isEmpty());
+    QVERIFY(!lessons->revealButton()->isEnabled());
+    QVERIFY(!view->revealStepButton()->isEnabled());
+    QVERIFY(view->revealStepButton()->text().contains(QStringLiteral("revealed")));
+    // Entered again, it is held again on both screens.
+    lessons->setStep(0);
+    QVERIFY(view->revealStepButton()->isEnabled());
     a.shell->presenter()->setOpen(false);
     QTRY_VERIFY(!a.shell->presenter()->view());
     a.shell->presentation()->setPresenting(false);

@@ -132,6 +132,7 @@ void LessonsPanel::showHeld()
     reveal_->setVisible(s && !s->holds.isEmpty()); // only a step with an answer to hold has it
     reveal_->setEnabled(!g.held.isEmpty());
     reveal_->setText(g.held.isEmpty() && s && !s->holds.isEmpty() ? tr("Answer revealed") : tr("Reveal the answer"));
+    Q_EMIT heldShown();
 }
 
 void LessonsPanel::reveal()

@@ -36,6 +36,7 @@ public:
 Q_SIGNALS:
     void stepShown(); // another lesson or step is on the panel
     void shownMe();   // the step's "Show me" set the app up
+    void heldShown(); // whether the step's answer is held back may have changed (revealButton says)
 
 private:
     void followSession();

@@ -63,6 +63,7 @@ PresenterView::PresenterView(LessonsPanel* lessons, PollState* poll, QWidget* pa
     layout->addLayout(columns, 1);
 
     connect(lessons_, &LessonsPanel::stepShown, this, &PresenterView::refreshLesson);
+    connect(lessons_, &LessonsPanel::heldShown, this, &PresenterView::refreshHeld);
     connect(poll_, &PollState::changed, this, &PresenterView::refreshClass);
     connect(poll_, &PollState::answersChanged, this, &PresenterView::refreshClass);
     connect(ticker_, &QTimer::timeout, this, &PresenterView::tick);
@@ -94,6 +95,9 @@ QWidget* PresenterView::buildLesson()
     showMe_ = new QPushButton(tr("Show me"));
     check_ = new QPushButton(tr("Check"));
     nextStep_ = new QPushButton(tr("Next step ▶"));
+    revealStep_ = new QPushButton;
+    revealStep_->setObjectName(QStringLiteral("presenter-reveal-step"));
+    connect(revealStep_, &QPushButton::clicked, this, [this] { lessons_->reveal(); });
     for (QPushButton* b : {previous_, showMe_, check_, nextStep_})
         buttons->addWidget(b);
     connect(previous_, &QPushButton::clicked, this, [this] { lessons_->setStep(lessons_->step() - 1); });
@@ -113,6 +117,7 @@ QWidget* PresenterView::buildLesson()
     v->addWidget(stepHeading_);
     v->addWidget(text_, 1);
     v->addWidget(result_);
+    v->addWidget(revealStep_);
     v->addWidget(next_);
     v->addLayout(buttons);
     return box;
@@ -176,6 +181,7 @@ void PresenterView::refreshLesson()
         stepHeading_->setText(tr("Pick one in the Lessons menu: its steps appear here."));
         text_->clear();
         next_->clear();
+        refreshHeld();
         return;
     }
     const int at = lessons_->step();
@@ -190,6 +196,17 @@ void PresenterView::refreshLesson()
     nextStep_->setEnabled(at + 1 < count);
     showMe_->setEnabled(static_cast<bool>(step->showMe));
     check_->setEnabled(static_cast<bool>(step->check));
+    refreshHeld();
+}
+
+void PresenterView::refreshHeld()
+{
+    // The lessons panel's own Reveal says whether this step holds an answer back, and whether it still does.
+    const QPushButton* panel = lessons_->revealButton();
+    revealStep_->setVisible(lessons_->currentStep() && !panel->isHidden());
+    revealStep_->setEnabled(panel->isEnabled());
+    revealStep_->setText(panel->isEnabled() ? tr("Reveal the step's answer on the projector")
+                                            : tr("The step's answer is revealed"));
 }
 
 void PresenterView::refreshClass()

@@ -37,6 +37,7 @@ public:
     QPushButton* nextButton() const { return nextStep_; }
     QPushButton* showMeButton() const { return showMe_; }
     QPushButton* checkButton() const { return check_; }
+    QPushButton* revealStepButton() const { return revealStep_; } // a lesson step's held-back answer
     QPushButton* showClassButton() const { return showClass_; }
     QPushButton* voteAgainButton() const { return again_; }
     QPushButton* revealButton() const { return reveal_; }
@@ -47,6 +48,7 @@ private:
     QWidget* buildLesson();
     QWidget* buildClass();
     void refreshLesson();
+    void refreshHeld();
     void refreshClass();
     void tick();
 
@@ -54,7 +56,7 @@ private:
     PollState* poll_;
     QLabel *lessonHeading_, *stepHeading_, *next_, *result_;
     QTextBrowser* text_;
-    QPushButton *previous_, *nextStep_, *showMe_, *check_;
+    QPushButton *previous_, *nextStep_, *showMe_, *check_, *revealStep_;
     QLabel *prompt_, *count_, *classState_, *clock_;
     QPushButton *showClass_, *again_, *reveal_;
     TallyChart* chart_;
