@@ -1,4 +1,6 @@
 #include "features/tradeoffs/sweep_panel.h"
+
+#include "features/tradeoffs/sweep_run_models.h"
 #include "widgets/lesson_target.h"
 
 #include "features/tradeoffs/tradeoffs_state.h"
@@ -126,8 +128,15 @@ SweepPanel::SweepPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent)
     });
     connect(job, &SweepJob::progressed, this, &SweepPanel::showProgress);
     connect(job, &SweepJob::finished, this, [this, job] {
-        if (job->hasResults() && !job->busy()) // a session file's sweep: the form says what it trained
+        if (job->hasResults() && !job->busy()) { // a session file's sweep: the form says what it trained
             form_->setSettings(job->results().settings);
+            QStringList refused; // models the file kept but could not give back: said once, under the buttons
+            for (const SweepRun& r : job->results().runs)
+                if (!r.modelProblem.isEmpty())
+                    refused << r.modelProblem;
+            if (!refused.isEmpty())
+                showError(refused.join(QLatin1Char(' ')));
+        }
         showResults();
     });
     connect(headsTable_, &SweepHeadsTable::studyRequested, this,
@@ -207,7 +216,10 @@ void SweepPanel::showProgress()
     finishedShown_ = finished;
     const std::vector<SweepRow> rows = sweepTable(job->results());
     table_->setRows(rows);
-    how_->setText(job->hasResults() ? SweepTable::howText(job->results().settings.evalEvery()) : QString());
+    QString how = job->hasResults() ? SweepTable::howText(job->results().settings.evalEvery()) : QString();
+    if (const QString kept = sweepModelsSentence(job->results()); !kept.isEmpty() && !job->busy())
+        how += QLatin1Char(' ') + kept; // what a saved session will hold of these models
+    how_->setText(how);
     reading_->setText(job->busy() ? QString() : sweepReading(job->results(), rows));
     headsTable_->setResults(job->results());
     if (state_->headsShown() >= 0)

@@ -1,10 +1,12 @@
 // A sweep's part of a session file: its settings, and per run the held-out curve as [step, loss,
-// accuracy] triples, steps taken and time per step -- the weights are left out (megabytes per sweep,
-// and a second's training makes them again). Each refusal is one sentence naming the field. The settings are
-// held to train's own rules: once each field has its type, checkSweep (core's SweepSpec::check, which the CLI's
+// accuracy] triples, steps taken and time per step, and each finished run's model (sweep_run_models.h). Each
+// refusal is one sentence naming the field; a model that cannot be read only leaves its run without one. The settings
+// are held to train's own rules: once each field has its type, checkSweep (core's SweepSpec::check, which the CLI's
 // train and the window's Train go through too) says whether they could train; each run must then be one of
 // the runs they give, once, and each row of its heads' report one head of that model, once.
 #include "features/tradeoffs/sweep_results.h"
+
+#include "features/tradeoffs/sweep_run_models.h"
 
 #include "model/json_fields.h"
 
@@ -108,7 +110,17 @@ struct RunsAllowed {
     std::set<std::int64_t> heads;
     const SweepSettings* settings = nullptr;
     std::set<std::tuple<std::int64_t, std::int64_t, std::uint64_t>> seen;
+    std::uint64_t modelBytesLeft = kSessionModelBytes; // the runs' models together, as sweepModelsKept keeps them
 };
+
+// Optional: the run's model. One that cannot be read leaves the run without it, said in its modelProblem; the
+// rest of the sweep, and of the session, still opens.
+void readModel(const QJsonObject& o, RunsAllowed& allowed, SweepRun& r)
+{
+    if (o.contains("model"))
+        r.params =
+            sweepModelFromBase64(o.value("model"), *allowed.settings, r, &allowed.modelBytesLeft, &r.modelProblem);
+}
 
 bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString* error)
 {
@@ -184,8 +196,10 @@ bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString
     }
     // Optional: [layer, head, previous, first, self, induction, entropy, ablated loss, ablated accuracy].
     const QJsonValue report = o.value("report");
-    if (report.isUndefined())
+    if (report.isUndefined()) {
+        readModel(o, allowed, r);
         return true;
+    }
     const auto notHeads = [&](const QJsonValue& v) {
         *error = notA("report",
                       "a list of [layer, head, previous, first, self, induction, entropy, ablated loss, "
@@ -238,6 +252,7 @@ bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString
         h.role = train::head_role(h.shares);
         r.report.push_back(h);
     }
+    readModel(o, allowed, r);
     return true;
 }
 
@@ -269,7 +284,9 @@ QJsonObject sweepToJson(const SweepResults& results)
         settings.insert("kv_groups", kv);
     }
     QJsonArray runs;
-    for (const SweepRun& r : results.runs) {
+    const std::vector<bool> keepModel = sweepModelsKept(results);
+    for (std::size_t i = 0; i < results.runs.size(); ++i) {
+        const SweepRun& r = results.runs[i];
         QJsonArray evals;
         for (const train::EvalPoint& e : r.evals)
             evals.append(QJsonArray{static_cast<double>(e.step), e.loss, e.accuracy});
@@ -294,6 +311,8 @@ QJsonObject sweepToJson(const SweepResults& results)
                                         h.ablated.loss, h.ablated.accuracy});
             run.insert("report", heads);
         }
+        if (keepModel[i]) // files of sweeps with no finished model keep their bytes
+            run.insert("model", sweepModelToBase64(results, static_cast<int>(i)));
         runs.append(run);
     }
     return QJsonObject{{"settings", settings},
