@@ -218,10 +218,12 @@ void TestUiSessionModels::aBadModelLeavesOnlyItsRunWithout()
     QCOMPARE(sweepTable(r).size(), std::size_t{2}); // the table kept, both rows
     QVERIFY(!r.runs[0].params);
     const QString problem = r.runs[0].modelProblem;
-    QVERIFY2(problem.startsWith(QStringLiteral("The model kept for 2 heads, seed 0 was not opened: ")),
+    QVERIFY2(problem.startsWith(QStringLiteral("The model kept for 2 heads, seed 0 was not opened (its results are "
+                                               "kept; train again to study it): ")),
              qPrintable(problem));
     QVERIFY2(problem.contains(why), qPrintable(problem));
-    QVERIFY(!problem.contains(QLatin1Char('\n')));
+    QVERIFY(!problem.contains(QLatin1Char('\n')) && problem.endsWith(QLatin1Char('.')));
+    QCOMPARE(problem.count(QStringLiteral(". ")), 0);                                   // one sentence
     QVERIFY(r.runs[1].params && sameBits(*r.runs[1].params, *trained_.runs[1].params)); // the other run keeps its own
     QCOMPARE(t.feature<TradeoffsState>()->studySweepRun(0), problem); // Study says why instead of studying nothing
 }

@@ -130,12 +130,7 @@ SweepPanel::SweepPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent)
     connect(job, &SweepJob::finished, this, [this, job] {
         if (job->hasResults() && !job->busy()) { // a session file's sweep: the form says what it trained
             form_->setSettings(job->results().settings);
-            QStringList refused; // models the file kept but could not give back: said once, under the buttons
-            for (const SweepRun& r : job->results().runs)
-                if (!r.modelProblem.isEmpty())
-                    refused << r.modelProblem;
-            if (!refused.isEmpty())
-                showError(refused.join(QLatin1Char(' ')));
+            showRefusedModels();
         }
         showResults();
     });
@@ -143,9 +138,21 @@ SweepPanel::SweepPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent)
             [this](int run) { showError(state_->studySweepRun(run)); });
     connect(headsTable_, &SweepHeadsTable::saveRequested, this, &SweepPanel::saveRun);
     connect(state_, &TradeoffsState::headsShownChanged, headsTable_, &SweepHeadsTable::showRun);
-    if (job->hasResults())
+    if (job->hasResults()) { // restored before the page was built
         form_->setSettings(job->results().settings);
+        showRefusedModels();
+    }
     showResults();
+}
+
+void SweepPanel::showRefusedModels()
+{
+    QStringList refused; // models a session file kept but could not give back: said under the buttons
+    for (const SweepRun& r : state_->sweep()->results().runs)
+        if (!r.modelProblem.isEmpty())
+            refused << r.modelProblem;
+    if (!refused.isEmpty())
+        showError(refused.join(QLatin1Char(' ')));
 }
 
 void SweepPanel::saveRun(int run)

@@ -41,6 +41,7 @@ private:
     void train();
     void saveRun(int run);
     void showError(const QString& why); // inline, under the buttons; hidden when empty
+    void showRefusedModels();           // the session file's models that could not be read, each naming its run
     void showProgress();
     void showResults();
     void inkError();

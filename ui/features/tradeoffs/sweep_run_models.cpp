@@ -129,7 +129,7 @@ std::shared_ptr<const std::vector<float>> sweepModelFromBase64(const QJsonValue&
                             .arg(sweepVariantName(run.heads, run.kvHeads(), sweepGrouped(settings)))
                             .arg(run.seed);
     const auto refuse = [&](const QString& why) {
-        *problem = QObject::tr("%1 was not opened: %2 Its results are kept; train again to study it.").arg(who, why);
+        *problem = QObject::tr("%1 was not opened (its results are kept; train again to study it): %2").arg(who, why);
         return nullptr;
     };
     if (!run.finished)
