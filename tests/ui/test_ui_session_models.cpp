@@ -304,7 +304,8 @@ void TestUiSessionModels::modelsBeyondTheAllowanceAreLeftOut()
 }
 
 // The app itself: --train trains the settings of the session it opened (a file from before models were kept),
-// --save-session waits for the sweep and keeps its models, and that file opens with them for --screenshot.
+// --save-session waits for the sweep and keeps its models, lesson 9's study step uses them without training, and that
+// file opens with them for --screenshot.
 void TestUiSessionModels::theProgramKeepsTheModelsItTrained()
 {
     const QString config = dir_.filePath(QStringLiteral("config"));
@@ -325,6 +326,17 @@ void TestUiSessionModels::theProgramKeepsTheModelsItTrained()
     QCOMPARE(r.runs.size(), std::size_t{2});
     for (const SweepRun& trainedRun : r.runs)
         QVERIFY(trainedRun.finished && trainedRun.params);
+    // Lesson 9's last step entered from the command line studies the best kept model, nothing trained again (the
+    // sweep's wall time is the file's), and the session saved then names the run under study.
+    const QString lesson = dir_.filePath(QStringLiteral("lesson.attnlab.json"));
+    const testing::GuiRun studied =
+        testing::runGui({QStringLiteral("--open"), out, QStringLiteral("--guide"), QStringLiteral("several-heads"),
+                         QStringLiteral("--guide-step"), QStringLiteral("4"), QStringLiteral("--save-session"), lesson},
+                        config);
+    QVERIFY2(studied.code == 0, qPrintable(studied.err));
+    const QJsonObject lessonSweep = readJson(lesson).value("sweep").toObject();
+    QCOMPARE(lessonSweep.value("wall_seconds"), readJson(out).value("sweep").toObject().value("wall_seconds"));
+    QVERIFY(lessonSweep.value("studied").isDouble());
     const QString shot = dir_.filePath(QStringLiteral("shot.png"));
     const testing::GuiRun opened =
         testing::runGui({QStringLiteral("--open"), out, QStringLiteral("--screenshot"), shot}, config);
