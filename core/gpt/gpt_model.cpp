@@ -73,17 +73,19 @@ double GptModel::meta_number(const std::string& key, double fallback) const
     return end == text.c_str() + text.size() ? value : fallback;
 }
 
-GptModel load_gpt_model(const std::string& path)
+namespace {
+
+// A trained GPT from a checked safetensors file, wherever its bytes came from.
+GptModel model_from(const SafetensorsFile& file, const std::string& path, const std::string& who,
+                    const std::string& name)
 {
-    const SafetensorsFile file = open_safetensors(path); // the model's tensors are read one by one below
-    const std::string who = std::filesystem::path(path).filename().string();
     if (file.meta("format") != "attention-lab-gpt")
         throw Error(who + " is not a trained GPT file: its metadata 'format' is '" + file.meta("format") +
                     "', not 'attention-lab-gpt' (see resources/models).");
     check_trained_gpt_metadata(file, who);
     GptModel model;
     model.path = path;
-    model.name = std::filesystem::path(path).stem().string();
+    model.name = name;
     for (const auto& [key, value] : file.metadata)
         model.metadata[key] = value;
     GptConfig& s = model.settings;
@@ -122,6 +124,21 @@ GptModel load_gpt_model(const std::string& path)
         model.weights[name] = file.take(name);
     require_finite(who, model.weights);
     return model;
+}
+
+} // namespace
+
+GptModel load_gpt_model(const std::string& path)
+{
+    // open_safetensors reads the header; the model's tensors are read one by one once every shape is checked.
+    return model_from(open_safetensors(path), path, std::filesystem::path(path).filename().string(),
+                      std::filesystem::path(path).stem().string());
+}
+
+GptModel parse_gpt_model(const std::string& bytes, const std::string& who, const SafetensorsOptions& options)
+{
+    return model_from(parse_safetensors(bytes, who, options), std::string(), who,
+                      std::filesystem::path(who).stem().string());
 }
 
 Config gpt_attention_config(const GptConfig& s)

@@ -4,6 +4,7 @@
 // and every other source of the same model, is gpt_forward.h.
 #include "call/config.h"
 #include "gpt/gpt_config.h"
+#include "io/safetensors.h"
 #include "io/weights.h"
 #include "tensor/tensor.h"
 
@@ -31,6 +32,9 @@ struct GptModel {
 // Reads and checks a verdict-gpt file: format metadata, settings, every tensor's name and shape.
 // Throws Error with one sentence naming the file and what is wrong.
 GptModel load_gpt_model(const std::string& path);
+// The same checks on a whole file already in memory (a model kept inside a session file): `who` names it in
+// messages and, without its extension, is the model's name; its path is empty.
+GptModel parse_gpt_model(const std::string& bytes, const std::string& who, const SafetensorsOptions& options = {});
 
 // The attention of every block: MultiHeadAttention(emb_dim, emb_dim, context_length, 0.0, n_heads, qkv_bias), or
 // GroupedQueryAttention(..., n_heads, n_kv_groups, qkv_bias) when the model has fewer key/value heads.

@@ -71,6 +71,11 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& p
 // when the write fails.
 void write_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
                        const std::vector<std::pair<std::string, std::string>>& metadata);
+// The bytes write_safetensors would write, in memory (a file kept inside another, such as a session's models);
+// `name` only names it in messages. Throws Error as write_safetensors does for a bad name or tensor.
+std::string safetensors_bytes(const std::vector<std::pair<std::string, Tensor>>& tensors,
+                              const std::vector<std::pair<std::string, std::string>>& metadata,
+                              const std::string& name);
 
 // Conversions used by the reader (exposed for tests).
 float half_to_float(std::uint16_t bits);

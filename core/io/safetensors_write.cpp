@@ -113,6 +113,27 @@ void write_tensor(AtomicFile& out, const Tensor& tensor)
     out.write(bytes.data(), bytes.size());
 }
 
+// The same bytes as write_tensor, appended to a string.
+void append_tensor(std::string& out, const Tensor& tensor)
+{
+    const std::vector<float> values = tensor.to_vector();
+    const std::size_t at = out.size();
+    out.resize(at + values.size() * 4);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const auto bits = std::bit_cast<std::uint32_t>(values[i]);
+        for (int b = 0; b < 4; ++b)
+            out[at + 4 * i + b] = static_cast<char>(static_cast<unsigned char>(bits >> (8 * b)));
+    }
+}
+
+std::string length_prefix(std::size_t header_size)
+{
+    std::string prefix(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        prefix[i] = static_cast<char>(static_cast<unsigned char>(static_cast<std::uint64_t>(header_size) >> (8 * i)));
+    return prefix;
+}
+
 } // namespace
 
 void write_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
@@ -129,6 +150,17 @@ void write_safetensors(const std::string& path, const std::vector<std::pair<std:
     for (const auto& [name, tensor] : tensors)
         write_tensor(out, tensor);
     out.commit();
+}
+
+std::string safetensors_bytes(const std::vector<std::pair<std::string, Tensor>>& tensors,
+                              const std::vector<std::pair<std::string, std::string>>& metadata, const std::string& name)
+{
+    const std::string header = build_header(name, tensors, metadata);
+    std::string out = length_prefix(header.size());
+    out += header;
+    for (const auto& [tensor_name, tensor] : tensors)
+        append_tensor(out, tensor);
+    return out;
 }
 
 } // namespace attnlab

@@ -91,25 +91,47 @@ Metadata run_metadata(const RunSettings& s)
     return meta;
 }
 
+namespace {
+
+// The model's tensors under the book's state_dict names and its metadata, as save_trained_model writes them.
+struct ModelFile {
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    Metadata meta;
+};
+
+ModelFile model_file(const RunResult& run, const Metadata& results)
+{
+    ModelFile out;
+    const GptLayout layout = gpt_layout(run.settings.shape);
+    for (const ParamEntry& e : layout.entries)
+        out.tensors.emplace_back(
+            e.name, Tensor::from_values(e.shape, std::vector<float>(run.params.begin() + e.offset,
+                                                                    run.params.begin() + e.offset + e.size)));
+    out.meta = {{"format", "attention-lab-gpt"},
+                {"dtype", "F32"},
+                {"trainer", "attention-lab-cli train (core/train)"},
+                // what gpt/gpt_text.h reads back to pick the model's tokenizer
+                {"tokenizer",
+                 text_reader_name(run.settings.task == "the-verdict" ? TextReader::BookWords : TextReader::Letters)}};
+    for (const auto& kv : run_metadata(run.settings))
+        out.meta.push_back(kv);
+    out.meta.insert(out.meta.end(), results.begin(), results.end());
+    return out;
+}
+
+} // namespace
+
 void save_trained_model(const std::string& path, const RunResult& run, const Metadata& results)
 {
     check_write_target(path);
-    const GptLayout layout = gpt_layout(run.settings.shape);
-    std::vector<std::pair<std::string, Tensor>> tensors;
-    for (const ParamEntry& e : layout.entries)
-        tensors.emplace_back(e.name,
-                             Tensor::from_values(e.shape, std::vector<float>(run.params.begin() + e.offset,
-                                                                             run.params.begin() + e.offset + e.size)));
-    Metadata meta{{"format", "attention-lab-gpt"},
-                  {"dtype", "F32"},
-                  {"trainer", "attention-lab-cli train (core/train)"},
-                  // what gpt/gpt_text.h reads back to pick the model's tokenizer
-                  {"tokenizer",
-                   text_reader_name(run.settings.task == "the-verdict" ? TextReader::BookWords : TextReader::Letters)}};
-    for (const auto& kv : run_metadata(run.settings))
-        meta.push_back(kv);
-    meta.insert(meta.end(), results.begin(), results.end());
-    write_safetensors(path, tensors, meta);
+    const ModelFile file = model_file(run, results);
+    write_safetensors(path, file.tensors, file.meta);
+}
+
+std::string trained_model_bytes(const RunResult& run, const Metadata& results, const std::string& name)
+{
+    const ModelFile file = model_file(run, results);
+    return safetensors_bytes(file.tensors, file.meta, name);
 }
 
 void write_run_dump(const std::string& path, const RunResult& run)

@@ -21,6 +21,9 @@ Metadata run_metadata(const RunSettings& settings);
 
 // Throws WriteError (before writing anything) when the path cannot take a file.
 void save_trained_model(const std::string& path, const RunResult& run, const Metadata& results);
+// The bytes save_trained_model writes, in memory (a session file keeps its sweep's models so); `name` names it in
+// messages.
+std::string trained_model_bytes(const RunResult& run, const Metadata& results, const std::string& name);
 void write_run_dump(const std::string& path, const RunResult& run);
 
 } // namespace attnlab::train

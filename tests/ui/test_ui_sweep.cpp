@@ -483,10 +483,15 @@ void TestUiSweep::trainedVariantSavesAndReopens()
     SweepPanel panel(t.feature<TradeoffsState>());
     applyState(t, *state);
     QCOMPARE(panel.headsTable()->variant()->count(), 1);
-    QVERIFY(!panel.headsTable()->studyButton()->isEnabled()); // the file kept results, not weights
-    const QString why = t.feature<TradeoffsState>()->studySweepRun(0);
-    QVERIFY2(why.contains(QStringLiteral("session file")), qPrintable(why));
-    QVERIFY(!t.trace()->modelJob()->opening());
+    // The file kept the model too (test_ui_session_models): Study and Save work, and save the same file.
+    QVERIFY(panel.headsTable()->studyButton()->isEnabled());
+    QVERIFY(panel.headsTable()->saveButton()->isEnabled());
+    const QString again = dir.filePath(QStringLiteral("again.safetensors"));
+    QCOMPARE(t.feature<TradeoffsState>()->saveSweepRun(0, again), QString());
+    QFile before(modelPath), after(again);
+    QVERIFY(before.open(QIODevice::ReadOnly) && after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), before.readAll());
+    QVERIFY(panel.how()->text().contains(QStringLiteral("A saved session keeps this model")));
 }
 
 void TestUiSweep::sectionFollowsTheSession()

@@ -3,6 +3,7 @@
 #include "features/poll/poll_state.h"
 #include "features/registry.h"
 #include "features/session.h"
+#include "features/tradeoffs/tradeoffs_state.h"
 #include "model/document_model.h"
 #include "model/study_model.h"
 #include "model/trace_state.h"
@@ -70,8 +71,12 @@ void applyState(Session& session, const SessionState& state)
     session.poll()->restoreSection(state.features);
     if (state.checkpoint.isEmpty())
         return place();
+    // A sweep run under study when it was saved: its kept model, written anew, instead of the file that is gone.
+    QString checkpoint = session.feature<TradeoffsState>()->takeReopenedStudy();
+    if (checkpoint.isEmpty())
+        checkpoint = state.checkpoint;
     // The settings once the checkpoint is in, as File > Open Model opens it: they name its layer.
-    session.trace()->reopenModel(state.checkpoint, [settings, place](const std::string& file) {
+    session.trace()->reopenModel(checkpoint, [settings, place](const std::string& file) {
         settings(file);
         place();
     });

@@ -13,7 +13,9 @@ namespace attnlab::ui {
 
 namespace {
 
-constexpr qint64 kLargestSessionFile = 16 << 20; // a real session is about 1 KB
+// A session without models is about 1 KB; its sweep's models (features/tradeoffs/sweep_run_models.h) add at most
+// 48 MiB of weights, a third more as base64.
+constexpr qint64 kLargestSessionFile = qint64{80} << 20;
 
 QString jsonErrorSentence(const QJsonParseError& e, const QByteArray& bytes)
 {

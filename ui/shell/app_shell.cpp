@@ -22,6 +22,7 @@
 #include "shell/text_input_panel.h"
 #include "features/stepper/stepper_view.h"
 #include "features/tradeoffs/sweep_job.h"
+#include "features/tradeoffs/sweep_run_models.h"
 #include "features/tradeoffs/tradeoffs_state.h"
 #include "model/presets.h"
 #include "features/session_state.h"
@@ -312,7 +313,9 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
 
 void AppShell::rememberState(const MainWindow& window, const Session& session, bool geometry)
 {
-    settings()->setValue(QStringLiteral("session/last"), serializeSession(captureState(session), sessionFeatures()));
+    SessionState state = captureState(session);
+    dropSweepModels(state.features); // megabytes have no place in the settings; a saved session file keeps them
+    settings()->setValue(QStringLiteral("session/last"), serializeSession(state, sessionFeatures()));
     if (geometry) {
         settings()->setValue(QStringLiteral("window/geometry"), window.saveGeometry());
         settings()->setValue(QStringLiteral("window/state"), window.saveState());

@@ -148,6 +148,34 @@ edited("weights-missing", "the weights file '/nonexistent/attention-lab/weights.
 edited("weights-directory", "the weights file '/' it names is a directory", weights(source="file", path="/",
                                                                                    layout="torch"))
 edited("weights-empty-path", '"weights" has an empty "path"', weights(source="file", path="", layout="torch"))
+
+# A sweep's kept models (features/tradeoffs/sweep_run_models.h): a model that cannot be read leaves only its run
+# without one (the session opens; test_ui_session_models checks the sentence naming the run), while a "studied"
+# that names no run is refused.
+def with_sweep(model=None, studied=None):
+    def edit(s):
+        s["version"] = 3  # the sweep is version 3's, which also needs the Debugging tab's choices
+        s["lessons"] = {"bug": "skip-head-transpose", "section": "contract",
+                        "transfer": {"d_in": 3, "d_out": 2,
+                                     "key": {"transpose": True, "written": True},
+                                     "query": {"transpose": True, "written": True},
+                                     "value": {"transpose": True, "written": True}}}
+        run = {"heads": 2, "seed": 0, "steps_done": 4, "ms_per_step": 1.0, "finished": True,
+               "evals": [[4, 2.5, 0.25]]}
+        if model is not None:
+            run["model"] = model
+        sweep = {"settings": {"task": "induction", "vocab": 16, "context": 32, "emb": 8, "layers": 1, "heads": [2],
+                              "seeds": 1, "steps": 4, "batch": 2, "lr": 0.003, "weight_decay": 0.01},
+                 "runs": [run], "wall_seconds": 1.0, "cancelled": False}
+        if studied is not None:
+            sweep["studied"] = studied
+        s["sweep"] = sweep
+    return edit
+
+
+edited("sweep-model-not-base64", "", with_sweep(model="not*base64!"))
+edited("sweep-model-huge-header", "", with_sweep(model="AAAAAAAAABA="))  # a header length of 2^60
+edited("sweep-studied-no-run", '"studied" must be a whole number from 0 to 0', with_sweep(studied=3))
 os.makedirs(os.path.join(HERE, "a-directory.attnlab.json"), exist_ok=True)
 with open(os.path.join(HERE, "a-directory.attnlab.json", "README"), "w") as f:
     f.write("A directory named like a session file: opening it must be refused.\n")

@@ -123,11 +123,14 @@ void SweepHeadsTable::showVariant()
         return;
     }
     const SweepRun& run = results_.runs[static_cast<std::size_t>(index)];
-    // Weights are kept for runs trained in this window; a session file's results have none.
+    // Weights are kept for runs trained in this window and for the models a session file kept.
     const bool weights = run.params != nullptr;
     study_->setEnabled(weights);
     save_->setEnabled(weights);
-    const QString none = tr("Results read from a session file keep no weights: train again to study or save a model.");
+    const QString none = !run.modelProblem.isEmpty() ? run.modelProblem
+                         : run.finished ? tr("The session file this was read from kept no model of this run: train "
+                                             "again to study or save it.")
+                                        : tr("This run did not finish: train again to study or save its model.");
     study_->setStatusTip(weights ? QString() : none);
     save_->setStatusTip(weights ? QString() : none);
     study_->setAccessibleDescription(weights ? study_->toolTip() : none);

@@ -1,4 +1,6 @@
 #include "features/tradeoffs/sweep_panel.h"
+
+#include "features/tradeoffs/sweep_run_models.h"
 #include "widgets/lesson_target.h"
 
 #include "features/tradeoffs/tradeoffs_state.h"
@@ -126,17 +128,31 @@ SweepPanel::SweepPanel(TradeoffsState* state, QWidget* parent) : QWidget(parent)
     });
     connect(job, &SweepJob::progressed, this, &SweepPanel::showProgress);
     connect(job, &SweepJob::finished, this, [this, job] {
-        if (job->hasResults() && !job->busy()) // a session file's sweep: the form says what it trained
+        if (job->hasResults() && !job->busy()) { // a session file's sweep: the form says what it trained
             form_->setSettings(job->results().settings);
+            showRefusedModels();
+        }
         showResults();
     });
     connect(headsTable_, &SweepHeadsTable::studyRequested, this,
             [this](int run) { showError(state_->studySweepRun(run)); });
     connect(headsTable_, &SweepHeadsTable::saveRequested, this, &SweepPanel::saveRun);
     connect(state_, &TradeoffsState::headsShownChanged, headsTable_, &SweepHeadsTable::showRun);
-    if (job->hasResults())
+    if (job->hasResults()) { // restored before the page was built
         form_->setSettings(job->results().settings);
+        showRefusedModels();
+    }
     showResults();
+}
+
+void SweepPanel::showRefusedModels()
+{
+    QStringList refused; // models a session file kept but could not give back: said under the buttons
+    for (const SweepRun& r : state_->sweep()->results().runs)
+        if (!r.modelProblem.isEmpty())
+            refused << r.modelProblem;
+    if (!refused.isEmpty())
+        showError(refused.join(QLatin1Char(' ')));
 }
 
 void SweepPanel::saveRun(int run)
@@ -207,7 +223,10 @@ void SweepPanel::showProgress()
     finishedShown_ = finished;
     const std::vector<SweepRow> rows = sweepTable(job->results());
     table_->setRows(rows);
-    how_->setText(job->hasResults() ? SweepTable::howText(job->results().settings.evalEvery()) : QString());
+    QString how = job->hasResults() ? SweepTable::howText(job->results().settings.evalEvery()) : QString();
+    if (const QString kept = sweepModelsSentence(job->results()); !kept.isEmpty() && !job->busy())
+        how += QLatin1Char(' ') + kept; // what a saved session will hold of these models
+    how_->setText(how);
     reading_->setText(job->busy() ? QString() : sweepReading(job->results(), rows));
     headsTable_->setResults(job->results());
     if (state_->headsShown() >= 0)

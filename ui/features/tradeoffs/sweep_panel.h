@@ -31,6 +31,8 @@ public:
     SweepTable* table() const { return table_; }
     SweepCurvesWidget* curves() const { return curves_; }
     QLabel* reading() const { return reading_; }
+    // How the table was measured, and how many of its models a saved session keeps.
+    QLabel* how() const { return how_; }
     // Where each variant's heads, measured one by one, go: empty until a heads report fills it.
     QVBoxLayout* headsReport() const { return headsReport_; }
     SweepHeadsTable* headsTable() const { return headsTable_; }
@@ -39,6 +41,7 @@ private:
     void train();
     void saveRun(int run);
     void showError(const QString& why); // inline, under the buttons; hidden when empty
+    void showRefusedModels();           // the session file's models that could not be read, each naming its run
     void showProgress();
     void showResults();
     void inkError();

@@ -67,8 +67,11 @@ struct SweepRun {
     // left them out (head_report.h: the ablation is quadratic in the layers), and the ablated numbers are 0.
     std::string ablationSkipped;
     // The finished model's weights (train/gpt_params.h's layout), so it can be studied and saved; null for a
-    // cancelled run and for results read back from a session file, which keeps what runs reached, not models.
+    // cancelled run, and for a run read back from a session file that kept no model of it (files from before models
+    // were kept, a model beyond the session's allowance, or one refused: see modelProblem).
     std::shared_ptr<const std::vector<float>> params;
+    // Why the model a session file kept for this run was refused, one sentence naming the run; empty otherwise.
+    QString modelProblem;
     // The step whose loss was NaN or infinite (core's RunResult::diverged_at), 0 when none: the run stopped there,
     // keeps its curve up to it, and is left out of the table's numbers; lossBefore is the last finite training loss.
     std::int64_t divergedAt = 0;

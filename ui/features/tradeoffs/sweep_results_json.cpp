@@ -1,10 +1,12 @@
 // A sweep's part of a session file: its settings, and per run the held-out curve as [step, loss,
-// accuracy] triples, steps taken and time per step -- the weights are left out (megabytes per sweep,
-// and a second's training makes them again). Each refusal is one sentence naming the field. The settings are
-// held to train's own rules: once each field has its type, checkSweep (core's SweepSpec::check, which the CLI's
+// accuracy] triples, steps taken and time per step, and each finished run's model (sweep_run_models.h). Each
+// refusal is one sentence naming the field; a model that cannot be read only leaves its run without one. The settings
+// are held to train's own rules: once each field has its type, checkSweep (core's SweepSpec::check, which the CLI's
 // train and the window's Train go through too) says whether they could train; each run must then be one of
 // the runs they give, once, and each row of its heads' report one head of that model, once.
 #include "features/tradeoffs/sweep_results.h"
+
+#include "features/tradeoffs/sweep_run_models.h"
 
 #include "model/json_fields.h"
 
@@ -108,7 +110,17 @@ struct RunsAllowed {
     std::set<std::int64_t> heads;
     const SweepSettings* settings = nullptr;
     std::set<std::tuple<std::int64_t, std::int64_t, std::uint64_t>> seen;
+    std::uint64_t modelBytesLeft = kSessionModelBytes; // the runs' models together, as sweepModelsKept keeps them
 };
+
+// Optional: the run's model. One that cannot be read leaves the run without it, said in its modelProblem; the
+// rest of the sweep, and of the session, still opens.
+void readModel(const QJsonObject& o, RunsAllowed& allowed, SweepRun& r)
+{
+    if (o.contains("model"))
+        r.params =
+            sweepModelFromBase64(o.value("model"), *allowed.settings, r, &allowed.modelBytesLeft, &r.modelProblem);
+}
 
 bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString* error)
 {
@@ -185,8 +197,10 @@ bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString
     // Optional: [layer, head, previous, first, self, induction, entropy, ablated loss, ablated accuracy], the last
     // two left out, every row alike, when "ablation_skipped" says why the report did not measure them.
     const QJsonValue report = o.value("report");
-    if (report.isUndefined())
+    if (report.isUndefined()) {
+        readModel(o, allowed, r);
         return true;
+    }
     const QJsonValue skipped = o.value("ablation_skipped");
     if (!skipped.isUndefined() &&
         (!skipped.isString() || skipped.toString().isEmpty() || skipped.toString().size() > 1000)) {
@@ -250,6 +264,7 @@ bool readRun(const QJsonValue& value, RunsAllowed& allowed, SweepRun& r, QString
         h.role = train::head_role(h.shares);
         r.report.push_back(h);
     }
+    readModel(o, allowed, r);
     return true;
 }
 
@@ -281,7 +296,9 @@ QJsonObject sweepToJson(const SweepResults& results)
         settings.insert("kv_groups", kv);
     }
     QJsonArray runs;
-    for (const SweepRun& r : results.runs) {
+    const std::vector<bool> keepModel = sweepModelsKept(results);
+    for (std::size_t i = 0; i < results.runs.size(); ++i) {
+        const SweepRun& r = results.runs[i];
         QJsonArray evals;
         for (const train::EvalPoint& e : r.evals)
             evals.append(QJsonArray{static_cast<double>(e.step), e.loss, e.accuracy});
@@ -318,6 +335,8 @@ QJsonObject sweepToJson(const SweepResults& results)
             if (!r.ablationSkipped.empty())
                 run.insert("ablation_skipped", QString::fromStdString(r.ablationSkipped));
         }
+        if (keepModel[i]) // files of sweeps with no finished model keep their bytes
+            run.insert("model", sweepModelToBase64(results, static_cast<int>(i)));
         runs.append(run);
     }
     return QJsonObject{{"settings", settings},

@@ -4,6 +4,7 @@
 #include "features/tradeoffs/tradeoffs_state.h"
 
 #include "features/tradeoffs/sweep_job.h"
+#include "features/tradeoffs/sweep_run_models.h"
 #include "features/tradeoffs/timings_job.h"
 #include "features/tradeoffs/trained_variants.h"
 #include "gpt/gpt2_checkpoint.h"
@@ -17,32 +18,11 @@
 
 #include <QTemporaryDir>
 
+#include <utility>
+
 namespace attnlab::ui {
 
 namespace {
-
-// The run's own settings and weights, as train_run returned them (what save_trained_model reads).
-train::RunResult runToSave(const SweepResults& results, int runIndex)
-{
-    const SweepRun& run = results.runs.at(static_cast<std::size_t>(runIndex));
-    train::RunResult r;
-    // The run's own settings, found by its variant and seed: a cancel drops the runs that had not started, so
-    // an index into the results need not be one into the settings' runs.
-    for (const train::RunSettings& s : sweepRuns(results.settings))
-        if (s.shape.n_heads == run.heads && s.shape.kv_groups() == run.kvHeads() && s.seed == run.seed)
-            r.settings = s;
-    r.params = *run.params;
-    r.evals = run.evals;
-    return r;
-}
-
-train::Metadata resultsOf(const SweepRun& run)
-{
-    if (run.evals.empty())
-        return {};
-    return {{"val_loss", std::to_string(run.evals.back().loss)},
-            {"val_accuracy", std::to_string(run.evals.back().accuracy)}};
-}
 
 QString unusableRun(const SweepResults& results, int runIndex)
 {
@@ -51,9 +31,11 @@ QString unusableRun(const SweepResults& results, int runIndex)
     const SweepRun& run = results.runs[static_cast<std::size_t>(runIndex)];
     if (!run.finished)
         return QObject::tr("That run was cancelled before it finished; train it again to study it.");
+    if (!run.params && !run.modelProblem.isEmpty())
+        return run.modelProblem;
     if (!run.params)
-        return QObject::tr("These results were read from a session file, which keeps what the runs reached but "
-                           "not their weights; train again to study a model.");
+        return QObject::tr("These results were read from a session file saved without this run's model (before "
+                           "sessions kept models, or beyond what a session keeps); train again to study it.");
     return {};
 }
 
@@ -69,6 +51,7 @@ TradeoffsState::TradeoffsState(const SessionParts& parts, QObject* parent)
         });
     connect(sweep_, &SweepJob::started, this, [this] {
         headsShown_ = -1; // a new sweep's runs are other models
+        studiedRun_ = -1;
         Q_EMIT sweepStarted();
         Q_EMIT delivered();
     });
@@ -113,8 +96,15 @@ void TradeoffsState::cancel()
 
 void TradeoffsState::saveSection(QJsonObject& file) const
 {
-    if (sweep_->hasResults()) // while training: what the runs have reached so far
-        file.insert("sweep", sweepToJson(sweep_->results()));
+    if (!sweep_->hasResults())
+        return;
+    QJsonObject sweep = sweepToJson(sweep_->results()); // while training: what the runs have reached so far
+    // The run under study, when the session keeps its model: opened again on reopening, its file being gone.
+    const SweepResults& r = sweep_->results();
+    if (studiedRun_ >= 0 && studiedRun_ < static_cast<int>(r.runs.size()) &&
+        trace()->openedCheckpoint() == studiedPath_ && sweepModelsKept(r)[static_cast<std::size_t>(studiedRun_)])
+        sweep.insert("studied", studiedRun_);
+    file.insert("sweep", sweep);
 }
 
 void TradeoffsState::restoreSection(const QJsonObject& file)
@@ -125,6 +115,29 @@ void TradeoffsState::restoreSection(const QJsonObject& file)
     const bool same = saved ? sweep_->hasResults() && *saved == sweep_->results() : !sweep_->hasResults();
     if (!same || sweep_->busy()) // a file replaces the session, a sweep in training too
         sweep_->restore(saved);
+    studiedRun_ = -1;
+    reopenedStudy_.clear();
+    const QJsonValue studied = file.value("sweep").toObject().value("studied");
+    const int run = studied.isDouble() ? studied.toInt(-1) : -1;
+    const SweepResults& r = sweep_->results();
+    if (run < 0 || run >= static_cast<int>(r.runs.size()) || !r.runs[static_cast<std::size_t>(run)].params)
+        return; // nothing studied, or its model was not kept: the session's checkpoint says what is missing
+    if (!studyDir_ || !studyDir_->isValid())
+        studyDir_ = std::make_shared<QTemporaryDir>();
+    const QString path = studyDir_->filePath(sweepRunFileName(r, run));
+    try {
+        train::save_trained_model(path.toStdString(), sweepRunToSave(r, run),
+                                  sweepRunMetadata(r.runs[static_cast<std::size_t>(run)]));
+    } catch (const Error&) {
+        return; // a full temporary folder: the checkpoint the session names is said missing instead
+    }
+    studiedRun_ = run;
+    studiedPath_ = reopenedStudy_ = path;
+}
+
+QString TradeoffsState::takeReopenedStudy()
+{
+    return std::exchange(reopenedStudy_, QString());
 }
 
 bool TradeoffsState::checkSection(const QJsonObject& file, QString* error)
@@ -132,7 +145,14 @@ bool TradeoffsState::checkSection(const QJsonObject& file, QString* error)
     QJsonObject sweep;
     if (!file.contains("sweep"))
         return true;
-    return json_fields::object(file, "sweep", &sweep, error) && sweepFromJson(sweep, error).has_value();
+    if (!json_fields::object(file, "sweep", &sweep, error))
+        return false;
+    const auto results = sweepFromJson(sweep, error);
+    if (!results)
+        return false;
+    double studied = 0; // optional: the run under study when it was saved
+    return !sweep.contains("studied") ||
+           json_fields::integer(sweep, "studied", 0, static_cast<double>(results->runs.size()) - 1, &studied, error);
 }
 
 void TradeoffsState::showHeadsOf(int runIndex)
@@ -150,8 +170,8 @@ QString TradeoffsState::studySweepRun(int runIndex)
         studyDir_ = std::make_shared<QTemporaryDir>();
     const QString path = studyDir_->filePath(sweepRunFileName(results, runIndex));
     try {
-        train::save_trained_model(path.toStdString(), runToSave(results, runIndex),
-                                  resultsOf(results.runs[static_cast<std::size_t>(runIndex)]));
+        train::save_trained_model(path.toStdString(), sweepRunToSave(results, runIndex),
+                                  sweepRunMetadata(results.runs[static_cast<std::size_t>(runIndex)]));
         const Gpt2Plan plan = plan_gpt2_checkpoint(path.toStdString());
         // Once in, the overview: every head of the model just trained. A failed open takes the wish back.
         ModelJob* job = trace()->modelJob();
@@ -163,6 +183,8 @@ QString TradeoffsState::studySweepRun(int runIndex)
         connect(
             job, &ModelJob::openFailed, this, [shown] { disconnect(*shown); }, Qt::SingleShotConnection);
         trace()->openModel(plan);
+        studiedRun_ = runIndex;
+        studiedPath_ = path;
     } catch (const Error& e) {
         return QString::fromUtf8(e.what());
     }
@@ -175,8 +197,8 @@ QString TradeoffsState::saveSweepRun(int runIndex, const QString& path) const
     if (const QString problem = unusableRun(results, runIndex); !problem.isEmpty())
         return problem;
     try {
-        train::save_trained_model(path.toStdString(), runToSave(results, runIndex),
-                                  resultsOf(results.runs[static_cast<std::size_t>(runIndex)]));
+        train::save_trained_model(path.toStdString(), sweepRunToSave(results, runIndex),
+                                  sweepRunMetadata(results.runs[static_cast<std::size_t>(runIndex)]));
     } catch (const Error& e) {
         return QString::fromUtf8(e.what());
     }

@@ -33,13 +33,17 @@ public:
     const TrainedVariants& trainedVariants(const std::string& text, int layer);
     // A finished run of the sweep as the model under study in every tab: written to a file of the state's own,
     // deleted with it, and opened as File > Open Model opens a file; the overview of its heads is shown once it is in.
-    // One sentence when it cannot be (no such finished run, or results read from a session file, which keep no
-    // weights); empty when it is on its way.
+    // One sentence when it cannot be (no such finished run, or one read from a session file that kept no model of
+    // it); empty when it is on its way.
     QString studySweepRun(int runIndex);
     // The run whose heads the page lists, chosen for the student (a lesson's Show me points at the variant its check
     // speaks of); -1: the page's own choice. The picker stays the student's to change.
     void showHeadsOf(int runIndex);
     int headsShown() const { return headsShown_; }
+    // The model file a restored session studies instead of the checkpoint it names: when it was saved with a sweep
+    // run under study, that run's kept model written anew (the file it named was this state's own temporary one,
+    // gone with it). Empty otherwise; asked once by applyState, right after restoreSection, which forgets it.
+    QString takeReopenedStudy();
     // That run saved at `path` as `attention-lab-cli train --save` writes it; one sentence on failure.
     QString saveSweepRun(int runIndex, const QString& path) const;
 
@@ -68,6 +72,9 @@ private:
     std::shared_ptr<const TrainedVariants> trainedVariants_;
     std::shared_ptr<QTemporaryDir> studyDir_; // the sweep runs opened for study
     int headsShown_ = -1;
+    int studiedRun_ = -1; // the run last opened for study, and its file: saved as the sweep's "studied" while open
+    QString studiedPath_;
+    QString reopenedStudy_; // see takeReopenedStudy()
     bool waitForSweep_ = false;
 };
 
