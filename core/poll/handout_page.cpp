@@ -86,7 +86,10 @@ std::string handout_page(const std::string& title, const std::vector<Question>& 
         page += "<div class=\"question\"><h2>" + std::to_string(k + 1) + ". " + html_escape(q.prompt) + "</h2>\n";
         if (!q.context.empty()) {
             const std::size_t code = q.context.find("\nin the code: ");
-            page += "<p class=\"given\">Given: " + html_escape(q.context.substr(0, code)) + "</p>\n";
+            std::string given = html_escape(q.context.substr(0, code));
+            for (std::size_t at = given.find('\n'); at != std::string::npos; at = given.find('\n', at + 5))
+                given.replace(at, 1, "<br>\n"); // a line of its own each: a lesson's step, the settings
+            page += "<p class=\"given\">Given: " + given + "</p>\n";
             if (code != std::string::npos)
                 page += "<pre>" + html_escape(q.context.substr(code + 14)) + "</pre>\n";
         }

@@ -9,7 +9,33 @@
 #include "model/trace_state.h"
 #include "model/view_model.h"
 
+#include "gpt/model_paths.h"
+#include "tensor/error.h"
+
+#include <QCoreApplication>
+
+#include <filesystem>
+
 namespace attnlab::ui {
+
+namespace {
+
+// A session made on another machine (a lesson handout's exercise, say) names the app's own models where they were
+// there: a file missing here whose name is one of the shipped models is the shipped one here.
+std::string shippedHere(const std::string& path)
+{
+    std::error_code ec;
+    if (path.empty() || std::filesystem::exists(path, ec))
+        return path;
+    try {
+        return resolve_gpt_model(std::filesystem::path(path).filename().string(),
+                                 gpt_model_dirs(QCoreApplication::applicationDirPath().toStdString()));
+    } catch (const Error&) {
+        return path; // not one of them: the reader says the file is missing
+    }
+}
+
+} // namespace
 
 const SessionFeatures& sessionFeatures()
 {
@@ -40,8 +66,11 @@ SessionState captureState(const Session& session)
     return s;
 }
 
-void applyState(Session& session, const SessionState& state)
+void applyState(Session& session, const SessionState& saved)
 {
+    SessionState state = saved;
+    state.checkpoint = QString::fromStdString(shippedHere(state.checkpoint.toStdString()));
+    state.document.spec.gpt_model_path = shippedHere(state.document.spec.gpt_model_path);
     DocumentModel* document = session.document();
     ViewModel* view = session.view();
     const auto settings = [document, state](const std::string& file) {

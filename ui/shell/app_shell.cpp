@@ -7,6 +7,7 @@
 #include "shell/about_box.h"
 
 #include "shell/export_actions.h"
+#include "shell/lesson_handout_actions.h"
 #include "shell/file_actions.h"
 #include "shell/lesson_questions.h"
 #include "shell/lesson_scroll.h"
@@ -64,7 +65,8 @@ QSettings* settings()
 // Runs that only write files (pictures, sessions) must not disturb the user's remembered state.
 bool batchRun(const QCommandLineParser& parser)
 {
-    return parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("save-session"));
+    return parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("save-session")) ||
+           parser.isSet(QStringLiteral("export-handout"));
 }
 
 } // namespace
@@ -100,6 +102,10 @@ void addShellOptions(QCommandLineParser& parser)
         {QStringLiteral("guide-step"),
          QStringLiteral("With --guide: go to this step (from 1), show it, and check it once computed."),
          QStringLiteral("N")},
+        {QStringLiteral("export-handout"),
+         QStringLiteral("With --guide: write the lesson's handout into this folder (a session file per step, its "
+                        "questions as a GIFT quiz and a page to print) and exit."),
+         QStringLiteral("FOLDER")},
         {QStringLiteral("presenter"),
          QStringLiteral("Open the presenter view (Alt+F5): with two screens, it goes to the primary one and the app to "
                         "the other, presenting; --screenshot FILE.png also saves it as FILE-presenter.png.")},
@@ -188,6 +194,7 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
             return std::nullopt;
         return lessonClassQuestion(step->id, {session_, window_});
     });
+    handouts_ = new LessonHandoutActions(window_, lessons_, session_, this);
     presenter_ = new PresenterActions(window_, lessons_, session_->poll(), presentation_, this);
     connect(lessons_, &LessonsPanel::stepShown, poll_, &PollActions::lessonStepChanged);
     connect(dock_, &QDockWidget::visibilityChanged, poll_, &PollActions::lessonStepChanged);
@@ -225,6 +232,8 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     connect(weights_, &WeightsActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
     connect(compare_, &CompareActions::message, window_,
+            [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
+    connect(handouts_, &LessonHandoutActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
     connect(exports_, &ExportActions::message, window_,
             [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
@@ -264,6 +273,14 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         connect(qApp, &QApplication::aboutToQuit, this,
                 [this] { rememberState(*window_, *session_, !presentation_->presenting()); });
     }
+    // A session saved inside a lesson (a handout's exercise, say) opens with the lesson's panel at that step.
+    const auto showSessionsLesson = [this] {
+        if (!session_->view()->guide().lesson.isEmpty() && lessons_->lesson())
+            dock_->show();
+    };
+    connect(files_, &FileActions::opened, this, showSessionsLesson);
+    if (parser.isSet(QStringLiteral("open")) || !parser.positionalArguments().isEmpty())
+        showSessionsLesson();
     if (parser.isSet(QStringLiteral("guide"))) {
         lessons_->setLesson(parser.value(QStringLiteral("guide")));
         lessons_->setStep(parser.value(QStringLiteral("guide-step")).toInt() - 1);
@@ -306,6 +323,9 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
     QMetaObject::invokeMethod(this, withinScreen, Qt::QueuedConnection);
     connect(dock_, &QDockWidget::visibilityChanged, this,
             [this, withinScreen](bool) { QMetaObject::invokeMethod(this, withinScreen, Qt::QueuedConnection); });
+    if (parser.isSet(QStringLiteral("export-handout")))
+        handouts_->exportFromCommandLine(parser.value(QStringLiteral("guide")),
+                                         parser.value(QStringLiteral("export-handout")));
     if (parser.isSet(QStringLiteral("save-session")))
         saveSessionWhenComputed(parser.value(QStringLiteral("save-session")),
                                 !parser.isSet(QStringLiteral("screenshot")));
@@ -388,6 +408,8 @@ void AppShell::buildMenus()
         });
         a->setToolTip(tr("Open this lesson in the guided-lessons panel."));
     }
+    lessonsMenu->addSeparator();
+    lessonsMenu->addAction(handouts_->exportAction());
 
     QMenu* help = bar->addMenu(tr("&Help"));
     QAction* guide = help->addAction(tr("&User Guide"), this, [this] {

@@ -17,6 +17,7 @@ class DiagramRoom;
 class UserGuide;
 class ExportActions;
 class FileActions;
+class LessonHandoutActions;
 class LessonsPanel;
 class MainWindow;
 class PollActions;
@@ -52,6 +53,7 @@ public:
     QDockWidget* lessonsDock() const { return dock_; }
     PollActions* poll() const { return poll_; } // Ask the Class (features/poll/)
     PresenterActions* presenter() const { return presenter_; }
+    LessonHandoutActions* handouts() const { return handouts_; } // Lessons > Export Handout…
 
     static void rememberState(const MainWindow& window, const Session& session, bool geometry);
 
@@ -71,6 +73,7 @@ private:
     QDockWidget* dock_;
     PollActions* poll_;
     PresenterActions* presenter_;
+    LessonHandoutActions* handouts_;
     DiagramRoom* room_;
     QPointer<UserGuide> guide_;
 };

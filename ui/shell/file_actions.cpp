@@ -52,6 +52,7 @@ bool FileActions::openFile(const QString& path, QString* error)
     path_ = QFileInfo(path).absoluteFilePath();
     addRecent(path_);
     updateTitle();
+    Q_EMIT opened();
     return true;
 }
 

@@ -29,6 +29,7 @@ public:
 
 Q_SIGNALS:
     void message(const QString& text); // for the status bar
+    void opened();                     // a session file was opened and applied
 
 private:
     void open();

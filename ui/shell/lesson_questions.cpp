@@ -9,6 +9,10 @@ namespace attnlab::ui {
 
 std::optional<poll::Question> lessonClassQuestion(const QString& stepId, const LessonContext& context)
 {
+    for (const Lesson& lesson : lessons()) // a step that declares its question with its actions (a feature's lesson)
+        for (const LessonStep& step : lesson.steps)
+            if (step.id == stepId && step.question)
+                return step.question(context);
     const Config& k = context.session->document()->config();
     const std::string id = "lesson:" + stepId.toStdString();
     const std::string d_out = std::to_string(k.d_out), heads = std::to_string(k.num_heads);

@@ -21,6 +21,28 @@ namespace attnlab::ui {
 
 namespace {
 
+// Lesson 5 asks the room where the broken forward first parts from the book's: six stages around it to choose from.
+std::optional<poll::Question> firstDivergenceQuestion(const LessonContext& c)
+{
+    const BugLesson* lesson = c.session->feature<DebugState>()->bugLesson();
+    const int first = lesson->firstDivergenceRow();
+    if (!lesson->diagnosis() || first < 0)
+        return std::nullopt;
+    const auto& rows = lesson->diagnosis()->stages;
+    const int start = std::clamp(first - 3, 0, std::max(0, static_cast<int>(rows.size()) - 6));
+    const int end = std::min(static_cast<int>(rows.size()), start + 6);
+    std::vector<std::string> choices;
+    for (int i = start; i < end; ++i)
+        choices.push_back(rows[static_cast<std::size_t>(i)].stage);
+    if (choices.size() < 2)
+        return std::nullopt;
+    poll::Question q = poll::from_choices("At which stage does the forward with the injected bug first part from the "
+                                          "book's?",
+                                          choices, first - start);
+    q.id = "lesson:first-stage";
+    return q;
+}
+
 using Show = std::function<void(const LessonContext&)>;
 using Check = std::function<CheckResult(const LessonContext&)>;
 using Actions = LessonActions;
@@ -239,7 +261,8 @@ std::map<QString, std::vector<Actions>> actionTable()
            {widgetTarget("divergence-verdict"), widgetTarget("book-stages"), widgetTarget("buggy-stages"),
             widgetTarget("divergence-diagram")},
            {},
-           QStringLiteral("divergence")}}},
+           QStringLiteral("divergence"),
+           firstDivergenceQuestion}}},
         {QStringLiteral("argument-contract"),
          {{QStringLiteral("slot-by-slot"),
            [](const LessonContext& c) {
@@ -296,7 +319,7 @@ Lesson loadLesson(const QString& id, const std::vector<Actions>& actions)
     if (!file.open(QIODevice::ReadOnly))
         return lesson;
     for (LessonSection& section : splitLessonMarkdown(QString::fromUtf8(file.readAll()), &lesson.title)) {
-        LessonStep step{section.id, std::move(section.title), std::move(section.text), {}, {}, {}, {}, {}};
+        LessonStep step{section.id, std::move(section.title), std::move(section.text), {}, {}, {}, {}, {}, {}};
         const auto a =
             std::find_if(actions.begin(), actions.end(), [&](const Actions& x) { return x.step == step.id; });
         if (!step.id.isEmpty() && a != actions.end()) {
@@ -305,6 +328,7 @@ Lesson loadLesson(const QString& id, const std::vector<Actions>& actions)
             step.targets = a->targets;
             step.needs = a->needs;
             step.holds = a->holds;
+            step.question = a->question;
         }
         lesson.steps.push_back(std::move(step));
     }

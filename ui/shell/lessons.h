@@ -2,12 +2,15 @@
 // The guided lessons: each is a Markdown text in :/lessons (one "## " section per step) plus, per
 // step, what "Show me" does to the app and how the student's own attempt is checked. Both act on the
 // session (and, for the debugging lessons, on the Debugging tab), never on widgets' internals.
+#include "poll/poll_question.h"
+
 #include <QString>
 #include <QStringList>
 
 class QWidget;
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace attnlab::ui {
@@ -53,6 +56,9 @@ struct LessonStep {
     // The answer this step can hold back until the teacher reveals it (GuideState::held): "divergence" (the
     // first-divergence verdict and row), "diagnosis" (the settings' diagnostics); empty when it has none.
     QString holds;
+    // The step's own question for the class (Ask the Class, lesson handouts), worked out from what its Show me left:
+    // null when it has none (the shown stage is asked instead); nullopt from it while there is no answer yet.
+    std::function<std::optional<poll::Question>(const LessonContext&)> question;
 };
 
 struct Lesson {

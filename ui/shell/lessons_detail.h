@@ -14,6 +14,7 @@ struct LessonActions {
     std::vector<LessonTarget> targets;
     std::function<void(const LessonContext&)> needs = {}; // LessonStep::needs (initialised: most steps leave it out)
     QString holds = {};                                   // LessonStep::holds
+    std::function<std::optional<poll::Question>(const LessonContext&)> question = {}; // LessonStep::question
 };
 
 inline CheckResult pass(const QString& message)

@@ -15,6 +15,7 @@
 #include "features/registry.h"
 #include "features/session.h"
 #include "features/tradeoffs/sweep_job.h"
+#include "features/tradeoffs/sweep_question.h"
 #include "features/tradeoffs/tradeoffs_state.h"
 #include "model/model_job.h"
 #include "model/trace_state.h"
@@ -165,6 +166,28 @@ void showMemory(const LessonContext& c)
     kv->setConfigIndex(publishedIndex()); // the context becomes the model's own
 }
 
+// How many bytes one token adds to the published model's cache with its own key/value heads: the table's bold row.
+std::optional<poll::Question> memoryQuestion(const LessonContext& c)
+{
+    const KvHeadsState* kv = c.session->feature<KvHeadsState>();
+    const KvMemory& m = kv->memory();
+    const auto own = std::find_if(m.rows.begin(), m.rows.end(), [](const KvHeadsRow& r) { return r.is_config; });
+    if (kv->configIndex() < 0 || own == m.rows.end())
+        return std::nullopt;
+    const AttentionShape& s = m.shape;
+    const std::string dtype = dtype_name(m.dtype);
+    const std::string bytes = std::to_string(dtype_bytes(m.dtype));
+    return poll::number_question(
+        "lesson:kv-memory",
+        "How many bytes does one token add to " + s.name + "'s KV cache, with its " + std::to_string(own->kv_heads) +
+            " key/value heads of head_dim " + std::to_string(s.head_dim) + " in each of its " +
+            std::to_string(s.layers) + " layers, in " + dtype + "?",
+        own->bytes_per_token,
+        "layers × 2 (K and V) × kv_heads × head_dim × " + bytes + " bytes = " + std::to_string(s.layers) + " × 2 × " +
+            std::to_string(own->kv_heads) + " × " + std::to_string(s.head_dim) + " × " + bytes + " = " +
+            std::to_string(own->bytes_per_token));
+}
+
 CheckResult memoryRead(const LessonContext& c)
 {
     const auto tab = viewNamed(QStringLiteral("kvheads"));
@@ -267,8 +290,20 @@ std::vector<LessonActions> kvHeadsActions()
          },
          tableRead,
          {widgetTarget("sweep-table"), widgetTarget("sweep-reading")},
-         trainUnlessTrained},
-        {QStringLiteral("kv-memory"), showMemory, memoryRead, {widgetTarget("kv-memory-table")}},
+         trainUnlessTrained,
+         {},
+         [](const LessonContext& c) -> std::optional<poll::Question> {
+             QString why;
+             const auto rows = kvRows(*c.session, &why);
+             return rows ? bestVariantQuestion("lesson:read-kv-table", *rows, true) : std::nullopt;
+         }},
+        {QStringLiteral("kv-memory"),
+         showMemory,
+         memoryRead,
+         {widgetTarget("kv-memory-table")},
+         {},
+         {},
+         memoryQuestion},
         {QStringLiteral("study-shared"), studyFewest, studied, {widgetTarget("sweep-study")}, trainUnlessTrained},
     };
 }

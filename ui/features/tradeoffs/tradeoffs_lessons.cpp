@@ -6,6 +6,7 @@
 #include "model/model_job.h"
 #include "features/session.h"
 #include "features/tradeoffs/sweep_job.h"
+#include "features/tradeoffs/sweep_question.h"
 #include "shell/lessons_detail.h"
 #include "features/tradeoffs/tradeoffs_state.h"
 #include "model/trace_state.h"
@@ -154,7 +155,13 @@ std::vector<LessonActions> severalHeadsActions()
                              .arg(most.accuracy.mean, 0, 'f', 2));
          },
          {widgetTarget("sweep-table"), widgetTarget("sweep-reading")},
-         trainUnlessTrained},
+         trainUnlessTrained,
+         {},
+         [](const LessonContext& c) -> std::optional<poll::Question> {
+             QString why;
+             const auto rows = finishedRows(*c.session, &why);
+             return rows ? bestVariantQuestion("lesson:read-table", *rows, false) : std::nullopt;
+         }},
         {QStringLiteral("each-head"),
          [](const LessonContext& c) { // the heads its check speaks of: the best variant's, once trained
              TradeoffsState* t = c.session->feature<TradeoffsState>();
