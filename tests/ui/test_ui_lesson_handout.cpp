@@ -30,6 +30,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QDockWidget>
+#include <QPushButton>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -280,6 +281,17 @@ private Q_SLOTS:
         QVERIFY(!student.shell->lessonsDock()->isHidden());
         QCOMPARE(student.shell->lessonsPanel()->lesson()->id, QStringLiteral("view-transpose"));
         QCOMPARE(student.shell->lessonsPanel()->step(), 1);
+        // Lesson 5's exercise: its answer is held back for the student too, until they reveal it.
+        const QString divergence = dir_.filePath(QStringLiteral("divergence"));
+        QVERIFY(a.shell->handouts()->handout()->start(QStringLiteral("first-divergence"), divergence, &error));
+        QVERIFY(finished.wait(60000) || finished.count() == 2);
+        QVERIFY2(student.shell->files()->openFile(QDir(divergence).filePath("01-first-stage.attnlab.json"), &error),
+                 qPrintable(error));
+        QVERIFY(testing::waitUntilSettled(student.session));
+        QCOMPARE(student.session.view()->guide().held, QStringLiteral("divergence"));
+        QVERIFY(student.shell->lessonsPanel()->revealButton()->isEnabled());
+        student.shell->lessonsPanel()->reveal();
+        QVERIFY(student.session.view()->guide().held.isEmpty());
     }
 
     // A session made on another machine names the app's own trained model by a path that is not here: the model

@@ -30,7 +30,8 @@ struct GuideState {
     int step = 0;      // from 0
     QList<int> passed; // steps whose check passed, ascending
     // What of the current step's answer is held back until the teacher reveals it ("divergence", "diagnosis": the
-    // step's LessonStep::holds); empty when nothing is. Entering a step holds its answer again, so neither is saved.
+    // step's LessonStep::holds); empty when nothing is. Entering a step, or opening a session at it
+    // (LessonsPanel::holdAgain), holds its answer again, so neither is saved.
     QString held;
     bool holdAnswers = true; // whether entering a step with an answer holds it back (the lessons panel's box)
     bool operator==(const GuideState&) const = default;

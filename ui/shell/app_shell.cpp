@@ -273,10 +273,13 @@ AppShell::AppShell(MainWindow* window, Session* session, const QCommandLineParse
         connect(qApp, &QApplication::aboutToQuit, this,
                 [this] { rememberState(*window_, *session_, !presentation_->presenting()); });
     }
-    // A session saved inside a lesson (a handout's exercise, say) opens with the lesson's panel at that step.
+    // A session saved inside a lesson (a handout's exercise, say) opens with the lesson's panel at that step, its
+    // answer held back again as entering the step would.
     const auto showSessionsLesson = [this] {
-        if (!session_->view()->guide().lesson.isEmpty() && lessons_->lesson())
-            dock_->show();
+        if (session_->view()->guide().lesson.isEmpty() || !lessons_->lesson())
+            return;
+        lessons_->holdAgain();
+        dock_->show();
     };
     connect(files_, &FileActions::opened, this, showSessionsLesson);
     if (parser.isSet(QStringLiteral("open")) || !parser.positionalArguments().isEmpty())

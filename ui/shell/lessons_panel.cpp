@@ -140,6 +140,16 @@ void LessonsPanel::reveal()
     context_.session->view()->revealAnswer();
 }
 
+void LessonsPanel::holdAgain()
+{
+    GuideState g = context_.session->view()->guide();
+    const LessonStep* s = currentStep();
+    if (!s || !g.holdAnswers || s->holds.isEmpty() || g.held == s->holds)
+        return;
+    g.held = s->holds;
+    context_.session->view()->setGuide(g);
+}
+
 void LessonsPanel::enter(GuideState g)
 {
     const Lesson* l = findLesson(g.lesson);

@@ -29,6 +29,9 @@ public:
     void showMe();
     CheckResult check();
     void reveal(); // the step's held-back answer shown
+    // A session opened at a step: its answer is held back again when answers are held, as entering the step holds
+    // it (nothing else is built: the session has the state).
+    void holdAgain();
     QLabel* resultLabel() const { return result_; }
     QPushButton* revealButton() const { return reveal_; }
     QCheckBox* holdAnswersBox() const { return hold_; }
