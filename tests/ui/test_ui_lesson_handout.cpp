@@ -5,6 +5,7 @@
 #include "common/gift_parser.h"
 #include "common/gui_runner.h"
 #include "common/session_fixtures.h"
+#include "common/shell_app.h"
 #include "features/debug/bug_lesson.h"
 #include "features/debug/debug_state.h"
 #include "features/session.h"
@@ -48,25 +49,7 @@ using namespace attnlab::ui;
 
 namespace {
 
-struct App {
-    Session session;
-    std::unique_ptr<MainWindow> window;
-    std::unique_ptr<AppShell> shell;
-
-    bool open()
-    {
-        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        window = std::make_unique<MainWindow>(&session);
-        QCommandLineParser parser;
-        addShellOptions(parser);
-        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")}); // no remembered geometry
-        if (!parser.parse({"attention-lab", "--screenshot", "x.png"}))
-            return false;
-        shell = std::make_unique<AppShell>(window.get(), &session, parser);
-        window->show();
-        return QTest::qWaitForWindowExposed(window.get()) && testing::waitUntilSettled(session);
-    }
-};
+using App = testing::ShellApp;
 
 QString readText(const QString& path)
 {

@@ -7,6 +7,7 @@
 #include "common/layout_checks.h"
 #include "common/offscreen_screens.h"
 #include "common/session_fixtures.h"
+#include "common/shell_app.h"
 #include "features/poll/poll_actions.h"
 #include "features/poll/poll_request.h"
 #include "features/poll/poll_state.h"
@@ -40,25 +41,8 @@ namespace {
 const QSize kLaptop(1600, 1000), kProjector(1280, 720);
 
 // The window and its shell as the app builds them, the window on the laptop's screen.
-struct App {
-    Session session;
-    std::unique_ptr<MainWindow> window;
-    std::unique_ptr<AppShell> shell;
-
-    bool open()
-    {
-        session.document()->applyPreset(*findPreset(QStringLiteral("gpt2-small")));
-        window = std::make_unique<MainWindow>(&session);
-        window->setScreen(testing::screenOfSize(kLaptop));
-        QCommandLineParser parser;
-        addShellOptions(parser);
-        parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("F")}); // no remembered geometry
-        if (!parser.parse({"attention-lab", "--screenshot", "x.png"}))
-            return false;
-        shell = std::make_unique<AppShell>(window.get(), &session, parser);
-        window->show();
-        return QTest::qWaitForWindowExposed(window.get()) && QTest::qWaitFor([this] { return testing::idle(session); });
-    }
+struct App : testing::ShellApp {
+    bool open() { return ShellApp::open(testing::screenOfSize(kLaptop)); }
 };
 
 // `present` devices have the question open; the first `count` answer, the first `right` of them right.

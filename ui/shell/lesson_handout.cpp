@@ -78,7 +78,7 @@ void LessonHandout::enterStep()
     Walk& w = *walk_;
     const int count = static_cast<int>(w.lesson->steps.size());
     if (w.step >= count) {
-        const std::string title = w.lesson->title.toStdString() + ": the lesson's questions";
+        const std::string title = w.lesson->title.toStdString() + " — the lesson's questions";
         const QString base = QDir(w.files.folder).filePath(w.lesson->id);
         w.files.gift = base + QStringLiteral(".gift");
         w.files.html = base + QStringLiteral(".html");
