@@ -85,7 +85,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("lesson");
         QTest::addColumn<QString>("title");
-        QTest::addColumn<QString>("expected"); // "TRUE", "FALSE" or a number
+        QTest::addColumn<QString>("expected"); // "TRUE", "FALSE", a number, or what the row checks
         QTest::newRow("view-transpose") << "view-transpose"
                                         << "lesson:view-transpose:contiguous-first yes-no"
                                         << "FALSE";
@@ -95,6 +95,12 @@ private Q_SLOTS:
         QTest::newRow("first-divergence") << "first-divergence"
                                           << "lesson:first-divergence:first-stage choice"
                                           << "the first divergence";
+        QTest::newRow("argument-contract") << "argument-contract"
+                                           << "lesson:argument-contract:slot-by-slot choice"
+                                           << "num_heads";
+        QTest::newRow("weight-transfer") << "weight-transfer"
+                                         << "lesson:weight-transfer:three-lines yes-no"
+                                         << "FALSE";
         QTest::newRow("wrapper-integrated") << "wrapper-integrated"
                                             << "lesson:wrapper-integrated:stack-heads number"
                                             << "4"; // the book's d_out 2, two heads
@@ -166,6 +172,10 @@ private Q_SLOTS:
                     QCOMPARE(answer.text, stage);
                 }
             QCOMPARE(right, 1);
+        } else if (expected == QLatin1String("num_heads")) { // as the swapped call is written, 1024 fills num_heads
+            QCOMPARE(q.type, testing::GiftQuestion::Type::MultipleChoice);
+            for (const auto& answer : q.answers)
+                QCOMPARE(answer.weight == 100, answer.text == "num_heads");
         } else if (expected == QLatin1String("TRUE") || expected == QLatin1String("FALSE")) {
             QCOMPARE(q.type, testing::GiftQuestion::Type::TrueFalse);
             QCOMPARE(q.truth, expected == QLatin1String("TRUE"));

@@ -56,6 +56,32 @@ Show preset(const char* id)
 const char* const kSwappedCall = "MultiHeadAttention(768, 768, 12, 0.0, 1024)";
 const char* const kMendedCall = "MultiHeadAttention(768, 768, 1024, 0.0, 12)";
 
+// Lesson 6 asks the room to read the swapped call slot by slot: which slot does 1024 fill as written?
+std::optional<poll::Question> swappedSlotQuestion(const LessonContext& c)
+{
+    if (c.session->document()->callText() != QLatin1String(kSwappedCall))
+        return std::nullopt; // mended already: nothing to read
+    poll::Question q = poll::from_choices(std::string("As written, which slot of ") + kSwappedCall + " does 1024 fill?",
+                                          {"d_in", "d_out", "context_length", "dropout", "num_heads"}, 4);
+    q.id = "lesson:slot-by-slot";
+    q.fields.front().explanation = "the fifth value fills num_heads: (d_in, d_out, context_length, dropout, num_heads)";
+    return q;
+}
+
+// Lesson 7: nn.Linear keeps its weight (d_out, d_in); SelfAttention_v1 multiplies x @ W with W (d_in, d_out).
+std::optional<poll::Question> transposeQuestion(const LessonContext& c)
+{
+    const TransferSpec& t = c.session->document()->lessonState().transfer;
+    if (t.d_in == t.d_out)
+        return std::nullopt; // a square matrix fits either way round: the question would not tell
+    const std::string in = std::to_string(t.d_in), out = std::to_string(t.d_out);
+    return poll::yes_no_question("lesson:three-lines",
+                                 "SelfAttention_v2's W_query is nn.Linear(" + in + ", " + out +
+                                     "). Can its .weight be copied into SelfAttention_v1's W_query (" + in + " × " +
+                                     out + ") without .T?",
+                                 false);
+}
+
 // GPT-2 small's widths on MultiHeadAttention, as lesson 1 leaves them (and lessons 2 and 3 read): the preset again
 // unless the settings already are so. num_heads is left to the step.
 void gpt2SmallWidths(const LessonContext& c)
@@ -280,7 +306,8 @@ std::map<QString, std::vector<Actions>> actionTable()
            },
            {widgetTarget("call-line")},
            {},
-           QStringLiteral("diagnosis")},
+           QStringLiteral("diagnosis"),
+           swappedSlotQuestion},
           {QStringLiteral("slots-named"),
            debugSection(DebugSection::Contract),
            [](const LessonContext& c) {
@@ -304,7 +331,10 @@ std::map<QString, std::vector<Actions>> actionTable()
                           : fail(QObject::tr("The outputs do not match yet: write all three lines, each with .T."));
            },
            {widgetTarget("transfer-code-query"), widgetTarget("transfer-code-key"), widgetTarget("transfer-code-value"),
-            widgetTarget("transpose-query"), widgetTarget("transfer-badge")}}}},
+            widgetTarget("transpose-query"), widgetTarget("transfer-badge")},
+           {},
+           {},
+           transposeQuestion}}},
         {QStringLiteral("trained-heads"), trainedHeadsActions()},
         {QStringLiteral("several-heads"), severalHeadsActions()},
         {QStringLiteral("kv-heads"), kvHeadsActions()},
