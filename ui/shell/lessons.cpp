@@ -1,6 +1,7 @@
 #include "shell/lessons.h"
 #include "widgets/lesson_target.h"
 
+#include "shell/lesson_questions.h"
 #include "shell/lessons_detail.h"
 
 #include "features/debug/bug_lesson.h"
@@ -21,28 +22,6 @@ namespace attnlab::ui {
 
 namespace {
 
-// Lesson 5 asks the room where the broken forward first parts from the book's: six stages around it to choose from.
-std::optional<poll::Question> firstDivergenceQuestion(const LessonContext& c)
-{
-    const BugLesson* lesson = c.session->feature<DebugState>()->bugLesson();
-    const int first = lesson->firstDivergenceRow();
-    if (!lesson->diagnosis() || first < 0)
-        return std::nullopt;
-    const auto& rows = lesson->diagnosis()->stages;
-    const int start = std::clamp(first - 3, 0, std::max(0, static_cast<int>(rows.size()) - 6));
-    const int end = std::min(static_cast<int>(rows.size()), start + 6);
-    std::vector<std::string> choices;
-    for (int i = start; i < end; ++i)
-        choices.push_back(rows[static_cast<std::size_t>(i)].stage);
-    if (choices.size() < 2)
-        return std::nullopt;
-    poll::Question q = poll::from_choices("At which stage does the forward with the injected bug first part from the "
-                                          "book's?",
-                                          choices, first - start);
-    q.id = "lesson:first-stage";
-    return q;
-}
-
 using Show = std::function<void(const LessonContext&)>;
 using Check = std::function<CheckResult(const LessonContext&)>;
 using Actions = LessonActions;
@@ -55,32 +34,6 @@ Show preset(const char* id)
 // The call of lesson 6's first step, with context_length and num_heads traded, and the same call mended.
 const char* const kSwappedCall = "MultiHeadAttention(768, 768, 12, 0.0, 1024)";
 const char* const kMendedCall = "MultiHeadAttention(768, 768, 1024, 0.0, 12)";
-
-// Lesson 6 asks the room to read the swapped call slot by slot: which slot does 1024 fill as written?
-std::optional<poll::Question> swappedSlotQuestion(const LessonContext& c)
-{
-    if (c.session->document()->callText() != QLatin1String(kSwappedCall))
-        return std::nullopt; // mended already: nothing to read
-    poll::Question q = poll::from_choices(std::string("As written, which slot of ") + kSwappedCall + " does 1024 fill?",
-                                          {"d_in", "d_out", "context_length", "dropout", "num_heads"}, 4);
-    q.id = "lesson:slot-by-slot";
-    q.fields.front().explanation = "the fifth value fills num_heads: (d_in, d_out, context_length, dropout, num_heads)";
-    return q;
-}
-
-// Lesson 7: nn.Linear keeps its weight (d_out, d_in); SelfAttention_v1 multiplies x @ W with W (d_in, d_out).
-std::optional<poll::Question> transposeQuestion(const LessonContext& c)
-{
-    const TransferSpec& t = c.session->document()->lessonState().transfer;
-    if (t.d_in == t.d_out)
-        return std::nullopt; // a square matrix fits either way round: the question would not tell
-    const std::string in = std::to_string(t.d_in), out = std::to_string(t.d_out);
-    return poll::yes_no_question("lesson:three-lines",
-                                 "SelfAttention_v2's W_query is nn.Linear(" + in + ", " + out +
-                                     "). Can its .weight be copied into SelfAttention_v1's W_query (" + in + " × " +
-                                     out + ") without .T?",
-                                 false);
-}
 
 // GPT-2 small's widths on MultiHeadAttention, as lesson 1 leaves them (and lessons 2 and 3 read): the preset again
 // unless the settings already are so. num_heads is left to the step.
@@ -190,7 +143,9 @@ std::map<QString, std::vector<Actions>> actionTable()
                return fail(QObject::tr("Type a num_heads that does not divide d_out (10, say) to see the refusal."));
            },
            {widgetTarget("call-line"), widgetTarget("diagnostic-*"), widgetTarget("fix-*")},
-           gpt2SmallWidths},
+           gpt2SmallWidths,
+           {},
+           breakSplitQuestion},
           {QStringLiteral("mend-split"),
            [](const LessonContext& c) { c.session->document()->setSlot(Slot::num_heads, 12); },
            [](const LessonContext& c) {
@@ -204,7 +159,9 @@ std::map<QString, std::vector<Actions>> actionTable()
                return pass(QObject::tr("num_heads divides d_out and head_dim is 64, as in GPT-2 small."));
            },
            {widgetTarget("num_heads"), widgetTarget("head-dim")},
-           gpt2SmallSplitBroken}}},
+           gpt2SmallSplitBroken,
+           {},
+           mendSplitQuestion}}},
         {QStringLiteral("follow-tensors"),
          {{QStringLiteral("wide-projection"),
            showStage(stage::queries),
@@ -237,7 +194,9 @@ std::map<QString, std::vector<Actions>> actionTable()
            showStage(stage::context_transposed),
            atStage(stage::context_transposed, notContiguousAfter),
            {diagramTarget("badges"), codeTarget("context_vec = (attn_weights @ values).transpose(1, 2)")},
-           gpt2SmallRunning}}},
+           gpt2SmallRunning,
+           {},
+           contiguousQuestion}}},
         {QStringLiteral("wrapper-integrated"),
          {{QStringLiteral("stack-heads"),
            [](const LessonContext& c) {
@@ -252,7 +211,10 @@ std::map<QString, std::vector<Actions>> actionTable()
                return pass(
                    QObject::tr("The wrapper returns %1 features per token: num_heads × d_out.").arg(k.output_width()));
            },
-           {widgetTarget("module-class"), diagramTarget("blocks")}},
+           {widgetTarget("module-class"), diagramTarget("blocks")},
+           {},
+           {},
+           stackHeadsQuestion},
           {QStringLiteral("split-projection"),
            [](const LessonContext& c) { c.session->view()->setTab(ViewMode::Designs); },
            [](const LessonContext& c) {
@@ -307,7 +269,7 @@ std::map<QString, std::vector<Actions>> actionTable()
            {widgetTarget("call-line")},
            {},
            QStringLiteral("diagnosis"),
-           swappedSlotQuestion},
+           [](const LessonContext& c) { return swappedSlotQuestion(c, kSwappedCall); }},
           {QStringLiteral("slots-named"),
            debugSection(DebugSection::Contract),
            [](const LessonContext& c) {

@@ -135,6 +135,11 @@ void LessonsPanel::showHeld()
     Q_EMIT heldShown();
 }
 
+bool LessonsPanel::answerHeld() const
+{
+    return !context_.session->view()->guide().held.isEmpty();
+}
+
 void LessonsPanel::reveal()
 {
     context_.session->view()->revealAnswer();

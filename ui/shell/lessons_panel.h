@@ -28,7 +28,8 @@ public:
     const LessonStep* currentStep() const; // null without a lesson
     void showMe();
     CheckResult check();
-    void reveal(); // the step's held-back answer shown
+    void reveal();           // the step's held-back answer shown
+    bool answerHeld() const; // the step's answer is held back now (GuideState::held)
     // A session opened at a step: its answer is held back again when answers are held, as entering the step holds
     // it (nothing else is built: the session has the state).
     void holdAgain();

@@ -201,12 +201,12 @@ void PresenterView::refreshLesson()
 
 void PresenterView::refreshHeld()
 {
-    // The lessons panel's own Reveal says whether this step holds an answer back, and whether it still does.
-    const QPushButton* panel = lessons_->revealButton();
-    revealStep_->setVisible(lessons_->currentStep() && !panel->isHidden());
-    revealStep_->setEnabled(panel->isEnabled());
-    revealStep_->setText(panel->isEnabled() ? tr("Reveal the step's answer on the projector")
-                                            : tr("The step's answer is revealed"));
+    // As the lessons panel's own Reveal: shown on a step with an answer to hold, enabled while it is held.
+    const LessonStep* step = lessons_->currentStep();
+    const bool held = lessons_->answerHeld();
+    revealStep_->setVisible(step && !step->holds.isEmpty());
+    revealStep_->setEnabled(held);
+    revealStep_->setText(held ? tr("Reveal the step's answer on the projector") : tr("The step's answer is revealed"));
 }
 
 void PresenterView::refreshClass()
